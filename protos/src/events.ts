@@ -1,0 +1,84 @@
+/**
+ * The domain-event catalog. Events are written to a service's outbox in the same transaction as the
+ * change, relayed to the RabbitMQ topic exchange EVENTS_EXCHANGE with the event type as routing key,
+ * and consumed (by id, idempotently) by the webhook service.
+ */
+
+/** The topic exchange that carries every domain event. */
+export const EVENTS_EXCHANGE = 'tix.events';
+
+/** Every event type a Tix service emits, grouped by the service that owns the aggregate. */
+export const EVENT_TYPES = {
+  tickets: [
+    'ticket.created',
+    'ticket.updated',
+    'ticket.status_changed',
+    'ticket.assigned',
+    'ticket.deleted',
+    'ticket.merged',
+    'ticket.restored',
+  ],
+  comments: ['comment.created', 'comment.updated', 'comment.deleted'],
+  attachments: ['attachment.created', 'attachment.deleted'],
+  lookup: ['api_key.revoked'],
+} as const;
+
+export type EventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES][number];
+
+/** Event types a webhook subscription may name in `events` (the spec's create-request enum). */
+export const SUBSCRIBABLE_EVENT_TYPES = [
+  'ticket.created',
+  'ticket.updated',
+  'ticket.status_changed',
+  'ticket.assigned',
+  'comment.created',
+] as const satisfies readonly EventType[];
+
+/** The JSON body of every message on EVENTS_EXCHANGE. */
+export interface DomainEvent<Data = Record<string, unknown>> {
+  /** Unique per change (UUID); consumers deduplicate on it. Also the AMQP messageId. */
+  id: string;
+  type: EventType;
+  /** ISO 8601 time of the change (the transaction that wrote it). */
+  occurred_at: string;
+  /** The service that emitted it (lookup, tickets, comments, attachments). */
+  source: string;
+  /** Project the aggregate belongs to; absent for events without one (api_key.revoked). */
+  project_id?: number;
+  /** The resource as the public API returns it, plus what a consumer needs to act. */
+  data: Data;
+}
+
+/** Dead-letter exchange for messages a consumer gave up on. */
+export const EVENTS_DEAD_LETTER_EXCHANGE = 'tix.events.dlx';
+
+export interface DurableQueueTopology {
+  name: string;
+  /** Routing-key patterns bound on EVENTS_EXCHANGE. */
+  bindings: readonly string[];
+  arguments: Record<string, unknown>;
+  deadLetterQueue: string;
+}
+
+/**
+ * Durable consumer queues are part of the contract and declared identically by producers (before
+ * their first publish) and consumers, so an event published while its consumer has never run is
+ * kept in the queue instead of being dropped as unroutable.
+ */
+export const DURABLE_EVENT_QUEUES: readonly DurableQueueTopology[] = [
+  {
+    name: 'webhooks.events',
+    bindings: ['ticket.*', 'comment.*', 'attachment.*'],
+    arguments: {
+      'x-queue-type': 'quorum',
+      // A message that fails this many times is poison: it goes to the dead-letter queue.
+      'x-delivery-limit': 5,
+      'x-dead-letter-exchange': EVENTS_DEAD_LETTER_EXCHANGE,
+      // Dead letters are routed by queue name, so each queue's dead-letter queue gets only its own.
+      'x-dead-letter-routing-key': 'webhooks.events',
+      'x-dead-letter-strategy': 'at-least-once',
+      'x-overflow': 'reject-publish',
+    },
+    deadLetterQueue: 'webhooks.events.dlq',
+  },
+];

@@ -1,0 +1,74 @@
+/**
+ * @tix/protos: the contracts between Tix processes.
+ * - gRPC service definitions, loaded once with LOADER_OPTIONS and typed by the generated types;
+ * - the generated message types, one namespace per proto package;
+ * - the domain-event catalog (names and envelope) shared by producers and consumers.
+ */
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import type { ProtoGrpcType as AttachmentProto } from '../generated/attachment_service.js';
+import type { ProtoGrpcType as CommentProto } from '../generated/comment_service.js';
+import type { ProtoGrpcType as LookupProto } from '../generated/lookup_service.js';
+import type { ProtoGrpcType as TicketProto } from '../generated/ticket_service.js';
+import type { ProtoGrpcType as WebhookProto } from '../generated/webhook_service.js';
+import type { AttachmentServiceHandlers } from '../generated/tix/attachment/v1/AttachmentService.js';
+import type { CommentServiceHandlers } from '../generated/tix/comment/v1/CommentService.js';
+import type { LookupServiceHandlers } from '../generated/tix/lookup/v1/LookupService.js';
+import type { TicketServiceHandlers } from '../generated/tix/ticket/v1/TicketService.js';
+import type { WebhookServiceHandlers } from '../generated/tix/webhook/v1/WebhookService.js';
+import { LOADER_OPTIONS, SERVICE_PROTO_FILES, type ServiceName } from './loader-options.js';
+
+export { LOADER_OPTIONS, PROTO_ROOT, SERVICE_PROTO_FILES, type ServiceName } from './loader-options.js';
+export * from './events.js';
+export * from './principal.js';
+export * from './fleet.js';
+export * from './presenters.js';
+
+export type * as common from '../generated/tix/common/v1/index.js';
+export type * as lookup from '../generated/tix/lookup/v1/index.js';
+export type * as ticket from '../generated/tix/ticket/v1/index.js';
+export type * as comment from '../generated/tix/comment/v1/index.js';
+export type * as attachment from '../generated/tix/attachment/v1/index.js';
+export type * as webhook from '../generated/tix/webhook/v1/index.js';
+
+type TixProto = LookupProto & TicketProto & CommentProto & AttachmentProto & WebhookProto;
+
+let loaded: TixProto | undefined;
+
+/** Loads every contract once (synchronously) and returns the typed package tree. */
+function tixProto(): TixProto {
+  loaded ??= grpc.loadPackageDefinition(
+    protoLoader.loadSync(Object.values(SERVICE_PROTO_FILES), LOADER_OPTIONS),
+  ) as unknown as TixProto;
+  return loaded;
+}
+
+/** The client constructors (with their `service` definitions) of every Tix service, by service name. */
+export function serviceConstructors() {
+  const { tix } = tixProto();
+  return {
+    lookup: tix.lookup.v1.LookupService,
+    tickets: tix.ticket.v1.TicketService,
+    comments: tix.comment.v1.CommentService,
+    attachments: tix.attachment.v1.AttachmentService,
+    webhooks: tix.webhook.v1.WebhookService,
+  } as const;
+}
+
+export type ServiceConstructors = ReturnType<typeof serviceConstructors>;
+
+/** The generated grpc-js handler interface of every service, by service name. */
+export interface ServiceHandlersMap {
+  lookup: LookupServiceHandlers;
+  tickets: TicketServiceHandlers;
+  comments: CommentServiceHandlers;
+  attachments: AttachmentServiceHandlers;
+  webhooks: WebhookServiceHandlers;
+}
+/** The grpc-js service definition of one service (what a server registers, what a client calls). */
+export type ServiceDefinitionOf<N extends ServiceName> = ServiceConstructors[N]['service'];
+
+/** The service definition of one service, by name. */
+export function serviceDefinition<N extends ServiceName>(name: N): ServiceDefinitionOf<N> {
+  return serviceConstructors()[name].service;
+}

@@ -1,0 +1,130 @@
+/**
+ * Resources as the public API (and the admin CLI, and event payloads) show them: spec Resources
+ * Project, Ticket type, User, Ticket, Comment and Attachment. Proto field names already equal the API's, so these mostly
+ * pick fields; they also turn absent optionals into null, parse JSON-text fields, and keep internal
+ * fields from leaking when the contract grows.
+ */
+import type * as attachment from '../generated/tix/attachment/v1/index.js';
+import type * as comment from '../generated/tix/comment/v1/index.js';
+import type * as lookup from '../generated/tix/lookup/v1/index.js';
+import type * as ticket from '../generated/tix/ticket/v1/index.js';
+
+/** Spec Project, plus the additive `prefix` and ordered `statuses`. */
+export function presentProject(project: lookup.Project__Output) {
+  return {
+    id: project.id,
+    name: project.name,
+    slug: project.slug,
+    prefix: project.prefix,
+    description: project.description,
+    statuses: project.statuses.map((status) => ({
+      slug: status.slug,
+      label: status.label,
+      is_closed: status.is_closed,
+      position: status.position,
+    })),
+  };
+}
+
+/** The field_schema array carried as JSON text; empty text means no custom fields. */
+export function parseFieldSchemaJson(json: string): unknown[] {
+  if (json.trim() === '') return [];
+  const parsed: unknown = JSON.parse(json);
+  if (!Array.isArray(parsed)) throw new TypeError('field_schema_json is not a JSON array');
+  return parsed;
+}
+
+/** Spec Ticket type, with field_schema parsed into an array. */
+export function presentTicketType(type: lookup.TicketType__Output) {
+  return {
+    id: type.id,
+    name: type.name,
+    slug: type.slug,
+    description: type.description,
+    is_default: type.is_default,
+    field_schema: parseFieldSchemaJson(type.field_schema_json),
+  };
+}
+
+/** Spec User. */
+export function presentUser(user: lookup.User__Output) {
+  return { id: user.id, name: user.name, email: user.email, role: user.role, is_active: user.is_active };
+}
+
+/** A JSON-text object field (custom_fields_json); empty text means {}. */
+function parseObjectJson(json: string): Record<string, unknown> {
+  if (json.trim() === '') return {};
+  const parsed: unknown = JSON.parse(json);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new TypeError('expected a JSON object');
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/**
+ * Spec Ticket, plus the additive `tags` and `resolution_type`; `merged_into` only when the ticket was
+ * merged (spec: "present only when the ticket has been merged into another").
+ */
+export function presentTicket(value: ticket.Ticket__Output) {
+  const merged = value.merged_into_id ?? null;
+  return {
+    id: value.id,
+    project_id: value.project_id,
+    ticket_type_id: value.ticket_type_id,
+    project_ref_id: value.project_ref_id,
+    ticket_number: value.ticket_number,
+    title: value.title,
+    description: value.description ?? null,
+    status: value.status,
+    status_label: value.status_label,
+    priority: value.priority,
+    priority_label: value.priority_label,
+    assigned_to: value.assigned_to ?? null,
+    created_by: value.created_by,
+    updated_by: value.updated_by ?? null,
+    custom_fields: parseObjectJson(value.custom_fields_json),
+    source_type: value.source_type,
+    merged_into_id: merged,
+    version: value.version,
+    created_at: value.created_at,
+    updated_at: value.updated_at,
+    tags: value.tags,
+    resolution_type: value.resolution_type ?? null,
+    ...(merged === null ? {} : { merged_into: merged }),
+  };
+}
+
+export type TicketJson = ReturnType<typeof presentTicket>;
+
+/** Spec Comment: every field of the message, an absent content_html as null. */
+export function presentComment(message: comment.Comment__Output) {
+  return {
+    id: message.id,
+    ticket_id: message.ticket_id,
+    user_id: message.user_id,
+    content: message.content,
+    content_html: message.content_html ?? null,
+    is_internal: message.is_internal,
+    created_at: message.created_at,
+    updated_at: message.updated_at,
+  };
+}
+
+export type CommentJson = ReturnType<typeof presentComment>;
+
+/** Spec Attachment. */
+export function presentAttachment(value: attachment.Attachment__Output) {
+  return {
+    id: value.id,
+    ticket_id: value.ticket_id,
+    original_filename: value.original_filename,
+    mime_type: value.mime_type,
+    size_bytes: value.size_bytes,
+    created_at: value.created_at,
+  };
+}
+
+export type AttachmentJson = ReturnType<typeof presentAttachment>;
+export type ProjectJson = ReturnType<typeof presentProject>;
+export type TicketTypeJson = ReturnType<typeof presentTicketType>;
+export type UserJson = ReturnType<typeof presentUser>;

@@ -1,0 +1,43 @@
+/**
+ * Who is calling. The gateway establishes the principal (from an API key or a browser session) and
+ * passes it to every service in gRPC metadata; services read it to stamp authorship and check roles.
+ */
+
+/** User roles, most powerful first. */
+export const ROLES = ['admin', 'team_lead', 'agent', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** API key scopes (the spec's list). */
+export const SCOPES = [
+  'tickets:read',
+  'tickets:write',
+  'tickets:delete',
+  'comments:read',
+  'comments:write',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export interface Principal {
+  /** api_key: an integration (source_type api); session: a browser (source_type web); system: internal jobs. */
+  kind: 'api_key' | 'session' | 'system';
+  user_id: number;
+  role: Role;
+  scopes: Scope[];
+  /** The key's id, for api_key principals. */
+  key_id?: number;
+  /** Present when the principal is restricted to one project. */
+  project_id?: number;
+}
+
+/** True when `role` is `minimum` or more powerful. */
+export function roleAtLeast(role: Role, minimum: Role): boolean {
+  return ROLES.indexOf(role) <= ROLES.indexOf(minimum);
+}
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+export function isScope(value: unknown): value is Scope {
+  return typeof value === 'string' && (SCOPES as readonly string[]).includes(value);
+}
