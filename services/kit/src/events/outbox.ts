@@ -1,0 +1,294 @@
+/**
+ * The transactional outbox. A service writes its domain events into its own `outbox_events` table in
+ * the same transaction as the change (newDomainEvent + outboxInsert, or the Prisma model below); the
+ * relay publishes them to RabbitMQ with publisher confirms and only then marks them published. A broker
+ * outage delays events, never loses them; a crash between publish and mark can only duplicate one
+ * batch, which consumers absorb by event id.
+ *
+ * Table shape (copy into the service's schema.prisma; the migration adds the NOTIFY trigger, see
+ * OUTBOX_NOTIFY_TRIGGER_SQL):
+ *
+ *   model OutboxEvent {
+ *     seq         BigInt    @id @default(autoincrement())
+ *     id          String    @unique @db.Uuid
+ *     eventType   String    @map("event_type") @db.VarChar(100)
+ *     payload     Json
+ *     createdAt   DateTime  @default(now()) @map("created_at") @db.Timestamptz(3)
+ *     publishedAt DateTime? @map("published_at") @db.Timestamptz(3)
+ *     attempts    Int       @default(0)
+ *     lastError   String?   @map("last_error")
+ *     @@index([publishedAt, seq])
+ *     @@map("outbox_events")
+ *   }
+ */
+import { randomUUID } from 'node:crypto';
+import amqp from 'amqplib';
+import pg from 'pg';
+import { EVENTS_EXCHANGE, type DomainEvent, type EventType } from '@tix/protos';
+import type { Logger } from '../logger.js';
+import { assertEventTopology } from './topology.js';
+
+/** The channel a NOTIFY trigger on outbox_events signals, so the relay wakes without polling. */
+export const OUTBOX_CHANNEL = 'outbox_events';
+
+/** Migration SQL that makes every insert into outbox_events wake the relay. */
+export const OUTBOX_NOTIFY_TRIGGER_SQL = `
+CREATE OR REPLACE FUNCTION outbox_events_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('${OUTBOX_CHANNEL}', '');
+  RETURN NULL;
+END $$;
+CREATE TRIGGER outbox_events_notify AFTER INSERT ON "outbox_events"
+  FOR EACH STATEMENT EXECUTE FUNCTION outbox_events_notify();
+`;
+
+/** Builds a domain event with a fresh id. `data` is the resource as the public API returns it. */
+export function newDomainEvent<Data extends object>(
+  type: EventType,
+  data: Data,
+  origin: { source: string; projectId?: number; occurredAt?: Date },
+): DomainEvent<Data> {
+  return {
+    id: randomUUID(),
+    type,
+    occurred_at: (origin.occurredAt ?? new Date()).toISOString(),
+    source: origin.source,
+    ...(origin.projectId === undefined ? {} : { project_id: origin.projectId }),
+    data,
+  };
+}
+
+/** Parameterised SQL that inserts events into outbox_events (for services writing with pg directly). */
+export function outboxInsert(events: readonly DomainEvent<object>[]): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const rows = events.map((event) => {
+    values.push(event.id, event.type, JSON.stringify(event));
+    const n = values.length;
+    return `($${n - 2}::uuid, $${n - 1}, $${n}::jsonb)`;
+  });
+  return { text: `INSERT INTO outbox_events (id, event_type, payload) VALUES ${rows.join(', ')}`, values };
+}
+
+export interface OutboxRelayOptions {
+  /** The service's own database (where outbox_events lives). */
+  connectionString: string;
+  amqpUrl: string;
+  logger: Logger;
+  /** Events published per transaction. */
+  batchSize?: number;
+  /** Fallback poll interval when no NOTIFY arrives (ms). */
+  pollIntervalMs?: number;
+  /** Published events older than this are deleted (ms). */
+  retentionMs?: number;
+}
+
+export interface OutboxRelay {
+  /** Events not yet published. */
+  backlog(): Promise<number>;
+  /** True while connected to the broker. */
+  isConnected(): boolean;
+  /** Publishes everything pending now; resolves with how many were published (for tests and shutdown). */
+  drain(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+interface OutboxRow {
+  seq: string;
+  id: string;
+  event_type: string;
+  payload: DomainEvent;
+}
+
+const MAX_BROKER_BACKOFF_MS = 5_000;
+
+/** Starts relaying outbox_events to RabbitMQ; runs until stop(). */
+export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
+  const { logger } = options;
+  const batchSize = options.batchSize ?? 200;
+  const pollIntervalMs = options.pollIntervalMs ?? 1_000;
+  const retentionMs = options.retentionMs ?? 7 * 24 * 3600_000;
+  const pool = new pg.Pool({ connectionString: options.connectionString, max: 2 });
+  pool.on('error', (error) => logger.warn({ err: error }, 'outbox relay: idle database connection failed'));
+
+  let connection: amqp.ChannelModel | undefined;
+  let channel: amqp.ConfirmChannel | undefined;
+  let listener: pg.Client | undefined;
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  // Set by NOTIFY; checked before sleeping so a notification during a drain is never missed.
+  let notified = false;
+  let brokerBackoffMs = 100;
+  let lastPrune = 0;
+  let running: Promise<number> | undefined;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (notified || stopped) return resolve();
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  async function ensureChannel(): Promise<amqp.ConfirmChannel> {
+    if (channel) return channel;
+    const model = await amqp.connect(options.amqpUrl);
+    model.on('error', (error: Error) => logger.warn({ err: error }, 'outbox relay: broker connection error'));
+    model.on('close', () => {
+      connection = undefined;
+      channel = undefined;
+    });
+    const confirmChannel = await model.createConfirmChannel();
+    confirmChannel.on('error', (error: Error) =>
+      logger.warn({ err: error }, 'outbox relay: broker channel error'),
+    );
+    confirmChannel.on('close', () => {
+      channel = undefined;
+    });
+    await assertEventTopology(confirmChannel);
+    connection = model;
+    channel = confirmChannel;
+    brokerBackoffMs = 100;
+    logger.info('outbox relay: connected to broker');
+    return confirmChannel;
+  }
+
+  async function ensureListener(): Promise<void> {
+    if (listener) return;
+    const client = new pg.Client({ connectionString: options.connectionString });
+    client.on('error', (error) => {
+      logger.warn({ err: error }, 'outbox relay: LISTEN connection lost; polling until it is back');
+      listener = undefined;
+    });
+    client.on('notification', () => {
+      notified = true;
+      wake?.();
+    });
+    await client.connect();
+    await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    listener = client;
+  }
+
+  /** Publishes one batch inside a transaction that holds the rows (SKIP LOCKED lets replicas share work). */
+  async function publishBatch(): Promise<number> {
+    const confirmChannel = await ensureChannel();
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<OutboxRow>(
+        `SELECT seq, id, event_type, payload FROM outbox_events
+          WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [batchSize],
+      );
+      if (rows.length === 0) {
+        await client.query('COMMIT');
+        return 0;
+      }
+      try {
+        for (const row of rows) {
+          confirmChannel.publish(EVENTS_EXCHANGE, row.event_type, Buffer.from(JSON.stringify(row.payload)), {
+            persistent: true,
+            messageId: row.id,
+            type: row.event_type,
+            contentType: 'application/json',
+            timestamp: Math.floor(Date.parse(row.payload.occurred_at) / 1000),
+          });
+        }
+        await confirmChannel.waitForConfirms();
+      } catch (error) {
+        await client.query('ROLLBACK');
+        await pool
+          .query(
+            'UPDATE outbox_events SET attempts = attempts + 1, last_error = $2 WHERE seq = ANY($1::bigint[])',
+            [rows.map((row) => row.seq), String((error as Error).message).slice(0, 500)],
+          )
+          .catch(() => undefined);
+        channel = undefined;
+        throw error;
+      }
+      await client.query('UPDATE outbox_events SET published_at = now() WHERE seq = ANY($1::bigint[])', [
+        rows.map((row) => row.seq),
+      ]);
+      await client.query('COMMIT');
+      return rows.length;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async function drainAll(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const published = await publishBatch();
+      total += published;
+      if (published < batchSize) return total;
+    }
+  }
+
+  async function prune(): Promise<void> {
+    if (Date.now() - lastPrune < 3600_000) return;
+    lastPrune = Date.now();
+    const { rowCount } = await pool.query(
+      "DELETE FROM outbox_events WHERE published_at < now() - ($1::bigint * interval '1 millisecond')",
+      [retentionMs],
+    );
+    if (rowCount) logger.info({ deleted: rowCount }, 'outbox relay: pruned published events');
+  }
+
+  const drain = (): Promise<number> => {
+    running ??= drainAll().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+
+  const loop = (async () => {
+    let outageLogged = false;
+    while (!stopped) {
+      try {
+        await ensureListener().catch((error: unknown) =>
+          logger.debug({ err: error }, 'outbox relay: LISTEN unavailable'),
+        );
+        notified = false;
+        const published = await drain();
+        if (published > 0) logger.debug({ published }, 'outbox relay: published');
+        if (outageLogged) logger.info('outbox relay: publishing again');
+        outageLogged = false;
+        await prune();
+        if (!stopped) await sleep(pollIntervalMs);
+      } catch (error) {
+        if (!outageLogged)
+          logger.warn(
+            { err: error },
+            'outbox relay: cannot publish; events stay in the outbox and are retried',
+          );
+        outageLogged = true;
+        if (!stopped) await sleep(brokerBackoffMs);
+        brokerBackoffMs = Math.min(brokerBackoffMs * 2, MAX_BROKER_BACKOFF_MS);
+      }
+    }
+  })();
+
+  return {
+    async backlog() {
+      const { rows } = await pool.query<{ count: string }>(
+        'SELECT count(*) FROM outbox_events WHERE published_at IS NULL',
+      );
+      return Number(rows[0]?.count ?? 0);
+    },
+    isConnected: () => channel !== undefined,
+    drain,
+    async stop() {
+      stopped = true;
+      wake?.();
+      await loop;
+      await listener?.end().catch(() => undefined);
+      await connection?.close().catch(() => undefined);
+      await pool.end();
+    },
+  };
+}

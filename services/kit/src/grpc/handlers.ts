@@ -1,0 +1,188 @@
+/**
+ * Async handlers for grpc-js. Services implement each RPC as an async function of (request, context)
+ * and the kit adapts it: exactly one reply per call, thrown errors become statuses (never a hang),
+ * unexpected errors are logged with the correlation id and answered as INTERNAL.
+ */
+import { randomUUID } from 'node:crypto';
+import type * as grpc from '@grpc/grpc-js';
+import type { Principal } from '@tix/protos';
+import { AppError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { readCorrelationId, readPrincipal } from './metadata.js';
+import { toGrpcStatus } from './status.js';
+
+/** What a handler knows about the call besides the request. */
+export interface CallContext {
+  method: string;
+  correlationId: string;
+  /** The caller as the gateway established it; null for calls without one (admin tools, probes). */
+  principal: Principal | null;
+  /** Child logger carrying method and correlation id. */
+  logger: Logger;
+  /** Aborted when the caller cancels or its deadline passes. */
+  signal: AbortSignal;
+}
+
+type UnaryHandler<Req, Res> = (request: Req, context: CallContext) => Promise<Res>;
+type ClientStreamHandler<Req, Res> = (requests: AsyncIterable<Req>, context: CallContext) => Promise<Res>;
+type ServerStreamHandler<Req, Res> = (request: Req, context: CallContext) => AsyncIterable<Res>;
+
+/** The async handler shape of one generated grpc-js handler type. */
+export type AsyncHandler<F> =
+  F extends grpc.handleClientStreamingCall<infer Req, infer Res>
+    ? ClientStreamHandler<Req, Res>
+    : F extends grpc.handleUnaryCall<infer Req, infer Res>
+      ? UnaryHandler<Req, Res>
+      : F extends grpc.handleServerStreamingCall<infer Req, infer Res>
+        ? ServerStreamHandler<Req, Res>
+        : never;
+
+/** Async handlers for every method of a generated `...ServiceHandlers` interface. */
+export type AsyncHandlers<H> = { [K in keyof H as string extends K ? never : K]: AsyncHandler<H[K]> };
+
+/** The part of every kind of server call that the context reads. */
+interface AnyCall {
+  metadata: grpc.Metadata;
+  on(event: 'cancelled', listener: () => void): unknown;
+}
+
+/**
+ * The context of one call. The child logger and the abort signal are made on first use: most unary
+ * calls never need them, and on the hot path their cost is measurable. Streams watch for
+ * cancellation from the start (`watchCancellation`), since their caller may leave at any moment.
+ */
+function callContext(
+  method: string,
+  call: AnyCall,
+  logger: Logger,
+  options: { watchCancellation?: boolean } = {},
+): CallContext {
+  const correlationId = readCorrelationId(call.metadata) ?? randomUUID();
+  const principal = readPrincipal(call.metadata);
+  let childLogger: Logger | undefined;
+  let controller: AbortController | undefined;
+  const watch = (): AbortController => {
+    if (!controller) {
+      const created = new AbortController();
+      call.on('cancelled', () => created.abort(AppError.unavailable('Call cancelled by the caller')));
+      controller = created;
+    }
+    return controller;
+  };
+  if (options.watchCancellation) watch();
+  return {
+    method,
+    correlationId,
+    principal,
+    get logger() {
+      childLogger ??= logger.child({ method, correlation_id: correlationId, user_id: principal?.user_id });
+      return childLogger;
+    },
+    get signal() {
+      return watch().signal;
+    },
+  };
+}
+
+function logOutcome(context: CallContext, base: Logger, startedAt: bigint, error?: unknown): void {
+  const expected = error === undefined || (error instanceof AppError && error.kind !== 'internal');
+  if (expected && !base.isLevelEnabled('debug')) return;
+  const duration_ms = Number(process.hrtime.bigint() - startedAt) / 1e6;
+  if (error === undefined) {
+    context.logger.debug({ duration_ms }, 'rpc ok');
+  } else if (expected) {
+    context.logger.debug({ duration_ms, error_kind: error.kind, message: error.message }, 'rpc refused');
+  } else {
+    context.logger.error({ duration_ms, err: error }, 'rpc failed');
+  }
+}
+
+/** Adapts an async unary handler to grpc-js. */
+export function adaptUnary<Req, Res>(
+  method: string,
+  run: UnaryHandler<Req, Res>,
+  logger: Logger,
+): grpc.handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    const startedAt = process.hrtime.bigint();
+    const context = callContext(method, call, logger);
+    run(call.request, context).then(
+      (response) => {
+        logOutcome(context, logger, startedAt);
+        callback(null, response);
+      },
+      (error: unknown) => {
+        logOutcome(context, logger, startedAt, error);
+        callback(toGrpcStatus(error));
+      },
+    );
+  };
+}
+
+/** Adapts an async client-streaming handler to grpc-js; the handler consumes the stream as an async iterable. */
+export function adaptClientStream<Req, Res>(
+  method: string,
+  run: ClientStreamHandler<Req, Res>,
+  logger: Logger,
+): grpc.handleClientStreamingCall<Req, Res> {
+  return (call, callback) => {
+    const startedAt = process.hrtime.bigint();
+    // A stream's caller may go away at any moment: listen for that from the start.
+    const context = callContext(method, call, logger, { watchCancellation: true });
+    run(call as AsyncIterable<Req>, context).then(
+      (response) => {
+        logOutcome(context, logger, startedAt);
+        callback(null, response);
+      },
+      (error: unknown) => {
+        logOutcome(context, logger, startedAt, error);
+        call.destroy();
+        callback(toGrpcStatus(error));
+      },
+    );
+  };
+}
+
+/** Resolves when `call` can take more writes, or the caller went away (listeners cleaned up both ways). */
+function drainedOrAborted(
+  call: grpc.ServerWritableStream<unknown, unknown>,
+  signal: AbortSignal,
+): Promise<void> {
+  return new Promise((resolve) => {
+    const onDrain = () => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    };
+    const onAbort = () => {
+      call.off('drain', onDrain);
+      resolve();
+    };
+    call.once('drain', onDrain);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Adapts an async-iterable server-streaming handler to grpc-js, respecting backpressure. */
+export function adaptServerStream<Req, Res>(
+  method: string,
+  run: ServerStreamHandler<Req, Res>,
+  logger: Logger,
+): grpc.handleServerStreamingCall<Req, Res> {
+  return (call) => {
+    const startedAt = process.hrtime.bigint();
+    const context = callContext(method, call, logger, { watchCancellation: true });
+    void (async () => {
+      try {
+        for await (const message of run(call.request, context)) {
+          if (context.signal.aborted) return;
+          if (!call.write(message)) await drainedOrAborted(call, context.signal);
+        }
+        logOutcome(context, logger, startedAt);
+        call.end();
+      } catch (error) {
+        logOutcome(context, logger, startedAt, error);
+        call.emit('error', toGrpcStatus(error));
+      }
+    })();
+  };
+}

@@ -1,0 +1,142 @@
+/** Helpers for tests across the workspace: fresh databases, free ports, quiet loggers. */
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import { DEFAULT_DATABASE_SERVER_URL, serviceDatabaseUrl } from '../config.js';
+import { dropDatabase, ensureDatabase } from '../db/databases.js';
+import { applyMigrations } from '../db/migrations.js';
+import { createLogger, type Logger } from '../logger.js';
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** The PostgreSQL server tests use (DATABASE_URL, else the loopback default). */
+export function testDatabaseServerUrl(): string {
+  return process.env.DATABASE_URL || DEFAULT_DATABASE_SERVER_URL;
+}
+
+/** Creates a fresh, uniquely named database (optionally migrated); drop() removes it. */
+export async function createTestDatabase(label: string, migrationsDir?: string): Promise<TestDatabase> {
+  const name = `tix_test_${label}_${randomBytes(4).toString('hex')}`;
+  const url = serviceDatabaseUrl(testDatabaseServerUrl(), name);
+  await ensureDatabase(url);
+  if (migrationsDir) await applyMigrations({ connectionString: url, migrationsDir });
+  return { url, drop: () => dropDatabase(url) };
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A logger that stays quiet unless TEST_LOG_LEVEL asks otherwise. */
+export function testLogger(service = 'test'): Logger {
+  const level = (process.env.TEST_LOG_LEVEL ?? 'silent') as 'silent';
+  return createLogger({ service, level });
+}
+
+/** Polls `check` until it returns a truthy value or `timeoutMs` passes. */
+export async function eventually<T>(
+  check: () => Promise<T> | T,
+  timeoutMs = 5_000,
+  intervalMs = 25,
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      const reason = lastError instanceof Error ? `: ${lastError.message}` : '';
+      throw new Error(`condition not met within ${timeoutMs} ms${reason}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+export interface TestVhost {
+  /** AMQP_URL pointing at the fresh virtual host. */
+  url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * Creates a fresh RabbitMQ virtual host (with rabbitmqctl, as on the CI machines) so a test's
+ * exchanges and queues never meet another test's or a running fleet's.
+ */
+export async function createTestVhost(label: string): Promise<TestVhost> {
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const run = promisify(execFile);
+  const name = `tix_test_${label}_${randomBytes(4).toString('hex')}`;
+  const base = new URL(process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672');
+  await run('rabbitmqctl', ['add_vhost', name]);
+  await run('rabbitmqctl', [
+    'set_permissions',
+    '-p',
+    name,
+    decodeURIComponent(base.username || 'guest'),
+    '.*',
+    '.*',
+    '.*',
+  ]);
+  base.pathname = `/${name}`;
+  return {
+    url: base.toString(),
+    drop: () => run('rabbitmqctl', ['delete_vhost', name]).then(() => undefined),
+  };
+}
+
+export interface TcpProxy {
+  port: number;
+  /** Stops accepting and cuts every open connection (the target looks dead). */
+  cut(): Promise<void>;
+  /** Accepts connections again on the same port. */
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A loopback TCP proxy to `target` that a test can cut and restore, to simulate an outage. */
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  const sockets = new Set<net.Socket>();
+  let server: net.Server | undefined;
+  let port = 0;
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      server = net.createServer((client) => {
+        const upstream = net.connect(target.port, target.host);
+        for (const socket of [client, upstream]) {
+          sockets.add(socket);
+          socket.on('close', () => sockets.delete(socket));
+          socket.on('error', () => socket.destroy());
+        }
+        client.pipe(upstream).pipe(client);
+        client.on('close', () => upstream.destroy());
+        upstream.on('close', () => client.destroy());
+      });
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        port = (server!.address() as net.AddressInfo).port;
+        resolve();
+      });
+    });
+  const cut = async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    server = undefined;
+  };
+  await listen();
+  return { port, cut, restore: listen, close: cut };
+}

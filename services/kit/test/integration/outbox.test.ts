@@ -1,0 +1,172 @@
+import { expect } from 'chai';
+import amqp from 'amqplib';
+import pg from 'pg';
+import { EVENTS_EXCHANGE, type DomainEvent } from '@tix/protos';
+import {
+  newDomainEvent,
+  OUTBOX_NOTIFY_TRIGGER_SQL,
+  outboxInsert,
+  startOutboxRelay,
+  type OutboxRelay,
+} from '../../src/index.js';
+import {
+  createTestDatabase,
+  createTestVhost,
+  eventually,
+  startTcpProxy,
+  testLogger,
+  type TcpProxy,
+  type TestDatabase,
+  type TestVhost,
+} from '../../src/testing/index.js';
+
+/** The table the Prisma model in outbox.ts produces, plus the NOTIFY trigger. */
+const OUTBOX_TABLE = `
+CREATE TABLE "outbox_events" (
+  "seq" BIGSERIAL NOT NULL PRIMARY KEY,
+  "id" UUID NOT NULL UNIQUE,
+  "event_type" VARCHAR(100) NOT NULL,
+  "payload" JSONB NOT NULL,
+  "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "published_at" TIMESTAMPTZ(3),
+  "attempts" INTEGER NOT NULL DEFAULT 0,
+  "last_error" TEXT
+);
+CREATE INDEX "outbox_events_published_at_seq_idx" ON "outbox_events"("published_at", "seq");
+CREATE TABLE "things" ("id" SERIAL PRIMARY KEY, "name" TEXT NOT NULL);
+${OUTBOX_NOTIFY_TRIGGER_SQL}`;
+
+describe('outbox relay', function () {
+  this.timeout(60_000);
+  let database: TestDatabase;
+  let vhost: TestVhost;
+  let pool: pg.Pool;
+  let proxy: TcpProxy;
+  let relay: OutboxRelay;
+  let consumer: amqp.ChannelModel;
+  const received: { messageId: string; routingKey: string; body: DomainEvent }[] = [];
+
+  before(async () => {
+    database = await createTestDatabase('outbox');
+    vhost = await createTestVhost('outbox');
+    pool = new pg.Pool({ connectionString: database.url });
+    pool.on('error', () => undefined);
+    await pool.query(OUTBOX_TABLE);
+    const broker = new URL(vhost.url);
+    proxy = await startTcpProxy({ host: broker.hostname, port: Number(broker.port || 5672) });
+    const viaProxy = new URL(vhost.url);
+    viaProxy.port = String(proxy.port);
+    relay = startOutboxRelay({
+      connectionString: database.url,
+      amqpUrl: viaProxy.toString(),
+      logger: testLogger(),
+      pollIntervalMs: 200,
+    });
+
+    consumer = await amqp.connect(vhost.url);
+    const channel = await consumer.createChannel();
+    await channel.assertExchange(EVENTS_EXCHANGE, 'topic', { durable: true });
+    const { queue } = await channel.assertQueue('', { exclusive: true });
+    await channel.bindQueue(queue, EVENTS_EXCHANGE, '#');
+    await channel.consume(
+      queue,
+      (message) => {
+        if (!message) return;
+        received.push({
+          messageId: String(message.properties.messageId),
+          routingKey: message.fields.routingKey,
+          body: JSON.parse(message.content.toString()) as DomainEvent,
+        });
+      },
+      { noAck: true },
+    );
+  });
+
+  after(async () => {
+    await relay.stop();
+    await consumer.close();
+    await proxy.close();
+    await pool.end();
+    await database.drop();
+    await vhost.drop();
+  });
+
+  /** Writes a "business" row and its event in one transaction, as a service does. */
+  async function changeWithEvent(name: string, commit = true): Promise<DomainEvent> {
+    const event = newDomainEvent(
+      'ticket.created',
+      { id: name, title: `Title ${name}` },
+      { source: 'test', projectId: 1 },
+    );
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('INSERT INTO things (name) VALUES ($1)', [name]);
+      const insert = outboxInsert([event]);
+      await client.query(insert.text, insert.values);
+      await client.query(commit ? 'COMMIT' : 'ROLLBACK');
+    } finally {
+      client.release();
+    }
+    return event;
+  }
+
+  it('publishes committed events with their id as messageId and the type as routing key', async () => {
+    const event = await changeWithEvent('a');
+    const message = await eventually(() => received.find((m) => m.messageId === event.id));
+    expect(message.routingKey).to.equal('ticket.created');
+    expect(message.body).to.deep.equal(event);
+    await eventually(async () => (await relay.backlog()) === 0);
+  });
+
+  it('never publishes the events of a rolled-back transaction', async () => {
+    const event = await changeWithEvent('rolled-back', false);
+    const marker = await changeWithEvent('after-rollback');
+    await eventually(() => received.find((m) => m.messageId === marker.id));
+    expect(received.find((m) => m.messageId === event.id)).to.equal(undefined);
+  });
+
+  it('keeps events through a broker outage and publishes each exactly once afterwards', async () => {
+    await proxy.cut();
+    await eventually(() => !relay.isConnected());
+    const during = [];
+    for (let i = 0; i < 25; i += 1) during.push(await changeWithEvent(`outage-${i}`));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await relay.backlog()).to.equal(25);
+    const before = received.length;
+    await proxy.restore();
+    await eventually(async () => (await relay.backlog()) === 0, 15_000);
+    await eventually(() => received.length >= before + 25);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const event of during) {
+      expect(
+        received.filter((m) => m.messageId === event.id),
+        event.id,
+      ).to.have.length(1);
+    }
+    const { rows } = await pool.query<{ failed: string }>(
+      'SELECT count(*) AS failed FROM outbox_events WHERE attempts > 0 AND published_at IS NULL',
+    );
+    expect(rows[0]?.failed).to.equal('0');
+  });
+
+  it('lets two relays share the outbox without publishing anything twice', async () => {
+    const second = startOutboxRelay({
+      connectionString: database.url,
+      amqpUrl: vhost.url,
+      logger: testLogger(),
+      pollIntervalMs: 200,
+    });
+    try {
+      const before = received.length;
+      const events = await Promise.all(Array.from({ length: 60 }, (_, i) => changeWithEvent(`shared-${i}`)));
+      await eventually(() => received.length >= before + 60, 15_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const ids = received.slice(before).map((m) => m.messageId);
+      expect(new Set(ids).size).to.equal(ids.length);
+      expect(ids).to.have.members(events.map((e) => e.id));
+    } finally {
+      await second.stop();
+    }
+  });
+});
