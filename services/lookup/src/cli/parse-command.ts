@@ -1,0 +1,230 @@
+/**
+ * The command line of `pnpm tix`: which command, with which options. Strict: unknown commands and
+ * options, missing required options and malformed values are UsageErrors naming the problem.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseStatusesSpec, StatusesSpecError, type StatusSpecEntry } from './statuses-spec.js';
+
+export type Command =
+  | {
+      name: 'project create';
+      projectName: string;
+      slug: string;
+      prefix: string;
+      description: string;
+      /** Empty: the service's default workflow. */
+      statuses: StatusSpecEntry[];
+    }
+  | {
+      name: 'ticket-type create';
+      projectSlug: string;
+      typeName: string;
+      slug: string;
+      description: string;
+      isDefault: boolean;
+      /** The field_schema array as JSON text (already checked to parse). */
+      fieldsJson: string;
+    }
+  | { name: 'user create'; userName: string; email: string; role: string; password?: string }
+  | { name: 'key create'; userEmail: string; scopes: string[]; projectSlug?: string; keyName?: string }
+  | { name: 'key list'; userEmail?: string; projectSlug?: string }
+  | { name: 'key revoke'; id: number }
+  | { name: 'seed demo' };
+
+export type ParsedCommandLine = { kind: 'help' } | { kind: 'run'; command: Command; json: boolean };
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+type Values = Record<string, string | boolean | undefined>;
+
+interface CommandDefinition {
+  options: Options;
+  required: string[];
+  build(values: Values): Command;
+}
+
+const text = { type: 'string' } as const;
+const flag = { type: 'boolean' } as const;
+const COMMON: Options = { json: flag, help: { type: 'boolean', short: 'h' } };
+
+const str = (values: Values, name: string): string => values[name] as string;
+const optionalStr = (values: Values, name: string): string | undefined => values[name] as string | undefined;
+
+/** Every command, by its words. */
+export const COMMANDS: Record<string, CommandDefinition> = {
+  'project create': {
+    options: { name: text, slug: text, prefix: text, statuses: text, description: text },
+    required: ['name', 'slug', 'prefix'],
+    build: (values) => {
+      const spec = optionalStr(values, 'statuses');
+      let statuses: StatusSpecEntry[] = [];
+      if (spec !== undefined) {
+        try {
+          statuses = parseStatusesSpec(spec);
+        } catch (error) {
+          if (error instanceof StatusesSpecError) throw new UsageError(error.message);
+          throw error;
+        }
+      }
+      return {
+        name: 'project create',
+        projectName: str(values, 'name'),
+        slug: str(values, 'slug'),
+        prefix: str(values, 'prefix'),
+        description: optionalStr(values, 'description') ?? '',
+        statuses,
+      };
+    },
+  },
+  'ticket-type create': {
+    options: { project: text, name: text, slug: text, description: text, default: flag, fields: text },
+    required: ['project', 'name', 'slug'],
+    build: (values) => {
+      const fields = optionalStr(values, 'fields') ?? '[]';
+      try {
+        JSON.parse(fields);
+      } catch (error) {
+        throw new UsageError(`--fields is not valid JSON: ${(error as Error).message}`);
+      }
+      return {
+        name: 'ticket-type create',
+        projectSlug: str(values, 'project'),
+        typeName: str(values, 'name'),
+        slug: str(values, 'slug'),
+        description: optionalStr(values, 'description') ?? '',
+        isDefault: values.default === true,
+        fieldsJson: fields,
+      };
+    },
+  },
+  'user create': {
+    options: { name: text, email: text, role: text, password: text },
+    required: ['name', 'email', 'role'],
+    build: (values) => {
+      const password = optionalStr(values, 'password');
+      return {
+        name: 'user create',
+        userName: str(values, 'name'),
+        email: str(values, 'email'),
+        role: str(values, 'role'),
+        ...(password === undefined ? {} : { password }),
+      };
+    },
+  },
+  'key create': {
+    options: { user: text, scopes: text, project: text, name: text },
+    required: ['user', 'scopes'],
+    build: (values) => {
+      const projectSlug = optionalStr(values, 'project');
+      const keyName = optionalStr(values, 'name');
+      return {
+        name: 'key create',
+        userEmail: str(values, 'user'),
+        scopes: str(values, 'scopes')
+          .split(',')
+          .map((scope) => scope.trim())
+          .filter((scope) => scope !== ''),
+        ...(projectSlug === undefined ? {} : { projectSlug }),
+        ...(keyName === undefined ? {} : { keyName }),
+      };
+    },
+  },
+  'key list': {
+    options: { user: text, project: text },
+    required: [],
+    build: (values) => {
+      const userEmail = optionalStr(values, 'user');
+      const projectSlug = optionalStr(values, 'project');
+      return {
+        name: 'key list',
+        ...(userEmail === undefined ? {} : { userEmail }),
+        ...(projectSlug === undefined ? {} : { projectSlug }),
+      };
+    },
+  },
+  'key revoke': {
+    options: { id: text },
+    required: ['id'],
+    build: (values) => {
+      const raw = str(values, 'id');
+      const id = /^[0-9]{1,10}$/.test(raw) ? Number(raw) : NaN;
+      if (!Number.isSafeInteger(id) || id < 1 || id > 2 ** 31 - 1) {
+        throw new UsageError(`--id must be a positive integer, got "${raw}"`);
+      }
+      return { name: 'key revoke', id };
+    },
+  },
+  seed: {
+    options: { demo: flag },
+    required: [],
+    build: (values) => {
+      if (values.demo !== true) throw new UsageError('seed needs --demo (the demo data set is the only one)');
+      return { name: 'seed demo' };
+    },
+  },
+};
+
+/** The words naming the command at the start of argv ("key create", "seed"), if they name one. */
+function commandWords(argv: readonly string[]): string | undefined {
+  const [first, second] = argv;
+  if (first !== undefined && first in COMMANDS) return first;
+  if (first !== undefined && second !== undefined && `${first} ${second}` in COMMANDS)
+    return `${first} ${second}`;
+  return undefined;
+}
+
+/** Rewrites node:util's parse errors into one line naming the option. */
+function describeParseError(error: Error & { code?: string }): string {
+  const quoted = /'([^']+)'/.exec(error.message)?.[1];
+  switch (error.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option ${quoted ?? ''}`.trim();
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return `option ${quoted?.split(' ')[0] ?? ''} needs a value`.replace('  ', ' ');
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `unexpected argument ${quoted === undefined ? '' : `"${quoted}"`}`.trim();
+    default:
+      return error.message;
+  }
+}
+
+/** Parses argv (without node and script) into a command, or throws UsageError. */
+export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
+  if (argv.length === 0) throw new UsageError('no command given');
+  if (argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') return { kind: 'help' };
+  const words = commandWords(argv);
+  if (words === undefined) {
+    const attempted = argv
+      .slice(0, 2)
+      .filter((word) => !word.startsWith('-'))
+      .join(' ');
+    throw new UsageError(`unknown command "${attempted || argv[0]}"`);
+  }
+  const definition = COMMANDS[words]!;
+  let values: Values;
+  try {
+    ({ values } = parseArgs({
+      args: argv.slice(words.split(' ').length),
+      options: { ...definition.options, ...COMMON },
+      strict: true,
+      allowPositionals: false,
+    }) as { values: Values });
+  } catch (error) {
+    throw new UsageError(`${words}: ${describeParseError(error as Error & { code?: string })}`);
+  }
+  if (values.help === true) return { kind: 'help' };
+  const missing = definition.required.filter((name) => values[name] === undefined);
+  if (missing.length > 0) {
+    const list = missing.map((name) => `--${name}`).join(', ');
+    throw new UsageError(`${words}: missing required option${missing.length > 1 ? 's' : ''} ${list}`);
+  }
+  try {
+    return { kind: 'run', command: definition.build(values), json: values.json === true };
+  } catch (error) {
+    if (error instanceof UsageError) throw new UsageError(`${words}: ${error.message}`);
+    throw error;
+  }
+}

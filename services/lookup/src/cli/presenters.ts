@@ -1,0 +1,138 @@
+/**
+ * The JSON objects the CLI prints, exactly as DESIGN.md ("Admin CLI") fixes them, and the readable
+ * summaries printed without --json. Projects, ticket types and users print as the API shows them
+ * (the presenters of @tix/protos).
+ */
+import {
+  presentProject,
+  presentTicketType,
+  presentUser,
+  type lookup,
+  type ProjectJson,
+  type TicketTypeJson,
+  type UserJson,
+} from '@tix/protos';
+
+export type ProjectOutput = ProjectJson;
+export type TicketTypeOutput = TicketTypeJson;
+export type UserOutput = UserJson;
+
+export interface CreatedKeyOutput {
+  id: number;
+  key: string;
+  scopes: string[];
+  project_id: number | null;
+  user_id: number;
+}
+
+export interface KeyListEntry {
+  id: number;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  project_id: number | null;
+  user_id: number;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface SeedOutput {
+  projects: ProjectOutput[];
+  /** With project_id, since the demo spans two projects. */
+  ticket_types: (TicketTypeOutput & { project_id: number })[];
+  users: UserOutput[];
+  /** Keys issued by this run (empty on a second run), with their values and labels. */
+  created_keys: (CreatedKeyOutput & { name: string })[];
+}
+
+/** `key create` output: `{ id, key, scopes, project_id, user_id }`. */
+export function presentCreatedKey(key: lookup.CreatedApiKey__Output): CreatedKeyOutput {
+  return {
+    id: key.id,
+    key: key.key,
+    scopes: key.scopes,
+    project_id: key.project_id ?? null,
+    user_id: key.user_id,
+  };
+}
+
+/** `key list` output: `{ keys, count }`, never a key value. */
+export function presentKeyList(list: lookup.ApiKeyList__Output): { keys: KeyListEntry[]; count: number } {
+  const keys = list.keys.map((key) => ({
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    scopes: key.scopes,
+    project_id: key.project_id ?? null,
+    user_id: key.user_id,
+    created_at: key.created_at,
+    last_used_at: key.last_used_at ?? null,
+    revoked_at: key.revoked_at ?? null,
+  }));
+  return { keys, count: keys.length };
+}
+
+/** `key revoke` output: `{ id, revoked_at }`. */
+export function presentRevokedKey(revoked: lookup.RevokedApiKey__Output): { id: number; revoked_at: string } {
+  return { id: revoked.id, revoked_at: revoked.revoked_at };
+}
+
+/** `seed --demo` output: what the demo data set consists of, and the keys this run issued. */
+export function presentSeed(result: lookup.SeedDemoResult__Output): SeedOutput {
+  return {
+    projects: result.projects.map(presentProject),
+    ticket_types: result.ticket_types.map((type) => ({
+      ...presentTicketType(type),
+      project_id: type.project_id,
+    })),
+    users: result.users.map(presentUser),
+    created_keys: result.created_keys.map((key) => ({ ...presentCreatedKey(key), name: key.name })),
+  };
+}
+
+const scopeList = (scopes: readonly string[]) => scopes.join(', ');
+const projectScope = (projectId: number | null) =>
+  projectId === null ? 'all projects' : `project ${projectId}`;
+
+/** Readable summaries (without --json). */
+export const summaries = {
+  project(project: ProjectOutput): string {
+    const lanes = project.statuses
+      .map((s) => `${s.slug} (${s.label}${s.is_closed ? ', closed' : ''})`)
+      .join(' -> ');
+    return `Created project ${project.id} "${project.name}": slug ${project.slug}, ticket prefix ${project.prefix}\nWorkflow: ${lanes}\n`;
+  },
+  ticketType(type: TicketTypeOutput): string {
+    const fields = type.field_schema.length;
+    return `Created ticket type ${type.id} "${type.name}" (slug ${type.slug}${type.is_default ? ', default' : ''}) with ${fields} custom field${fields === 1 ? '' : 's'}\n`;
+  },
+  user(user: UserOutput): string {
+    return `Created user ${user.id} ${user.name} <${user.email}>, role ${user.role}\n`;
+  },
+  createdKey(key: CreatedKeyOutput): string {
+    return `Created API key ${key.id} for user ${key.user_id} (${scopeList(key.scopes)}; ${projectScope(key.project_id)})\nKey: ${key.key}\nStore it now: it is shown only once.\n`;
+  },
+  keyList(list: { keys: KeyListEntry[]; count: number }): string {
+    const lines = list.keys.map(
+      (key) =>
+        `${key.id}\t${key.prefix}...\t${key.revoked_at ? `revoked ${key.revoked_at}` : 'active'}\tuser ${key.user_id}\t${projectScope(key.project_id)}\t${scopeList(key.scopes)}\t${key.name}`,
+    );
+    return `${[...lines, `${list.count} key${list.count === 1 ? '' : 's'}`].join('\n')}\n`;
+  },
+  revokedKey(revoked: { id: number; revoked_at: string }): string {
+    return `API key ${revoked.id} is revoked (since ${revoked.revoked_at})\n`;
+  },
+  seed(seed: SeedOutput): string {
+    const lines = [
+      `Demo projects: ${seed.projects.map((p) => `${p.slug} (${p.prefix}, id ${p.id})`).join(', ')}`,
+      `Ticket types: ${seed.ticket_types.map((t) => `${t.slug} (id ${t.id}, project ${t.project_id})`).join(', ')}`,
+      `Users: ${seed.users.map((u) => `${u.email} (${u.role}, id ${u.id})`).join(', ')}`,
+      seed.created_keys.length === 0
+        ? 'No new keys (the demo keys exist already).'
+        : 'New keys (shown only once):',
+      ...seed.created_keys.map((k) => `  ${k.name}: ${k.key}`),
+    ];
+    return `${lines.join('\n')}\n`;
+  },
+};

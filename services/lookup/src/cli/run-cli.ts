@@ -1,0 +1,189 @@
+/**
+ * Running one CLI command: parse, call the lookup service over gRPC, print. The CLI holds no rules
+ * and never touches the database; every decision is the service's.
+ */
+import { randomUUID } from 'node:crypto';
+import { AppError, createServiceClient, GENERIC_MESSAGES, type ServiceClient } from '@tix/kit';
+import {
+  FLEET,
+  presentProject,
+  presentTicketType,
+  presentUser,
+  SERVICE_NOT_DEPLOYED,
+  serviceAddressVariable,
+} from '@tix/protos';
+import { parseCommandLine, UsageError, type Command } from './parse-command.js';
+import {
+  presentCreatedKey,
+  presentKeyList,
+  presentRevokedKey,
+  presentSeed,
+  summaries,
+} from './presenters.js';
+import { USAGE } from './usage.js';
+
+export const EXIT = { ok: 0, refused: 1, usage: 2, unreachable: 3 } as const;
+
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+const DEFAULT_DEADLINE_MS = 10_000;
+/** Seeding hashes nothing but creates a few dozen rows; give it room on a slow machine. */
+const SEED_DEADLINE_MS = 60_000;
+
+/** The lookup address the CLI uses: LOOKUP_SERVICE_ADDR, default 127.0.0.1:50051. */
+export function lookupAddress(env: NodeJS.ProcessEnv): string {
+  const value = env[serviceAddressVariable('lookup')]?.trim();
+  return value ? value : `127.0.0.1:${FLEET.lookup.defaultPort}`;
+}
+
+interface Output {
+  json: object;
+  summary: string;
+}
+
+async function execute(client: ServiceClient<'lookup'>, command: Command): Promise<Output> {
+  const context = { correlationId: `tix-cli-${randomUUID()}` };
+  switch (command.name) {
+    case 'project create': {
+      const project = presentProject(
+        await client.CreateProject(
+          {
+            name: command.projectName,
+            slug: command.slug,
+            prefix: command.prefix,
+            description: command.description,
+            statuses: command.statuses,
+          },
+          context,
+        ),
+      );
+      return { json: project, summary: summaries.project(project) };
+    }
+    case 'ticket-type create': {
+      const type = presentTicketType(
+        await client.CreateTicketType(
+          {
+            project_slug: command.projectSlug,
+            name: command.typeName,
+            slug: command.slug,
+            description: command.description,
+            is_default: command.isDefault,
+            field_schema_json: command.fieldsJson,
+          },
+          context,
+        ),
+      );
+      return { json: type, summary: summaries.ticketType(type) };
+    }
+    case 'user create': {
+      const user = presentUser(
+        await client.CreateUser(
+          {
+            name: command.userName,
+            email: command.email,
+            role: command.role,
+            ...(command.password === undefined ? {} : { password: command.password }),
+          },
+          context,
+        ),
+      );
+      return { json: user, summary: summaries.user(user) };
+    }
+    case 'key create': {
+      const key = presentCreatedKey(
+        await client.CreateApiKey(
+          {
+            user_email: command.userEmail,
+            scopes: command.scopes,
+            ...(command.projectSlug === undefined ? {} : { project_slug: command.projectSlug }),
+            name: command.keyName ?? '',
+          },
+          context,
+        ),
+      );
+      return { json: key, summary: summaries.createdKey(key) };
+    }
+    case 'key list': {
+      const list = presentKeyList(
+        await client.ListApiKeys(
+          {
+            ...(command.userEmail === undefined ? {} : { user_email: command.userEmail }),
+            ...(command.projectSlug === undefined ? {} : { project_slug: command.projectSlug }),
+          },
+          context,
+        ),
+      );
+      return { json: list, summary: summaries.keyList(list) };
+    }
+    case 'key revoke': {
+      const revoked = presentRevokedKey(await client.RevokeApiKey({ id: command.id }, context));
+      return { json: revoked, summary: summaries.revokedKey(revoked) };
+    }
+    case 'seed demo': {
+      const seed = presentSeed(await client.SeedDemo({}, { ...context, deadlineMs: SEED_DEADLINE_MS }));
+      return { json: seed, summary: summaries.seed(seed) };
+    }
+  }
+}
+
+/** True when the call failed in transport (no tix error metadata came back), not by the service's decision. */
+function isTransportFailure(error: AppError): boolean {
+  return (
+    (error.kind === 'unavailable' || error.kind === 'timeout') &&
+    error.message === GENERIC_MESSAGES[error.kind]
+  );
+}
+
+function describeServiceError(error: AppError): string {
+  const lines = [`tix: ${error.message} (${error.httpStatus} ${error.kind})`];
+  for (const [field, messages] of Object.entries(error.validationErrors ?? {})) {
+    for (const message of Array.isArray(messages) ? messages : [messages])
+      lines.push(`  ${field}: ${String(message)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Runs the command line `argv` and returns the process exit code; prints through `io`. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseCommandLine(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`tix: ${error.message}\nRun "pnpm tix --help" for the commands and their options.\n`);
+    return EXIT.usage;
+  }
+  if (parsed.kind === 'help') {
+    io.stdout(USAGE);
+    return EXIT.ok;
+  }
+
+  const address = lookupAddress(io.env);
+  const variable = serviceAddressVariable('lookup');
+  if (address === SERVICE_NOT_DEPLOYED || !/^[^\s:]+:\d{1,5}$/.test(address)) {
+    io.stderr(`tix: ${variable} must be host:port of the lookup service, got "${address}"\n`);
+    return EXIT.usage;
+  }
+  const client = createServiceClient('lookup', address, { deadlineMs: DEFAULT_DEADLINE_MS });
+  try {
+    const output = await execute(client, parsed.command);
+    if (parsed.json) io.stdout(`${JSON.stringify(output.json, null, 2)}\n`);
+    else io.stdout(output.summary);
+    return EXIT.ok;
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    if (isTransportFailure(error)) {
+      const problem = error.kind === 'timeout' ? 'did not get an answer from' : 'cannot reach';
+      io.stderr(`tix: ${problem} the lookup service at ${address} — is the fleet running? (pnpm start)\n`);
+      return EXIT.unreachable;
+    }
+    io.stderr(describeServiceError(error));
+    return EXIT.refused;
+  } finally {
+    client.close();
+  }
+}

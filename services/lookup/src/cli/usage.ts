@@ -1,0 +1,26 @@
+/** The help text of `pnpm tix`. */
+import { FLEET, ROLES, SCOPES } from '@tix/protos';
+import { DEFAULT_STATUSES_SPEC } from './statuses-spec.js';
+
+export const USAGE = `Usage: pnpm tix <command> [options] [--json]
+
+Commands:
+  project create --name NAME --slug SLUG --prefix PREFIX [--statuses SPEC] [--description TEXT]
+      SPEC: comma list of slug:Label[:closed]; default
+      ${DEFAULT_STATUSES_SPEC}
+  ticket-type create --project SLUG --name NAME --slug SLUG [--description TEXT] [--default] [--fields JSON]
+      JSON: the field_schema array, inline
+  user create --name NAME --email EMAIL --role ${ROLES.join('|')} [--password PASS]
+  key create --user EMAIL --scopes LIST [--project SLUG] [--name LABEL]
+      LIST: comma list of ${SCOPES.join(',')}
+  key list [--user EMAIL] [--project SLUG]
+  key revoke --id ID
+  seed --demo
+
+Options:
+  --json    print exactly one JSON object on stdout (messages go to stderr)
+  --help    show this text
+
+The CLI talks to the running lookup service at LOOKUP_SERVICE_ADDR (default 127.0.0.1:${FLEET.lookup.defaultPort}).
+Exit codes: 0 done, 1 refused by the service, 2 bad command line, 3 service unreachable.
+`;

@@ -1,0 +1,88 @@
+/**
+ * Seeding the demo data set through the same use cases (and rules) as the admin commands. Each
+ * piece is created only when missing, so a second run changes nothing; a demo key that was revoked
+ * counts as missing and is issued again.
+ */
+import type { ApiKeyRecord } from '../api-keys/api-key-store.js';
+import type { ApiKeyService } from '../api-keys/api-key-service.js';
+import type { ProjectRecord } from '../projects/project-store.js';
+import type { ProjectService } from '../projects/project-service.js';
+import type { TicketTypeRecord } from '../ticket-types/ticket-type-store.js';
+import type { TicketTypeService } from '../ticket-types/ticket-type-service.js';
+import type { UserRecord } from '../users/user-store.js';
+import type { UserService } from '../users/user-service.js';
+import { DEMO_KEYS, DEMO_PROJECTS, DEMO_TICKET_TYPES, DEMO_USERS } from './demo-data.js';
+
+export interface SeedDemoOutcome {
+  projects: ProjectRecord[];
+  ticketTypes: TicketTypeRecord[];
+  users: UserRecord[];
+  /** Keys issued by this run, with their values (shown this once). */
+  createdKeys: { key: ApiKeyRecord; value: string }[];
+}
+
+export interface DemoSeeder {
+  /** Ensures the demo data set exists and returns it; concurrent calls in this process run one after another. */
+  seedDemo(): Promise<SeedDemoOutcome>;
+}
+
+/** Builds the demo seeder over the domain services. */
+export function createDemoSeeder(deps: {
+  projects: ProjectService;
+  ticketTypes: TicketTypeService;
+  users: UserService;
+  apiKeys: ApiKeyService;
+}): DemoSeeder {
+  const { projects, ticketTypes, users, apiKeys } = deps;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  async function seed(): Promise<SeedDemoOutcome> {
+    const outcome: SeedDemoOutcome = { projects: [], ticketTypes: [], users: [], createdKeys: [] };
+    for (const demo of DEMO_PROJECTS) {
+      outcome.projects.push(
+        (await projects.findProject({ slug: demo.slug })) ?? (await projects.createProject(demo)),
+      );
+    }
+    for (const demo of DEMO_TICKET_TYPES) {
+      const project = await projects.resolveProject({ slug: demo.projectSlug });
+      const existing = (await ticketTypes.listTicketTypes(project.id)).find(
+        (type) => type.slug === demo.slug,
+      );
+      outcome.ticketTypes.push(
+        existing ??
+          (await ticketTypes.createTicketType({
+            project: { id: project.id },
+            name: demo.name,
+            slug: demo.slug,
+            description: demo.description,
+            isDefault: demo.isDefault,
+            fieldSchemaJson: JSON.stringify(demo.fieldSchema),
+          })),
+      );
+    }
+    for (const demo of DEMO_USERS) {
+      outcome.users.push((await users.findUser({ email: demo.email })) ?? (await users.createUser(demo)));
+    }
+    for (const demo of DEMO_KEYS) {
+      const owner = outcome.users.find((user) => user.email === demo.ownerEmail)!;
+      if (await apiKeys.hasUnrevokedKeyNamed(owner.id, demo.name)) continue;
+      outcome.createdKeys.push(
+        await apiKeys.createApiKey({
+          user: { id: owner.id },
+          scopes: demo.scopes,
+          name: demo.name,
+          ...(demo.projectSlug ? { project: { slug: demo.projectSlug } } : {}),
+        }),
+      );
+    }
+    return outcome;
+  }
+
+  return {
+    seedDemo() {
+      const run = queue.then(seed);
+      queue = run.catch(() => undefined);
+      return run;
+    },
+  };
+}

@@ -1,0 +1,16 @@
+/** Ticket types as lookup.v1 messages. */
+import type { lookup } from '@tix/protos';
+import type { TicketTypeRecord } from './ticket-type-store.js';
+
+/** The TicketType message of a record; the schema travels as JSON text. */
+export function toTicketTypeMessage(type: TicketTypeRecord): lookup.TicketType {
+  return {
+    id: type.id,
+    project_id: type.projectId,
+    name: type.name,
+    slug: type.slug,
+    description: type.description,
+    is_default: type.isDefault,
+    field_schema_json: JSON.stringify(type.fieldSchema ?? []),
+  };
+}

@@ -1,0 +1,61 @@
+/** A real lookup service per test file: fresh database, gRPC server on a free port, typed client, SQL access. */
+import { expect } from 'chai';
+import pg from 'pg';
+import { AppError, createServiceClient, type ServiceClient } from '@tix/kit';
+import { startTestLookupServer, type TestLookupServer } from '../../src/testing.js';
+
+export interface LookupFixture {
+  server: TestLookupServer;
+  client: ServiceClient<'lookup'>;
+  /** Direct SQL on the service's database, to arrange states no RPC makes and to inspect storage. */
+  sql: pg.Pool;
+  stop(): Promise<void>;
+}
+
+/** Starts the fixture; call stop() in `after`. */
+export async function startLookupFixture(options: { now?: () => Date } = {}): Promise<LookupFixture> {
+  const server = await startTestLookupServer(options.now ? { now: options.now } : {});
+  const client = createServiceClient('lookup', server.address, { deadlineMs: 10_000 });
+  const sql = new pg.Pool({ connectionString: server.databaseUrl, max: 2 });
+  return {
+    server,
+    client,
+    sql,
+    async stop() {
+      client.close();
+      await sql.end();
+      await server.stop();
+    },
+  };
+}
+
+/** The AppError a call was refused with (fails the test when it succeeded). */
+export async function refusal(call: Promise<unknown>): Promise<AppError> {
+  try {
+    await call;
+  } catch (error) {
+    expect(error).to.be.instanceOf(AppError);
+    return error as AppError;
+  }
+  throw new Error('expected the call to be refused');
+}
+
+/** kind + message + validation errors of a refusal, for whole-value assertions. */
+export async function refusalOf(
+  call: Promise<unknown>,
+): Promise<{ kind: string; message: string; validation_errors?: unknown }> {
+  const error = await refusal(call);
+  return {
+    kind: error.kind,
+    message: error.message,
+    ...(error.validationErrors ? { validation_errors: error.validationErrors } : {}),
+  };
+}
+
+/**
+ * A decoded message without the loader's virtual oneof members (`_project_id: 'project_id'` marks a
+ * set proto3 optional), for whole-value assertions.
+ */
+export function fields<T extends object>(message: T): Partial<T> {
+  return Object.fromEntries(Object.entries(message).filter(([key]) => !key.startsWith('_'))) as Partial<T>;
+}

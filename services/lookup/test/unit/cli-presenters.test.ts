@@ -1,0 +1,159 @@
+import { expect } from 'chai';
+import { presentProject, presentTicketType, presentUser, type lookup } from '@tix/protos';
+import {
+  presentCreatedKey,
+  presentKeyList,
+  presentRevokedKey,
+  presentSeed,
+  summaries,
+} from '../../src/cli/presenters.js';
+
+const project: lookup.Project__Output = {
+  id: 1,
+  name: 'Acme',
+  slug: 'acme',
+  prefix: 'AC',
+  description: 'd',
+  statuses: [
+    { slug: 'open', label: 'Open', is_closed: false, position: 0 },
+    { slug: 'closed', label: 'Closed', is_closed: true, position: 1 },
+  ],
+};
+const type: lookup.TicketType__Output = {
+  id: 3,
+  project_id: 1,
+  name: 'Bug',
+  slug: 'bug',
+  description: '',
+  is_default: true,
+  field_schema_json: '[{"name":"x"}]',
+};
+const user: lookup.User__Output = { id: 2, name: 'Bo', email: 'bo@x.io', role: 'agent', is_active: true };
+const created: lookup.CreatedApiKey__Output = {
+  id: 5,
+  key: 'tix_abc',
+  scopes: ['tickets:read'],
+  user_id: 2,
+  name: 'CI',
+  created_at: '2026-01-01T00:00:00.000Z',
+};
+
+describe('CLI output shapes (DESIGN.md "Admin CLI")', () => {
+  it('project: { id, name, slug, prefix, description, statuses: [{ slug, label, is_closed, position }] }', () => {
+    expect(presentProject(project)).to.deep.equal({
+      id: 1,
+      name: 'Acme',
+      slug: 'acme',
+      prefix: 'AC',
+      description: 'd',
+      statuses: [
+        { slug: 'open', label: 'Open', is_closed: false, position: 0 },
+        { slug: 'closed', label: 'Closed', is_closed: true, position: 1 },
+      ],
+    });
+  });
+
+  it('ticket type: the spec object, field_schema as an array, no project_id', () => {
+    expect(presentTicketType(type)).to.deep.equal({
+      id: 3,
+      name: 'Bug',
+      slug: 'bug',
+      description: '',
+      is_default: true,
+      field_schema: [{ name: 'x' }],
+    });
+    expect(presentTicketType({ ...type, field_schema_json: '' }).field_schema).to.deep.equal([]);
+  });
+
+  it('user: { id, name, email, role, is_active }', () => {
+    expect(presentUser(user)).to.deep.equal({
+      id: 2,
+      name: 'Bo',
+      email: 'bo@x.io',
+      role: 'agent',
+      is_active: true,
+    });
+  });
+
+  it('key create: { id, key, scopes, project_id, user_id } with project_id null when unscoped', () => {
+    expect(presentCreatedKey(created)).to.deep.equal({
+      id: 5,
+      key: 'tix_abc',
+      scopes: ['tickets:read'],
+      project_id: null,
+      user_id: 2,
+    });
+    expect(presentCreatedKey({ ...created, project_id: 1 })).to.have.property('project_id', 1);
+  });
+
+  it('key list: { keys, count } with nulls for absent optional fields and no key value', () => {
+    const list = presentKeyList({
+      keys: [
+        { id: 1, name: 'a', prefix: 'tix_12345678', scopes: ['tickets:read'], user_id: 2, created_at: 't0' },
+        {
+          id: 2,
+          name: 'b',
+          prefix: 'tix_abcdefgh',
+          scopes: ['comments:read'],
+          project_id: 4,
+          user_id: 2,
+          created_at: 't1',
+          last_used_at: 't2',
+          revoked_at: 't3',
+        },
+      ],
+    });
+    expect(list).to.deep.equal({
+      keys: [
+        {
+          id: 1,
+          name: 'a',
+          prefix: 'tix_12345678',
+          scopes: ['tickets:read'],
+          project_id: null,
+          user_id: 2,
+          created_at: 't0',
+          last_used_at: null,
+          revoked_at: null,
+        },
+        {
+          id: 2,
+          name: 'b',
+          prefix: 'tix_abcdefgh',
+          scopes: ['comments:read'],
+          project_id: 4,
+          user_id: 2,
+          created_at: 't1',
+          last_used_at: 't2',
+          revoked_at: 't3',
+        },
+      ],
+      count: 2,
+    });
+  });
+
+  it('key revoke: { id, revoked_at }', () => {
+    expect(presentRevokedKey({ id: 9, revoked_at: 't' })).to.deep.equal({ id: 9, revoked_at: 't' });
+  });
+
+  it('seed: projects, ticket types (with project_id), users and the keys this run created (with name)', () => {
+    expect(
+      presentSeed({ projects: [project], ticket_types: [type], users: [user], created_keys: [created] }),
+    ).to.deep.equal({
+      projects: [presentProject(project)],
+      ticket_types: [{ ...presentTicketType(type), project_id: 1 }],
+      users: [presentUser(user)],
+      created_keys: [
+        { id: 5, key: 'tix_abc', scopes: ['tickets:read'], project_id: null, user_id: 2, name: 'CI' },
+      ],
+    });
+  });
+
+  it('readable summaries mention what was made (and the key value, once)', () => {
+    expect(summaries.project(presentProject(project))).to.equal(
+      'Created project 1 "Acme": slug acme, ticket prefix AC\nWorkflow: open (Open) -> closed (Closed, closed)\n',
+    );
+    expect(summaries.createdKey(presentCreatedKey(created))).to.contain('Key: tix_abc\n');
+    expect(summaries.keyList({ keys: [], count: 0 })).to.equal('0 keys\n');
+  });
+});

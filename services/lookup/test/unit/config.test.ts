@@ -1,0 +1,47 @@
+import { expect } from 'chai';
+import { ConfigError } from '@tix/kit';
+import { loadConfig } from '../../src/config.js';
+
+describe('lookup config', () => {
+  it('defaults to the local fleet: tix_lookup on the loopback server, 127.0.0.1:50051', () => {
+    expect(loadConfig({})).to.deep.equal({
+      nodeEnv: 'development',
+      logLevel: 'info',
+      databaseUrl: 'postgresql://postgres:postgres@127.0.0.1:5432/tix_lookup',
+      amqpUrl: 'amqp://guest:guest@127.0.0.1:5672',
+      grpcHost: '127.0.0.1',
+      grpcPort: 50051,
+      databasePoolSize: 10,
+      shutdownGraceMs: 10_000,
+    });
+  });
+
+  it('uses its own database on DATABASE_URL, unless LOOKUP_DATABASE_URL overrides it', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgresql://u:p@db:6543/postgres' }).databaseUrl).to.equal(
+      'postgresql://u:p@db:6543/tix_lookup',
+    );
+    expect(
+      loadConfig({ DATABASE_URL: 'postgresql://u:p@db/postgres', LOOKUP_DATABASE_URL: 'postgresql://x@y/z' })
+        .databaseUrl,
+    ).to.equal('postgresql://x@y/z');
+  });
+
+  it('reads the gRPC address, log level and environment', () => {
+    expect(
+      loadConfig({ GRPC_HOST: '0.0.0.0', GRPC_PORT: '6000', LOG_LEVEL: 'debug', NODE_ENV: 'production' }),
+    ).to.include({
+      grpcHost: '0.0.0.0',
+      grpcPort: 6000,
+      logLevel: 'debug',
+      nodeEnv: 'production',
+    });
+  });
+
+  it('names every bad variable', () => {
+    expect(() => loadConfig({ GRPC_PORT: '70000', LOG_LEVEL: 'loud', DATABASE_URL: 'nope' }))
+      .to.throw(ConfigError)
+      .that.satisfies((error: Error) =>
+        ['GRPC_PORT', 'LOG_LEVEL', 'DATABASE_URL'].every((name) => error.message.includes(name)),
+      );
+  });
+});

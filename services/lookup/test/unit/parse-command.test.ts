@@ -1,0 +1,218 @@
+import { expect } from 'chai';
+import { parseCommandLine, UsageError } from '../../src/cli/parse-command.js';
+
+function usageError(argv: string[]): string {
+  try {
+    parseCommandLine(argv);
+  } catch (error) {
+    expect(error).to.be.instanceOf(UsageError);
+    return (error as Error).message;
+  }
+  throw new Error(`expected a UsageError for ${argv.join(' ')}`);
+}
+
+describe('CLI command line', () => {
+  it('parses project create with the default workflow (empty statuses) and --json', () => {
+    expect(
+      parseCommandLine(['project', 'create', '--name', 'Acme', '--slug', 'acme', '--prefix', 'AC', '--json']),
+    ).to.deep.equal({
+      kind: 'run',
+      json: true,
+      command: {
+        name: 'project create',
+        projectName: 'Acme',
+        slug: 'acme',
+        prefix: 'AC',
+        description: '',
+        statuses: [],
+      },
+    });
+  });
+
+  it('parses project create with --statuses and --description (also as --opt=value)', () => {
+    const parsed = parseCommandLine([
+      'project',
+      'create',
+      '--name=Acme',
+      '--slug',
+      'acme',
+      '--prefix',
+      'AC',
+      '--statuses',
+      'new:New,done:Done:closed',
+      '--description',
+      'Our work',
+    ]);
+    expect(parsed).to.deep.equal({
+      kind: 'run',
+      json: false,
+      command: {
+        name: 'project create',
+        projectName: 'Acme',
+        slug: 'acme',
+        prefix: 'AC',
+        description: 'Our work',
+        statuses: [
+          { slug: 'new', label: 'New', is_closed: false },
+          { slug: 'done', label: 'Done', is_closed: true },
+        ],
+      },
+    });
+  });
+
+  it('parses ticket-type create; --fields defaults to an empty schema', () => {
+    expect(
+      parseCommandLine([
+        'ticket-type',
+        'create',
+        '--project',
+        'acme',
+        '--name',
+        'Bug',
+        '--slug',
+        'bug',
+        '--default',
+      ]),
+    ).to.deep.equal({
+      kind: 'run',
+      json: false,
+      command: {
+        name: 'ticket-type create',
+        projectSlug: 'acme',
+        typeName: 'Bug',
+        slug: 'bug',
+        description: '',
+        isDefault: true,
+        fieldsJson: '[]',
+      },
+    });
+    const fields = '[{"name":"x","label":"X","type":"text"}]';
+    const parsed = parseCommandLine([
+      'ticket-type',
+      'create',
+      '--project',
+      'a',
+      '--name',
+      'B',
+      '--slug',
+      'b',
+      '--fields',
+      fields,
+    ]);
+    expect(parsed).to.have.nested.property('command.fieldsJson', fields);
+    expect(parsed).to.have.nested.property('command.isDefault', false);
+  });
+
+  it('parses user create with and without --password', () => {
+    expect(
+      parseCommandLine(['user', 'create', '--name', 'Bo', '--email', 'bo@x.io', '--role', 'agent']),
+    ).to.deep.equal({
+      kind: 'run',
+      json: false,
+      command: { name: 'user create', userName: 'Bo', email: 'bo@x.io', role: 'agent' },
+    });
+    expect(
+      parseCommandLine([
+        'user',
+        'create',
+        '--name',
+        'Bo',
+        '--email',
+        'bo@x.io',
+        '--role',
+        'agent',
+        '--password',
+        'pw',
+      ]),
+    ).to.have.nested.property('command.password', 'pw');
+  });
+
+  it('parses key create, splitting and trimming the scope list', () => {
+    expect(
+      parseCommandLine([
+        'key',
+        'create',
+        '--user',
+        'a@b.io',
+        '--scopes',
+        'tickets:read, comments:read,',
+        '--project',
+        'acme',
+        '--name',
+        'CI',
+      ]),
+    ).to.deep.equal({
+      kind: 'run',
+      json: false,
+      command: {
+        name: 'key create',
+        userEmail: 'a@b.io',
+        scopes: ['tickets:read', 'comments:read'],
+        projectSlug: 'acme',
+        keyName: 'CI',
+      },
+    });
+  });
+
+  it('parses key list, key revoke and seed --demo', () => {
+    expect(parseCommandLine(['key', 'list', '--json'])).to.deep.equal({
+      kind: 'run',
+      json: true,
+      command: { name: 'key list' },
+    });
+    expect(parseCommandLine(['key', 'list', '--user', 'a@b.io', '--project', 'p'])).to.deep.equal({
+      kind: 'run',
+      json: false,
+      command: { name: 'key list', userEmail: 'a@b.io', projectSlug: 'p' },
+    });
+    expect(parseCommandLine(['key', 'revoke', '--id', '42'])).to.deep.equal({
+      kind: 'run',
+      json: false,
+      command: { name: 'key revoke', id: 42 },
+    });
+    expect(parseCommandLine(['seed', '--demo', '--json'])).to.deep.equal({
+      kind: 'run',
+      json: true,
+      command: { name: 'seed demo' },
+    });
+  });
+
+  it('answers help for help, --help, -h and a command with --help', () => {
+    for (const argv of [['help'], ['--help'], ['-h'], ['key', 'create', '--help']]) {
+      expect(parseCommandLine(argv), argv.join(' ')).to.deep.equal({ kind: 'help' });
+    }
+  });
+
+  it('refuses bad command lines with a message naming the problem', () => {
+    expect(usageError([])).to.equal('no command given');
+    expect(usageError(['projects', 'create'])).to.equal('unknown command "projects create"');
+    expect(usageError(['key', 'delete', '--id', '1'])).to.equal('unknown command "key delete"');
+    expect(usageError(['key'])).to.equal('unknown command "key"');
+    expect(usageError(['project', 'create', '--name', 'A'])).to.equal(
+      'project create: missing required options --slug, --prefix',
+    );
+    expect(usageError(['key', 'revoke'])).to.equal('key revoke: missing required option --id');
+    expect(usageError(['key', 'list', '--colour', 'red'])).to.equal('key list: unknown option --colour');
+    expect(usageError(['key', 'list', 'extra'])).to.equal('key list: unexpected argument "extra"');
+    expect(usageError(['key', 'revoke', '--id'])).to.equal('key revoke: option --id needs a value');
+    expect(usageError(['key', 'revoke', '--id', 'abc'])).to.equal(
+      'key revoke: --id must be a positive integer, got "abc"',
+    );
+    expect(usageError(['key', 'revoke', '--id', '0'])).to.equal(
+      'key revoke: --id must be a positive integer, got "0"',
+    );
+    expect(usageError(['key', 'revoke', '--id', '99999999999'])).to.equal(
+      'key revoke: --id must be a positive integer, got "99999999999"',
+    );
+    expect(usageError(['seed'])).to.equal('seed: seed needs --demo (the demo data set is the only one)');
+    expect(
+      usageError(['project', 'create', '--name', 'A', '--slug', 'a', '--prefix', 'A', '--statuses', 'open']),
+    ).to.equal('project create: --statuses entry 1 ("open") must be slug:Label or slug:Label:closed');
+    expect(
+      usageError(['ticket-type', 'create', '--project', 'a', '--name', 'B', '--slug', 'b', '--fields', '[{']),
+    ).to.match(/^ticket-type create: --fields is not valid JSON: /);
+    expect(
+      usageError(['user', 'create', '--name', 'A', '--email', 'a@b.io', '--role', 'agent', '--json=yes']),
+    ).to.match(/^user create: /);
+  });
+});
