@@ -1,0 +1,27 @@
+/**
+ * Who is writing: every change is stamped with the principal's user (created_by / updated_by) and
+ * its source (api for API keys, web for browser sessions, system for internal jobs).
+ */
+import { AppError } from '@tix/kit';
+import type { Principal } from '@tix/protos';
+
+export type SourceType = 'api' | 'web' | 'system';
+
+/** The acting user of a write and the source it came through. */
+export interface Author {
+  userId: number;
+  sourceType: SourceType;
+}
+
+/** The source_type a principal's writes carry. */
+export function sourceTypeOf(principal: Principal): SourceType {
+  if (principal.kind === 'api_key') return 'api';
+  if (principal.kind === 'session') return 'web';
+  return 'system';
+}
+
+/** The author of a write; 401 when the call carries no principal (a write must be attributable). */
+export function requireAuthor(principal: Principal | null): Author {
+  if (!principal) throw AppError.unauthenticated('Authentication required');
+  return { userId: principal.user_id, sourceType: sourceTypeOf(principal) };
+}

@@ -1,0 +1,84 @@
+/**
+ * Creating a ticket: the type must be a type of the project, an assignee an active user, the custom
+ * fields valid for the type (defaults applied); the ticket starts in the project's first status at
+ * the end of that lane, numbered `<prefix>-<n>` gap-free per project, stamped with its author and
+ * source, and its ticket.created event is written atomically with it (one statement).
+ */
+import { AppError } from '@tix/kit';
+import type { LookupCaller } from '../lookup/lookup-directory.js';
+import { initialStatus } from '../lookup/workflow.js';
+import { requireAuthor } from '../shared/caller.js';
+import { FieldErrors } from '../shared/field-errors.js';
+import { retryOnWriteConflict } from '../shared/write-retry.js';
+import { checkCustomFields, parseCustomFieldsJson } from './custom-field-rules.js';
+import type { ProjectTicket, TicketDeps } from './ticket-steps.js';
+import { eventTypesOfCreate, ticketEvents } from './ticket-events.js';
+import { checkAssignee, checkTicketType } from './ticket-references.js';
+import { checkDescription, checkPriority, checkTitle, normaliseTags } from './ticket-rules.js';
+
+export interface CreateTicketInput {
+  projectId: number;
+  ticketTypeId: number;
+  title: string;
+  /** Absent: no description. */
+  description?: string;
+  /** Absent: medium. */
+  priority?: string;
+  /** Absent or 0: unassigned. */
+  assignedTo?: number;
+  /** JSON object text; empty: none given. */
+  customFieldsJson: string;
+  tags: readonly string[];
+}
+
+/** Validates and creates the ticket (see the file header); 422 listing every problem. */
+export async function createTicket(
+  deps: TicketDeps,
+  input: CreateTicketInput,
+  caller: LookupCaller,
+): Promise<ProjectTicket> {
+  const author = requireAuthor(caller.principal);
+  const project = await deps.lookup.project(input.projectId, caller);
+  const errors = new FieldErrors();
+  const title = checkTitle(errors, input.title);
+  const description = input.description === undefined ? null : checkDescription(errors, input.description);
+  const priority = input.priority === undefined ? 'medium' : checkPriority(errors, input.priority);
+  const tags = normaliseTags(errors, input.tags);
+  const customInput = parseCustomFieldsJson(errors, input.customFieldsJson);
+  const assignedTo = input.assignedTo ? input.assignedTo : null;
+  const [type] = await Promise.all([
+    checkTicketType(errors, deps.lookup, project.id, input.ticketTypeId, caller),
+    assignedTo === null ? undefined : checkAssignee(errors, deps.lookup, assignedTo, caller),
+  ]);
+  const customFields =
+    type && !errors.has('custom_fields')
+      ? checkCustomFields(errors, type.fieldSchema, customInput)
+      : undefined;
+  errors.throwIfAny();
+  if (!priority || !customFields) throw AppError.internal('create validation passed without values');
+
+  const status = initialStatus(project);
+  if (!status) throw AppError.internal(`project ${project.id} has no statuses`);
+  const row = await retryOnWriteConflict(() =>
+    deps.writes.create(
+      {
+        projectId: project.id,
+        prefix: project.prefix,
+        ticketTypeId: input.ticketTypeId,
+        title,
+        description,
+        status: status.slug,
+        priority,
+        assignedTo,
+        customFields,
+        tags,
+        resolutionType: null,
+        mergedIntoId: null,
+        createdBy: author.userId,
+        sourceType: author.sourceType,
+      },
+      (created) => ticketEvents(eventTypesOfCreate(), created, project),
+    ),
+  );
+  return { row, project };
+}

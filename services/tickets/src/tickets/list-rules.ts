@@ -1,0 +1,140 @@
+/**
+ * The rules of GET /tickets as the service applies them: sort parsing, filters checked against the
+ * project, page clamping and the pagination object, and the `q` pattern. Query-parameter problems
+ * are 400 with validation_errors keyed by parameter.
+ */
+import { AppError } from '@tix/kit';
+import { findStatus, statusList, type ProjectWorkflow } from '../lookup/workflow.js';
+import { codePointLength, hasControlCharacters, hasLoneSurrogate } from '../shared/text-rules.js';
+import { TAG_MAX_LENGTH } from './ticket-rules.js';
+import { isPriority, PRIORITIES, type Priority } from './ticket-row.js';
+
+export const SORT_FIELDS = [
+  'id',
+  'title',
+  'status',
+  'priority',
+  'created_at',
+  'updated_at',
+  'assigned_to',
+] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+
+export interface SortOrder {
+  field: SortField;
+  descending: boolean;
+}
+
+export const DEFAULT_SORT: SortOrder = { field: 'created_at', descending: true };
+export const DEFAULT_PAGE = 1;
+export const DEFAULT_PER_PAGE = 50;
+export const MAX_PER_PAGE = 100;
+export const Q_MAX_LENGTH = 200;
+/** 400 for one query parameter, like the gateway's own query validation. */
+export function invalidParameter(parameter: string, message: string): AppError {
+  return AppError.badRequest(`Invalid ${parameter}`, { [parameter]: [message] });
+}
+
+/**
+ * Reads `sort`: a field with a `+` (ascending) or `-` (descending) prefix; a bare field is
+ * ascending; a leading space counts as `+` (a literal `+` in a query string decodes to a space);
+ * empty means the default `-created_at`.
+ */
+export function parseSort(text: string): SortOrder {
+  if (text === '') return DEFAULT_SORT;
+  let descending = false;
+  let field = text;
+  if (text.startsWith('-')) {
+    descending = true;
+    field = text.slice(1);
+  } else if (text.startsWith('+') || text.startsWith(' ')) {
+    field = text.slice(1);
+  }
+  if (!(SORT_FIELDS as readonly string[]).includes(field)) {
+    throw invalidParameter(
+      'sort',
+      `sort must be one of ${SORT_FIELDS.join(', ')}, with an optional + or - prefix`,
+    );
+  }
+  return { field: field as SortField, descending };
+}
+
+export interface PageWindow {
+  page: number;
+  perPage: number;
+  offset: number;
+}
+
+/** The requested page, clamped (page >= 1, per_page 1..100; 0 or absent means the default). */
+export function pageWindow(request: { page?: number; per_page?: number } | null): PageWindow {
+  const page = Math.max(request?.page || DEFAULT_PAGE, 1);
+  const perPage = Math.min(Math.max(request?.per_page || DEFAULT_PER_PAGE, 1), MAX_PER_PAGE);
+  return { page, perPage, offset: (page - 1) * perPage };
+}
+
+/** The spec's Pagination object; total_pages is 0 when nothing matches. */
+export function paginationOf(total: number, window: PageWindow) {
+  return {
+    total,
+    page: window.page,
+    per_page: window.perPage,
+    total_pages: Math.ceil(total / window.perPage),
+  };
+}
+
+/** The filters of a list (and, without `q`, of the board). */
+export interface TicketFilter {
+  projectId: number;
+  status?: string;
+  priority?: Priority;
+  assignee?: number;
+  tag?: string;
+}
+
+/** The raw filter parameters of ListTickets / GetBoard. */
+export interface FilterParameters {
+  status?: string;
+  priority?: string;
+  assignee?: number;
+  tag?: string;
+}
+
+/** Checks the filters against the project (status slug, priority, tag); 400 naming the parameter. */
+export function checkFilter(project: ProjectWorkflow, parameters: FilterParameters): TicketFilter {
+  const filter: TicketFilter = { projectId: project.id };
+  if (parameters.status !== undefined) {
+    if (!findStatus(project, parameters.status))
+      throw invalidParameter(
+        'status',
+        `status must be one of the project's statuses: ${statusList(project)}`,
+      );
+    filter.status = parameters.status;
+  }
+  if (parameters.priority !== undefined) {
+    if (!isPriority(parameters.priority))
+      throw invalidParameter('priority', `priority must be one of ${PRIORITIES.join(', ')}`);
+    filter.priority = parameters.priority;
+  }
+  if (parameters.assignee !== undefined) filter.assignee = parameters.assignee;
+  if (parameters.tag !== undefined) {
+    const tag = parameters.tag.trim().toLowerCase();
+    const length = codePointLength(tag);
+    if (length === 0 || length > TAG_MAX_LENGTH || hasControlCharacters(tag, false) || hasLoneSurrogate(tag))
+      throw invalidParameter('tag', `tag must be 1 to ${TAG_MAX_LENGTH} characters of text`);
+    filter.tag = tag;
+  }
+  return filter;
+}
+
+/** Checks `q`: 1 to 200 characters of text (PostgreSQL cannot even compare NUL). */
+export function checkSearchText(q: string): string {
+  const length = codePointLength(q);
+  if (length === 0 || length > Q_MAX_LENGTH || q.includes('\0') || hasLoneSurrogate(q))
+    throw invalidParameter('q', `q must be 1 to ${Q_MAX_LENGTH} characters of text`);
+  return q;
+}
+
+/** The ILIKE pattern matching `q` anywhere, with LIKE's own characters (% _ \) taken literally. */
+export function containsPattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}

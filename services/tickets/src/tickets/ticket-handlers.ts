@@ -1,0 +1,188 @@
+/** gRPC handlers of the TicketService: translate messages to use-case inputs and back, nothing else. */
+import type { AsyncHandlers } from '@tix/kit';
+import type { ticket } from '@tix/protos';
+import { bulkUpdateTickets } from '../bulk/bulk-update-tickets.js';
+import { getBoard } from '../lanes/board.js';
+import { moveTicket } from '../lanes/move-ticket.js';
+import { mergeTicket } from '../merges/merge-ticket.js';
+import { createTicket } from './create-ticket.js';
+import { deleteTicket, restoreTicket } from './delete-restore-ticket.js';
+import { getTicket, listTickets, searchTickets } from './read-tickets.js';
+import type { ProjectTicket, TicketDeps } from './ticket-steps.js';
+import { toTicketMessage } from './ticket-mapper.js';
+import { updateTicket } from './update-ticket.js';
+
+export type TicketHandlers = AsyncHandlers<ticket.TicketServiceHandlers>;
+
+function message(result: ProjectTicket): ticket.Ticket__Output {
+  return toTicketMessage(result.row, result.project);
+}
+
+/** An absent wrapper: unchanged; a wrapper without a value: null (cleared / unassigned). */
+function nullable<T>(wrapper: { value?: T } | null): T | null | undefined {
+  if (wrapper === null) return undefined;
+  return wrapper.value ?? null;
+}
+
+/** Every RPC of the contract over the ticket use cases. */
+export function ticketHandlers(deps: TicketDeps): TicketHandlers {
+  return {
+    async ListTickets(request, context) {
+      const list = await listTickets(
+        deps,
+        {
+          projectId: request.project_id,
+          page: request.page,
+          sort: request.sort,
+          status: request.status,
+          priority: request.priority,
+          assignee: request.assignee,
+          tag: request.tag,
+        },
+        context,
+      );
+      return {
+        tickets: list.rows.map((row) => toTicketMessage(row, list.project)),
+        pagination: list.pagination,
+      };
+    },
+
+    async *SearchTickets(request, context) {
+      const { project, batches } = await searchTickets(
+        deps,
+        {
+          projectId: request.project_id,
+          q: request.q,
+          sort: request.sort,
+          status: request.status,
+          priority: request.priority,
+          assignee: request.assignee,
+          tag: request.tag,
+        },
+        context,
+      );
+      for await (const rows of batches) {
+        for (const row of rows) yield toTicketMessage(row, project);
+      }
+    },
+
+    async CreateTicket(request, context) {
+      const created = await createTicket(
+        deps,
+        {
+          projectId: request.project_id,
+          ticketTypeId: request.ticket_type_id,
+          title: request.title,
+          description: request.description,
+          priority: request.priority,
+          assignedTo: request.assigned_to,
+          customFieldsJson: request.custom_fields_json,
+          tags: request.tags,
+        },
+        context,
+      );
+      return message(created);
+    },
+
+    async GetTicket(request, context) {
+      return message(await getTicket(deps, { projectId: request.project_id, id: request.id }, context));
+    },
+
+    async UpdateTicket(request, context) {
+      const updated = await updateTicket(
+        deps,
+        {
+          projectId: request.project_id,
+          id: request.id,
+          title: request.title,
+          description: nullable(request.description),
+          status: request.status,
+          priority: request.priority,
+          assignedTo: nullable(request.assigned_to),
+          customFieldsJson: request.custom_fields_json,
+          tags: request.tags?.values,
+          version: request.version,
+        },
+        context,
+      );
+      return message(updated);
+    },
+
+    async DeleteTicket(request, context) {
+      return deleteTicket(deps, { projectId: request.project_id, id: request.id }, context);
+    },
+
+    async RestoreTicket(request, context) {
+      return message(await restoreTicket(deps, { projectId: request.project_id, id: request.id }, context));
+    },
+
+    async MoveTicket(request, context) {
+      const moved = await moveTicket(
+        deps,
+        {
+          projectId: request.project_id,
+          id: request.id,
+          status: request.status,
+          afterId: request.after_id,
+          beforeId: request.before_id,
+          resolutionType: request.resolution_type,
+        },
+        context,
+      );
+      return message(moved);
+    },
+
+    async BulkUpdateTickets(request, context) {
+      const result = await bulkUpdateTickets(
+        deps,
+        {
+          projectId: request.project_id,
+          ticketIds: request.ticket_ids,
+          status: request.status,
+          priority: request.priority,
+          assignedTo: nullable(request.assigned_to),
+          tags: request.tags?.values,
+        },
+        context,
+      );
+      return {
+        success_count: result.successCount,
+        failed_count: result.failedIds.length,
+        failed_ids: result.failedIds,
+        tickets: result.tickets.map((row) => toTicketMessage(row, result.project)),
+      };
+    },
+
+    async MergeTicket(request, context) {
+      const merged = await mergeTicket(
+        deps,
+        { projectId: request.project_id, id: request.id, targetId: request.target_id },
+        context,
+      );
+      return message(merged);
+    },
+
+    async GetBoard(request, context) {
+      const board = await getBoard(
+        deps,
+        {
+          projectId: request.project_id,
+          priority: request.priority,
+          assignee: request.assignee,
+          laneLimit: request.lane_limit,
+        },
+        context,
+      );
+      return {
+        lanes: board.lanes.map((lane) => ({
+          status: lane.status.slug,
+          label: lane.status.label,
+          is_closed: lane.status.isClosed,
+          tickets: lane.rows.map((row) => toTicketMessage(row, board.project)),
+          count: lane.count,
+        })),
+        total: board.total,
+      };
+    },
+  };
+}

@@ -1,0 +1,52 @@
+/** Tickets as ticket.v1 messages, and as the public JSON (event payloads). */
+import { presentTicket, type ticket, type TicketJson } from '@tix/protos';
+import { statusLabel, type ProjectWorkflow } from '../lookup/workflow.js';
+import type { Priority, TicketRow } from './ticket-row.js';
+
+export const PRIORITY_LABELS: Readonly<Record<Priority, string>> = {
+  low: 'Low',
+  medium: 'Medium',
+  high: 'High',
+  critical: 'Critical',
+};
+
+/** A ticket's display number: `<project prefix>-<project_ref_id>` (the write store fills it in SQL the same way). */
+export function ticketNumber(prefix: string, projectRefId: number): string {
+  return `${prefix}-${projectRefId}`;
+}
+
+/**
+ * The Ticket message of a row: ticket_number `<prefix>-<project_ref_id>`, labels from the project's
+ * workflow and the priority table, null columns as absent optionals, custom fields as JSON text.
+ */
+export function toTicketMessage(row: TicketRow, project: ProjectWorkflow): ticket.Ticket__Output {
+  return {
+    id: row.id,
+    project_id: row.projectId,
+    ticket_type_id: row.ticketTypeId,
+    project_ref_id: row.projectRefId,
+    ticket_number: ticketNumber(project.prefix, row.projectRefId),
+    title: row.title,
+    ...(row.description === null ? {} : { description: row.description }),
+    status: row.status,
+    status_label: statusLabel(project, row.status),
+    priority: row.priority,
+    priority_label: PRIORITY_LABELS[row.priority],
+    ...(row.assignedTo === null ? {} : { assigned_to: row.assignedTo }),
+    created_by: row.createdBy,
+    ...(row.updatedBy === null ? {} : { updated_by: row.updatedBy }),
+    custom_fields_json: JSON.stringify(row.customFields),
+    source_type: row.sourceType,
+    ...(row.mergedIntoId === null ? {} : { merged_into_id: row.mergedIntoId }),
+    version: row.version,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    tags: [...row.tags],
+    ...(row.resolutionType === null ? {} : { resolution_type: row.resolutionType }),
+  };
+}
+
+/** The ticket exactly as the public API returns it (webhook and event payloads). */
+export function toTicketJson(row: TicketRow, project: ProjectWorkflow): TicketJson {
+  return presentTicket(toTicketMessage(row, project));
+}

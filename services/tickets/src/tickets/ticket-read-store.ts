@@ -1,0 +1,314 @@
+/**
+ * Reading tickets: hand-written, parameterised SQL through `pg` (this service's one way to touch
+ * the database, see db.ts). Every read is one round trip: a page comes with its total, the board
+ * with its exact counts. Soft-deleted tickets are invisible unless a method says otherwise. The
+ * query builders are exported so tests can EXPLAIN exactly what runs.
+ */
+import type pg from 'pg';
+import { prepared } from '../db.js';
+import type { LaneAnchor } from '../lanes/lane-placement.js';
+import { containsPattern, type SortField, type SortOrder, type TicketFilter } from './list-rules.js';
+import { TICKET_COLUMNS } from './ticket-columns.js';
+import type { TicketRow } from './ticket-row.js';
+
+export interface SqlQuery {
+  text: string;
+  values: unknown[];
+}
+
+export interface ListPageQuery {
+  filter: TicketFilter;
+  sort: SortOrder;
+  /** The project's status slugs in workflow order (sorting by status). */
+  statusOrder: readonly string[];
+  limit: number;
+  offset: number;
+}
+
+export interface SearchQuery {
+  filter: TicketFilter;
+  /** The `q` text (not yet a pattern). */
+  text: string;
+  sort: SortOrder;
+  statusOrder: readonly string[];
+}
+
+export interface BoardQuery {
+  filter: TicketFilter;
+  /** Lanes in order: the project's status slugs. */
+  lanes: readonly string[];
+  laneLimit: number;
+}
+
+export interface BoardLaneRows {
+  status: string;
+  /** Exact number of live tickets in the lane matching the filter. */
+  count: number;
+  /** The first `laneLimit` of them in lane order. */
+  rows: TicketRow[];
+}
+
+export interface TicketReadStore {
+  /** The ticket of that project (also a soft-deleted one when `includeDeleted`), or null. */
+  findTicket(
+    projectId: number,
+    id: number,
+    options?: { includeDeleted?: boolean },
+  ): Promise<TicketRow | null>;
+  /** The live tickets of that project among `ids` (any order). */
+  findTickets(projectId: number, ids: readonly number[]): Promise<TicketRow[]>;
+  /** Lane facts of the project's tickets among `ids` (also soft-deleted ones, flagged). */
+  findLaneAnchors(projectId: number, ids: readonly number[]): Promise<LaneAnchor[]>;
+  /** The live ticket right after (`next`) or before (`previous`) `rank` in the lane, skipping `excludeId`. */
+  laneNeighbour(
+    projectId: number,
+    status: string,
+    rank: string,
+    direction: 'next' | 'previous',
+    excludeId: number,
+  ): Promise<{ id: number; laneRank: string } | null>;
+  /** One page of the filtered list and the total number of matches. */
+  listPage(query: ListPageQuery): Promise<{ rows: TicketRow[]; total: number }>;
+  /**
+   * Every ticket whose title or description contains the text (case-insensitive), sorted, read in
+   * batches from one snapshot, so a large result never sits in memory at once.
+   */
+  search(query: SearchQuery): AsyncIterable<TicketRow[]>;
+  /** Every lane of the board with its exact count and first tickets. */
+  board(query: BoardQuery): Promise<BoardLaneRows[]>;
+}
+
+/** WHERE conditions of a filter over `tickets t` (live tickets only); pushes its values. */
+function filterConditions(filter: TicketFilter, values: unknown[]): string {
+  const param = (value: unknown) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  const conditions = [`t.project_id = ${param(filter.projectId)}`, 't.deleted_at IS NULL'];
+  if (filter.status !== undefined) conditions.push(`t.status = ${param(filter.status)}`);
+  if (filter.priority !== undefined)
+    conditions.push(`t.priority = ${param(filter.priority)}::ticket_priority`);
+  if (filter.assignee !== undefined) conditions.push(`t.assigned_to = ${param(filter.assignee)}`);
+  if (filter.tag !== undefined) conditions.push(`t.tags @> ARRAY[${param(filter.tag)}]::text[]`);
+  return conditions.join(' AND ');
+}
+
+/**
+ * Live tickets matching `filter`, counted. Without a priority, assignee or tag filter the answer is
+ * in lane_counts (kept exact by triggers on every write): a few rows instead of a scan.
+ */
+function countQuery(filter: TicketFilter, values: unknown[], where: string): string {
+  if (filter.priority !== undefined || filter.assignee !== undefined || filter.tag !== undefined) {
+    return `SELECT count(*)::int AS total FROM tickets t WHERE ${where}`;
+  }
+  values.push(filter.projectId);
+  const conditions = [`lc.project_id = $${values.length}`];
+  if (filter.status !== undefined) {
+    values.push(filter.status);
+    conditions.push(`lc.status = $${values.length}`);
+  }
+  return `SELECT coalesce(sum(lc.live), 0)::int AS total FROM lane_counts lc WHERE ${conditions.join(' AND ')}`;
+}
+
+/** Lane counts by status for `filter`: lane_counts when only the project narrows it (see countQuery). */
+function laneCountsQuery(filter: TicketFilter, values: unknown[], where: string): string {
+  if (filter.priority !== undefined || filter.assignee !== undefined || filter.tag !== undefined) {
+    return `SELECT t.status, count(*)::int AS n FROM tickets t WHERE ${where} GROUP BY t.status`;
+  }
+  values.push(filter.projectId);
+  return `SELECT lc.status, lc.live AS n FROM lane_counts lc WHERE lc.project_id = $${values.length}`;
+}
+
+/** ORDER BY of a sort over `tickets t`; ties broken by id in the same direction. */
+function orderBy(sort: SortOrder, statusOrder: readonly string[], values: unknown[]): string {
+  const expressions: Record<SortField, () => string> = {
+    id: () => 't.id',
+    // Case-insensitive, as people read titles.
+    title: () => 'lower(t.title)',
+    // The project's workflow order; a status the workflow no longer has sorts last.
+    status: () => {
+      values.push(statusOrder);
+      return `array_position($${values.length}::text[], t.status::text)`;
+    },
+    // The enum is declared in severity order: low < medium < high < critical.
+    priority: () => 't.priority',
+    created_at: () => 't.created_at',
+    updated_at: () => 't.updated_at',
+    assigned_to: () => 't.assigned_to',
+  };
+  const direction = sort.descending ? 'DESC' : 'ASC';
+  // Unassigned tickets (and unknown statuses) go last in both directions.
+  const nulls = sort.field === 'assigned_to' || sort.field === 'status' ? ' NULLS LAST' : '';
+  if (sort.field === 'id') return `t.id ${direction}`;
+  return `${expressions[sort.field]()} ${direction}${nulls}, t.id ${direction}`;
+}
+
+/**
+ * One page and the total in one statement. The count and the page are independent subqueries; the
+ * LEFT JOIN keeps the total when the page is empty, and with a single outer row the page rows come
+ * out in the subquery's order.
+ */
+export function listPageQuery(query: ListPageQuery): SqlQuery {
+  const values: unknown[] = [];
+  const where = filterConditions(query.filter, values);
+  const count = countQuery(query.filter, values, where);
+  const order = orderBy(query.sort, query.statusOrder, values);
+  values.push(query.limit, query.offset);
+  const text = `
+    SELECT c.total, p.*
+      FROM (${count}) c
+      LEFT JOIN LATERAL (
+        SELECT ${TICKET_COLUMNS} FROM tickets t WHERE ${where}
+         ORDER BY ${order} LIMIT $${values.length - 1} OFFSET $${values.length}
+      ) p ON true`;
+  return { text, values };
+}
+
+/** Rows fetched from the search cursor per round trip. */
+const SEARCH_BATCH_SIZE = 500;
+
+/** Case-insensitive substring search on title or description, served by the trigram indexes. */
+export function searchQuery(query: SearchQuery): SqlQuery {
+  const values: unknown[] = [];
+  const where = filterConditions(query.filter, values);
+  values.push(containsPattern(query.text));
+  const pattern = `$${values.length}`;
+  const order = orderBy(query.sort, query.statusOrder, values);
+  const text = `
+    SELECT ${TICKET_COLUMNS} FROM tickets t
+     WHERE ${where} AND (t.title ILIKE ${pattern} OR t.description ILIKE ${pattern})
+     ORDER BY ${order}`;
+  return { text, values };
+}
+
+/**
+ * Every lane in order with its exact count and its first `laneLimit` tickets, in one statement:
+ * counts by status (see laneCountsQuery), and per lane an index scan of (project_id, status, lane_rank)
+ * that stops at the limit. lane_rank is unique per live lane, so it alone orders a lane.
+ */
+export function boardQuery(query: BoardQuery): SqlQuery {
+  const values: unknown[] = [];
+  const where = filterConditions(query.filter, values);
+  const counts = laneCountsQuery(query.filter, values, where);
+  values.push(query.lanes, query.laneLimit);
+  const lanes = `$${values.length - 1}`;
+  const limit = `$${values.length}`;
+  const text = `
+    WITH counts AS (${counts})
+    SELECT l.lane, coalesce(c.n, 0) AS "laneCount", p.*
+      FROM unnest(${lanes}::text[]) WITH ORDINALITY AS l(lane, position)
+      LEFT JOIN counts c ON c.status = l.lane
+      LEFT JOIN LATERAL (
+        SELECT ${TICKET_COLUMNS} FROM tickets t
+         WHERE ${where} AND t.status = l.lane
+         ORDER BY t.lane_rank LIMIT ${limit}
+      ) p ON true
+     ORDER BY l.position, p."laneRank"`;
+  return { text, values };
+}
+
+type PageRow = TicketRow & { total: number };
+type BoardRow = { lane: string; laneCount: number } & ({ id: number } & TicketRow);
+
+/** Strips the extra columns a combined query adds; null when the row carries no ticket. */
+function ticketOf<R extends { id: number | null }>(row: R, extra: readonly string[]): TicketRow | null {
+  if (row.id === null) return null;
+  const ticket: Record<string, unknown> = { ...row };
+  for (const key of extra) delete ticket[key];
+  return ticket as unknown as TicketRow;
+}
+
+/** The pg-backed read store. */
+export function createTicketReadStore(pool: pg.Pool): TicketReadStore {
+  return {
+    async findTicket(projectId, id, options = {}) {
+      const { rows } = await pool.query<TicketRow>(
+        prepared(
+          `SELECT ${TICKET_COLUMNS} FROM tickets t
+            WHERE t.id = $1 AND t.project_id = $2 ${options.includeDeleted ? '' : 'AND t.deleted_at IS NULL'}`,
+          [id, projectId],
+        ),
+      );
+      return rows[0] ?? null;
+    },
+
+    async findTickets(projectId, ids) {
+      if (ids.length === 0) return [];
+      const { rows } = await pool.query<TicketRow>(
+        `SELECT ${TICKET_COLUMNS} FROM tickets t
+          WHERE t.id = ANY($1::int[]) AND t.project_id = $2 AND t.deleted_at IS NULL`,
+        [ids, projectId],
+      );
+      return rows;
+    },
+
+    async findLaneAnchors(projectId, ids) {
+      if (ids.length === 0) return [];
+      const { rows } = await pool.query<LaneAnchor>(
+        `SELECT t.id, t.status, t.lane_rank AS "laneRank", t.deleted_at IS NOT NULL AS deleted
+           FROM tickets t WHERE t.id = ANY($1::int[]) AND t.project_id = $2`,
+        [ids, projectId],
+      );
+      return rows;
+    },
+
+    async laneNeighbour(projectId, status, rank, direction, excludeId) {
+      const [comparison, order] = direction === 'next' ? ['>', 'ASC'] : ['<', 'DESC'];
+      const { rows } = await pool.query<{ id: number; laneRank: string }>(
+        `SELECT t.id, t.lane_rank AS "laneRank" FROM tickets t
+          WHERE t.project_id = $1 AND t.status = $2 AND t.deleted_at IS NULL
+            AND t.lane_rank ${comparison} $3 AND t.id <> $4
+          ORDER BY t.lane_rank ${order} LIMIT 1`,
+        [projectId, status, rank, excludeId],
+      );
+      return rows[0] ?? null;
+    },
+
+    async listPage(query) {
+      const { text, values } = listPageQuery(query);
+      const { rows } = await pool.query<PageRow>(prepared(text, values));
+      return {
+        total: rows[0]?.total ?? 0,
+        rows: rows.map((row) => ticketOf(row, ['total'])).filter((row) => row !== null),
+      };
+    },
+
+    async *search(query) {
+      // A cursor in a read-only snapshot: batches are consistent with each other, and the service
+      // holds one batch at a time however many tickets match.
+      const client = await pool.connect();
+      let committed = false;
+      try {
+        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        const { text, values } = searchQuery(query);
+        await client.query({ text: `DECLARE search_cursor NO SCROLL CURSOR FOR ${text}`, values });
+        for (;;) {
+          const { rows } = await client.query<TicketRow>(`FETCH ${SEARCH_BATCH_SIZE} FROM search_cursor`);
+          if (rows.length > 0) yield rows;
+          if (rows.length < SEARCH_BATCH_SIZE) break;
+        }
+        await client.query('COMMIT');
+        committed = true;
+      } finally {
+        // Also reached when the consumer stops early (the caller went away) or a query failed.
+        if (!committed) await client.query('ROLLBACK').catch(() => undefined);
+        client.release();
+      }
+    },
+
+    async board(query) {
+      const { text, values } = boardQuery(query);
+      const { rows } = await pool.query<BoardRow>(prepared(text, values));
+      const lanes = new Map<string, BoardLaneRows>(
+        query.lanes.map((status) => [status, { status, count: 0, rows: [] }]),
+      );
+      for (const row of rows) {
+        const lane = lanes.get(row.lane)!;
+        lane.count = row.laneCount;
+        const ticket = ticketOf(row, ['lane', 'laneCount']);
+        if (ticket) lane.rows.push(ticket);
+      }
+      return [...lanes.values()];
+    },
+  };
+}

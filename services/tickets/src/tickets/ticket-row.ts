@@ -1,0 +1,62 @@
+/** A ticket as stored: the shape every store query returns and every use case works on. */
+import type { SourceType } from '../shared/caller.js';
+
+export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+export const RESOLUTION_TYPES = ['resolved', 'wont_fix', 'duplicate'] as const;
+export type ResolutionType = (typeof RESOLUTION_TYPES)[number];
+
+/** What a change may set on a ticket (everything else is bookkeeping). */
+export interface TicketState {
+  title: string;
+  description: string | null;
+  status: string;
+  priority: Priority;
+  assignedTo: number | null;
+  customFields: Record<string, unknown>;
+  tags: string[];
+  resolutionType: ResolutionType | null;
+  mergedIntoId: number | null;
+}
+
+export interface TicketRow extends TicketState {
+  id: number;
+  projectId: number;
+  ticketTypeId: number;
+  projectRefId: number;
+  createdBy: number;
+  updatedBy: number | null;
+  sourceType: SourceType;
+  version: number;
+  /** Fractional-indexing key: the ticket's position in its status lane. */
+  laneRank: string;
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+}
+
+/** The mutable part of a row, for deriving the next state of a change. */
+export function stateOf(row: TicketRow): TicketState {
+  return {
+    title: row.title,
+    description: row.description,
+    status: row.status,
+    priority: row.priority,
+    assignedTo: row.assignedTo,
+    customFields: row.customFields,
+    tags: row.tags,
+    resolutionType: row.resolutionType,
+    mergedIntoId: row.mergedIntoId,
+  };
+}
+
+/** True when `value` is a priority slug. */
+export function isPriority(value: string): value is Priority {
+  return (PRIORITIES as readonly string[]).includes(value);
+}
+
+/** True when `value` is a resolution type. */
+export function isResolutionType(value: string): value is ResolutionType {
+  return (RESOLUTION_TYPES as readonly string[]).includes(value);
+}

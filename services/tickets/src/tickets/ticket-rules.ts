@@ -1,0 +1,97 @@
+/**
+ * The rules of a ticket's own fields (spec "Ticket" and limits): title, description, priority,
+ * tags and status. Each check records its messages in a FieldErrors and returns the normalised
+ * value, so a request's every problem is reported at once.
+ */
+import { findStatus, statusList, type ProjectWorkflow, type WorkflowStatus } from '../lookup/workflow.js';
+import type { FieldErrors } from '../shared/field-errors.js';
+import { codePointLength, hasControlCharacters, hasLoneSurrogate } from '../shared/text-rules.js';
+import { isPriority, PRIORITIES, type Priority } from './ticket-row.js';
+
+export const TITLE_MAX_LENGTH = 200;
+export const DESCRIPTION_MAX_LENGTH = 5000;
+export const TAGS_MAX_COUNT = 20;
+export const TAG_MAX_LENGTH = 50;
+
+/** Records why `text` cannot be stored (control characters, invalid Unicode); true when it can. */
+function checkCharacters(
+  errors: FieldErrors,
+  field: string,
+  label: string,
+  text: string,
+  multiLine: boolean,
+) {
+  if (hasControlCharacters(text, multiLine)) {
+    errors.add(field, `${label} must not contain control characters`);
+    return false;
+  }
+  if (hasLoneSurrogate(text)) {
+    errors.add(field, `${label} must be valid Unicode text`);
+    return false;
+  }
+  return true;
+}
+
+/** Title: trimmed, 1 to 200 code points (whitespace only counts as empty), one line. */
+export function checkTitle(errors: FieldErrors, value: string): string {
+  const title = value.trim();
+  if (title.length === 0) errors.add('title', 'Title is required');
+  else if (codePointLength(title) > TITLE_MAX_LENGTH)
+    errors.add('title', `Title must be at most ${TITLE_MAX_LENGTH} characters`);
+  else checkCharacters(errors, 'title', 'Title', title, false);
+  return title;
+}
+
+/** Description: kept as written (markdown), at most 5000 code points; tabs and line breaks allowed. */
+export function checkDescription(errors: FieldErrors, value: string): string {
+  if (codePointLength(value) > DESCRIPTION_MAX_LENGTH)
+    errors.add('description', `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters`);
+  else checkCharacters(errors, 'description', 'Description', value, true);
+  return value;
+}
+
+export const PRIORITY_MESSAGE = `Priority must be one of ${PRIORITIES.join(', ')}`;
+
+/** Priority: one of low, medium, high, critical. */
+export function checkPriority(errors: FieldErrors, value: string, field = 'priority'): Priority | undefined {
+  if (isPriority(value)) return value;
+  errors.add(field, PRIORITY_MESSAGE);
+  return undefined;
+}
+
+/**
+ * Tags: each trimmed and lower-cased, 1 to 50 code points, one line; duplicates (after
+ * normalising) collapse into one; at most 20. Returns them in first-seen order.
+ */
+export function normaliseTags(errors: FieldErrors, values: readonly string[]): string[] {
+  const tags: string[] = [];
+  for (const raw of values) {
+    const tag = raw.trim().toLowerCase();
+    const length = codePointLength(tag);
+    if (length === 0 || length > TAG_MAX_LENGTH) {
+      if (!errors.has('tags')) errors.add('tags', `Each tag must be 1 to ${TAG_MAX_LENGTH} characters`);
+      continue;
+    }
+    if (!checkCharacters(errors, 'tags', 'Tags', tag, false)) continue;
+    if (!tags.includes(tag)) tags.push(tag);
+  }
+  if (tags.length > TAGS_MAX_COUNT) errors.add('tags', `Tags must have at most ${TAGS_MAX_COUNT} items`);
+  return tags;
+}
+
+/** The message for a status slug the project's workflow does not have. */
+export function unknownStatusMessage(project: ProjectWorkflow): string {
+  return `Status must be one of the project's statuses: ${statusList(project)}`;
+}
+
+/** Status: a slug of the project's workflow. */
+export function checkStatus(
+  errors: FieldErrors,
+  project: ProjectWorkflow,
+  slug: string,
+  field = 'status',
+): WorkflowStatus | undefined {
+  const status = findStatus(project, slug);
+  if (!status) errors.add(field, unknownStatusMessage(project));
+  return status;
+}

@@ -1,0 +1,273 @@
+/**
+ * Writing tickets: hand-written, parameterised SQL through `pg` (this service's one way to touch
+ * the database, see db.ts). A change and its domain events (outbox_events) are written atomically.
+ * - create: ONE statement numbers the ticket, inserts it and its events. The project's counter row
+ *   (INSERT ... ON CONFLICT DO UPDATE ... RETURNING) makes the number gap-free: its row lock
+ *   serialises the creates of a project, and a failed statement gives the number back. Being a
+ *   single statement, the lock is held for that statement only, which is what bounds how many
+ *   tickets per second one project can take.
+ * - changes of existing tickets: one transaction with one UPDATE conditional on the version each
+ *   change was computed from (and on the deleted state it expects); a row that moved on is simply
+ *   not updated, and the caller decides what that means (404, 409, a failed bulk id).
+ * - lane positions: appends read the lane's last key (see lanes/lane-placement.ts); two writers that
+ *   still pick the same key are refused by the unique index, surfacing as WriteConflict.
+ * Multi-row changes lock their rows in id order first, so they cannot deadlock each other.
+ */
+import type pg from 'pg';
+import { outboxInsert } from '@tix/kit';
+import type { DomainEvent } from '@tix/protos';
+import { asWriteConflict, inTransaction, prepared, WriteConflict } from '../db.js';
+import { appendRank, appendRanks, type LanePlacement } from '../lanes/lane-placement.js';
+import type { SourceType } from '../shared/caller.js';
+import { TICKET_COLUMNS } from './ticket-columns.js';
+import type { TicketRow, TicketState } from './ticket-row.js';
+
+/** A ticket to create (numbering, lane position and timestamps are the store's). */
+export interface NewTicket extends TicketState {
+  projectId: number;
+  /** The project's ticket-number prefix: ticket_number is `<prefix>-<project_ref_id>`. */
+  prefix: string;
+  ticketTypeId: number;
+  createdBy: number;
+  sourceType: SourceType;
+}
+
+/** A change of one existing ticket, computed from `before`. */
+export interface TicketChange {
+  /** The row the change was computed from: the update applies only while it is still current. */
+  before: TicketRow;
+  /** The complete mutable state after the change. */
+  next: TicketState;
+  placement: LanePlacement;
+  /** Deleted after the change (true: soft delete; false while `before` was deleted: restore). */
+  deleted: boolean;
+  updatedBy: number;
+}
+
+/** The events a change writes, built from the row as it is after the change. */
+export type EventsOf<C> = (change: C, after: TicketRow) => DomainEvent<object>[];
+
+export interface TicketWriteStore {
+  /**
+   * Inserts the ticket at the end of its status lane with the next number of its project, and the
+   * events `eventsOf` builds from it, atomically.
+   */
+  create(ticket: NewTicket, eventsOf: (row: TicketRow) => DomainEvent<object>[]): Promise<TicketRow>;
+  /**
+   * Applies the changes (all of one project) in one transaction and returns the rows that were
+   * updated, in the order of `changes`; a change whose ticket moved on since `before` is left out.
+   * `guards` are other tickets the changes rely on: when one moved on, nothing is written and a
+   * WriteConflict('guard_moved') is thrown.
+   */
+  applyChanges(
+    projectId: number,
+    changes: readonly TicketChange[],
+    eventsOf: EventsOf<TicketChange>,
+    guards?: readonly { id: number; version: number }[],
+  ): Promise<TicketRow[]>;
+}
+
+/** The last live key of each lane (an index scan backwards, one row per lane). */
+const LANE_TAILS = `
+  SELECT l.status, (SELECT t.lane_rank FROM tickets t
+                     WHERE t.project_id = $1 AND t.status = l.status AND t.deleted_at IS NULL
+                     ORDER BY t.lane_rank DESC LIMIT 1) AS tail
+    FROM unnest($2::text[]) AS l(status)`;
+
+/** What a create needs before its one writing statement: an id, the time, the lane's last key. */
+const PREPARE_CREATE = `
+  SELECT nextval('tickets_id_seq')::int AS id, now()::timestamptz(3) AS now,
+         (SELECT t.lane_rank FROM tickets t
+           WHERE t.project_id = $1 AND t.status = $2 AND t.deleted_at IS NULL
+           ORDER BY t.lane_rank DESC LIMIT 1) AS tail`;
+
+/**
+ * Numbers, inserts and records a ticket in one statement. The counter assigns the number inside the
+ * statement, so the events' payloads (presentTicket output built beforehand) get their two number
+ * fields filled in here: data.project_ref_id and data.ticket_number (`<prefix>-<n>`, as
+ * ticket-mapper.ts formats it).
+ */
+const INSERT_TICKET = `
+  WITH counter AS (
+    INSERT INTO project_counters AS c (project_id, last_ref_id) VALUES ($2, 1)
+    ON CONFLICT (project_id) DO UPDATE SET last_ref_id = c.last_ref_id + 1
+    RETURNING c.last_ref_id AS ref
+  ), ticket AS (
+    INSERT INTO tickets (id, project_id, ticket_type_id, project_ref_id, title, description, status,
+                         priority, assigned_to, created_by, custom_fields, source_type, merged_into_id,
+                         resolution_type, tags, lane_rank, created_at, updated_at)
+    SELECT $1, $2, $3, counter.ref, $4, $5, $6, $7::ticket_priority, $8, $9, $10::jsonb, $11, $12,
+           $13::resolution_type, $14::text[], $15, $16, $16
+      FROM counter
+  ), events AS (
+    INSERT INTO outbox_events (id, event_type, payload)
+    SELECT e.id, e.event_type,
+           jsonb_set(jsonb_set(e.payload, '{data,project_ref_id}', to_jsonb(counter.ref)),
+                     '{data,ticket_number}', to_jsonb($17::text || '-' || counter.ref))
+      FROM counter, jsonb_to_recordset($18::jsonb) AS e(id uuid, event_type text, payload jsonb)
+  )
+  SELECT ref FROM counter`;
+
+const UPDATE_TICKETS = `
+  UPDATE tickets AS t SET
+    title = v.title, description = v.description, status = v.status,
+    priority = v.priority::ticket_priority, assigned_to = v.assigned_to,
+    custom_fields = v.custom_fields, tags = v.tags,
+    resolution_type = v.resolution_type::resolution_type, merged_into_id = v.merged_into_id,
+    lane_rank = coalesce(v.lane_rank, t.lane_rank),
+    deleted_at = CASE WHEN v.deleted THEN coalesce(t.deleted_at, now()) ELSE NULL END,
+    updated_by = v.updated_by, updated_at = now(), version = t.version + 1
+  FROM jsonb_to_recordset($2::jsonb) AS v(
+    id int, expected_version int, was_deleted boolean, deleted boolean, title text, description text,
+    status text, priority text, assigned_to int, custom_fields jsonb, tags text[], resolution_type text,
+    merged_into_id int, lane_rank text, updated_by int)
+  WHERE t.id = v.id AND t.project_id = $1 AND t.version = v.expected_version
+    AND (t.deleted_at IS NOT NULL) = v.was_deleted
+  RETURNING ${TICKET_COLUMNS}`;
+
+/** The new lane_rank of each change (null: unchanged); changes appending to one lane queue up in order. */
+async function assignRanks(
+  client: pg.PoolClient,
+  projectId: number,
+  changes: readonly TicketChange[],
+): Promise<(string | null)[]> {
+  const appending = changes.filter((change) => change.placement.kind === 'end');
+  const lanes = [...new Set(appending.map((change) => change.next.status))];
+  const queued = new Map<string, string[]>();
+  if (lanes.length > 0) {
+    const { rows } = await client.query<{ status: string; tail: string | null }>(LANE_TAILS, [
+      projectId,
+      lanes,
+    ]);
+    for (const { status, tail } of rows) {
+      const count = appending.filter((change) => change.next.status === status).length;
+      queued.set(status, appendRanks(tail, count));
+    }
+  }
+  return changes.map((change) => {
+    if (change.placement.kind === 'keep') return null;
+    if (change.placement.kind === 'at') return change.placement.rank;
+    return queued.get(change.next.status)!.shift()!;
+  });
+}
+
+/** Locks the rows in id order (no deadlock between multi-row writes) and checks the guards' versions. */
+async function lockRows(
+  client: pg.PoolClient,
+  ids: readonly number[],
+  guards: readonly { id: number; version: number }[],
+): Promise<void> {
+  const { rows } = await client.query<{ id: number; version: number }>(
+    'SELECT id, version FROM tickets WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE',
+    [ids],
+  );
+  const versions = new Map(rows.map((row) => [row.id, row.version]));
+  if (guards.some((guard) => versions.get(guard.id) !== guard.version))
+    throw new WriteConflict('guard_moved');
+}
+
+/** The pg-backed write store. */
+export function createTicketWriteStore(pool: pg.Pool): TicketWriteStore {
+  return {
+    async create(ticket, eventsOf) {
+      try {
+        const { rows: reserved } = await pool.query<{ id: number; now: Date; tail: string | null }>(
+          prepared(PREPARE_CREATE, [ticket.projectId, ticket.status]),
+        );
+        const { id, now, tail } = reserved[0]!;
+        const row: TicketRow = {
+          id,
+          projectId: ticket.projectId,
+          ticketTypeId: ticket.ticketTypeId,
+          projectRefId: 0, // assigned by the counter, below
+          title: ticket.title,
+          description: ticket.description,
+          status: ticket.status,
+          priority: ticket.priority,
+          assignedTo: ticket.assignedTo,
+          createdBy: ticket.createdBy,
+          updatedBy: null,
+          customFields: ticket.customFields,
+          sourceType: ticket.sourceType,
+          mergedIntoId: ticket.mergedIntoId,
+          resolutionType: ticket.resolutionType,
+          tags: ticket.tags,
+          version: 1,
+          laneRank: appendRank(tail),
+          createdAt: now,
+          updatedAt: now,
+          deletedAt: null,
+        };
+        const events = eventsOf(row).map((event) => ({
+          id: event.id,
+          event_type: event.type,
+          payload: event,
+        }));
+        const { rows: numbered } = await pool.query<{ ref: number }>(
+          prepared(INSERT_TICKET, [
+            row.id,
+            row.projectId,
+            row.ticketTypeId,
+            row.title,
+            row.description,
+            row.status,
+            row.priority,
+            row.assignedTo,
+            row.createdBy,
+            JSON.stringify(row.customFields),
+            row.sourceType,
+            row.mergedIntoId,
+            row.resolutionType,
+            row.tags,
+            row.laneRank,
+            row.createdAt,
+            ticket.prefix,
+            JSON.stringify(events),
+          ]),
+        );
+        return { ...row, projectRefId: numbered[0]!.ref };
+      } catch (error) {
+        throw asWriteConflict(error) ?? error;
+      }
+    },
+
+    applyChanges(projectId, changes, eventsOf, guards = []) {
+      if (changes.length === 0) return Promise.resolve([]);
+      return inTransaction(pool, async (client) => {
+        if (changes.length > 1 || guards.length > 0) {
+          await lockRows(client, [...changes.map((c) => c.before.id), ...guards.map((g) => g.id)], guards);
+        }
+        const ranks = await assignRanks(client, projectId, changes);
+        const records = changes.map((change, index) => ({
+          id: change.before.id,
+          expected_version: change.before.version,
+          was_deleted: change.before.deletedAt !== null,
+          deleted: change.deleted,
+          title: change.next.title,
+          description: change.next.description,
+          status: change.next.status,
+          priority: change.next.priority,
+          assigned_to: change.next.assignedTo,
+          custom_fields: change.next.customFields,
+          tags: change.next.tags,
+          resolution_type: change.next.resolutionType,
+          merged_into_id: change.next.mergedIntoId,
+          lane_rank: ranks[index],
+          updated_by: change.updatedBy,
+        }));
+        const { rows } = await client.query<TicketRow>(UPDATE_TICKETS, [projectId, JSON.stringify(records)]);
+        const updated = new Map(rows.map((row) => [row.id, row]));
+        const results: TicketRow[] = [];
+        const events: DomainEvent<object>[] = [];
+        for (const change of changes) {
+          const after = updated.get(change.before.id);
+          if (!after) continue;
+          results.push(after);
+          events.push(...eventsOf(change, after));
+        }
+        if (events.length > 0) await client.query(outboxInsert(events));
+        return results;
+      });
+    },
+  };
+}

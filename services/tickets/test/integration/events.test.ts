@@ -1,0 +1,172 @@
+import { expect } from 'chai';
+import { presentTicket, type TicketJson } from '@tix/protos';
+import {
+  outboxMark,
+  outboxSince,
+  questionTicket,
+  refusalOf,
+  startTicketFixture,
+  type OutboxRow,
+  type TicketFixture,
+} from './support.js';
+
+describe('tickets: domain events in the outbox', () => {
+  let f: TicketFixture;
+  let project: number;
+
+  /** Runs `operation` and returns the outbox rows it wrote. */
+  async function written(operation: () => Promise<unknown>): Promise<OutboxRow[]> {
+    const mark = await outboxMark(f.sql);
+    await operation();
+    return outboxSince(f.sql, mark);
+  }
+
+  /** Asserts the rows are exactly `types`, each a well-formed event of the project carrying `data`. */
+  function expectEvents(rows: OutboxRow[], types: string[], data: TicketJson) {
+    expect(rows.map((row) => row.event_type)).to.deep.equal(types);
+    for (const row of rows) {
+      expect(row.payload).to.deep.equal({
+        id: row.id,
+        type: row.event_type,
+        source: 'tickets',
+        project_id: data.project_id,
+        occurred_at: data.updated_at,
+        data,
+      });
+    }
+    expect(new Set(rows.map((row) => row.id)).size).to.equal(rows.length);
+  }
+
+  before(async () => {
+    f = await startTicketFixture();
+    project = f.demo.support.id;
+  });
+  after(() => f.stop());
+
+  it('create: ticket.created with the created ticket', async () => {
+    let created: TicketJson | undefined;
+    const rows = await written(async () => {
+      created = presentTicket(await f.client.CreateTicket(questionTicket(f.demo, { tags: ['x'] }), f.agent));
+    });
+    expectEvents(rows, ['ticket.created'], created!);
+  });
+
+  it('update: ticket.updated, plus status_changed and assigned when those change', async () => {
+    const t = await f.client.CreateTicket(questionTicket(f.demo), f.agent);
+    let after: TicketJson | undefined;
+    let rows = await written(async () => {
+      after = presentTicket(
+        await f.client.UpdateTicket({ project_id: project, id: t.id, title: 'New' }, f.agent),
+      );
+    });
+    expectEvents(rows, ['ticket.updated'], after!);
+    rows = await written(async () => {
+      after = presentTicket(
+        await f.client.UpdateTicket(
+          { project_id: project, id: t.id, status: 'waiting', assigned_to: { value: f.demo.users.lead.id } },
+          f.agent,
+        ),
+      );
+    });
+    expectEvents(rows, ['ticket.updated', 'ticket.status_changed', 'ticket.assigned'], after!);
+    rows = await written(async () => {
+      after = presentTicket(
+        await f.client.UpdateTicket({ project_id: project, id: t.id, assigned_to: { value: 0 } }, f.agent),
+      );
+    });
+    expectEvents(rows, ['ticket.updated', 'ticket.assigned'], after!);
+  });
+
+  it('move: ticket.updated + status_changed; a reorder in the lane is ticket.updated only', async () => {
+    const t = await f.client.CreateTicket(questionTicket(f.demo), f.agent);
+    const other = await f.client.CreateTicket(questionTicket(f.demo), f.agent);
+    let after: TicketJson | undefined;
+    let rows = await written(async () => {
+      after = presentTicket(
+        await f.client.MoveTicket({ project_id: project, id: t.id, status: 'closed' }, f.agent),
+      );
+    });
+    expectEvents(rows, ['ticket.updated', 'ticket.status_changed'], after!);
+    await f.client.MoveTicket({ project_id: project, id: other.id, status: 'closed' }, f.agent);
+    rows = await written(async () => {
+      after = presentTicket(
+        await f.client.MoveTicket(
+          { project_id: project, id: t.id, status: 'closed', after_id: other.id },
+          f.agent,
+        ),
+      );
+    });
+    expectEvents(rows, ['ticket.updated'], after!);
+  });
+
+  it('bulk: each updated ticket gets its own events with its own data', async () => {
+    const [a, b] = [
+      await f.client.CreateTicket(questionTicket(f.demo), f.agent),
+      await f.client.CreateTicket(questionTicket(f.demo), f.agent),
+    ];
+    await f.client.MoveTicket({ project_id: project, id: b.id, status: 'waiting' }, f.agent);
+    let tickets: TicketJson[] = [];
+    const rows = await written(async () => {
+      const result = await f.client.BulkUpdateTickets(
+        { project_id: project, ticket_ids: [a.id, b.id, 999_999], status: 'waiting', priority: 'low' },
+        f.agent,
+      );
+      tickets = result.tickets.map((t) => presentTicket(t));
+    });
+    expectEvents(rows.slice(0, 2), ['ticket.updated', 'ticket.status_changed'], tickets[0]!);
+    expectEvents(rows.slice(2), ['ticket.updated'], tickets[1]!);
+  });
+
+  it('merge: ticket.updated + status_changed + merged with the merged source', async () => {
+    const [a, b] = [
+      await f.client.CreateTicket(questionTicket(f.demo), f.agent),
+      await f.client.CreateTicket(questionTicket(f.demo), f.agent),
+    ];
+    let merged: TicketJson | undefined;
+    const rows = await written(async () => {
+      merged = presentTicket(
+        await f.client.MergeTicket({ project_id: project, id: a.id, target_id: b.id }, f.agent),
+      );
+    });
+    expectEvents(rows, ['ticket.updated', 'ticket.status_changed', 'ticket.merged'], merged!);
+  });
+
+  it('delete: ticket.deleted with the ticket as deleted; restore: ticket.updated + ticket.restored', async () => {
+    const t = presentTicket(await f.client.CreateTicket(questionTicket(f.demo), f.agent));
+    let rows = await written(() =>
+      f.client.DeleteTicket({ project_id: project, id: t.id }, f.as(f.demo.users.lead)),
+    );
+    expect(rows.map((row) => row.event_type)).to.deep.equal(['ticket.deleted']);
+    const deleted = rows[0]!.payload.data as TicketJson;
+    expectEvents(rows, ['ticket.deleted'], {
+      ...t,
+      version: 2,
+      updated_by: f.demo.users.lead.id,
+      updated_at: deleted.updated_at,
+    });
+    let restored: TicketJson | undefined;
+    rows = await written(async () => {
+      restored = presentTicket(await f.client.RestoreTicket({ project_id: project, id: t.id }, f.agent));
+    });
+    expectEvents(rows, ['ticket.updated', 'ticket.restored'], restored!);
+    expect(restored!.version).to.equal(3);
+  });
+
+  it('refused operations write no event', async () => {
+    const t = await f.client.CreateTicket(questionTicket(f.demo), f.agent);
+    const rows = await written(async () => {
+      await refusalOf(
+        f.client.UpdateTicket({ project_id: project, id: t.id, title: 'x', version: 7 }, f.agent),
+      );
+      await refusalOf(f.client.UpdateTicket({ project_id: project, id: t.id, title: '' }, f.agent));
+      await refusalOf(f.client.MoveTicket({ project_id: project, id: t.id, status: 'nope' }, f.agent));
+      await refusalOf(f.client.CreateTicket(questionTicket(f.demo, { priority: 'x' }), f.agent));
+      await refusalOf(f.client.RestoreTicket({ project_id: project, id: t.id }, f.agent));
+      await f.client.BulkUpdateTickets(
+        { project_id: project, ticket_ids: [999_999], priority: 'low' },
+        f.agent,
+      );
+    });
+    expect(rows).to.deep.equal([]);
+  });
+});

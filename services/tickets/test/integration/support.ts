@@ -1,0 +1,172 @@
+/**
+ * A real fleet slice per test file: a lookup service (fresh database, demo data) and a ticket
+ * service (fresh database) on free ports, typed gRPC clients, and SQL access to both databases.
+ */
+import { expect } from 'chai';
+import pg from 'pg';
+import { AppError, createServiceClient, type OutgoingContext, type ServiceClient } from '@tix/kit';
+import type { lookup, Principal, ticket } from '@tix/protos';
+import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
+import type { LookupCacheTtls } from '../../src/config.js';
+import { startTestTicketServer, type TestTicketServer } from '../../src/testing.js';
+
+export interface DemoData {
+  support: lookup.Project__Output;
+  platform: lookup.Project__Output;
+  types: Record<'question' | 'bug_report' | 'incident' | 'task', lookup.TicketType__Output>;
+  users: Record<'admin' | 'lead' | 'agent' | 'viewer', lookup.User__Output>;
+}
+
+export interface TicketFixture {
+  lookupServer: TestLookupServer;
+  ticketServer: TestTicketServer;
+  client: ServiceClient<'tickets'>;
+  lookup: ServiceClient<'lookup'>;
+  /** SQL on the ticket database (inspect outbox_events, arrange states no RPC makes). */
+  sql: pg.Pool;
+  /** SQL on the lookup database (e.g. deactivate a user). */
+  lookupSql: pg.Pool;
+  demo: DemoData;
+  /** Call context acting as `user` through an API key (source_type api) or a session (web). */
+  as(user: lookup.User__Output, kind?: Principal['kind']): OutgoingContext;
+  /** Call context of the demo agent's API key. */
+  agent: OutgoingContext;
+  stop(): Promise<void>;
+}
+
+/** Starts the fixture; call stop() in `after`. */
+export async function startTicketFixture(options: { cacheTtls?: Partial<LookupCacheTtls> } = {}) {
+  const lookupServer = await startTestLookupServer({ label: 'tickets_lookup' });
+  const ticketServer = await startTestTicketServer({
+    lookupAddress: lookupServer.address,
+    ...(options.cacheTtls ? { cacheTtls: options.cacheTtls } : {}),
+  });
+  const client = createServiceClient('tickets', ticketServer.address, { deadlineMs: 20_000 });
+  const lookupClient = createServiceClient('lookup', lookupServer.address, { deadlineMs: 10_000 });
+  const seeded = await lookupClient.SeedDemo({});
+  const project = (slug: string) => seeded.projects.find((p) => p.slug === slug)!;
+  const type = (slug: string) => seeded.ticket_types.find((t) => t.slug === slug)!;
+  const user = (email: string) => seeded.users.find((u) => u.email === email)!;
+  const demo: DemoData = {
+    support: project('support'),
+    platform: project('platform'),
+    types: {
+      question: type('question'),
+      bug_report: type('bug_report'),
+      incident: type('incident'),
+      task: type('task'),
+    },
+    users: {
+      admin: user('admin@example.com'),
+      lead: user('lead@example.com'),
+      agent: user('agent@example.com'),
+      viewer: user('viewer@example.com'),
+    },
+  };
+  const as = (who: lookup.User__Output, kind: Principal['kind'] = 'api_key'): OutgoingContext => ({
+    principal: {
+      kind,
+      user_id: who.id,
+      role: who.role as Principal['role'],
+      scopes: ['tickets:read', 'tickets:write', 'tickets:delete'],
+    },
+  });
+  const sql = new pg.Pool({ connectionString: ticketServer.databaseUrl, max: 3 });
+  const lookupSql = new pg.Pool({ connectionString: lookupServer.databaseUrl, max: 1 });
+  const fixture: TicketFixture = {
+    lookupServer,
+    ticketServer,
+    client,
+    lookup: lookupClient,
+    sql,
+    lookupSql,
+    demo,
+    as,
+    agent: as(demo.users.agent),
+    async stop() {
+      client.close();
+      lookupClient.close();
+      await sql.end();
+      await lookupSql.end();
+      await ticketServer.stop();
+      await lookupServer.stop();
+    },
+  };
+  return fixture;
+}
+
+/** The AppError a call was refused with (fails the test when it succeeded). */
+export async function refusal(call: Promise<unknown>): Promise<AppError> {
+  try {
+    await call;
+  } catch (error) {
+    expect(error).to.be.instanceOf(AppError);
+    return error as AppError;
+  }
+  throw new Error('expected the call to be refused');
+}
+
+/** kind + message + validation errors of a refusal, for whole-value assertions. */
+/** Every ticket a SearchTickets call streams. */
+export async function searchAll(
+  f: Pick<TicketFixture, 'client' | 'agent'>,
+  request: Partial<ticket.SearchTicketsRequest> & { project_id: number; q: string },
+): Promise<ticket.Ticket__Output[]> {
+  const found: ticket.Ticket__Output[] = [];
+  for await (const item of f.client.SearchTickets({ sort: '', ...request }, f.agent)) found.push(item);
+  return found;
+}
+
+export async function refusalOf(
+  call: Promise<unknown>,
+): Promise<{ kind: string; message: string; validation_errors?: unknown }> {
+  const error = await refusal(call);
+  return {
+    kind: error.kind,
+    message: error.message,
+    ...(error.validationErrors ? { validation_errors: error.validationErrors } : {}),
+  };
+}
+
+export interface OutboxRow {
+  seq: string;
+  id: string;
+  event_type: string;
+  payload: {
+    id: string;
+    type: string;
+    source: string;
+    project_id?: number;
+    occurred_at: string;
+    data: unknown;
+  };
+}
+
+/** The outbox's newest sequence number (0 when empty), to read only what an operation writes next. */
+export async function outboxMark(sql: pg.Pool): Promise<number> {
+  const { rows } = await sql.query<{ max: string | null }>('SELECT max(seq) FROM outbox_events');
+  return Number(rows[0]?.max ?? 0);
+}
+
+/** Outbox rows written after `mark`, in order. */
+export async function outboxSince(sql: pg.Pool, mark: number): Promise<OutboxRow[]> {
+  const { rows } = await sql.query<OutboxRow>(
+    'SELECT seq, id, event_type, payload FROM outbox_events WHERE seq > $1 ORDER BY seq',
+    [mark],
+  );
+  return rows;
+}
+
+/** A minimal valid CreateTicket request in the support project (type `question`). */
+export function questionTicket(
+  demo: DemoData,
+  overrides: Partial<ticket.CreateTicketRequest> = {},
+): ticket.CreateTicketRequest {
+  return {
+    project_id: demo.support.id,
+    ticket_type_id: demo.types.question.id,
+    title: 'Cannot log in',
+    custom_fields_json: '',
+    ...overrides,
+  };
+}

@@ -1,0 +1,78 @@
+import { expect } from 'chai';
+import { presentTicket } from '@tix/protos';
+import { toTicketJson, toTicketMessage } from '../../src/tickets/ticket-mapper.js';
+import { PLATFORM, SUPPORT, ticketRow } from './support.js';
+
+describe('ticket mapper', () => {
+  it('presents a full row as the spec Ticket (labels, number, nulls)', () => {
+    const row = ticketRow({
+      id: 40,
+      projectRefId: 12,
+      description: 'It smokes',
+      status: 'work_in_progress',
+      priority: 'critical',
+      assignedTo: 4,
+      updatedBy: 6,
+      customFields: { product: 'web', vip: true },
+      tags: ['hardware'],
+      resolutionType: null,
+      version: 2,
+      updatedAt: new Date('2026-01-03T00:00:00.000Z'),
+    });
+    expect(toTicketJson(row, SUPPORT)).to.deep.equal({
+      id: 40,
+      project_id: 7,
+      ticket_type_id: 3,
+      project_ref_id: 12,
+      ticket_number: 'SUP-12',
+      title: 'Printer on fire',
+      description: 'It smokes',
+      status: 'work_in_progress',
+      status_label: 'Work in progress',
+      priority: 'critical',
+      priority_label: 'Critical',
+      assigned_to: 4,
+      created_by: 5,
+      updated_by: 6,
+      custom_fields: { product: 'web', vip: true },
+      source_type: 'api',
+      merged_into_id: null,
+      version: 2,
+      created_at: '2026-01-02T03:04:05.678Z',
+      updated_at: '2026-01-03T00:00:00.000Z',
+      tags: ['hardware'],
+      resolution_type: null,
+    });
+  });
+
+  it('labels every priority', () => {
+    const labels = (['low', 'medium', 'high', 'critical'] as const).map(
+      (priority) => toTicketMessage(ticketRow({ priority }), SUPPORT).priority_label,
+    );
+    expect(labels).to.deep.equal(['Low', 'Medium', 'High', 'Critical']);
+  });
+
+  it('shows merged_into only for merged tickets, and the resolution', () => {
+    const json = toTicketJson(
+      ticketRow({ status: 'closed', mergedIntoId: 3, resolutionType: 'duplicate' }),
+      SUPPORT,
+    );
+    expect(json).to.deep.include({ merged_into_id: 3, merged_into: 3, resolution_type: 'duplicate' });
+    expect(toTicketJson(ticketRow(), SUPPORT)).to.not.have.property('merged_into');
+  });
+
+  it('falls back to the slug when the workflow no longer has the status', () => {
+    expect(toTicketMessage(ticketRow({ status: 'open' }), PLATFORM)).to.deep.include({
+      status: 'open',
+      status_label: 'open',
+      ticket_number: 'PLAT-12',
+    });
+  });
+
+  it('leaves null columns out of the message (absent proto3 optionals)', () => {
+    const message = toTicketMessage(ticketRow(), SUPPORT);
+    for (const key of ['description', 'assigned_to', 'updated_by', 'merged_into_id', 'resolution_type'])
+      expect(message).to.not.have.property(key);
+    expect(presentTicket(message).description).to.equal(null);
+  });
+});
