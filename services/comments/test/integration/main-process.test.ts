@@ -1,0 +1,118 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import pg from 'pg';
+import { createServiceClient } from '@tix/kit';
+import {
+  createTestDatabase,
+  createTestVhost,
+  eventually,
+  freePort,
+  type TestDatabase,
+  type TestVhost,
+} from '@tix/kit/testing';
+import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
+import { startTestTicketServer, type TestTicketServer } from '@tix/ticket-service/testing';
+import { COMMENTS_MIGRATIONS_DIR } from '../../src/server.js';
+
+const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+function startMain(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: PACKAGE_DIR,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+describe('comments: the service process (src/main.ts)', function () {
+  this.timeout(60_000);
+  let database: TestDatabase;
+  let vhost: TestVhost;
+  let lookup: TestLookupServer;
+  let tickets: TestTicketServer;
+
+  before(async () => {
+    database = await createTestDatabase('comments_main', COMMENTS_MIGRATIONS_DIR);
+    vhost = await createTestVhost('comments_main');
+    lookup = await startTestLookupServer({ label: 'comments_main_lookup' });
+    tickets = await startTestTicketServer({ lookupAddress: lookup.address, label: 'comments_main_tickets' });
+  });
+  after(async () => {
+    await tickets?.stop();
+    await lookup?.stop();
+    await database?.drop();
+    await vhost?.drop();
+  });
+
+  it('serves gRPC with the ticket service behind it, relays the outbox to RabbitMQ, and stops cleanly on SIGTERM', async () => {
+    const port = await freePort();
+    const main = startMain({
+      COMMENTS_DATABASE_URL: database.url,
+      AMQP_URL: vhost.url,
+      GRPC_HOST: '127.0.0.1',
+      GRPC_PORT: String(port),
+      TICKETS_SERVICE_ADDR: tickets.address,
+    });
+    const client = createServiceClient('comments', `127.0.0.1:${port}`, { deadlineMs: 5_000 });
+    const ticketClient = createServiceClient('tickets', tickets.address, { deadlineMs: 5_000 });
+    const lookupClient = createServiceClient('lookup', lookup.address, { deadlineMs: 5_000 });
+    const sql = new pg.Pool({ connectionString: database.url, max: 1 });
+    try {
+      await eventually(() => client.checkHealth(), 20_000);
+      const demo = await lookupClient.SeedDemo({});
+      const project = demo.projects.find((p) => p.slug === 'support')!;
+      const type = demo.ticket_types.find((t) => t.slug === 'question')!;
+      const principal = {
+        kind: 'api_key' as const,
+        user_id: demo.users[0]!.id,
+        role: 'admin' as const,
+        scopes: [],
+      };
+      const ticket = await ticketClient.CreateTicket(
+        { project_id: project.id, ticket_type_id: type.id, title: 'From main', custom_fields_json: '' },
+        { principal },
+      );
+      const created = await client.CreateComment(
+        { project_id: project.id, ticket_id: ticket.id, content: 'From main' },
+        { principal },
+      );
+      expect(created).to.deep.include({ ticket_id: ticket.id, content: 'From main', is_internal: true });
+      const published = await eventually(async () => {
+        const { rows } = await sql.query<{ event_type: string; published_at: Date | null }>(
+          'SELECT event_type, published_at FROM outbox_events',
+        );
+        return (
+          rows.length === 1 && rows[0]!.event_type === 'comment.created' && rows[0]!.published_at !== null
+        );
+      }, 20_000);
+      expect(published).to.be.true;
+
+      main.child.kill('SIGTERM');
+      expect(await main.exited, main.output()).to.equal(0);
+      expect(await client.checkHealth(500)).to.be.false;
+    } finally {
+      client.close();
+      ticketClient.close();
+      lookupClient.close();
+      await sql.end();
+      if (main.child.exitCode === null) main.child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses to start with a bad configuration, naming the variables (exit 78)', async () => {
+    const main = startMain({ GRPC_PORT: 'x', TICKETS_SERVICE_ADDR: 'none' });
+    expect(await main.exited).to.equal(78);
+    expect(main.output()).to.contain('GRPC_PORT').and.to.contain('TICKETS_SERVICE_ADDR');
+  });
+});

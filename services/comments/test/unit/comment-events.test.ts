@@ -1,0 +1,77 @@
+import { expect } from 'chai';
+import { presentComment } from '@tix/protos';
+import { commentCreated, commentDeleted, commentUpdated } from '../../src/comments/comment-events.js';
+import { toCommentMessage, type CommentRow } from '../../src/comments/comment-row.js';
+
+const ROW: CommentRow = {
+  id: 5,
+  projectId: 2,
+  ticketId: 9,
+  userId: 3,
+  content: 'Hello',
+  contentHtml: null,
+  isInternal: true,
+  createdAt: new Date('2026-01-02T03:04:05.006Z'),
+  updatedAt: new Date('2026-01-02T03:04:06.007Z'),
+};
+
+const JSON_OF_ROW = {
+  id: 5,
+  ticket_id: 9,
+  user_id: 3,
+  content: 'Hello',
+  content_html: null,
+  is_internal: true,
+  created_at: '2026-01-02T03:04:05.006Z',
+  updated_at: '2026-01-02T03:04:06.007Z',
+};
+
+describe('comments: message, public JSON and events', () => {
+  it('a null content_html is an absent optional in the message and null in the JSON', () => {
+    const message = toCommentMessage(ROW);
+    expect(message).to.deep.equal({
+      id: 5,
+      ticket_id: 9,
+      user_id: 3,
+      content: 'Hello',
+      is_internal: true,
+      created_at: '2026-01-02T03:04:05.006Z',
+      updated_at: '2026-01-02T03:04:06.007Z',
+    });
+    expect(presentComment(message)).to.deep.equal(JSON_OF_ROW);
+    expect(presentComment(toCommentMessage({ ...ROW, contentHtml: '<p>x</p>' })).content_html).to.equal(
+      '<p>x</p>',
+    );
+  });
+
+  it('presentComment keeps only the spec fields (the oneof marker of the loader does not leak)', () => {
+    const decoded = { ...toCommentMessage(ROW), _content_html: 'content_html' as const };
+    expect(Object.keys(presentComment(decoded))).to.deep.equal(Object.keys(JSON_OF_ROW));
+  });
+
+  it('events carry the comment as the API shows it, the project, and the time of the change', () => {
+    const deletedAt = new Date('2026-01-03T00:00:00.000Z');
+    const created = commentCreated(ROW);
+    const updated = commentUpdated(ROW);
+    const deleted = commentDeleted(ROW, deletedAt);
+    expect(created).to.deep.equal({
+      id: created.id,
+      type: 'comment.created',
+      occurred_at: '2026-01-02T03:04:05.006Z',
+      source: 'comments',
+      project_id: 2,
+      data: JSON_OF_ROW,
+    });
+    expect(updated).to.deep.include({
+      type: 'comment.updated',
+      occurred_at: '2026-01-02T03:04:06.007Z',
+      data: JSON_OF_ROW,
+    });
+    expect(deleted).to.deep.include({
+      type: 'comment.deleted',
+      occurred_at: '2026-01-03T00:00:00.000Z',
+      data: JSON_OF_ROW,
+    });
+    expect(new Set([created.id, updated.id, deleted.id]).size).to.equal(3);
+  });
+});
