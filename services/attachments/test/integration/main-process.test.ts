@@ -1,0 +1,160 @@
+/**
+ * The service process (src/main.ts) as the launcher runs it: it waits for a store that starts after
+ * it, creates the bucket, serves uploads with the ticket service behind it, relays attachment.created
+ * to RabbitMQ, and stops cleanly on SIGTERM; a bad configuration stops it at once (exit 78).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import pg from 'pg';
+import { createServiceClient } from '@tix/kit';
+import {
+  createTestDatabase,
+  createTestVhost,
+  eventually,
+  freePort,
+  type TestDatabase,
+  type TestVhost,
+} from '@tix/kit/testing';
+import type { Principal } from '@tix/protos';
+import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
+import { startTestTicketServer, type TestTicketServer } from '@tix/ticket-service/testing';
+import { ATTACHMENTS_MIGRATIONS_DIR } from '../../src/server.js';
+import { startTestS3Server, type TestS3Server } from '../../src/testing.js';
+import { PNG_BYTES, upload } from './support.js';
+
+const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+function startMain(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: PACKAGE_DIR,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+describe('attachments: the service process (src/main.ts)', function () {
+  this.timeout(90_000);
+  let database: TestDatabase;
+  let vhost: TestVhost;
+  let lookup: TestLookupServer;
+  let tickets: TestTicketServer;
+  let s3: TestS3Server;
+  let spoolDir: string;
+
+  before(async () => {
+    database = await createTestDatabase('attachments_main', ATTACHMENTS_MIGRATIONS_DIR);
+    vhost = await createTestVhost('attachments_main');
+    lookup = await startTestLookupServer({ label: 'attachments_main_lookup' });
+    tickets = await startTestTicketServer({
+      lookupAddress: lookup.address,
+      label: 'attachments_main_tickets',
+    });
+    s3 = await startTestS3Server({ bucket: 'main-process-bucket' });
+    spoolDir = await mkdtemp(path.join(os.tmpdir(), 'tix-test-spool-'));
+  });
+  after(async () => {
+    await s3.restore().catch(() => undefined);
+    await s3.stop();
+    await tickets.stop();
+    await lookup.stop();
+    await database.drop();
+    await vhost.drop();
+    await rm(spoolDir, { recursive: true, force: true });
+  });
+
+  it('waits for the store, creates its bucket, serves uploads, relays the event and stops on SIGTERM', async () => {
+    const port = await freePort();
+    // The store is "not up yet" when the process starts, as under the launcher.
+    await s3.cut();
+    const main = startMain({
+      ATTACHMENTS_DATABASE_URL: database.url,
+      AMQP_URL: vhost.url,
+      GRPC_HOST: '127.0.0.1',
+      GRPC_PORT: String(port),
+      TICKETS_SERVICE_ADDR: tickets.address,
+      S3_ENDPOINT: s3.config.endpoint,
+      S3_ACCESS_KEY: s3.config.accessKey,
+      S3_SECRET_KEY: s3.config.secretKey,
+      S3_BUCKET: s3.config.bucket,
+      ATTACHMENT_SPOOL_DIR: spoolDir,
+    });
+    const client = createServiceClient('attachments', `127.0.0.1:${port}`, { deadlineMs: 5_000 });
+    const lookupClient = createServiceClient('lookup', lookup.address, { deadlineMs: 5_000 });
+    const ticketClient = createServiceClient('tickets', tickets.address, { deadlineMs: 5_000 });
+    const sql = new pg.Pool({ connectionString: database.url, max: 1 });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await client.checkHealth(300)).to.equal(false);
+      await s3.restore();
+      await eventually(() => client.checkHealth(), 20_000);
+
+      const demo = await lookupClient.SeedDemo({});
+      const project = demo.projects.find((p) => p.slug === 'platform')!;
+      const type = demo.ticket_types.find((t) => t.slug === 'task')!;
+      const user = demo.users[0]!;
+      const principal: Principal = { kind: 'api_key', user_id: user.id, role: 'admin', scopes: [] };
+      const ticket = await ticketClient.CreateTicket(
+        { project_id: project.id, ticket_type_id: type.id, title: 'From main', custom_fields_json: '' },
+        { principal },
+      );
+      const created = await upload({ client }, { principal }, PNG_BYTES, {
+        projectId: project.id,
+        ticketId: ticket.id,
+        filename: 'main.png',
+      });
+      expect(created).to.deep.include({
+        ticket_id: ticket.id,
+        mime_type: 'image/png',
+        original_filename: 'main.png',
+      });
+      expect(await s3.objectKeys()).to.have.length(1);
+      const published = await eventually(async () => {
+        const { rows } = await sql.query<{ event_type: string; published_at: Date | null }>(
+          'SELECT event_type, published_at FROM outbox_events',
+        );
+        return (
+          rows.length === 1 && rows[0]!.event_type === 'attachment.created' && rows[0]!.published_at !== null
+        );
+      }, 20_000);
+      expect(published).to.be.true;
+
+      main.child.kill('SIGTERM');
+      expect(await main.exited, main.output()).to.equal(0);
+      expect(await client.checkHealth(500)).to.be.false;
+    } finally {
+      client.close();
+      lookupClient.close();
+      ticketClient.close();
+      await sql.end();
+      if (main.child.exitCode === null) main.child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses to start with a bad configuration, naming the variables (exit 78)', async () => {
+    const main = startMain({
+      GRPC_PORT: 'x',
+      TICKETS_SERVICE_ADDR: 'none',
+      ATTACHMENT_ALLOWED_TYPES: 'image/png,text/html',
+      ATTACHMENT_MAX_BYTES: '0',
+    });
+    expect(await main.exited).to.equal(78);
+    expect(main.output())
+      .to.contain('GRPC_PORT')
+      .and.to.contain('TICKETS_SERVICE_ADDR')
+      .and.to.contain('"text/html" can never be allowed')
+      .and.to.contain('ATTACHMENT_MAX_BYTES');
+  });
+});
