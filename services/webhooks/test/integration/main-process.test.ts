@@ -1,0 +1,88 @@
+/**
+ * The process as operators run it (src/main.ts): a bad configuration stops it with EX_CONFIG (78)
+ * naming the variable; SIGTERM lets an attempt in flight finish and be recorded, then exits 0.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import pg from 'pg';
+import { createServiceClient } from '@tix/kit';
+import { createTestDatabase, eventually, freePort, type TestDatabase } from '@tix/kit/testing';
+import { createFanOutStore } from '../../src/events/fan-out-store.js';
+import { WEBHOOKS_MIGRATIONS_DIR } from '../../src/testing.js';
+import { asUser, startReceiver } from './support.js';
+
+const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
+
+function run(env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { ...process.env, LOG_LEVEL: 'error', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout.resume();
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exited, stderr: () => stderr };
+}
+
+describe('webhook service process', function () {
+  this.timeout(60_000);
+  let database: TestDatabase;
+
+  before(async () => {
+    database = await createTestDatabase('webhooks_main', WEBHOOKS_MIGRATIONS_DIR);
+  });
+  after(() => database?.drop());
+
+  it('refuses to start in production without WEBHOOK_SECRET_KEY (exit 78, naming it)', async () => {
+    const started = run({
+      NODE_ENV: 'production',
+      WEBHOOKS_DATABASE_URL: database.url,
+      WEBHOOK_SECRET_KEY: '',
+    });
+    expect(await started.exited).to.equal(78);
+    expect(started.stderr()).to.include('WEBHOOK_SECRET_KEY');
+  });
+
+  it('SIGTERM: the attempt in flight finishes and is recorded, then exit 0', async () => {
+    const receiver = await startReceiver();
+    receiver.script([{ status: 200, delayMs: 700 }]);
+    const port = await freePort();
+    const started = run({
+      NODE_ENV: 'development',
+      WEBHOOKS_DATABASE_URL: database.url,
+      AMQP_URL: 'amqp://guest:guest@127.0.0.1:1', // no broker: the API and the workers still run
+      GRPC_PORT: String(port),
+      SHUTDOWN_GRACE_MS: '5000',
+    });
+    const sql = new pg.Pool({ connectionString: database.url, max: 1 });
+    const client = createServiceClient('webhooks', `127.0.0.1:${port}`, { deadlineMs: 5_000 });
+    try {
+      await eventually(() => client.checkHealth(), 20_000, 100);
+      const hook = await client.CreateWebhook(
+        { project_id: 1, url: receiver.url, events: ['ticket.created'] },
+        asUser(3),
+      );
+      await createFanOutStore(sql).fanOut({
+        eventId: '5f0c2d0e-1d7b-4c9a-8f3e-2a1b0c9d8e7f',
+        eventType: 'ticket.created',
+        projectId: 1,
+        body: '{"event":"ticket.created","timestamp":1,"data":{"id":1}}',
+      });
+      await eventually(() => receiver.requests.length === 1, 10_000);
+      started.child.kill('SIGTERM');
+      expect(await started.exited).to.equal(0);
+      const { rows } = await sql.query('SELECT status, attempt_count FROM deliveries WHERE webhook_id = $1', [
+        hook.id,
+      ]);
+      expect(rows).to.deep.equal([{ status: 'delivered', attempt_count: 1 }]);
+    } finally {
+      started.child.kill('SIGKILL');
+      client.close();
+      await sql.end();
+      await receiver.close();
+    }
+  });
+});

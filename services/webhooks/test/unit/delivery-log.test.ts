@@ -1,0 +1,66 @@
+import { expect } from 'chai';
+import { pageWindow, paginationOf } from '../../src/deliveries/delivery-log.js';
+import { toDeliveryMessage, toWebhookMessage } from '../../src/webhook-mapper.js';
+
+describe('delivery log paging and messages', () => {
+  it('clamps the page window like the ticket list (default 50, 1..100)', () => {
+    expect(pageWindow(null)).to.deep.equal({ page: 1, perPage: 50 });
+    expect(pageWindow({ page: 0, per_page: 0 })).to.deep.equal({ page: 1, perPage: 50 });
+    expect(pageWindow({ page: 3, per_page: 500 })).to.deep.equal({ page: 3, perPage: 100 });
+    expect(paginationOf(101, { page: 2, perPage: 50 })).to.deep.equal({
+      total: 101,
+      page: 2,
+      per_page: 50,
+      total_pages: 3,
+    });
+    expect(paginationOf(0, { page: 1, perPage: 50 }).total_pages).to.equal(0);
+  });
+
+  it('maps rows to messages: secret only when given, absent codes and errors absent', () => {
+    const row = {
+      id: 4,
+      project_id: 2,
+      user_id: 9,
+      url: 'https://x.test/',
+      events: ['ticket.created'],
+      is_active: true,
+      created_at: new Date('2026-11-21T10:00:00.000Z'),
+    };
+    expect(toWebhookMessage(row)).to.deep.equal({
+      id: 4,
+      url: 'https://x.test/',
+      events: ['ticket.created'],
+      is_active: true,
+      created_at: '2026-11-21T10:00:00.000Z',
+      project_id: 2,
+    });
+    expect(toWebhookMessage(row, 'whsec_x').secret).to.equal('whsec_x');
+    expect(
+      toDeliveryMessage({
+        id: 'd',
+        webhook_id: 4,
+        event_id: 'e',
+        event_type: 'ticket.created',
+        status: 'failed',
+        attempts: [
+          { number: 1, response_code: null, duration_ms: 10, error: 'timeout', attempted_at: 't1' },
+          { number: 2, response_code: 500, duration_ms: 3, error: 'HTTP 500', attempted_at: 't2' },
+        ],
+        created_at: new Date('2026-11-21T10:00:00.000Z'),
+        updated_at: new Date('2026-11-21T10:00:01.000Z'),
+      }),
+    ).to.deep.equal({
+      id: 'd',
+      webhook_id: 4,
+      event_id: 'e',
+      event: 'ticket.created',
+      status: 'failed',
+      attempts: [
+        { number: 1, duration_ms: 10, attempted_at: 't1', error: 'timeout' },
+        { number: 2, duration_ms: 3, attempted_at: 't2', response_code: 500, error: 'HTTP 500' },
+      ],
+      created_at: '2026-11-21T10:00:00.000Z',
+      updated_at: '2026-11-21T10:00:01.000Z',
+    });
+  });
+});

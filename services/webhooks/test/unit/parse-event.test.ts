@@ -1,0 +1,39 @@
+import { expect } from 'chai';
+import { parseDomainEvent } from '../../src/events/parse-event.js';
+
+const good = {
+  id: '6f1c1d7e-5a7b-4c53-9d0e-2b6f7f1f2a10',
+  type: 'ticket.created',
+  occurred_at: '2026-11-21T10:00:00.000Z',
+  source: 'tickets',
+  project_id: 4,
+  data: { id: 1 },
+};
+
+describe('parseDomainEvent', () => {
+  it('accepts a well-formed event (project optional, unknown types fine)', () => {
+    expect(parseDomainEvent(Buffer.from(JSON.stringify(good)))).to.deep.equal(good);
+    const { project_id: _project, ...withoutProject } = good;
+    expect(parseDomainEvent(JSON.stringify({ ...withoutProject, type: 'api_key.revoked' }))).to.deep.equal({
+      ...withoutProject,
+      type: 'api_key.revoked',
+    });
+  });
+
+  const poison: [string, string][] = [
+    ['not JSON', '{oops'],
+    ['not an object', '[1,2]'],
+    ['no id', JSON.stringify({ ...good, id: undefined })],
+    ['id not a UUID', JSON.stringify({ ...good, id: '42' })],
+    ['bad type', JSON.stringify({ ...good, type: 'Ticket Created' })],
+    ['bad occurred_at', JSON.stringify({ ...good, occurred_at: 'yesterday' })],
+    ['project_id not an integer', JSON.stringify({ ...good, project_id: '4' })],
+    ['project_id out of range', JSON.stringify({ ...good, project_id: 2 ** 31 })],
+    ['data not an object', JSON.stringify({ ...good, data: 'x' })],
+  ];
+  for (const [label, content] of poison) {
+    it(`refuses ${label}`, () => {
+      expect(parseDomainEvent(content)).to.equal(null);
+    });
+  }
+});
