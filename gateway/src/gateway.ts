@@ -1,0 +1,144 @@
+/**
+ * Starting and stopping the whole gateway from a config: service clients, the API key cache and its
+ * revocation feed, the project cache, the session store, one app per listener. Stopping is graceful:
+ * stop accepting, let in-flight requests finish within the grace period (then cut the rest), and
+ * close the feed, the session store and the clients.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '@tix/kit';
+import { createApp, type AppDeps } from './app.js';
+import { createApiKeyAuthenticator } from './auth/api-key-authenticator.js';
+import { startRevocationListener } from './auth/revocation-listener.js';
+import type { GatewayConfig } from './config.js';
+import type { HostRole } from './http/request-context.js';
+import { createProjectResolver } from './projects/project-resolver.js';
+import { closeServiceClients, createServiceClients } from './services.js';
+import { createRedisSessionStore } from './sessions/redis-session-store.js';
+import { createMemorySessionStore, type SessionStore } from './sessions/session-store.js';
+
+export interface Listener {
+  /** null: one listener serving both roles, told apart by Host. */
+  role: HostRole | null;
+  port: number;
+}
+
+export interface RunningGateway {
+  /** The bound listeners (ports resolved when 0 was asked). */
+  listeners: Listener[];
+  stop(): Promise<void>;
+}
+
+/** The listeners a config asks for: two ports -> one per role; one shared port -> one listener. */
+export function planListeners(config: Pick<GatewayConfig, 'apiPort' | 'appPort'>): Listener[] {
+  return config.apiPort === config.appPort
+    ? [{ role: null, port: config.apiPort }]
+    : [
+        { role: 'api', port: config.apiPort },
+        { role: 'app', port: config.appPort },
+      ];
+}
+
+function listen(server: http.Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** Starts the gateway described by `config`; resolves once every listener is bound. */
+export async function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
+  const services = createServiceClients(config.serviceAddresses, config.serviceDeadlineMs);
+  const apiKeys = createApiKeyAuthenticator({ lookup: services.lookup, ttlMs: config.authCacheTtlMs });
+  const projects = createProjectResolver({ lookup: services.lookup, ttlMs: config.projectCacheTtlMs });
+  let store: SessionStore;
+  try {
+    store = config.redisUrl
+      ? await createRedisSessionStore({ url: config.redisUrl, ttlSeconds: config.sessionTtlSeconds, logger })
+      : createMemorySessionStore({ ttlSeconds: config.sessionTtlSeconds });
+  } catch (error) {
+    closeServiceClients(services);
+    throw error;
+  }
+  const revocations = startRevocationListener({
+    amqpUrl: config.amqpUrl,
+    logger,
+    onRevoked: (keyId) => apiKeys.evictKey(keyId),
+    onConnectionChange: (connected) => apiKeys.setRevocationFeedConnected(connected),
+  });
+
+  let shuttingDown = false;
+  const deps: Omit<AppDeps, 'listenerRole'> = {
+    apiHosts: config.apiHosts,
+    appHosts: config.appHosts,
+    cors: config.cors,
+    bodyLimitBytes: config.bodyLimitBytes,
+    attachments: config.attachments,
+    readinessTimeoutMs: config.readinessTimeoutMs,
+    logger,
+    services,
+    apiKeys,
+    projects,
+    sessions: { store, secureCookie: config.production },
+    isShuttingDown: () => shuttingDown,
+  };
+
+  const servers: http.Server[] = [];
+  const listeners: Listener[] = [];
+  const closeDependencies = async () => {
+    await revocations.stop();
+    await store
+      .close()
+      .catch((error: unknown) => logger.warn({ err: error }, 'closing the session store failed'));
+    closeServiceClients(services);
+  };
+  try {
+    for (const planned of planListeners(config)) {
+      const server = http.createServer(createApp({ ...deps, listenerRole: planned.role }));
+      // Slow or idle clients must not hold sockets forever. Node has no per-route request timeout, so
+      // the whole-request limit must let an attachment upload finish; a stalled one is still cut by
+      // the idle timeout, and headers must arrive quickly whatever the route.
+      server.requestTimeout = Math.max(30_000, config.attachments.transferDeadlineMs);
+      server.timeout = 30_000;
+      server.headersTimeout = 10_000;
+      server.keepAliveTimeout = 5_000;
+      servers.push(server);
+      listeners.push({ role: planned.role, port: await listen(server, config.host, planned.port) });
+    }
+  } catch (error) {
+    for (const server of servers) server.close();
+    await closeDependencies();
+    throw error;
+  }
+  logger.info({ host: config.host, listeners }, 'gateway listening');
+
+  let stopping: Promise<void> | undefined;
+  return {
+    listeners,
+    stop() {
+      stopping ??= (async () => {
+        shuttingDown = true;
+        const force = setTimeout(() => {
+          logger.warn({ graceMs: config.shutdownGraceMs }, 'grace period over; closing open connections');
+          for (const server of servers) server.closeAllConnections();
+        }, config.shutdownGraceMs);
+        // Keep-alive connections whose last request finishes during the drain become idle only
+        // then: close them as they do, instead of waiting for their keep-alive timeout.
+        const closeIdle = setInterval(() => {
+          for (const server of servers) server.closeIdleConnections();
+        }, 50);
+        await Promise.all(
+          servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
+        );
+        clearTimeout(force);
+        clearInterval(closeIdle);
+        await closeDependencies();
+        logger.info('gateway stopped');
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The spec's response envelope, written in one place: `{ ok: true, data }` on success and
+ * `{ ok: false, error: { code, message, validation_errors? } }` (kit toErrorEnvelope) on failure.
+ */
+import type { Response } from 'express';
+import { toErrorEnvelope, type AppError } from '@tix/kit';
+
+/** Writes `body` as JSON with `status`; skips express's res.json machinery (etag, callbacks). */
+export function writeJson(response: Response, status: number, body: unknown): void {
+  const payload = JSON.stringify(body);
+  response.statusCode = status;
+  response.setHeader('Content-Type', 'application/json; charset=utf-8');
+  response.setHeader('Content-Length', Buffer.byteLength(payload));
+  response.end(payload);
+}
+
+/** Sends a success envelope. */
+export function sendData(response: Response, data: unknown, status = 200): void {
+  writeJson(response, status, { ok: true, data });
+}
+
+/**
+ * Sends the error envelope for `error`. `extra` adds top-level properties beside `error` (readiness
+ * detail under `data`); internal errors never show their message (kit toErrorEnvelope).
+ */
+export function sendError(response: Response, error: AppError, extra?: Record<string, unknown>): void {
+  const { status, body } = toErrorEnvelope(error);
+  writeJson(response, status, extra ? { ...body, ...extra } : body);
+}
+
+const STREAM_FLUSH_CHARS = 64 * 1024;
+
+/**
+ * Sends `{ ok: true, data: { <key>: [ ...items ] } }`, writing items as they arrive, so a large
+ * result never sits in the gateway's memory. Nothing is committed until the first item (or the end)
+ * arrives: a failure before that still leaves as a proper error envelope (the error is thrown to the
+ * error handler). A failure after the 200 was sent can only cut the response short, which the
+ * client sees as invalid JSON; it is logged.
+ */
+export async function sendDataStream<T>(
+  response: Response,
+  key: string,
+  items: AsyncIterable<T>,
+  options: {
+    /** What each item looks like in the answer (a presenter). */
+    present?: (item: T) => unknown;
+    /** Other fields of `data`: before the list, and after it (given how many items were sent). */
+    before?: Record<string, unknown>;
+    after?: (count: number) => Record<string, unknown>;
+  } = {},
+): Promise<void> {
+  const present = options.present ?? ((item: T) => item);
+  const iterator = items[Symbol.asyncIterator]();
+  let next = await iterator.next();
+  response.statusCode = 200;
+  response.setHeader('Content-Type', 'application/json; charset=utf-8');
+  const before = options.before ? JSON.stringify(options.before).slice(1, -1) : '';
+  let chunk = `{"ok":true,"data":{${before}${before ? ',' : ''}${JSON.stringify(key)}:[`;
+  let count = 0;
+  try {
+    while (!next.done) {
+      chunk += (count === 0 ? '' : ',') + JSON.stringify(present(next.value));
+      count += 1;
+      // Small items go out in fewer, larger writes; wait when the client reads slower than we produce.
+      if (chunk.length >= STREAM_FLUSH_CHARS) {
+        const accepted = response.write(chunk);
+        chunk = '';
+        if (!accepted) {
+          await new Promise<void>((resolve) => {
+            const done = () => {
+              response.off('drain', done);
+              response.off('close', done);
+              resolve();
+            };
+            response.once('drain', done);
+            response.once('close', done);
+          });
+          if (response.destroyed) return;
+        }
+      }
+      next = await iterator.next();
+    }
+    const after = options.after ? JSON.stringify(options.after(count)).slice(1, -1) : '';
+    response.end(`${chunk}]${after ? ',' : ''}${after}}}`);
+  } catch (error) {
+    response.req.log.error({ err: error }, 'stream failed after the response started; cutting it short');
+    response.destroy();
+  } finally {
+    if (!next.done) await iterator.return?.();
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Building blocks for the gateway's request schemas (zod 4): each returns a schema carrying clear,
+ * human messages for every way a value can be wrong, and `.meta({ description, example })` so the
+ * OpenAPI document can be generated from the same schemas (z.toJSONSchema). Messages name the field
+ * by `label` ("Title must be at most 200 characters"); query parameters are named as spelled in the URL.
+ */
+import { z } from 'zod';
+
+/** The largest id the contracts carry (int32). */
+export const MAX_INT32 = 2_147_483_647;
+
+/** What every field documents. */
+export interface FieldDoc {
+  description: string;
+  example?: unknown;
+}
+
+const DIGITS = /^[0-9]+$/;
+
+/** The number of Unicode code points of `value` (the spec's "characters"; an emoji counts once). */
+export function codePointLength(value: string): number {
+  let count = 0;
+  for (let index = 0; index < value.length; index += 1) {
+    const unit = value.charCodeAt(index);
+    // A high surrogate followed by a low one is one code point.
+    if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < value.length) {
+      const next = value.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) index += 1;
+    }
+    count += 1;
+  }
+  return count;
+}
+
+/** True when `value` has at most `max` code points (cheap when its UTF-16 length already fits). */
+export function fitsCodePoints(value: string, max: number): boolean {
+  return value.length <= max || codePointLength(value) <= max;
+}
+
+/**
+ * A JSON integer in [min, max] (default max: int32). Strings such as "5" are refused: bodies are
+ * JSON, so numbers come as numbers.
+ */
+export function integerField(label: string, doc: FieldDoc & { min: number; max?: number }) {
+  const max = doc.max ?? MAX_INT32;
+  return z
+    .number({
+      error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be an integer`),
+    })
+    .int({ error: `${label} must be an integer`, abort: true })
+    .min(doc.min, `${label} must be at least ${doc.min}`)
+    .max(max, `${label} must be at most ${max}`)
+    .meta(metaOf(doc));
+}
+
+/** A JSON id: an integer from 1 to 2147483647. */
+export function idField(label: string, doc: FieldDoc) {
+  return integerField(label, { ...doc, min: 1 });
+}
+
+/**
+ * A JSON string of 1..max code points after trimming (whitespace-only counts as empty), given
+ * trimmed to the handler.
+ */
+export function requiredTextField(label: string, doc: FieldDoc & { max: number }) {
+  return z
+    .string({
+      error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a string`),
+    })
+    .trim()
+    .min(1, `${label} cannot be empty`)
+    .refine((value) => fitsCodePoints(value, doc.max), `${label} must be at most ${doc.max} characters`)
+    .meta({ ...metaOf(doc), maxLength: doc.max });
+}
+
+/** A JSON string of at most `max` code points, kept as given (markdown keeps its whitespace). */
+export function textField(label: string, doc: FieldDoc & { max: number }) {
+  return z
+    .string({ error: `${label} must be a string` })
+    .refine((value) => fitsCodePoints(value, doc.max), `${label} must be at most ${doc.max} characters`)
+    .meta({ ...metaOf(doc), maxLength: doc.max });
+}
+
+/** A non-empty slug string (its meaning, e.g. a status of the project, is checked by the service). */
+export function slugField(label: string, doc: FieldDoc) {
+  return z
+    .string({
+      error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a string`),
+    })
+    .min(1, `${label} cannot be empty`)
+    .max(64, `${label} must be at most 64 characters`)
+    .meta(metaOf(doc));
+}
+
+/** One of `values`; the message lists them. */
+export function enumField<const T extends readonly [string, ...string[]]>(
+  label: string,
+  values: T,
+  doc: FieldDoc,
+) {
+  return z
+    .enum(values, {
+      error: (issue) =>
+        issue.input === undefined ? `${label} is required` : `${label} must be one of ${values.join(', ')}`,
+    })
+    .meta(metaOf(doc));
+}
+
+/**
+ * A query parameter holding a decimal integer in [min, max], parsed to a number. Every way of being
+ * wrong (not digits, out of range, given twice) answers the same `message`.
+ */
+export function integerParam(doc: FieldDoc & { min: number; max: number; message: string }) {
+  return z
+    .string({ error: doc.message })
+    .regex(DIGITS, doc.message)
+    .transform(Number)
+    .pipe(z.number().int().min(doc.min, doc.message).max(doc.max, doc.message))
+    .meta(metaOf(doc));
+}
+
+/** A query parameter holding a string of 1..max code points after trimming. */
+export function textParam(doc: FieldDoc & { max: number; message: string }) {
+  return z
+    .string({ error: doc.message })
+    .trim()
+    .min(1, doc.message)
+    .refine((value) => fitsCodePoints(value, doc.max), doc.message)
+    .meta({ ...metaOf(doc), maxLength: doc.max });
+}
+
+/** A query parameter naming one of `values`. */
+export function enumParam<const T extends readonly [string, ...string[]]>(
+  values: T,
+  doc: FieldDoc & { message: string },
+) {
+  return z.enum(values, { error: doc.message }).meta(metaOf(doc));
+}
+
+/**
+ * A path parameter holding an id: 1-10 digits without a leading zero, at most 2147483647. Any other
+ * value answers `message` (e.g. `Invalid ticket id`).
+ */
+export function idParam(doc: FieldDoc & { message: string }) {
+  return z
+    .string({ error: doc.message })
+    .regex(/^[1-9][0-9]{0,9}$/, doc.message)
+    .transform(Number)
+    .pipe(z.number().max(MAX_INT32, doc.message))
+    .meta(metaOf(doc));
+}
+
+function metaOf(doc: FieldDoc): { description: string; example?: unknown } {
+  return doc.example === undefined
+    ? { description: doc.description }
+    : { description: doc.description, example: doc.example };
+}

@@ -1,0 +1,41 @@
+/**
+ * The gateway process: config -> service clients, caches, session store, revocation feed -> one
+ * express app per listener -> graceful shutdown on SIGTERM/SIGINT (exit 0). A bad configuration
+ * stops the process at once with a message naming the variable (exit 1).
+ */
+import { ConfigError, createLogger } from '@tix/kit';
+import { loadConfig } from './config.js';
+import { startGateway } from './gateway.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`gateway: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger({ service: 'gateway', level: config.logLevel });
+  const gateway = await startGateway(config, logger);
+
+  const shutdown = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'shutdown requested');
+    gateway.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`gateway: failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,180 @@
+/**
+ * Between the validated HTTP input of the ticket routes and the TicketService messages: requests are
+ * built field by field (never by spreading the body, so nothing unexpected reaches the service) with
+ * the contract's presence rules (an absent optional means "not given"; NullableInt32 / NullableString /
+ * StringList wrappers tell "leave" from "clear" from "set"), and responses are shaped as the spec's
+ * JSON with presentTicket.
+ */
+import { AppError } from '@tix/kit';
+import { presentTicket, type common, type ticket, type TicketJson } from '@tix/protos';
+import type { BoardQuery } from './board.schemas.js';
+import type { BulkUpdateBody, MoveTicketBody } from './ticket-actions.schemas.js';
+import type { CreateTicketBody, ListTicketsQuery, UpdateTicketBody } from './tickets.schemas.js';
+
+/**
+ * A write's assigned_to as the contract's wrapper: omitted or null -> absent (unchanged), 0 -> `{}`
+ * (unassign), n -> `{ value: n }`.
+ */
+export function assigneeChange(value: number | null | undefined): common.NullableInt32 | undefined {
+  if (value === undefined || value === null) return undefined;
+  return value === 0 ? {} : { value };
+}
+
+/** A write's description: omitted -> absent (unchanged), null -> `{}` (clear), text -> `{ value }`. */
+export function descriptionChange(value: string | null | undefined): common.NullableString | undefined {
+  if (value === undefined) return undefined;
+  return value === null ? {} : { value };
+}
+
+/** A write's tags: omitted or null -> absent (unchanged), a list (even empty) -> `{ values }` (replace). */
+export function tagsChange(value: string[] | null | undefined): common.StringList | undefined {
+  return value === undefined || value === null ? undefined : { values: value };
+}
+
+/** GET /tickets query -> ListTicketsRequest. */
+export function listTicketsRequest(projectId: number, query: ListTicketsQuery): ticket.ListTicketsRequest {
+  return {
+    project_id: projectId,
+    page: { page: query.page, per_page: query.per_page },
+    sort: query.sort,
+    status: query.status,
+    priority: query.priority,
+    assignee: query.assignee,
+    tag: query.tag,
+  };
+}
+
+/** GET /tickets?q= query -> SearchTicketsRequest (every match, no pagination). */
+export function searchTicketsRequest(
+  projectId: number,
+  query: ListTicketsQuery & { q: string },
+): ticket.SearchTicketsRequest {
+  return {
+    project_id: projectId,
+    q: query.q,
+    sort: query.sort,
+    status: query.status,
+    priority: query.priority,
+    assignee: query.assignee,
+    tag: query.tag,
+  };
+}
+
+/** POST /tickets body -> CreateTicketRequest (assigned_to 0 or null: nobody; priority absent: medium). */
+export function createTicketRequest(projectId: number, body: CreateTicketBody): ticket.CreateTicketRequest {
+  return {
+    project_id: projectId,
+    ticket_type_id: body.ticket_type_id,
+    title: body.title,
+    description: body.description ?? undefined,
+    priority: body.priority,
+    assigned_to: body.assigned_to ? body.assigned_to : undefined,
+    custom_fields_json: body.custom_fields === undefined ? '' : JSON.stringify(body.custom_fields),
+    tags: body.tags ?? [],
+  };
+}
+
+/** PUT /tickets/{id} body -> UpdateTicketRequest (only given fields are present). */
+export function updateTicketRequest(
+  projectId: number,
+  id: number,
+  body: UpdateTicketBody,
+): ticket.UpdateTicketRequest {
+  return {
+    project_id: projectId,
+    id,
+    title: body.title,
+    description: descriptionChange(body.description),
+    status: body.status,
+    priority: body.priority,
+    assigned_to: assigneeChange(body.assigned_to),
+    custom_fields_json: body.custom_fields === undefined ? undefined : JSON.stringify(body.custom_fields),
+    version: body.version,
+    tags: tagsChange(body.tags),
+  };
+}
+
+/** PATCH /tickets/{id}/status body -> MoveTicketRequest (null placement or resolution = not given). */
+export function moveTicketRequest(
+  projectId: number,
+  id: number,
+  body: MoveTicketBody,
+): ticket.MoveTicketRequest {
+  return {
+    project_id: projectId,
+    id,
+    status: body.status,
+    after_id: body.after_id ?? undefined,
+    before_id: body.before_id ?? undefined,
+    resolution_type: body.resolution_type ?? undefined,
+  };
+}
+
+/** POST /tickets/bulk-update body -> BulkUpdateTicketsRequest. */
+export function bulkUpdateRequest(projectId: number, body: BulkUpdateBody): ticket.BulkUpdateTicketsRequest {
+  return {
+    project_id: projectId,
+    ticket_ids: body.ticket_ids,
+    status: body.status,
+    priority: body.priority,
+    assigned_to: assigneeChange(body.assigned_to),
+    tags: tagsChange(body.tags),
+  };
+}
+
+/** GET /board query -> GetBoardRequest. */
+export function boardRequest(projectId: number, query: BoardQuery): ticket.GetBoardRequest {
+  return {
+    project_id: projectId,
+    priority: query.priority,
+    assignee: query.assignee,
+    lane_limit: query.lane_limit,
+  };
+}
+
+/** GET /tickets response: tickets plus pagination, which is absent when the service sent none (`q`). */
+export function presentTicketPage(page: ticket.TicketPage__Output): {
+  tickets: TicketJson[];
+  pagination: { total: number; page: number; per_page: number; total_pages: number };
+} {
+  const tickets = page.tickets.map(presentTicket);
+  const pagination = page.pagination;
+  if (!pagination) throw AppError.internal('the ticket service answered a page without pagination');
+  return {
+    tickets,
+    pagination: {
+      total: pagination.total,
+      page: pagination.page,
+      per_page: pagination.per_page,
+      total_pages: pagination.total_pages,
+    },
+  };
+}
+
+/** POST /tickets/bulk-update response. */
+export function presentBulkResult(result: ticket.BulkUpdateResult__Output) {
+  return {
+    success_count: result.success_count,
+    failed_count: result.failed_count,
+    failed_ids: result.failed_ids,
+    tickets: result.tickets.map(presentTicket),
+  };
+}
+
+/**
+ * GET /board response (spec Board): `lanes` keyed by status slug in workflow order (the order the
+ * service sent them; status slugs start with a letter, so JSON keeps that order) and `counts` with
+ * every lane's exact count plus `total`.
+ */
+export function presentBoard(board: ticket.Board__Output): {
+  lanes: Record<string, TicketJson[]>;
+  counts: Record<string, number>;
+} {
+  // fromEntries defines own properties, whatever the slug.
+  const lanes = Object.fromEntries(board.lanes.map((lane) => [lane.status, lane.tickets.map(presentTicket)]));
+  const counts: Record<string, number> = Object.fromEntries(
+    board.lanes.map((lane) => [lane.status, lane.count]),
+  );
+  counts.total = board.total;
+  return { lanes, counts };
+}

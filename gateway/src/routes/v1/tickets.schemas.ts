@@ -1,0 +1,261 @@
+/**
+ * The request schemas of the ticket routes (spec "Tickets", plus the additive tags and tag filter)
+ * and the pieces the other ticket schemas share (ticket-actions.schemas.ts: status, bulk, merge;
+ * board.schemas.ts). Validation, the typed handler input and the OpenAPI description all come from
+ * these. Unknown body fields and query parameters are dropped. Messages are the ones clients see in
+ * `validation_errors`.
+ */
+import { z } from 'zod';
+import {
+  enumField,
+  enumParam,
+  fitsCodePoints,
+  idField,
+  idParam,
+  integerField,
+  integerParam,
+  MAX_INT32,
+  requiredTextField,
+  slugField,
+  textField,
+  textParam,
+} from '../../http/schema-fields.js';
+import { bodyProjectIdField } from '../../middleware/project-context.js';
+
+export const TICKET_PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
+export const RESOLUTION_TYPES = ['resolved', 'wont_fix', 'duplicate'] as const;
+/** Bulk updates may only move tickets to the four default statuses (spec). */
+export const BULK_STATUSES = ['open', 'work_in_progress', 'waiting', 'closed'] as const;
+export const SORT_FIELDS = [
+  'id',
+  'title',
+  'status',
+  'priority',
+  'created_at',
+  'updated_at',
+  'assigned_to',
+] as const;
+
+export const TICKET_LIMITS = {
+  title: 200,
+  description: 5000,
+  tags: 20,
+  tag: 50,
+  q: 200,
+  perPage: 100,
+  bulkIds: 100,
+  laneLimit: 500,
+} as const;
+
+export const INVALID_TICKET_ID_MESSAGE = 'Invalid ticket id';
+export const BODY_NOT_OBJECT_MESSAGE = 'Request body must be a JSON object';
+
+// ---- shared pieces -------------------------------------------------------------------------------
+
+const TAG_TOO_LONG = `Each tag must be at most ${TICKET_LIMITS.tag} characters`;
+
+/** One tag: trimmed, lower-cased, 1..50 characters. */
+const tagValue = z
+  .string({ error: 'Each tag must be a string' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'Tags cannot be empty')
+  .refine((tag) => fitsCodePoints(tag, TICKET_LIMITS.tag), TAG_TOO_LONG)
+  .meta({
+    description: 'A tag: trimmed and lower-cased, 1 to 50 characters.',
+    example: 'billing',
+    maxLength: TICKET_LIMITS.tag,
+  });
+
+/** Tags: at most 20; duplicates (after trimming and lower-casing) are collapsed. */
+export const tagsField = z
+  .array(tagValue, { error: 'Tags must be an array of strings' })
+  .max(TICKET_LIMITS.tags, `Give at most ${TICKET_LIMITS.tags} tags`)
+  .overwrite((tags) => [...new Set(tags)])
+  .meta({
+    description:
+      'Labels of the ticket (additive). At most 20, each trimmed and lower-cased; duplicates collapse.',
+    example: ['billing', 'vip'],
+  });
+
+/** A JSON object keyed by the ticket type's field_schema names (checked by the ticket service). */
+export const customFieldsField = z
+  .record(z.string(), z.unknown(), { error: 'Custom fields must be a JSON object' })
+  .meta({
+    description: "Values keyed by the ticket type's field_schema names.",
+    example: { severity: 'high' },
+  });
+
+export const priorityField = enumField('Priority', TICKET_PRIORITIES, {
+  description: 'One of low, medium, high, critical.',
+  example: 'high',
+});
+
+/** assigned_to in writes: a user id, 0 = nobody, null = not given. */
+export const assigneeField = integerField('Assignee', {
+  min: 0,
+  description: 'User id of the assignee; 0 unassigns; null or omitted leaves it as it is.',
+  example: 7,
+});
+
+export const priorityParam = enumParam(TICKET_PRIORITIES, {
+  message: `priority must be one of ${TICKET_PRIORITIES.join(', ')}`,
+  description: 'Only tickets of this priority.',
+  example: 'high',
+});
+
+export const assigneeParam = integerParam({
+  min: 1,
+  max: MAX_INT32,
+  message: 'assignee must be a user id (a positive integer)',
+  description: 'Only tickets assigned to this user id.',
+  example: 7,
+});
+
+// ---- path ----------------------------------------------------------------------------------------
+
+/** Path `{id}` of /tickets/{id}...: 1 to 2147483647, digits only. */
+export const ticketIdParams = z.object({
+  id: idParam({ message: INVALID_TICKET_ID_MESSAGE, description: 'Ticket id.', example: 42 }),
+});
+
+// ---- GET /tickets --------------------------------------------------------------------------------
+
+const SORT_MESSAGE =
+  `sort must be one of ${SORT_FIELDS.join(', ')}, ` +
+  'optionally prefixed with + (ascending) or - (descending)';
+// A literal '+' in a query string decodes to a space, so a leading space means ascending too.
+const SORT_PATTERN = new RegExp(`^[ +-]?(${SORT_FIELDS.join('|')})$`);
+
+/** `sort`, normalised to `+field` or `-field` (a bare field name is ascending). */
+export const sortParam = z
+  .string({ error: SORT_MESSAGE })
+  .regex(SORT_PATTERN, SORT_MESSAGE)
+  .overwrite((value) => (value.startsWith('-') ? value : `+${value.replace(/^[ +]/, '')}`))
+  .meta({
+    description:
+      'Sort field with a + (ascending) or - (descending) prefix; a bare field is ascending. ' +
+      `Fields: ${SORT_FIELDS.join(', ')}. Priority sorts by severity, status by workflow order; ties by id.`,
+    example: '-created_at',
+  });
+
+export const listTicketsQuery = z.object({
+  page: integerParam({
+    min: 1,
+    max: MAX_INT32,
+    message: 'page must be a positive integer',
+    description: 'Page number, from 1.',
+    example: 1,
+  }).default(1),
+  per_page: integerParam({
+    min: 1,
+    max: TICKET_LIMITS.perPage,
+    message: `per_page must be an integer from 1 to ${TICKET_LIMITS.perPage}`,
+    description: 'Tickets per page, 1 to 100.',
+    example: 50,
+  }).default(50),
+  sort: sortParam.default('-created_at'),
+  status: z
+    .string({ error: 'status must be a status slug of the project' })
+    .min(1, 'status must be a status slug of the project')
+    .meta({ description: 'Only tickets in this status (a status slug of the project).', example: 'open' })
+    .optional(),
+  priority: priorityParam.optional(),
+  assignee: assigneeParam.optional(),
+  q: textParam({
+    max: TICKET_LIMITS.q,
+    message: `q must be 1 to ${TICKET_LIMITS.q} characters`,
+    description:
+      'Case-insensitive search in title and description. When given, all matches are returned and pagination is absent.',
+    example: 'printer',
+  }).optional(),
+  tag: z
+    .string({ error: `tag must be 1 to ${TICKET_LIMITS.tag} characters` })
+    .trim()
+    .toLowerCase()
+    .min(1, `tag must be 1 to ${TICKET_LIMITS.tag} characters`)
+    .refine(
+      (tag) => fitsCodePoints(tag, TICKET_LIMITS.tag),
+      `tag must be 1 to ${TICKET_LIMITS.tag} characters`,
+    )
+    .meta({ description: 'Only tickets carrying this tag (additive).', example: 'billing', maxLength: 50 })
+    .optional(),
+});
+
+// ---- POST /tickets -------------------------------------------------------------------------------
+
+const titleField = requiredTextField('Title', {
+  max: TICKET_LIMITS.title,
+  description: 'Title, 1 to 200 characters after trimming.',
+  example: 'Printer on fire',
+});
+
+const descriptionField = textField('Description', {
+  max: TICKET_LIMITS.description,
+  description: 'Markdown, at most 5000 characters; null means none (on update: clears it).',
+  example: 'It started after the update.',
+});
+
+export const createTicketBody = z.object(
+  {
+    ticket_type_id: idField('Ticket type ID', {
+      description: 'A ticket type of the project.',
+      example: 1,
+    }),
+    title: titleField,
+    description: descriptionField.nullable().optional(),
+    priority: priorityField.optional(),
+    assigned_to: assigneeField.nullable().optional(),
+    custom_fields: customFieldsField.optional(),
+    tags: tagsField.nullable().optional(),
+    project_id: bodyProjectIdField.optional(),
+  },
+  { error: BODY_NOT_OBJECT_MESSAGE },
+);
+
+// ---- PUT /tickets/{id} ---------------------------------------------------------------------------
+
+const NOTHING_TO_UPDATE =
+  'Give at least one field to change: title, description, status, priority, assigned_to, custom_fields or tags';
+
+export const updateTicketBody = z
+  .object(
+    {
+      title: titleField.optional(),
+      description: descriptionField.nullable().optional(),
+      status: slugField('Status', {
+        description: 'A status slug of the project.',
+        example: 'waiting',
+      }).optional(),
+      priority: priorityField.optional(),
+      assigned_to: assigneeField.nullable().optional(),
+      custom_fields: customFieldsField
+        .meta({
+          description: 'Values merged into the existing custom fields, then re-validated.',
+          example: { severity: 'low' },
+        })
+        .optional(),
+      tags: tagsField.nullable().optional(),
+      version: integerField('Version', {
+        min: 1,
+        description: 'The version you read; a stale version answers 409.',
+        example: 3,
+      }).optional(),
+    },
+    { error: BODY_NOT_OBJECT_MESSAGE },
+  )
+  .refine(
+    (body) =>
+      body.title !== undefined ||
+      body.description !== undefined ||
+      body.status !== undefined ||
+      body.priority !== undefined ||
+      (body.assigned_to !== undefined && body.assigned_to !== null) ||
+      body.custom_fields !== undefined ||
+      (body.tags !== undefined && body.tags !== null),
+    { message: NOTHING_TO_UPDATE },
+  );
+
+export type ListTicketsQuery = z.output<typeof listTicketsQuery>;
+export type CreateTicketBody = z.output<typeof createTicketBody>;
+export type UpdateTicketBody = z.output<typeof updateTicketBody>;

@@ -1,0 +1,49 @@
+/**
+ * WebhookService messages -> the API's JSON: the spec's Webhook (secret only in the create
+ * response) and the delivery log's Delivery (absent response codes and errors as null).
+ */
+import type { webhook } from '@tix/protos';
+
+export interface WebhookJson {
+  id: number;
+  url: string;
+  events: string[];
+  is_active: boolean;
+  created_at: string;
+  project_id: number;
+  secret?: string;
+}
+
+/** A subscription; `secret` only when the message carries it (create). */
+export function presentWebhook(message: webhook.Webhook__Output): WebhookJson {
+  const json: WebhookJson = {
+    id: message.id,
+    url: message.url,
+    events: message.events,
+    is_active: message.is_active,
+    created_at: message.created_at,
+    project_id: message.project_id,
+  };
+  if (message.secret !== undefined) json.secret = message.secret;
+  return json;
+}
+
+/** A delivery with its attempts, oldest attempt first. */
+export function presentDelivery(message: webhook.Delivery__Output) {
+  return {
+    id: message.id,
+    webhook_id: message.webhook_id,
+    event: message.event,
+    event_id: message.event_id,
+    status: message.status,
+    attempts: message.attempts.map((attempt) => ({
+      number: attempt.number,
+      response_code: attempt.response_code ?? null,
+      duration_ms: attempt.duration_ms,
+      error: attempt.error ?? null,
+      attempted_at: attempt.attempted_at,
+    })),
+    created_at: message.created_at,
+    updated_at: message.updated_at,
+  };
+}

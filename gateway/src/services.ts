@@ -1,0 +1,39 @@
+/**
+ * Typed gRPC clients of the five services (kit createServiceClient), addressed from
+ * <NAME>_SERVICE_ADDR. A service configured as `none` (development only) has no client: routes that
+ * need it answer 503, and /readyz reports it `not_deployed`.
+ */
+import { AppError, createServiceClient, type ServiceClient } from '@tix/kit';
+import { SERVICE_NAMES, type ServiceName } from '@tix/protos';
+
+export type ServiceClients = { [N in ServiceName]: ServiceClient<N> | null };
+
+/** One client per deployed service, each with the default call deadline. */
+export function createServiceClients(
+  addresses: Record<ServiceName, string | null>,
+  deadlineMs: number,
+): ServiceClients {
+  const client = <N extends ServiceName>(name: N): ServiceClient<N> | null => {
+    const address = addresses[name];
+    return address === null ? null : createServiceClient(name, address, { deadlineMs });
+  };
+  return {
+    lookup: client('lookup'),
+    tickets: client('tickets'),
+    comments: client('comments'),
+    attachments: client('attachments'),
+    webhooks: client('webhooks'),
+  };
+}
+
+/** The client of `name`, or 503 when that service is not deployed. */
+export function requireService<N extends ServiceName>(clients: ServiceClients, name: N): ServiceClient<N> {
+  const client = clients[name];
+  if (!client) throw AppError.unavailable(`The ${name} service is not deployed`);
+  return client;
+}
+
+/** Closes every client's channels. */
+export function closeServiceClients(clients: ServiceClients): void {
+  for (const name of SERVICE_NAMES) clients[name]?.close();
+}

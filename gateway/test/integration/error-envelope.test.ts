@@ -1,0 +1,227 @@
+import { expect } from 'chai';
+import { AppError } from '@tix/kit';
+import { freePort } from '@tix/kit/testing';
+import { startFakeLookup, FULL_KEY, NO_TICKETS_READ_KEY, type FakeLookup } from '../support/fake-lookup.js';
+import {
+  bearer,
+  request,
+  startTestGateway,
+  type JsonResponse,
+  type TestGateway,
+} from '../support/test-gateway.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+function expectError(response: JsonResponse, status: number, message: string): void {
+  expect(response.body).to.deep.equal({ ok: false, error: { code: status, message } });
+  expect(response.status).to.equal(status);
+  expect(response.headers.get('x-correlation-id')).to.match(UUID);
+  expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+}
+
+describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake lookup over gRPC)', () => {
+  let lookup: FakeLookup;
+  let gateway: TestGateway;
+
+  before(async () => {
+    lookup = await startFakeLookup();
+    gateway = await startTestGateway({ services: { lookup: lookup.address }, bodyLimitBytes: 2048 });
+  });
+  after(async () => {
+    await gateway.close();
+    await lookup.stop();
+  });
+  afterEach(() => lookup.reset());
+
+  it('404 names the method and path of an unknown route', async () => {
+    expectError(
+      await request(`${gateway.apiUrl}/v1/nope`, { headers: bearer(FULL_KEY) }),
+      404,
+      'Route GET /v1/nope not found',
+    );
+    expectError(await request(`${gateway.apiUrl}/elsewhere?x=1`), 404, 'Route GET /elsewhere not found');
+  });
+
+  it('405 with an Allow header for a known path asked with another method', async () => {
+    const response = await request(`${gateway.apiUrl}/v1/projects`, {
+      method: 'DELETE',
+      headers: bearer(FULL_KEY),
+    });
+    expectError(response, 405, 'Method DELETE not allowed on /v1/projects');
+    expect(response.headers.get('allow')).to.equal('GET, HEAD, OPTIONS');
+  });
+
+  it('400 Malformed JSON body', async () => {
+    const response = await request(`${gateway.apiUrl}/v1/projects`, {
+      method: 'POST',
+      headers: { ...bearer(FULL_KEY), 'Content-Type': 'application/json' },
+      body: '{"title": ',
+    });
+    expectError(response, 400, 'Malformed JSON body');
+  });
+
+  it('413 for a body over BODY_LIMIT, 415 for a non-JSON body on POST', async () => {
+    const tooLarge = await request(`${gateway.apiUrl}/v1/projects`, {
+      method: 'POST',
+      headers: { ...bearer(FULL_KEY), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ content: 'x'.repeat(4096) }),
+    });
+    expectError(tooLarge, 413, 'Request body too large (limit 2048 bytes)');
+    const notJson = await request(`${gateway.apiUrl}/v1/projects`, {
+      method: 'POST',
+      headers: { ...bearer(FULL_KEY), 'Content-Type': 'text/plain' },
+      body: 'hello',
+    });
+    expectError(notJson, 415, 'Content-Type must be application/json');
+  });
+
+  it('401 without a key, 401 Invalid API key for unknown and malformed keys', async () => {
+    const missing = await request(`${gateway.apiUrl}/v1/projects`);
+    expectError(missing, 401, 'API key required');
+    expect(missing.headers.get('www-authenticate')).to.equal('Bearer');
+    expectError(
+      await request(`${gateway.apiUrl}/v1/projects`, { headers: bearer('tix_unknown_key_999') }),
+      401,
+      'Invalid API key',
+    );
+    expectError(
+      await request(`${gateway.apiUrl}/v1/projects`, { headers: { 'X-API-Key': 'tix_unknown_key_999' } }),
+      401,
+      'Invalid API key',
+    );
+    expectError(
+      await request(`${gateway.apiUrl}/v1/projects`, { headers: { Authorization: 'Bearer ' } }),
+      401,
+      'Invalid API key',
+    );
+    const callsBefore = lookup.calls.AuthenticateApiKey ?? 0;
+    // Not a plausible key at all: refused without asking lookup.
+    expectError(
+      await request(`${gateway.apiUrl}/v1/projects`, { headers: bearer('short') }),
+      401,
+      'Invalid API key',
+    );
+    expect(lookup.calls.AuthenticateApiKey ?? 0).to.equal(callsBefore);
+  });
+
+  it('403 names the missing scope', async () => {
+    expectError(
+      await request(`${gateway.apiUrl}/v1/ticket-types?project_id=1`, {
+        headers: bearer(NO_TICKETS_READ_KEY),
+      }),
+      403,
+      'Missing required scope: tickets:read',
+    );
+  });
+
+  it('400 Project ID is required. and 404 Project not found', async () => {
+    expectError(
+      await request(`${gateway.apiUrl}/v1/ticket-types`, { headers: bearer(FULL_KEY) }),
+      400,
+      'Project ID is required.',
+    );
+    expectError(
+      await request(`${gateway.apiUrl}/v1/ticket-types?project_id=99`, { headers: bearer(FULL_KEY) }),
+      404,
+      'Project not found',
+    );
+    expectError(
+      await request(`${gateway.apiUrl}/v1/ticket-types?project=nope`, { headers: bearer(FULL_KEY) }),
+      404,
+      'Project not found',
+    );
+  });
+
+  it('400 with validation_errors for a malformed project_id', async () => {
+    const response = await request(`${gateway.apiUrl}/v1/ticket-types?project_id=1abc`, {
+      headers: bearer(FULL_KEY),
+    });
+    expect(response.status).to.equal(400);
+    expect(response.body).to.deep.equal({
+      ok: false,
+      error: {
+        code: 400,
+        message: 'Invalid project_id',
+        validation_errors: { project_id: ['must be an integer'] },
+      },
+    });
+  });
+
+  it('500 Internal server error when a handler throws unexpectedly (no internals leak)', async () => {
+    // Project "broken" has a ticket type whose field schema is not JSON: the presenter throws.
+    const response = await request(`${gateway.apiUrl}/v1/ticket-types?project=broken`, {
+      headers: bearer(FULL_KEY),
+    });
+    expectError(response, 500, 'Internal server error');
+  });
+
+  it('500 when the service fails unexpectedly, with its message hidden', async () => {
+    lookup.override('ListUsers', () => Promise.reject(new TypeError('password=hunter2 in stack')));
+    expectError(
+      await request(`${gateway.apiUrl}/v1/users`, { headers: bearer(FULL_KEY) }),
+      500,
+      'Internal server error',
+    );
+  });
+
+  it('a service AppError keeps its kind and message', async () => {
+    lookup.override('ListUsers', () => Promise.reject(AppError.conflict('Rare simultaneous write')));
+    expectError(
+      await request(`${gateway.apiUrl}/v1/users`, { headers: bearer(FULL_KEY) }),
+      409,
+      'Rare simultaneous write',
+    );
+  });
+
+  it('504 when the service is slower than the deadline', async () => {
+    const slowGateway = await startTestGateway({ services: { lookup: lookup.address }, deadlineMs: 200 });
+    lookup.override(
+      'ListUsers',
+      () => new Promise((resolve) => setTimeout(() => resolve({ users: [] }), 1_000)),
+    );
+    try {
+      expectError(
+        await request(`${slowGateway.apiUrl}/v1/users`, { headers: bearer(FULL_KEY) }),
+        504,
+        'Service did not answer in time',
+      );
+    } finally {
+      await slowGateway.close();
+    }
+  });
+
+  it('503 when the service is down (and when it is not deployed)', async () => {
+    const downGateway = await startTestGateway({ services: { lookup: `127.0.0.1:${await freePort()}` } });
+    const absentGateway = await startTestGateway({ services: {} });
+    try {
+      expectError(
+        await request(`${downGateway.apiUrl}/v1/projects`, { headers: bearer(FULL_KEY) }),
+        503,
+        'Service temporarily unavailable',
+      );
+      expectError(
+        await request(`${absentGateway.apiUrl}/v1/projects`, { headers: bearer(FULL_KEY) }),
+        503,
+        'The lookup service is not deployed',
+      );
+    } finally {
+      await downGateway.close();
+      await absentGateway.close();
+    }
+  });
+
+  it('echoes a well-formed X-Correlation-ID and passes it to the service; replaces a malformed one', async () => {
+    const good = await request(`${gateway.apiUrl}/v1/users`, {
+      headers: { ...bearer(FULL_KEY), 'X-Correlation-ID': 'client-trace-42' },
+    });
+    expect(good.status).to.equal(200);
+    expect(good.headers.get('x-correlation-id')).to.equal('client-trace-42');
+    expect(lookup.lastContext.ListUsers?.correlationId).to.equal('client-trace-42');
+
+    const bad = await request(`${gateway.apiUrl}/v1/users`, {
+      headers: { ...bearer(FULL_KEY), 'X-Correlation-ID': 'has spaces; and {braces}' },
+    });
+    expect(bad.headers.get('x-correlation-id')).to.match(UUID);
+    expect(lookup.lastContext.ListUsers?.correlationId).to.equal(bad.headers.get('x-correlation-id'));
+  });
+});

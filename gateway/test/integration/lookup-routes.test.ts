@@ -1,0 +1,208 @@
+import { expect } from 'chai';
+import {
+  FIELD_SCHEMA,
+  FULL_KEY,
+  NO_TICKETS_READ_KEY,
+  SCOPED_KEY,
+  startFakeLookup,
+  type FakeLookup,
+} from '../support/fake-lookup.js';
+import { bearer, request, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+
+const ACME = {
+  id: 1,
+  name: 'Acme Support',
+  slug: 'acme',
+  description: 'Acme customers',
+  prefix: 'ACME',
+  statuses: [
+    { slug: 'open', label: 'Open', is_closed: false, position: 0 },
+    { slug: 'closed', label: 'Closed', is_closed: true, position: 1 },
+  ],
+};
+const GLOBEX = {
+  id: 2,
+  name: 'Globex',
+  slug: 'globex',
+  description: '',
+  prefix: 'GLX',
+  statuses: [{ slug: 'open', label: 'Open', is_closed: false, position: 0 }],
+};
+const ACME_TYPES = [
+  {
+    id: 1,
+    name: 'Bug',
+    slug: 'bug',
+    description: 'Something broke',
+    is_default: true,
+    field_schema: FIELD_SCHEMA,
+  },
+  { id: 2, name: 'Question', slug: 'question', description: '', is_default: false, field_schema: [] },
+];
+const GLOBEX_TYPES = [
+  { id: 3, name: 'Task', slug: 'task', description: '', is_default: true, field_schema: [] },
+];
+
+describe('lookup routes on /v1 (fake lookup over gRPC)', () => {
+  let lookup: FakeLookup;
+  let gateway: TestGateway;
+
+  before(async () => {
+    lookup = await startFakeLookup();
+    gateway = await startTestGateway({ services: { lookup: lookup.address } });
+  });
+  after(async () => {
+    await gateway.close();
+    await lookup.stop();
+  });
+  afterEach(() => lookup.reset());
+
+  const get = (path: string, key: string) => request(`${gateway.apiUrl}${path}`, { headers: bearer(key) });
+
+  describe('GET /v1/projects', () => {
+    it('lists every project for an unscoped key', async () => {
+      const response = await get('/v1/projects', FULL_KEY);
+      expect(response.status).to.equal(200);
+      expect(response.body.ok).to.equal(true);
+      expect(response.body.data.count).to.equal(3);
+      expect(response.body.data.projects[0]).to.deep.equal(ACME);
+      expect(response.body.data.projects[1]).to.deep.equal(GLOBEX);
+    });
+
+    it('shows a project-scoped key only its own project', async () => {
+      const response = await get('/v1/projects', SCOPED_KEY);
+      expect(response.body).to.deep.equal({ ok: true, data: { projects: [GLOBEX], count: 1 } });
+    });
+
+    it('needs no scope beyond a valid key', async () => {
+      expect((await get('/v1/projects', NO_TICKETS_READ_KEY)).status).to.equal(200);
+    });
+
+    it('passes the API key principal to the service', async () => {
+      await get('/v1/projects', SCOPED_KEY);
+      expect(lookup.lastContext.ListProjects?.principal).to.deep.equal({
+        kind: 'api_key',
+        user_id: 11,
+        role: 'agent',
+        scopes: ['tickets:read'],
+        key_id: 2,
+        project_id: 2,
+      });
+    });
+  });
+
+  describe('GET /v1/ticket-types', () => {
+    it('answers by query project_id, with field_schema parsed', async () => {
+      const response = await get('/v1/ticket-types?project_id=1', FULL_KEY);
+      expect(response.body).to.deep.equal({ ok: true, data: { ticket_types: ACME_TYPES, count: 2 } });
+    });
+
+    it('answers by project slug, and ignores unknown query parameters', async () => {
+      const response = await get('/v1/ticket-types?project=globex&colour=blue', FULL_KEY);
+      expect(response.body).to.deep.equal({ ok: true, data: { ticket_types: GLOBEX_TYPES, count: 1 } });
+    });
+
+    it('project_id wins over project', async () => {
+      const response = await get('/v1/ticket-types?project=globex&project_id=1', FULL_KEY);
+      expect(response.body.data.ticket_types).to.deep.equal(ACME_TYPES);
+    });
+
+    it('a scoped key needs no parameter and ignores project', async () => {
+      expect((await get('/v1/ticket-types', SCOPED_KEY)).body.data.ticket_types).to.deep.equal(GLOBEX_TYPES);
+      expect((await get('/v1/ticket-types?project=acme', SCOPED_KEY)).body.data.ticket_types).to.deep.equal(
+        GLOBEX_TYPES,
+      );
+    });
+
+    it('a scoped key naming another project by id gets 404', async () => {
+      const response = await get('/v1/ticket-types?project_id=1', SCOPED_KEY);
+      expect(response.status).to.equal(404);
+      expect(response.body).to.deep.equal({ ok: false, error: { code: 404, message: 'Project not found' } });
+    });
+
+    it('an unscoped key without project context gets 400 Project ID is required.', async () => {
+      const response = await get('/v1/ticket-types', FULL_KEY);
+      expect(response.status).to.equal(400);
+      expect(response.body).to.deep.equal({
+        ok: false,
+        error: { code: 400, message: 'Project ID is required.' },
+      });
+    });
+
+    it('a key without tickets:read gets 403 before any project lookup', async () => {
+      const response = await get('/v1/ticket-types?project_id=1', NO_TICKETS_READ_KEY);
+      expect(response.status).to.equal(403);
+      expect(response.body).to.deep.equal({
+        ok: false,
+        error: { code: 403, message: 'Missing required scope: tickets:read' },
+      });
+      expect(lookup.calls.ResolveProject).to.equal(undefined);
+    });
+
+    it('resolves each project once and serves repeats (by slug or id) from the cache', async () => {
+      const fresh = await startTestGateway({ services: { lookup: lookup.address } });
+      try {
+        for (const query of ['project=acme', 'project=acme', 'project_id=1']) {
+          const response = await request(`${fresh.apiUrl}/v1/ticket-types?${query}`, {
+            headers: bearer(FULL_KEY),
+          });
+          expect(response.body.data.ticket_types).to.deep.equal(ACME_TYPES);
+        }
+        expect(lookup.calls.ResolveProject).to.equal(1);
+        expect(lookup.calls.ListTicketTypes).to.equal(3);
+      } finally {
+        await fresh.close();
+      }
+    });
+  });
+
+  describe('GET /v1/users', () => {
+    it('lists users with the spec fields', async () => {
+      const response = await get('/v1/users', FULL_KEY);
+      expect(response.body).to.deep.equal({
+        ok: true,
+        data: {
+          users: [
+            { id: 10, name: 'Alice Admin', email: 'alice@example.com', role: 'admin', is_active: true },
+            { id: 11, name: 'Bob Agent', email: 'bob@example.com', role: 'agent', is_active: true },
+            { id: 12, name: 'Carol Viewer', email: 'carol@example.com', role: 'viewer', is_active: false },
+          ],
+          count: 3,
+        },
+      });
+    });
+
+    it('needs tickets:read but no project', async () => {
+      expect((await get('/v1/users', SCOPED_KEY)).status).to.equal(200);
+      expect((await get('/v1/users', NO_TICKETS_READ_KEY)).status).to.equal(403);
+    });
+  });
+
+  describe('API key cache', () => {
+    it('authenticates a key once and then serves it from memory', async () => {
+      const gatewayWithFreshCache = await startTestGateway({ services: { lookup: lookup.address } });
+      try {
+        for (let i = 0; i < 3; i += 1) {
+          const response = await request(`${gatewayWithFreshCache.apiUrl}/v1/users`, {
+            headers: bearer(FULL_KEY),
+          });
+          expect(response.status).to.equal(200);
+        }
+        expect(lookup.calls.AuthenticateApiKey).to.equal(1);
+      } finally {
+        await gatewayWithFreshCache.close();
+      }
+    });
+
+    it('with AUTH_CACHE_TTL_MS=0 asks lookup every time', async () => {
+      const uncached = await startTestGateway({ services: { lookup: lookup.address }, authCacheTtlMs: 0 });
+      try {
+        await request(`${uncached.apiUrl}/v1/users`, { headers: bearer(FULL_KEY) });
+        await request(`${uncached.apiUrl}/v1/users`, { headers: bearer(FULL_KEY) });
+        expect(lookup.calls.AuthenticateApiKey).to.equal(2);
+      } finally {
+        await uncached.close();
+      }
+    });
+  });
+});

@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { createTestVhost, eventually, freePort, type TestVhost } from '@tix/kit/testing';
+import { FULL_KEY, startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
+import { bearer, request } from '../support/test-gateway.js';
+
+const GATEWAY_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+function startMain(env: Record<string, string>): {
+  child: ChildProcess;
+  exit: Promise<number | null>;
+  stderr: () => string;
+} {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: GATEWAY_DIR,
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exit, stderr: () => stderr };
+}
+
+describe('the gateway process (src/main.ts)', () => {
+  let lookup: FakeLookup;
+  let vhost: TestVhost;
+  before(async () => {
+    lookup = await startFakeLookup();
+    vhost = await createTestVhost('gateway_main');
+  });
+  after(async () => {
+    await lookup.stop();
+    await vhost.drop();
+  });
+
+  it('serves both ports, then on SIGTERM finishes in-flight requests, stops accepting and exits 0', async () => {
+    const [apiPort, appPort] = [await freePort(), await freePort()];
+    const gateway = startMain({
+      GATEWAY_API_PORT: String(apiPort),
+      GATEWAY_APP_PORT: String(appPort),
+      LOOKUP_SERVICE_ADDR: lookup.address,
+      TICKETS_SERVICE_ADDR: 'none',
+      COMMENTS_SERVICE_ADDR: 'none',
+      ATTACHMENTS_SERVICE_ADDR: 'none',
+      WEBHOOKS_SERVICE_ADDR: 'none',
+      AMQP_URL: vhost.url,
+    });
+    try {
+      const api = `http://127.0.0.1:${apiPort}`;
+      await eventually(() => request(`${api}/healthz`).then((response) => response.status === 200), 15_000);
+      expect((await request(`http://127.0.0.1:${appPort}/api/csrf-token`)).status).to.equal(200);
+      expect((await request(`${api}/readyz`)).status).to.equal(200);
+
+      lookup.override(
+        'ListUsers',
+        () => new Promise((resolve) => setTimeout(() => resolve({ users: [] }), 700)),
+      );
+      const inFlight = request(`${api}/v1/users`, { headers: bearer(FULL_KEY) });
+      await eventually(() => lookup.calls.ListUsers === 1);
+      gateway.child.kill('SIGTERM');
+
+      const response = await inFlight;
+      expect(response.status).to.equal(200);
+      expect(response.body).to.deep.equal({ ok: true, data: { users: [], count: 0 } });
+      expect(await gateway.exit).to.equal(0);
+      const refused = await fetch(`${api}/healthz`).then(
+        () => false,
+        () => true,
+      );
+      expect(refused).to.equal(true);
+    } finally {
+      lookup.reset();
+      if (gateway.child.exitCode === null) gateway.child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses a bad configuration, naming the variable (exit 1)', async () => {
+    const gateway = startMain({ GATEWAY_API_PORT: 'eighty', CORS_ORIGINS: 'https://ok.example, not a url' });
+    expect(await gateway.exit).to.equal(1);
+    expect(gateway.stderr()).to.contain('GATEWAY_API_PORT').and.contain('CORS_ORIGINS');
+  });
+
+  it('refuses "none" service addresses in production', async () => {
+    const gateway = startMain({ NODE_ENV: 'production', CORS_ORIGINS: '*', TICKETS_SERVICE_ADDR: 'none' });
+    expect(await gateway.exit).to.equal(1);
+    expect(gateway.stderr()).to.contain('TICKETS_SERVICE_ADDR');
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * Starts the gateway's express apps on real loopback listeners (port 0) around the given service
+ * addresses, with the same wiring as src/gateway.ts but every knob open to tests.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { testLogger } from '@tix/kit/testing';
+import type { ServiceName } from '@tix/protos';
+import { createApp, type AppDeps } from '../../src/app.js';
+import { createApiKeyAuthenticator, type ApiKeyAuthenticator } from '../../src/auth/api-key-authenticator.js';
+import type { HostRole } from '../../src/http/request-context.js';
+import {
+  DEFAULT_ATTACHMENT_MAX_BYTES,
+  type AttachmentLimits,
+} from '../../src/routes/v1/attachments.schemas.js';
+import type { CorsPolicy } from '../../src/middleware/cors.js';
+import { createProjectResolver } from '../../src/projects/project-resolver.js';
+import { closeServiceClients, createServiceClients, type ServiceClients } from '../../src/services.js';
+import { createMemorySessionStore, type SessionStore } from '../../src/sessions/session-store.js';
+
+export interface TestGatewayOptions {
+  /** host:port of each service; unlisted services are not deployed. */
+  services: Partial<Record<ServiceName, string>>;
+  cors?: CorsPolicy;
+  /** Attachment upload limits (default: 25 MiB, 10 minutes). */
+  attachments?: Partial<AttachmentLimits>;
+  bodyLimitBytes?: number;
+  deadlineMs?: number;
+  authCacheTtlMs?: number;
+  sessionStore?: SessionStore;
+  apiHosts?: string[];
+  appHosts?: string[];
+  /** One listener serving both roles by Host (needs apiHosts and appHosts). */
+  sharedListener?: boolean;
+  secureCookie?: boolean;
+}
+
+export interface TestGateway {
+  /** Base URL of the API-role listener (the shared one when sharedListener). */
+  apiUrl: string;
+  /** Base URL of the app-role listener (the shared one when sharedListener). */
+  appUrl: string;
+  apiKeys: ApiKeyAuthenticator;
+  services: ServiceClients;
+  shuttingDown: { value: boolean };
+  close(): Promise<void>;
+}
+
+function listen(server: http.Server): Promise<string> {
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () =>
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+    );
+  });
+}
+
+/** Starts the test gateway; close() stops listeners and clients. */
+export async function startTestGateway(options: TestGatewayOptions): Promise<TestGateway> {
+  const addresses: Record<ServiceName, string | null> = {
+    lookup: options.services.lookup ?? null,
+    tickets: options.services.tickets ?? null,
+    comments: options.services.comments ?? null,
+    attachments: options.services.attachments ?? null,
+    webhooks: options.services.webhooks ?? null,
+  };
+  const services = createServiceClients(addresses, options.deadlineMs ?? 5_000);
+  const apiKeys = createApiKeyAuthenticator({
+    lookup: services.lookup,
+    ttlMs: options.authCacheTtlMs ?? 60_000,
+  });
+  const shuttingDown = { value: false };
+  const deps: Omit<AppDeps, 'listenerRole'> = {
+    apiHosts: options.apiHosts ?? [],
+    appHosts: options.appHosts ?? [],
+    cors: options.cors ?? { mode: 'wildcard' },
+    bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024,
+    attachments: {
+      maxBytes: options.attachments?.maxBytes ?? DEFAULT_ATTACHMENT_MAX_BYTES,
+      transferDeadlineMs: options.attachments?.transferDeadlineMs ?? 600_000,
+    },
+    readinessTimeoutMs: 500,
+    logger: testLogger('gateway'),
+    services,
+    apiKeys,
+    projects: createProjectResolver({ lookup: services.lookup, ttlMs: 30_000 }),
+    sessions: {
+      store: options.sessionStore ?? createMemorySessionStore({ ttlSeconds: 3600 }),
+      secureCookie: options.secureCookie ?? false,
+    },
+    isShuttingDown: () => shuttingDown.value,
+  };
+  const roles: (HostRole | null)[] = options.sharedListener ? [null] : ['api', 'app'];
+  const servers = roles.map((role) => http.createServer(createApp({ ...deps, listenerRole: role })));
+  const urls = await Promise.all(servers.map(listen));
+  return {
+    apiUrl: urls[0]!,
+    appUrl: urls[urls.length - 1]!,
+    apiKeys,
+    services,
+    shuttingDown,
+    async close() {
+      await Promise.all(
+        servers.map(
+          (server) =>
+            new Promise<void>((resolve) => {
+              server.close(() => resolve());
+              server.closeAllConnections();
+            }),
+        ),
+      );
+      closeServiceClients(services);
+    },
+  };
+}
+
+export interface JsonResponse {
+  status: number;
+  headers: Headers;
+
+  body: any;
+}
+
+/** fetch, with the body parsed as JSON (undefined when empty). */
+export async function request(url: string, init: RequestInit = {}): Promise<JsonResponse> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text === '' ? undefined : JSON.parse(text),
+  };
+}
+
+/** Authorization header for a key. */
+export function bearer(key: string): Record<string, string> {
+  return { Authorization: `Bearer ${key}` };
+}
+
+/** A request through node:http, which (unlike fetch) may set the Host header. */
+export function requestWithHost(
+  url: string,
+  options: { host: string; method?: string; headers?: Record<string, string> },
+): Promise<Omit<JsonResponse, 'headers'> & { headers: http.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = http.request(
+      url,
+      { method: options.method ?? 'GET', headers: { ...options.headers, Host: options.host } },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({
+            status: incoming.statusCode ?? 0,
+            headers: incoming.headers,
+            body: text === '' ? undefined : JSON.parse(text),
+          });
+        });
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}

@@ -1,0 +1,35 @@
+import { expect } from 'chai';
+import { AppError } from '@tix/kit';
+import { parseLoginBody } from '../../src/routes/app/auth.js';
+
+function validationErrors(body: unknown): unknown {
+  try {
+    parseLoginBody(body);
+  } catch (error) {
+    expect(error).to.be.instanceOf(AppError);
+    expect((error as AppError).httpStatus).to.equal(422);
+    return (error as AppError).validationErrors;
+  }
+  throw new Error('expected a validation error');
+}
+
+describe('parseLoginBody', () => {
+  it('accepts email and password, trimming the email', () => {
+    expect(parseLoginBody({ email: ' a@b.c ', password: ' p ', extra: 1 })).to.deep.equal({
+      email: 'a@b.c',
+      password: ' p ',
+    });
+  });
+
+  it('names each missing or bad field (422)', () => {
+    expect(validationErrors(undefined)).to.deep.equal({
+      email: ['Email is required'],
+      password: ['Password is required'],
+    });
+    expect(validationErrors({ email: 5, password: 'x'.repeat(1025) })).to.deep.equal({
+      email: ['Email is required'],
+      password: ['Password is too long'],
+    });
+    expect(validationErrors([])).to.deep.equal({ body: ['Expected a JSON object'] });
+  });
+});

@@ -1,0 +1,248 @@
+import { expect } from 'chai';
+import type { ticket } from '@tix/protos';
+import {
+  assigneeChange,
+  boardRequest,
+  bulkUpdateRequest,
+  createTicketRequest,
+  descriptionChange,
+  listTicketsRequest,
+  moveTicketRequest,
+  presentBoard,
+  presentBulkResult,
+  presentTicketPage,
+  searchTicketsRequest,
+  tagsChange,
+  updateTicketRequest,
+} from '../../src/routes/v1/tickets.mapping.js';
+import { checkStatusFilter } from '../../src/routes/v1/tickets.js';
+import { AppError } from '@tix/kit';
+
+function ticketMessage(id: number, status = 'open'): ticket.Ticket__Output {
+  return {
+    id,
+    project_id: 1,
+    ticket_type_id: 1,
+    project_ref_id: id,
+    ticket_number: `ACME-${id}`,
+    title: `Ticket ${id}`,
+    status,
+    status_label: status,
+    priority: 'medium',
+    priority_label: 'Medium',
+    created_by: 10,
+    custom_fields_json: '',
+    source_type: 'api',
+    version: 1,
+    created_at: '2025-01-01T00:00:00.000Z',
+    updated_at: '2025-01-01T00:00:00.000Z',
+    tags: [],
+  };
+}
+
+describe('ticket request mapping (HTTP JSON -> TicketService messages)', () => {
+  it('assigned_to: omitted or null leaves it (no wrapper), 0 unassigns ({}), n assigns ({ value })', () => {
+    expect(assigneeChange(undefined)).to.equal(undefined);
+    expect(assigneeChange(null)).to.equal(undefined);
+    expect(assigneeChange(0)).to.deep.equal({});
+    expect(assigneeChange(7)).to.deep.equal({ value: 7 });
+  });
+
+  it('description: omitted leaves it, null clears ({}), text sets', () => {
+    expect(descriptionChange(undefined)).to.equal(undefined);
+    expect(descriptionChange(null)).to.deep.equal({});
+    expect(descriptionChange('')).to.deep.equal({ value: '' });
+    expect(descriptionChange('text')).to.deep.equal({ value: 'text' });
+  });
+
+  it('tags: omitted or null leave them, a list (even empty) replaces them', () => {
+    expect(tagsChange(undefined)).to.equal(undefined);
+    expect(tagsChange(null)).to.equal(undefined);
+    expect(tagsChange([])).to.deep.equal({ values: [] });
+    expect(tagsChange(['a'])).to.deep.equal({ values: ['a'] });
+  });
+
+  it('list: page selection, sort and filters', () => {
+    expect(
+      listTicketsRequest(3, { page: 2, per_page: 10, sort: '+id', status: 'open', tag: 'vip' }),
+    ).to.deep.equal({
+      project_id: 3,
+      page: { page: 2, per_page: 10 },
+      sort: '+id',
+      status: 'open',
+      priority: undefined,
+      assignee: undefined,
+      tag: 'vip',
+    });
+  });
+
+  it('search (q): the filters and sort, no page', () => {
+    expect(
+      searchTicketsRequest(3, { page: 2, per_page: 10, sort: '+id', priority: 'high', q: 'x', tag: 'vip' }),
+    ).to.deep.equal({
+      project_id: 3,
+      q: 'x',
+      sort: '+id',
+      status: undefined,
+      priority: 'high',
+      assignee: undefined,
+      tag: 'vip',
+    });
+  });
+
+  it('create: custom fields as JSON text, 0 or null assignee and null description absent, tags always a list', () => {
+    expect(
+      createTicketRequest(1, {
+        ticket_type_id: 2,
+        title: 't',
+        description: null,
+        assigned_to: 0,
+        custom_fields: { severity: 'high', n: 1 },
+      }),
+    ).to.deep.equal({
+      project_id: 1,
+      ticket_type_id: 2,
+      title: 't',
+      description: undefined,
+      priority: undefined,
+      assigned_to: undefined,
+      custom_fields_json: '{"severity":"high","n":1}',
+      tags: [],
+    });
+    const full = createTicketRequest(1, { ticket_type_id: 2, title: 't', assigned_to: 5, tags: ['a'] });
+    expect([full.assigned_to, full.custom_fields_json, full.tags]).to.deep.equal([5, '', ['a']]);
+  });
+
+  it('update: only given fields are present', () => {
+    expect(updateTicketRequest(1, 9, { title: 'x' })).to.deep.equal({
+      project_id: 1,
+      id: 9,
+      title: 'x',
+      description: undefined,
+      status: undefined,
+      priority: undefined,
+      assigned_to: undefined,
+      custom_fields_json: undefined,
+      version: undefined,
+      tags: undefined,
+    });
+    expect(
+      updateTicketRequest(1, 9, {
+        description: null,
+        assigned_to: 0,
+        custom_fields: {},
+        tags: [],
+        version: 4,
+      }),
+    ).to.deep.include({
+      description: {},
+      assigned_to: {},
+      custom_fields_json: '{}',
+      tags: { values: [] },
+      version: 4,
+    });
+  });
+
+  it('move, bulk and board', () => {
+    expect(
+      moveTicketRequest(1, 9, { status: 'closed', after_id: null, resolution_type: null }),
+    ).to.deep.equal({
+      project_id: 1,
+      id: 9,
+      status: 'closed',
+      after_id: undefined,
+      before_id: undefined,
+      resolution_type: undefined,
+    });
+    expect(bulkUpdateRequest(1, { ticket_ids: [1, 2], assigned_to: 3, tags: null })).to.deep.equal({
+      project_id: 1,
+      ticket_ids: [1, 2],
+      status: undefined,
+      priority: undefined,
+      assigned_to: { value: 3 },
+      tags: undefined,
+    });
+    expect(boardRequest(1, { lane_limit: 100, assignee: 4 })).to.deep.equal({
+      project_id: 1,
+      priority: undefined,
+      assignee: 4,
+      lane_limit: 100,
+    });
+  });
+});
+
+describe('ticket response shaping', () => {
+  it('board: lanes keyed by status in the order given (empty lanes too), counts per lane plus total', () => {
+    const board = presentBoard({
+      lanes: [
+        {
+          status: 'open',
+          label: 'Open',
+          is_closed: false,
+          tickets: [ticketMessage(2), ticketMessage(1)],
+          count: 7,
+        },
+        { status: 'work_in_progress', label: 'WIP', is_closed: false, tickets: [], count: 0 },
+        {
+          status: 'closed',
+          label: 'Closed',
+          is_closed: true,
+          tickets: [ticketMessage(3, 'closed')],
+          count: 1,
+        },
+      ],
+      total: 8,
+    });
+    expect(Object.keys(board.lanes)).to.deep.equal(['open', 'work_in_progress', 'closed']);
+    expect(board.lanes.open!.map((shown) => shown.id)).to.deep.equal([2, 1]);
+    expect(board.lanes.work_in_progress).to.deep.equal([]);
+    expect(board.lanes.closed![0]).to.include({ id: 3, ticket_number: 'ACME-3', description: null });
+    expect(board.counts).to.deep.equal({ open: 7, work_in_progress: 0, closed: 1, total: 8 });
+    expect(Object.keys(board.counts)).to.deep.equal(['open', 'work_in_progress', 'closed', 'total']);
+  });
+
+  it('list: pagination copied; a page without it is a contract violation (500)', () => {
+    const paged = presentTicketPage({
+      tickets: [ticketMessage(1)],
+      pagination: { total: 51, page: 2, per_page: 50, total_pages: 2 },
+    });
+    expect(paged.pagination).to.deep.equal({ total: 51, page: 2, per_page: 50, total_pages: 2 });
+    expect(paged.tickets[0]).to.deep.include({ id: 1, custom_fields: {} });
+    expect(() => presentTicketPage({ tickets: [], pagination: null }))
+      .to.throw(AppError)
+      .with.property('kind', 'internal');
+  });
+
+  it('bulk result', () => {
+    expect(
+      presentBulkResult({ success_count: 1, failed_count: 1, failed_ids: [5], tickets: [ticketMessage(4)] }),
+    ).to.deep.include({ success_count: 1, failed_count: 1, failed_ids: [5] });
+  });
+
+  it('list status filter must be a status of the project (400), checked without a call', () => {
+    const project = {
+      id: 1,
+      name: 'A',
+      slug: 'a',
+      prefix: 'A',
+      description: '',
+      statuses: [
+        { slug: 'open', label: 'Open', is_closed: false, position: 0 },
+        { slug: 'done', label: 'Done', is_closed: true, position: 1 },
+      ],
+    };
+    expect(() => checkStatusFilter(project, undefined)).not.to.throw();
+    expect(() => checkStatusFilter(project, 'done')).not.to.throw();
+    try {
+      checkStatusFilter(project, 'closed');
+      expect.fail('expected a 400');
+    } catch (error) {
+      const appError = error as AppError;
+      expect([appError.httpStatus, appError.message, appError.validationErrors]).to.deep.equal([
+        400,
+        'Invalid status',
+        { status: ['status must be a status of the project: open, done'] },
+      ]);
+    }
+  });
+});
