@@ -1,0 +1,310 @@
+/**
+ * `pnpm bench`: the fleet (through the gateway, with a real API key) against a minimal Express + pg
+ * baseline on the same database, for get one ticket, list 50, create and board, on a project seeded
+ * with 100,000 tickets. See docs/benchmarks.md for the method.
+ *
+ *   pnpm bench [--rounds 5] [--duration 10] [--connections 32] [--low-connections 4]
+ *              [--only get,list,create,board] [--tickets 100000] [--list-pages 20] [--warmup 3]
+ *              [--baseline-only] [--baseline-prepared] [--log-level error]
+ *              [--out tests/bench/results/latest.json]
+ *
+ * Order: set up (fleet + fixtures, or a bare database), seed, start the baseline, check that both
+ * answer the same shapes, warm up, then R rounds of each operation with the two targets interleaved
+ * (fleet first in odd rounds, baseline first in even ones), then the low-concurrency pass for list
+ * and board. Tickets made by create runs are removed after each run, and the fleet's outbox is
+ * drained, so that every run starts from the same data with nothing running in the background.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { createLogger, databaseName, type LogLevel } from '@tix/kit';
+import { isUploadsBench, runUploadsBench } from './attachments-memory.js';
+import { startBaselineProcess } from './baseline-process.js';
+import { cpuSnapshot, waitUntilQuiet } from './cpu-usage.js';
+import {
+  startBaselineOnlyEnvironment,
+  startFleetEnvironment,
+  Teardown,
+  type BenchEnvironment,
+} from './environment.js';
+import {
+  measure,
+  OPERATIONS,
+  summarize,
+  type Operation,
+  type Sample,
+  type Target,
+  type Workload,
+} from './measure.js';
+import {
+  describeMachine,
+  failureWarnings,
+  formatReport,
+  writeResult,
+  type BenchResult,
+  type PerTarget,
+} from './report.js';
+import { removeCreatedTickets, seedTickets } from './seed.js';
+import { checkShapes } from './shape-check.js';
+import { isWebhookBench, runWebhookBench } from './webhooks-bench.js';
+
+const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+
+interface BenchOptions {
+  rounds: number;
+  duration: number;
+  connections: number;
+  lowConnections: number;
+  only: Operation[];
+  tickets: number;
+  listPages: number;
+  warmup: number;
+  baselineOnly: boolean;
+  /** The baseline sends its SQL as named (prepared) statements too, as the ticket service does. */
+  baselinePrepared: boolean;
+  logLevel: LogLevel;
+  out: string;
+}
+
+function positiveInt(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^[0-9]+$/.test(value) || Number(value) < 1) throw new Error(`--${name} must be a positive integer`);
+  return Number(value);
+}
+
+/** Reads the command line; throws a usage message naming the bad option. */
+export function parseOptions(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      rounds: { type: 'string' },
+      duration: { type: 'string' },
+      connections: { type: 'string' },
+      'low-connections': { type: 'string' },
+      only: { type: 'string' },
+      tickets: { type: 'string' },
+      'list-pages': { type: 'string' },
+      warmup: { type: 'string' },
+      'baseline-only': { type: 'boolean' },
+      'baseline-prepared': { type: 'boolean' },
+      'log-level': { type: 'string' },
+      out: { type: 'string' },
+    },
+    strict: true,
+  });
+  const only = (values.only ?? OPERATIONS.join(',')).split(',').map((item) => item.trim());
+  const unknown = only.filter((item) => !(OPERATIONS as readonly string[]).includes(item));
+  if (unknown.length > 0 || only.length === 0) {
+    throw new Error(`--only takes a comma list of ${OPERATIONS.join(', ')} (got ${unknown.join(', ')})`);
+  }
+  const tickets = positiveInt('tickets', values.tickets, 100_000);
+  const logLevel = (values['log-level'] ?? 'error') as LogLevel;
+  return {
+    rounds: positiveInt('rounds', values.rounds, 5),
+    duration: positiveInt('duration', values.duration, 10),
+    connections: positiveInt('connections', values.connections, 32),
+    lowConnections: positiveInt('low-connections', values['low-connections'], 4),
+    only: OPERATIONS.filter((operation) => only.includes(operation)),
+    tickets,
+    listPages: Math.min(positiveInt('list-pages', values['list-pages'], 20), Math.ceil(tickets / 50)),
+    warmup: values.warmup === '0' ? 0 : positiveInt('warmup', values.warmup, 3),
+    baselineOnly: values['baseline-only'] ?? false,
+    baselinePrepared: values['baseline-prepared'] ?? false,
+    logLevel,
+    out: path.resolve(values.out ?? path.join(BENCH_DIR, 'results/latest.json')),
+  };
+}
+
+function log(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+function describeSample(sample: Sample): string {
+  const failures = sample.non2xx + sample.errors;
+  return (
+    `${Math.round(sample.requestsPerSecond).toLocaleString('en-US')} req/s, p50 ${sample.p50Ms} ms, ` +
+    `p99 ${sample.p99Ms} ms${failures > 0 ? `, ${failures} FAILED (${JSON.stringify(sample.failedStatuses)})` : ''}`
+  );
+}
+
+/** Waits until the fleet's relay has published everything the create runs wrote (max 60 s). */
+async function drainOutbox(pool: pg.Pool): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const { rows } = await pool.query<{ pending: number }>(
+      'SELECT count(*)::int AS pending FROM outbox_events WHERE published_at IS NULL',
+    );
+    if (rows[0]!.pending === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  log('warning: the outbox still had unpublished events after 60 s');
+}
+
+async function main(): Promise<void> {
+  // `--only uploads`: the attachment memory bench, a run of its own (attachments-memory.ts).
+  if (isUploadsBench(process.argv.slice(2))) return runUploadsBench(process.argv.slice(2));
+  // `--only webhooks`: the webhook latency and throughput bench, a run of its own (webhooks-bench.ts).
+  if (isWebhookBench(process.argv.slice(2))) return runWebhookBench(process.argv.slice(2));
+  const options = parseOptions(process.argv.slice(2));
+  const teardown = new Teardown();
+  let stopRun: (() => void) | undefined;
+  let interrupted = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) return;
+    interrupted = true;
+    log(`${signal}: stopping and cleaning up`);
+    stopRun?.();
+    void teardown.run().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const startedAt = new Date();
+  try {
+    log(options.baselineOnly ? 'creating a database for the baseline alone' : 'starting the fleet');
+    const environment: BenchEnvironment = options.baselineOnly
+      ? await startBaselineOnlyEnvironment(teardown)
+      : await startFleetEnvironment(teardown, {
+          logLevel: options.logLevel,
+          logger: createLogger({ service: 'bench', level: options.logLevel }),
+        });
+    const pool = new pg.Pool({ connectionString: environment.ticketsDatabaseUrl, max: 2 });
+    teardown.add('close the bench database pool', () => pool.end());
+    const postgres = (await pool.query<{ server_version: string }>('SHOW server_version')).rows[0]!
+      .server_version;
+
+    log(`seeding ${options.tickets.toLocaleString('en-US')} tickets`);
+    const seeded = await seedTickets(pool, {
+      projectId: environment.project.id,
+      ticketTypeId: environment.ticketTypeId,
+      statuses: environment.project.statuses,
+      createdBy: environment.userId,
+      assigneeIds: environment.assigneeIds,
+      tickets: options.tickets,
+    });
+    log(`seeded in ${(seeded.milliseconds / 1000).toFixed(1)} s`);
+
+    const baseline = await startBaselineProcess({
+      connectionString: environment.ticketsDatabaseUrl,
+      project: environment.project,
+      apiKey: environment.apiKey,
+      userId: environment.userId,
+      prepared: options.baselinePrepared,
+    });
+    teardown.add('stop the baseline', () => baseline.stop());
+    const databases = environment.databaseUrls.map(databaseName);
+    const snapshot = async () => {
+      const { rows } = await pool.query<{ pid: number }>(
+        'SELECT pid FROM pg_stat_activity WHERE datname = ANY($1) AND pid <> pg_backend_pid()',
+        [databases],
+      );
+      return cpuSnapshot(rows.map((row) => row.pid));
+    };
+    const targets: Target[] = [
+      ...(environment.fleetUrl
+        ? [{ name: 'fleet' as const, url: environment.fleetUrl, apiKey: environment.apiKey }]
+        : []),
+      { name: 'baseline', url: baseline.url, apiKey: environment.apiKey },
+    ];
+    const workload: Workload = {
+      ticketTypeId: environment.ticketTypeId,
+      firstId: seeded.firstId,
+      lastId: seeded.lastId,
+      listPages: options.listPages,
+    };
+    const warnings = await checkShapes(targets, options.only, workload);
+    if (!environment.fleetUrl) warnings.push('--baseline-only: the fleet was not measured');
+
+    /** One autocannon run; afterwards the data is put back and background work allowed to finish. */
+    const run = async (target: Target, operation: Operation, connections: number, seconds: number) => {
+      if (interrupted) throw new Error('interrupted');
+      const sample = await measure(target, operation, workload, {
+        connections,
+        durationSeconds: seconds,
+        onStart: (stop) => (stopRun = stop),
+        cpuSnapshot: snapshot,
+      });
+      stopRun = undefined;
+      if (interrupted) throw new Error('interrupted');
+      if (operation === 'create') {
+        if (target.name === 'fleet') await drainOutbox(pool);
+        await removeCreatedTickets(pool, environment.project.id, seeded.lastId);
+      }
+      await waitUntilQuiet(snapshot);
+      return sample;
+    };
+    await removeCreatedTickets(pool, environment.project.id, seeded.lastId);
+
+    if (options.warmup > 0) {
+      log(`warming up (${options.warmup} s per operation and target)`);
+      for (const operation of options.only) {
+        for (const target of targets) await run(target, operation, options.connections, options.warmup);
+      }
+    }
+
+    /** Rounds of every operation, the targets interleaved; returns the medians per operation. */
+    const pass = async (label: string, operations: Operation[], connections: number) => {
+      const samples = new Map<string, Sample[]>();
+      for (let round = 1; round <= options.rounds; round += 1) {
+        const ordered = round % 2 === 1 ? targets : [...targets].reverse();
+        for (const operation of operations) {
+          for (const target of ordered) {
+            const sample = await run(target, operation, connections, options.duration);
+            log(
+              `${label} round ${round}/${options.rounds} ${operation.padEnd(6)} ${target.name.padEnd(8)} ` +
+                describeSample(sample),
+            );
+            const key = `${operation}/${target.name}`;
+            samples.set(key, [...(samples.get(key) ?? []), sample]);
+          }
+        }
+      }
+      const results: Partial<Record<Operation, PerTarget>> = {};
+      for (const operation of operations) {
+        const perTarget: PerTarget = {};
+        for (const target of targets) {
+          perTarget[target.name] = summarize(samples.get(`${operation}/${target.name}`)!);
+        }
+        results[operation] = perTarget;
+      }
+      return results;
+    };
+
+    const results = await pass(`${options.connections}c`, options.only, options.connections);
+    const lowOperations = options.only.filter((operation) => operation === 'list' || operation === 'board');
+    const lowConcurrency =
+      lowOperations.length > 0
+        ? await pass(`${options.lowConnections}c`, lowOperations, options.lowConnections)
+        : {};
+
+    const result: BenchResult = {
+      startedAt: startedAt.toISOString(),
+      finishedAt: new Date().toISOString(),
+      machine: describeMachine(`PostgreSQL ${postgres}`),
+      options: { ...options, out: undefined },
+      seeding: {
+        tickets: options.tickets,
+        milliseconds: Math.round(seeded.milliseconds),
+        ticketsPerSecond: Math.round(options.tickets / (seeded.milliseconds / 1000)),
+      },
+      results,
+      lowConcurrency,
+      warnings: [
+        ...warnings,
+        ...failureWarnings(`${options.connections}c`, results),
+        ...failureWarnings(`${options.lowConnections}c`, lowConcurrency),
+      ],
+    };
+    process.stdout.write(formatReport(result));
+    log(`wrote ${await writeResult(result, options.out)}`);
+    if (result.warnings.some((warning) => warning.includes('non-2xx'))) process.exitCode = 1;
+  } finally {
+    log('cleaning up');
+    await teardown.run();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`[bench] failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

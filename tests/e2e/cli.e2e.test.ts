@@ -1,0 +1,244 @@
+import { expect } from 'chai';
+import { tix, tixJson } from '../support/cli.js';
+import { createUser, unique } from '../support/fixtures.js';
+
+describe('admin CLI (pnpm tix)', () => {
+  it('creates a project with the default workflow and prints exactly the documented object', async () => {
+    const slug = unique('cli-');
+    const project = await tixJson([
+      'project',
+      'create',
+      '--name',
+      'CLI project',
+      '--slug',
+      slug,
+      '--prefix',
+      'CLI' + slug.slice(-3).toUpperCase(),
+    ]);
+    expect(Object.keys(project).sort()).to.deep.equal([
+      'description',
+      'id',
+      'name',
+      'prefix',
+      'slug',
+      'statuses',
+    ]);
+    expect(project.statuses).to.deep.equal([
+      { slug: 'open', label: 'Open', is_closed: false, position: 0 },
+      { slug: 'work_in_progress', label: 'Work in progress', is_closed: false, position: 1 },
+      { slug: 'waiting', label: 'Waiting', is_closed: false, position: 2 },
+      { slug: 'closed', label: 'Closed', is_closed: true, position: 3 },
+    ]);
+  });
+
+  it('accepts a custom workflow spec', async () => {
+    const slug = unique('wf-');
+    const project = await tixJson<{ statuses: unknown[] }>([
+      'project',
+      'create',
+      '--name',
+      'Workflow',
+      '--slug',
+      slug,
+      '--prefix',
+      'WF' + slug.slice(-3).toUpperCase(),
+      '--statuses',
+      'triage:Triage,doing:Doing,done:Done:closed',
+    ]);
+    expect(project.statuses).to.deep.equal([
+      { slug: 'triage', label: 'Triage', is_closed: false, position: 0 },
+      { slug: 'doing', label: 'Doing', is_closed: false, position: 1 },
+      { slug: 'done', label: 'Done', is_closed: true, position: 2 },
+    ]);
+  });
+
+  it('creates a ticket type with a field schema and prints the TicketType object', async () => {
+    const slug = unique('tt-');
+    await tixJson([
+      'project',
+      'create',
+      '--name',
+      'Types',
+      '--slug',
+      slug,
+      '--prefix',
+      'TT' + slug.slice(-3).toUpperCase(),
+    ]);
+    const fields = [
+      {
+        name: 'severity',
+        label: 'Severity',
+        type: 'select',
+        required: true,
+        constraints: { allowed_values: ['low', 'high'] },
+        default_value: 'low',
+        order: 1,
+      },
+    ];
+    const type = await tixJson<Record<string, unknown>>([
+      'ticket-type',
+      'create',
+      '--project',
+      slug,
+      '--name',
+      'Bug',
+      '--slug',
+      'bug',
+      '--default',
+      '--fields',
+      JSON.stringify(fields),
+    ]);
+    expect(type).to.include({ name: 'Bug', slug: 'bug', is_default: true });
+    expect(Object.keys(type).sort()).to.deep.equal([
+      'description',
+      'field_schema',
+      'id',
+      'is_default',
+      'name',
+      'slug',
+    ]);
+    expect(type.field_schema).to.be.an('array').with.length(1);
+    expect((type.field_schema as Record<string, unknown>[])[0]).to.include({
+      name: 'severity',
+      type: 'select',
+      required: true,
+    });
+  });
+
+  it('creates a user and prints the User object', async () => {
+    const email = `${unique('u')}@example.com`;
+    const user = await tixJson(['user', 'create', '--name', 'Ada', '--email', email, '--role', 'team_lead']);
+    expect(user).to.deep.include({ name: 'Ada', email, role: 'team_lead', is_active: true });
+    expect(Object.keys(user).sort()).to.deep.equal(['email', 'id', 'is_active', 'name', 'role']);
+  });
+
+  it('creates, lists and revokes keys; the key value is shown only at creation', async () => {
+    const user = await createUser('agent');
+    const created = await tixJson<{
+      id: number;
+      key: string;
+      scopes: string[];
+      project_id: null;
+      user_id: number;
+    }>(['key', 'create', '--user', user.email, '--scopes', 'tickets:read', '--name', 'reader']);
+    expect(Object.keys(created).sort()).to.deep.equal(['id', 'key', 'project_id', 'scopes', 'user_id']);
+    expect(created).to.deep.include({ scopes: ['tickets:read'], project_id: null, user_id: user.id });
+    expect(created.key).to.match(/^tix_[A-Za-z0-9]{40,}$/);
+
+    const listed = await tixJson<{ keys: Record<string, unknown>[]; count: number }>([
+      'key',
+      'list',
+      '--user',
+      user.email,
+    ]);
+    expect(listed.count).to.equal(1);
+    expect(JSON.stringify(listed)).to.not.contain(created.key);
+
+    const revoked = await tixJson<{ id: number; revoked_at: string }>([
+      'key',
+      'revoke',
+      '--id',
+      String(created.id),
+    ]);
+    expect(revoked.id).to.equal(created.id);
+    expect(Number.isNaN(Date.parse(revoked.revoked_at))).to.equal(false);
+  });
+
+  it('works through `pnpm tix` with nothing but the JSON object on stdout', async () => {
+    const result = await tix(['key', 'list', '--json'], { viaPnpm: true });
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.json()).to.have.property('count').that.is.a('number');
+  });
+
+  it('seeds demo data idempotently', async () => {
+    const first = await tixJson<{ projects: unknown[]; users: unknown[] }>(['seed', '--demo']);
+    expect(first.projects).to.have.length(2);
+    const second = await tixJson<{ projects: unknown[]; created_keys?: unknown[] }>(['seed', '--demo']);
+    expect(second.projects).to.have.length(2);
+    expect(second.created_keys ?? []).to.have.length(0);
+  });
+
+  const refusals: [string, string[], RegExp][] = [
+    ['an unknown command', ['frobnicate', '--json'], /unknown command|frobnicate/i],
+    ['a missing required option', ['project', 'create', '--name', 'x', '--json'], /slug/i],
+    [
+      'an unknown option',
+      [
+        'user',
+        'create',
+        '--name',
+        'x',
+        '--email',
+        'x@example.com',
+        '--role',
+        'agent',
+        '--colour',
+        'red',
+        '--json',
+      ],
+      /colour/i,
+    ],
+    [
+      'an invalid role',
+      [
+        'user',
+        'create',
+        '--name',
+        'x',
+        '--email',
+        `${unique('r')}@example.com`,
+        '--role',
+        'wizard',
+        '--json',
+      ],
+      /role/i,
+    ],
+    [
+      'a malformed --statuses spec',
+      [
+        'project',
+        'create',
+        '--name',
+        'x',
+        '--slug',
+        unique('bad-'),
+        '--prefix',
+        'BAD',
+        '--statuses',
+        ':::',
+        '--json',
+      ],
+      /status/i,
+    ],
+    [
+      'invalid JSON in --fields',
+      [
+        'ticket-type',
+        'create',
+        '--project',
+        'nope',
+        '--name',
+        'x',
+        '--slug',
+        'x',
+        '--fields',
+        '{oops',
+        '--json',
+      ],
+      /json|fields/i,
+    ],
+    [
+      'unknown scopes',
+      ['key', 'create', '--user', 'nobody@example.com', '--scopes', 'tickets:fly', '--json'],
+      /scope/i,
+    ],
+  ];
+  for (const [what, args, message] of refusals) {
+    it(`refuses ${what} with a message and a non-zero exit`, async () => {
+      const result = await tix(args);
+      expect(result.code).to.not.equal(0);
+      expect(result.stderr).to.match(message);
+      expect(result.stdout.trim()).to.satisfy((out: string) => out === '' || !out.includes('"ok":true'));
+    });
+  }
+});

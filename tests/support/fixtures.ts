@@ -1,0 +1,54 @@
+/** Test data made through the admin CLI, as an operator would make it. */
+import { randomBytes } from 'node:crypto';
+import { tixJson } from './cli.js';
+
+export interface ProjectFixture {
+  id: number;
+  slug: string;
+  prefix: string;
+  statuses: { slug: string; label: string; is_closed: boolean; position: number }[];
+}
+
+/** A unique suffix so tests never collide, also when rerun against one fleet. */
+export function unique(label: string): string {
+  return `${label}${randomBytes(3).toString('hex')}`;
+}
+
+export async function createProject(options: { statuses?: string } = {}): Promise<ProjectFixture> {
+  const slug = unique('proj-');
+  const prefix = `P${randomBytes(2).toString('hex').toUpperCase()}`;
+  const args = ['project', 'create', '--name', `Project ${slug}`, '--slug', slug, '--prefix', prefix];
+  if (options.statuses) args.push('--statuses', options.statuses);
+  return tixJson<ProjectFixture>(args);
+}
+
+export async function createUser(
+  role: 'admin' | 'team_lead' | 'agent' | 'viewer' = 'agent',
+): Promise<{ id: number; email: string }> {
+  const email = `${unique(role)}@example.com`;
+  return tixJson(['user', 'create', '--name', `User ${email}`, '--email', email, '--role', role]);
+}
+
+/** Creates a user and a key for it; returns the key value and ids. */
+export async function createKey(
+  options: { scopes?: string; project?: string; role?: 'admin' | 'team_lead' | 'agent' | 'viewer' } = {},
+) {
+  const user = await createUser(options.role ?? 'agent');
+  const args = [
+    'key',
+    'create',
+    '--user',
+    user.email,
+    '--scopes',
+    options.scopes ?? 'tickets:read,tickets:write,tickets:delete,comments:read,comments:write',
+  ];
+  if (options.project) args.push('--project', options.project);
+  const key = await tixJson<{
+    id: number;
+    key: string;
+    scopes: string[];
+    project_id: number | null;
+    user_id: number;
+  }>(args);
+  return { ...key, user };
+}

@@ -1,0 +1,59 @@
+/**
+ * The fleet under test: started once per run (see fleet-hooks.ts) on free ports, with fresh databases
+ * and a fresh RabbitMQ virtual host, and torn down afterwards.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { dropDatabase } from '@tix/kit';
+import { createTestVhost, freePort, testLogger, type TestVhost } from '@tix/kit/testing';
+import { startFleet, type RunningFleet } from '@tix/local/launcher';
+import { serviceDatabaseVariable, SERVICE_NAMES, type ServiceName } from '@tix/protos';
+
+let current: { fleet: RunningFleet; vhost: TestVhost; s3Dir: string } | undefined;
+
+/** The running fleet; only valid inside tests. */
+export function fleet(): RunningFleet {
+  if (!current) throw new Error('the fleet is not running (fleet-hooks.ts did not start it)');
+  return current.fleet;
+}
+
+export async function startTestFleet(): Promise<void> {
+  const vhost = await createTestVhost('e2e');
+  const s3Dir = await mkdtemp(path.join(os.tmpdir(), 'tix-e2e-s3-'));
+  const servicePorts: Partial<Record<ServiceName, number>> = {};
+  for (const name of SERVICE_NAMES) servicePorts[name] = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    AMQP_URL: vhost.url,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+  };
+  for (const name of SERVICE_NAMES) delete env[serviceDatabaseVariable(name)];
+  delete env.S3_ENDPOINT;
+  const started = await startFleet({
+    env,
+    apiPort: await freePort(),
+    appPort: await freePort(),
+    servicePorts,
+    s3Port: await freePort(),
+    s3DataDir: s3Dir,
+    databasePrefix: `e2e_${randomBytes(3).toString('hex')}_`,
+    logger: testLogger('e2e-launcher'),
+    logOutput: process.env.TEST_LOG_LEVEL ? process.stderr : null,
+  });
+  current = { fleet: started, vhost, s3Dir };
+}
+
+export async function stopTestFleet(): Promise<void> {
+  if (!current) return;
+  const { fleet: running, vhost, s3Dir } = current;
+  current = undefined;
+  await running.stop();
+  for (const name of running.services) {
+    const url = running.env[serviceDatabaseVariable(name)];
+    if (url) await dropDatabase(url);
+  }
+  await vhost.drop();
+  await rm(s3Dir, { recursive: true, force: true });
+}
