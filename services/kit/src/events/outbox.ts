@@ -26,6 +26,7 @@ import amqp from 'amqplib';
 import pg from 'pg';
 import { EVENTS_EXCHANGE, type DomainEvent, type EventType } from '@tix/protos';
 import type { Logger } from '../logger.js';
+import { outboxMetrics } from '../metrics.js';
 import { assertEventTopology } from './topology.js';
 
 /** The channel a NOTIFY trigger on outbox_events signals, so the relay wakes without polling. */
@@ -109,6 +110,15 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const retentionMs = options.retentionMs ?? 7 * 24 * 3600_000;
   const pool = new pg.Pool({ connectionString: options.connectionString, max: 2 });
   pool.on('error', (error) => logger.warn({ err: error }, 'outbox relay: idle database connection failed'));
+  const countBacklog = async (): Promise<number> => {
+    const { rows } = await pool.query<{ count: string }>(
+      'SELECT count(*) FROM outbox_events WHERE published_at IS NULL',
+    );
+    return Number(rows[0]?.count ?? 0);
+  };
+  // tix_outbox_backlog counts at scrape time, so the relay loop pays nothing for it.
+  const metrics = outboxMetrics();
+  const unwatchBacklog = metrics.watchBacklog(countBacklog);
 
   let connection: amqp.ChannelModel | undefined;
   let channel: amqp.ConfirmChannel | undefined;
@@ -211,6 +221,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         rows.map((row) => row.seq),
       ]);
       await client.query('COMMIT');
+      metrics.published.inc(rows.length);
       return rows.length;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -261,6 +272,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         await prune();
         if (!stopped) await sleep(pollIntervalMs);
       } catch (error) {
+        metrics.failures.inc();
         if (!outageLogged)
           logger.warn(
             { err: error },
@@ -274,18 +286,14 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   })();
 
   return {
-    async backlog() {
-      const { rows } = await pool.query<{ count: string }>(
-        'SELECT count(*) FROM outbox_events WHERE published_at IS NULL',
-      );
-      return Number(rows[0]?.count ?? 0);
-    },
+    backlog: countBacklog,
     isConnected: () => channel !== undefined,
     drain,
     async stop() {
       stopped = true;
       wake?.();
       await loop;
+      unwatchBacklog();
       await listener?.end().catch(() => undefined);
       await connection?.close().catch(() => undefined);
       await pool.end();

@@ -2,13 +2,23 @@
  * Typed clients for Tix services. Every unary RPC becomes `method(request, context) => Promise`, with
  * a deadline, the correlation id and the principal in metadata, and errors converted back into the
  * AppError the service raised. Streaming RPCs are reached through `raw` with `callMetadata`/`callOptions`.
+ * Unary and server-streaming calls go through the client's circuit breaker (grpc/breaker.ts).
  */
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { protoPath as healthProtoPath } from 'grpc-health-check';
 import { serviceConstructors, type ServiceConstructors, type ServiceName } from '@tix/protos';
+import type { Logger } from '../logger.js';
+import {
+  createServiceBreaker,
+  NO_BREAKER,
+  type BreakerOptions,
+  type BreakerState,
+  type BreakerStateListener,
+} from './breaker.js';
 import { outgoingMetadata, type OutgoingContext } from './metadata.js';
 import { fromGrpcError } from './status.js';
+import { recordBreakerState, recordGrpcClientCall, secondsSince } from '../metrics.js';
 
 type RawClient<N extends ServiceName> = InstanceType<ServiceConstructors[N]>;
 /** The RPC names of a service (the definition's keys without grpc's string index signature). */
@@ -60,14 +70,24 @@ export type ServiceClient<N extends ServiceName> = UnaryMethods<N> &
     callMetadata(context?: OutgoingContext): grpc.Metadata;
     /** Call options for a raw call (deadline). */
     callOptions(context?: OutgoingContext): grpc.CallOptions;
-    /** Asks the service's grpc.health.v1 whether it is SERVING. */
+    /** Asks the service's grpc.health.v1 whether it is SERVING (never through the breaker). */
     checkHealth(timeoutMs?: number): Promise<boolean>;
+    /** State of the client's circuit breaker ('closed' when it was turned off). */
+    breakerState(): BreakerState;
+    /** Calls `listener` on every breaker state change (e.g. for a gauge); returns the unsubscribe. */
+    onBreakerStateChange(listener: BreakerStateListener): () => void;
+    /** Runs a raw call (e.g. a client stream) under the client's breaker. */
+    withBreaker<T>(call: () => Promise<T>): Promise<T>;
     close(): void;
   };
 
 export interface ServiceClientOptions {
   /** Default deadline of a call, in milliseconds. */
   deadlineMs: number;
+  /** Circuit breaker settings over DEFAULT_BREAKER_OPTIONS; `false` turns the breaker off. */
+  breaker?: Partial<BreakerOptions> | false;
+  /** Where breaker state changes are logged (warn on open, info otherwise); silent when absent. */
+  logger?: Logger;
 }
 
 const CHANNEL_OPTIONS: grpc.ChannelOptions = {
@@ -100,6 +120,13 @@ export function createServiceClient<N extends ServiceName>(
     deadline: Date.now() + (context?.deadlineMs ?? options.deadlineMs),
   });
   const callMetadata = (context?: OutgoingContext) => outgoingMetadata(context ?? {});
+  const breaker =
+    options.breaker === false ? NO_BREAKER : createServiceBreaker(name, options.breaker, options.logger);
+  // tix_circuit_breaker_state follows every transition of this client's breaker.
+  if (options.breaker !== false) {
+    recordBreakerState(name, breaker.state);
+    breaker.onStateChange((state) => recordBreakerState(name, state));
+  }
 
   const client: Record<string, unknown> = {
     name,
@@ -116,7 +143,11 @@ export function createServiceClient<N extends ServiceName>(
           (error, response) => resolve(!error && response?.status === 'SERVING'),
         );
       }),
+    breakerState: () => breaker.state,
+    onBreakerStateChange: (listener: BreakerStateListener) => breaker.onStateChange(listener),
+    withBreaker: <T>(call: () => Promise<T>) => breaker.run(call),
     close: () => {
+      breaker.shutdown();
       raw.close();
       health.close();
     },
@@ -127,22 +158,34 @@ export function createServiceClient<N extends ServiceName>(
     if (methodDefinition.responseStream) {
       const open = (raw as unknown as Record<string, UntypedServerStream>)[method]!.bind(raw);
       client[method] = (request: unknown, context?: OutgoingContext) =>
-        readServerStream(open(request, callMetadata(context), callOptions(context)));
+        breaker.stream(() => readServerStream(open(request, callMetadata(context), callOptions(context))));
       continue;
     }
     const call = (raw as unknown as Record<string, grpc.MethodDefinition<unknown, unknown> & UntypedUnary>)[
       method
     ]!.bind(raw);
     client[method] = (request: unknown, context?: OutgoingContext) =>
-      new Promise((resolve, reject) => {
-        call(
-          request,
-          callMetadata(context),
-          callOptions(context),
-          (error: grpc.ServiceError | null, response: unknown) =>
-            error ? reject(fromGrpcError(error)) : resolve(response),
-        );
-      });
+      breaker.run(
+        () =>
+          new Promise((resolve, reject) => {
+            const startedAt = process.hrtime.bigint();
+            call(
+              request,
+              callMetadata(context),
+              callOptions(context),
+              (error: grpc.ServiceError | null, response: unknown) => {
+                recordGrpcClientCall(
+                  name,
+                  method,
+                  error ? error.code : grpc.status.OK,
+                  secondsSince(startedAt),
+                );
+                if (error) reject(fromGrpcError(error));
+                else resolve(response);
+              },
+            );
+          }),
+      );
   }
   return client as ServiceClient<N>;
 }

@@ -4,10 +4,12 @@
  * unexpected errors are logged with the correlation id and answered as INTERNAL.
  */
 import { randomUUID } from 'node:crypto';
+import { status as GrpcStatus } from '@grpc/grpc-js';
 import type * as grpc from '@grpc/grpc-js';
 import type { Principal } from '@tix/protos';
-import { AppError } from '../errors.js';
+import { AppError, ERROR_KINDS } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { recordGrpcServerCall, secondsSince } from '../metrics.js';
 import { readCorrelationId, readPrincipal } from './metadata.js';
 import { toGrpcStatus } from './status.js';
 
@@ -84,7 +86,15 @@ function callContext(
   };
 }
 
+/** The status code a finished call answers with (what toGrpcStatus would send). */
+function outcomeCode(error: unknown): number {
+  if (error === undefined) return GrpcStatus.OK;
+  return error instanceof AppError ? ERROR_KINDS[error.kind].grpc : GrpcStatus.INTERNAL;
+}
+
+/** Counts the call (tix_grpc_server_*) and logs it: failures always, the rest at debug. */
 function logOutcome(context: CallContext, base: Logger, startedAt: bigint, error?: unknown): void {
+  recordGrpcServerCall(context.method, outcomeCode(error), secondsSince(startedAt));
   const expected = error === undefined || (error instanceof AppError && error.kind !== 'internal');
   if (expected && !base.isLevelEnabled('debug')) return;
   const duration_ms = Number(process.hrtime.bigint() - startedAt) / 1e6;
@@ -174,7 +184,10 @@ export function adaptServerStream<Req, Res>(
     void (async () => {
       try {
         for await (const message of run(call.request, context)) {
-          if (context.signal.aborted) return;
+          if (context.signal.aborted) {
+            recordGrpcServerCall(method, GrpcStatus.CANCELLED, secondsSince(startedAt));
+            return;
+          }
           if (!call.write(message)) await drainedOrAborted(call, context.signal);
         }
         logOutcome(context, logger, startedAt);

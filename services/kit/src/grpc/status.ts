@@ -87,6 +87,15 @@ export function fromGrpcError(error: ServiceError): AppError {
   return new AppError(fallback, GENERIC_MESSAGES[fallback], undefined, { cause: error });
 }
 
+/**
+ * True when `error` (from fromGrpcError) is an answer a service's handler gave on purpose (it carries
+ * the error kind in metadata), false for transport failures, deadlines and foreign servers.
+ */
+export function answeredByService(error: AppError): boolean {
+  const cause = error.cause as Partial<ServiceError> | undefined;
+  return cause?.metadata instanceof Metadata && cause.metadata.get(ERROR_KIND_KEY).length > 0;
+}
+
 function readValidationErrors(metadata: Metadata): ValidationErrors | undefined {
   const [raw] = metadata.get(VALIDATION_ERRORS_KEY);
   if (!Buffer.isBuffer(raw)) return undefined;

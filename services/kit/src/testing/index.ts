@@ -6,6 +6,8 @@ import { dropDatabase, ensureDatabase } from '../db/databases.js';
 import { applyMigrations } from '../db/migrations.js';
 import { createLogger, type Logger } from '../logger.js';
 
+export * from './metrics.js';
+
 export interface TestDatabase {
   url: string;
   drop(): Promise<void>;
