@@ -5,7 +5,9 @@ import { z } from 'zod';
 import {
   DEFAULT_AMQP_URL,
   DEFAULT_DATABASE_SERVER_URL,
+  DEFAULT_METRICS_PORTS,
   env,
+  metricsPortSchema,
   parseEnv,
   serviceDatabaseUrl,
   type LogLevel,
@@ -55,6 +57,9 @@ const AttachmentsEnvSchema = z
     AMQP_URL: env.url(DEFAULT_AMQP_URL),
     GRPC_HOST: env.host('127.0.0.1'),
     GRPC_PORT: env.port(FLEET.attachments.defaultPort),
+    /** Where GET /metrics (Prometheus) listens; METRICS_PORT=0 serves no metrics endpoint. */
+    METRICS_HOST: env.host('127.0.0.1'),
+    METRICS_PORT: metricsPortSchema(DEFAULT_METRICS_PORTS.attachments),
     /** Every attachment hangs off a ticket: the service cannot run without the ticket service. */
     TICKETS_SERVICE_ADDR: env
       .serviceAddress('tickets')
@@ -110,6 +115,9 @@ export interface AttachmentsConfig {
   amqpUrl: string;
   grpcHost: string;
   grpcPort: number;
+  metricsHost: string;
+  /** null: no /metrics endpoint (METRICS_PORT=0). */
+  metricsPort: number | null;
   ticketsAddress: string;
   serviceDeadlineMs: number;
   databasePoolSize: number;
@@ -137,6 +145,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Attach
     amqpUrl: parsed.AMQP_URL,
     grpcHost: parsed.GRPC_HOST,
     grpcPort: parsed.GRPC_PORT,
+    metricsHost: parsed.METRICS_HOST,
+    metricsPort: parsed.METRICS_PORT,
     ticketsAddress: parsed.TICKETS_SERVICE_ADDR,
     serviceDeadlineMs: parsed.SERVICE_DEADLINE_MS,
     databasePoolSize: parsed.DATABASE_POOL_SIZE,

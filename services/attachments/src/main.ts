@@ -9,9 +9,10 @@ import {
   ConfigError,
   createLogger,
   createServiceClient,
+  type RunningGrpcServer,
   startGrpcServer,
   startOutboxRelay,
-  type RunningGrpcServer,
+  startProcessMetrics,
 } from '@tix/kit';
 import { loadConfig, type AttachmentsConfig } from './config.js';
 import { openDatabase } from './db.js';
@@ -31,6 +32,12 @@ try {
 }
 
 const logger = createLogger({ service: 'attachments', level: config.logLevel });
+const metrics = await startProcessMetrics({
+  service: 'attachments',
+  host: config.metricsHost,
+  port: config.metricsPort,
+  logger,
+});
 const objects = createObjectStore(config.store);
 try {
   await ensureBucketWithin(objects, config.storeStartupTimeoutMs, logger);
@@ -48,6 +55,7 @@ if (staleSpoolFiles > 0)
 const database = openDatabase(config.databaseUrl, { logger, maxConnections: config.databasePoolSize });
 const tickets = createServiceClient('tickets', config.ticketsAddress, {
   deadlineMs: config.serviceDeadlineMs,
+  logger, // breaker state changes
 });
 let server: RunningGrpcServer;
 try {
@@ -82,6 +90,8 @@ async function stop(signal: NodeJS.Signals): Promise<void> {
     await relay.stop();
     tickets.close();
     await database.close();
+    // Last: scrapes still see the drain.
+    await metrics?.close();
     logger.info('stopped');
     process.exit(0);
   } catch (error) {

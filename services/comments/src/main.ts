@@ -4,7 +4,14 @@
  * close the ticket client and the database). Migrations are applied by the launcher / a deploy job,
  * never by every replica at start.
  */
-import { ConfigError, createLogger, createServiceClient, startGrpcServer, startOutboxRelay } from '@tix/kit';
+import {
+  ConfigError,
+  createLogger,
+  createServiceClient,
+  startGrpcServer,
+  startOutboxRelay,
+  startProcessMetrics,
+} from '@tix/kit';
 import { loadConfig, type CommentsConfig } from './config.js';
 import { openDatabase } from './db.js';
 import { createCommentService } from './server.js';
@@ -19,9 +26,16 @@ try {
 }
 
 const logger = createLogger({ service: 'comments', level: config.logLevel });
+const metrics = await startProcessMetrics({
+  service: 'comments',
+  host: config.metricsHost,
+  port: config.metricsPort,
+  logger,
+});
 const database = openDatabase(config.databaseUrl, { logger, maxConnections: config.databasePoolSize });
 const tickets = createServiceClient('tickets', config.ticketsAddress, {
   deadlineMs: config.serviceDeadlineMs,
+  logger, // breaker state changes
 });
 const server = await startGrpcServer({
   host: config.grpcHost,
@@ -46,6 +60,8 @@ async function stop(signal: NodeJS.Signals): Promise<void> {
     await relay.stop();
     tickets.close();
     await database.close();
+    // Last: scrapes still see the drain.
+    await metrics?.close();
     logger.info('stopped');
     process.exit(0);
   } catch (error) {

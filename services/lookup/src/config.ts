@@ -3,7 +3,9 @@ import { z } from 'zod';
 import {
   DEFAULT_AMQP_URL,
   DEFAULT_DATABASE_SERVER_URL,
+  DEFAULT_METRICS_PORTS,
   env,
+  metricsPortSchema,
   parseEnv,
   serviceDatabaseUrl,
   type LogLevel,
@@ -20,6 +22,9 @@ const LookupEnvSchema = z.object({
   AMQP_URL: env.url(DEFAULT_AMQP_URL),
   GRPC_HOST: env.host('127.0.0.1'),
   GRPC_PORT: env.port(FLEET.lookup.defaultPort),
+  /** Where GET /metrics (Prometheus) listens; METRICS_PORT=0 serves no metrics endpoint. */
+  METRICS_HOST: env.host('127.0.0.1'),
+  METRICS_PORT: metricsPortSchema(DEFAULT_METRICS_PORTS.lookup),
   DATABASE_POOL_SIZE: env.positiveInt(10),
   /** How long in-flight calls may finish after SIGTERM before they are cancelled. */
   SHUTDOWN_GRACE_MS: env.positiveInt(10_000),
@@ -32,6 +37,9 @@ export interface LookupConfig {
   amqpUrl: string;
   grpcHost: string;
   grpcPort: number;
+  metricsHost: string;
+  /** null: no /metrics endpoint (METRICS_PORT=0). */
+  metricsPort: number | null;
   databasePoolSize: number;
   shutdownGraceMs: number;
 }
@@ -46,6 +54,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Lookup
     amqpUrl: parsed.AMQP_URL,
     grpcHost: parsed.GRPC_HOST,
     grpcPort: parsed.GRPC_PORT,
+    metricsHost: parsed.METRICS_HOST,
+    metricsPort: parsed.METRICS_PORT,
     databasePoolSize: parsed.DATABASE_POOL_SIZE,
     shutdownGraceMs: parsed.SHUTDOWN_GRACE_MS,
   };

@@ -3,7 +3,7 @@
  * on SIGTERM/SIGINT (health NOT_SERVING, drain calls, stop the relay, close the database).
  * Migrations are applied by the launcher / a deploy job, never by every replica at start.
  */
-import { ConfigError, createLogger, startGrpcServer, startOutboxRelay } from '@tix/kit';
+import { ConfigError, createLogger, startGrpcServer, startOutboxRelay, startProcessMetrics } from '@tix/kit';
 import { loadConfig, type LookupConfig } from './config.js';
 import { openDatabase } from './db.js';
 import { createLookupService } from './server.js';
@@ -18,6 +18,12 @@ try {
 }
 
 const logger = createLogger({ service: 'lookup', level: config.logLevel });
+const metrics = await startProcessMetrics({
+  service: 'lookup',
+  host: config.metricsHost,
+  port: config.metricsPort,
+  logger,
+});
 const database = openDatabase(config.databaseUrl, { logger, maxConnections: config.databasePoolSize });
 const server = await startGrpcServer({
   host: config.grpcHost,
@@ -40,6 +46,8 @@ async function stop(signal: NodeJS.Signals): Promise<void> {
     await server.shutdown(config.shutdownGraceMs);
     await relay.stop();
     await database.close();
+    // Last: scrapes still see the drain.
+    await metrics?.close();
     logger.info('stopped');
     process.exit(0);
   } catch (error) {

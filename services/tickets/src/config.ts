@@ -3,7 +3,9 @@ import { z } from 'zod';
 import {
   DEFAULT_AMQP_URL,
   DEFAULT_DATABASE_SERVER_URL,
+  DEFAULT_METRICS_PORTS,
   env,
+  metricsPortSchema,
   parseEnv,
   serviceDatabaseUrl,
   type LogLevel,
@@ -39,6 +41,9 @@ const TicketsEnvSchema = z.object({
   AMQP_URL: env.url(DEFAULT_AMQP_URL),
   GRPC_HOST: env.host('127.0.0.1'),
   GRPC_PORT: env.port(FLEET.tickets.defaultPort),
+  /** Where GET /metrics (Prometheus) listens; METRICS_PORT=0 serves no metrics endpoint. */
+  METRICS_HOST: env.host('127.0.0.1'),
+  METRICS_PORT: metricsPortSchema(DEFAULT_METRICS_PORTS.tickets),
   /** Projects, ticket types and users come from lookup: the service cannot run without it. */
   LOOKUP_SERVICE_ADDR: env
     .serviceAddress('lookup')
@@ -66,6 +71,9 @@ export interface TicketsConfig {
   amqpUrl: string;
   grpcHost: string;
   grpcPort: number;
+  metricsHost: string;
+  /** null: no /metrics endpoint (METRICS_PORT=0). */
+  metricsPort: number | null;
   lookupAddress: string;
   serviceDeadlineMs: number;
   databasePoolSize: number;
@@ -83,6 +91,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Ticket
     amqpUrl: parsed.AMQP_URL,
     grpcHost: parsed.GRPC_HOST,
     grpcPort: parsed.GRPC_PORT,
+    metricsHost: parsed.METRICS_HOST,
+    metricsPort: parsed.METRICS_PORT,
     lookupAddress: parsed.LOOKUP_SERVICE_ADDR,
     serviceDeadlineMs: parsed.SERVICE_DEADLINE_MS,
     databasePoolSize: parsed.DATABASE_POOL_SIZE,

@@ -4,7 +4,14 @@
  * lookup client and the database). Migrations are applied by the launcher / a deploy job, never by
  * every replica at start.
  */
-import { ConfigError, createLogger, createServiceClient, startGrpcServer, startOutboxRelay } from '@tix/kit';
+import {
+  ConfigError,
+  createLogger,
+  createServiceClient,
+  startGrpcServer,
+  startOutboxRelay,
+  startProcessMetrics,
+} from '@tix/kit';
 import { loadConfig, type TicketsConfig } from './config.js';
 import { openDatabase } from './db.js';
 import { createTicketService } from './server.js';
@@ -19,8 +26,17 @@ try {
 }
 
 const logger = createLogger({ service: 'tickets', level: config.logLevel });
+const metrics = await startProcessMetrics({
+  service: 'tickets',
+  host: config.metricsHost,
+  port: config.metricsPort,
+  logger,
+});
 const database = openDatabase(config.databaseUrl, { logger, maxConnections: config.databasePoolSize });
-const lookup = createServiceClient('lookup', config.lookupAddress, { deadlineMs: config.serviceDeadlineMs });
+const lookup = createServiceClient('lookup', config.lookupAddress, {
+  deadlineMs: config.serviceDeadlineMs,
+  logger, // breaker state changes
+});
 const server = await startGrpcServer({
   host: config.grpcHost,
   port: config.grpcPort,
@@ -44,6 +60,8 @@ async function stop(signal: NodeJS.Signals): Promise<void> {
     await relay.stop();
     lookup.close();
     await database.close();
+    // Last: scrapes still see the drain.
+    await metrics?.close();
     logger.info('stopped');
     process.exit(0);
   } catch (error) {

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import {
   DEFAULT_AMQP_URL,
   DEFAULT_DATABASE_SERVER_URL,
+  DEFAULT_METRICS_PORTS,
   env,
+  metricsPortSchema,
   parseEnv,
   serviceDatabaseUrl,
   type LogLevel,
@@ -26,6 +28,9 @@ const WebhooksEnvSchema = z
     AMQP_URL: env.url(DEFAULT_AMQP_URL),
     GRPC_HOST: env.host('127.0.0.1'),
     GRPC_PORT: env.port(FLEET.webhooks.defaultPort),
+    /** Where GET /metrics (Prometheus) listens; METRICS_PORT=0 serves no metrics endpoint. */
+    METRICS_HOST: env.host('127.0.0.1'),
+    METRICS_PORT: metricsPortSchema(DEFAULT_METRICS_PORTS.webhooks),
     /**
      * 32 bytes (base64 or 64 hex digits) that seal signing secrets at rest with AES-256-GCM.
      * Required in production; without it (development, tests) secrets are stored as given.
@@ -64,6 +69,9 @@ export interface WebhooksConfig {
   amqpUrl: string;
   grpcHost: string;
   grpcPort: number;
+  metricsHost: string;
+  /** null: no /metrics endpoint (METRICS_PORT=0). */
+  metricsPort: number | null;
   /** production: https only and public addresses only; otherwise http and private targets allowed. */
   targetMode: TargetMode;
   secretKey: Buffer | null;
@@ -95,6 +103,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Webhoo
     amqpUrl: parsed.AMQP_URL,
     grpcHost: parsed.GRPC_HOST,
     grpcPort: parsed.GRPC_PORT,
+    metricsHost: parsed.METRICS_HOST,
+    metricsPort: parsed.METRICS_PORT,
     targetMode: targetModeOf(parsed.NODE_ENV),
     secretKey: parsed.WEBHOOK_SECRET_KEY === undefined ? null : parseSecretKey(parsed.WEBHOOK_SECRET_KEY),
     attemptTimeoutMs: parsed.WEBHOOK_TIMEOUT_MS,

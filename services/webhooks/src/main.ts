@@ -5,7 +5,7 @@
  * and resume on the next start or on another replica), close. The service emits no domain events, so
  * it has no outbox. Migrations are applied by the launcher / a deploy job, never by every replica.
  */
-import { ConfigError, createLogger } from '@tix/kit';
+import { ConfigError, createLogger, startProcessMetrics } from '@tix/kit';
 import { loadConfig, type WebhooksConfig } from './config.js';
 import { startWebhookServer } from './server.js';
 
@@ -19,6 +19,12 @@ try {
 }
 
 const logger = createLogger({ service: 'webhooks', level: config.logLevel });
+const metrics = await startProcessMetrics({
+  service: 'webhooks',
+  host: config.metricsHost,
+  port: config.metricsPort,
+  logger,
+});
 if (config.secretKey === null) {
   logger.warn('WEBHOOK_SECRET_KEY is not set: signing secrets are stored unencrypted (development only)');
 }
@@ -52,6 +58,8 @@ async function stop(signal: NodeJS.Signals): Promise<void> {
   logger.info({ signal }, 'shutting down');
   try {
     await service.stop(config.shutdownGraceMs);
+    // Last: scrapes still see the drain.
+    await metrics?.close();
     logger.info('stopped');
     process.exit(0);
   } catch (error) {

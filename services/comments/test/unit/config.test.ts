@@ -11,6 +11,8 @@ describe('comments config', () => {
       amqpUrl: 'amqp://guest:guest@127.0.0.1:5672',
       grpcHost: '127.0.0.1',
       grpcPort: 50053,
+      metricsHost: '127.0.0.1',
+      metricsPort: 9403,
       ticketsAddress: '127.0.0.1:50052',
       serviceDeadlineMs: 5_000,
       databasePoolSize: 10,

@@ -11,6 +11,8 @@ describe('lookup config', () => {
       amqpUrl: 'amqp://guest:guest@127.0.0.1:5672',
       grpcHost: '127.0.0.1',
       grpcPort: 50051,
+      metricsHost: '127.0.0.1',
+      metricsPort: 9401,
       databasePoolSize: 10,
       shutdownGraceMs: 10_000,
     });
@@ -35,6 +37,15 @@ describe('lookup config', () => {
       logLevel: 'debug',
       nodeEnv: 'production',
     });
+  });
+
+  it('reads the metrics address; METRICS_PORT=0 means no metrics endpoint', () => {
+    expect(loadConfig({ METRICS_HOST: '0.0.0.0', METRICS_PORT: '9501' })).to.include({
+      metricsHost: '0.0.0.0',
+      metricsPort: 9501,
+    });
+    expect(loadConfig({ METRICS_PORT: '0' }).metricsPort).to.equal(null);
+    expect(() => loadConfig({ METRICS_PORT: '-1' })).to.throw(ConfigError, 'METRICS_PORT');
   });
 
   it('names every bad variable', () => {

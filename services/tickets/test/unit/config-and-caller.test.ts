@@ -13,6 +13,8 @@ describe('tickets config', () => {
       amqpUrl: 'amqp://guest:guest@127.0.0.1:5672',
       grpcHost: '127.0.0.1',
       grpcPort: 50052,
+      metricsHost: '127.0.0.1',
+      metricsPort: 9402,
       lookupAddress: '127.0.0.1:50051',
       serviceDeadlineMs: 5_000,
       databasePoolSize: 20,

@@ -22,6 +22,7 @@ import type { AttemptResult, DeliveryQueueStore } from '../deliveries/delivery-q
 import { createBatcher, createCoalescer } from '../shared/batcher.js';
 import { listenForDeliveries } from './delivery-notifications.js';
 import { toJob, type Job } from './delivery-job.js';
+import { recordDeliveryOutcome } from './delivery-metrics.js';
 import { createHostLimiter, LimiterClosed } from './host-limiter.js';
 import { performAttempt, type AttemptDeps, type AttemptOutcome } from './perform-attempt.js';
 import { hasRetryAfter, retryDelayMs } from './retry-policy.js';
@@ -142,12 +143,20 @@ export function startDeliveryWorkers(options: DeliveryWorkerOptions): DeliveryWo
         const number = job.next;
         const outcome = await attemptOnce(job, number);
         if (outcome === 'gone') {
+          recordDeliveryOutcome('abandoned');
           await queue.abandon(job.id);
           holding.delete(job.id);
           return;
         }
-        if (outcome.aborted) return; // given back by stop()
+        if (outcome.aborted) {
+          recordDeliveryOutcome('interrupted');
+          return; // given back by stop()
+        }
         const final = outcome.ok || !hasRetryAfter(number);
+        recordDeliveryOutcome(
+          outcome.ok ? 'success' : final ? 'failed' : 'failed_attempt',
+          outcome.record.duration_ms,
+        );
         const delay = final ? 0 : retryDelay(number);
         const recorded = await recordAttempt({
           id: job.id,
