@@ -1,0 +1,148 @@
+/**
+ * The gateway's limits, assembled from config: sliding-window rate limits, 402 quotas and
+ * Idempotency-Key handling, in Redis when REDIS_URL is set (shared by replicas, failing open to the
+ * in-process stores while Redis is down) and in process otherwise. The routers mount them in this
+ * order: authentication -> rate limit -> quota -> body parsing -> idempotency -> route.
+ */
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from '@tix/kit';
+import type { LimitsConfig } from './config.js';
+import { idempotency } from './idempotency.js';
+import {
+  createMemoryIdempotencyStore,
+  createRedisIdempotencyStore,
+  type IdempotencyStore,
+} from './idempotency-store.js';
+import { createMemoryQuotaStore, createRedisQuotaStore, quota, type QuotaStore } from './quota.js';
+import { createRateLimiter } from './rate-limiter.js';
+import { createMemoryRateLimitStore, type RateLimitStore } from './rate-limit-store.js';
+import {
+  closeLimitsRedis,
+  connectLimitsRedis,
+  RedisFallback,
+  type LimitsBackend,
+  type LimitsRedisClient,
+} from './redis-backend.js';
+import { createRedisRateLimitStore } from './redis-rate-limit-store.js';
+
+export type { LimitsBackend } from './redis-backend.js';
+export type { LimitsConfig } from './config.js';
+
+type Middleware = RequestHandler | ErrorRequestHandler;
+
+export interface GatewayLimits {
+  /** Right after authentication in /v1 and /api: rate limit (also for failed authentication), quota. */
+  afterAuthentication: Middleware[];
+  /** After body parsing in /v1 and /api: Idempotency-Key. */
+  afterBodyParsing: Middleware[];
+  /** Before the app's 404 and error envelope: rate limit for requests no router counted. */
+  beforeNotFound: Middleware[];
+  /** Where the limits live now, for /readyz. */
+  backend(): LimitsBackend;
+  close(): Promise<void>;
+}
+
+export interface GatewayLimitsOptions {
+  config: LimitsConfig;
+  redisUrl?: string;
+  logger: Logger;
+  /** How long an idempotency claim outlives a request that never finishes (crashed gateway). */
+  claimTtlMs: number;
+  /** The clock of the in-memory stores and of quota months (tests). */
+  now?: () => number;
+  redisStartupWaitMs?: number;
+}
+
+/** Builds the limits (connecting to Redis when configured and anything is enabled). */
+export async function createGatewayLimits(options: GatewayLimitsOptions): Promise<GatewayLimits> {
+  const { config, logger } = options;
+  const quotaLimits = { freeAllowance: config.quotaFreeAllowance, monthlyLimit: config.quotaMonthlyLimit };
+  const quotasEnabled = quotaLimits.freeAllowance !== null || quotaLimits.monthlyLimit !== null;
+  const anythingEnabled = config.rateLimitsEnabled || config.idempotencyEnabled || quotasEnabled;
+
+  const memoryRates = createMemoryRateLimitStore({ now: options.now });
+  const memoryIdempotency = createMemoryIdempotencyStore({ now: options.now });
+  const memoryQuotas = createMemoryQuotaStore();
+  let rates: RateLimitStore = memoryRates;
+  let idempotencyStore: IdempotencyStore = memoryIdempotency;
+  let quotas: QuotaStore = memoryQuotas;
+  let client: LimitsRedisClient | undefined;
+  let fallback: RedisFallback | undefined;
+
+  if (anythingEnabled && options.redisUrl) {
+    client = await connectLimitsRedis({
+      url: options.redisUrl,
+      logger,
+      startupWaitMs: options.redisStartupWaitMs,
+    });
+    const prefix = config.redisKeyPrefix;
+    const redis = {
+      rates: createRedisRateLimitStore(client, `${prefix}rl:`),
+      idempotency: createRedisIdempotencyStore(client, `${prefix}idem:`),
+      quotas: createRedisQuotaStore(client, `${prefix}quota:`),
+    };
+    const guard = new RedisFallback(client, logger);
+    fallback = guard;
+    rates = {
+      take: (...args) =>
+        guard.run(
+          () => redis.rates.take(...args),
+          () => memoryRates.take(...args),
+        ),
+      close: () => Promise.resolve(),
+    };
+    idempotencyStore = {
+      claim: (...args) =>
+        guard.run(
+          () => redis.idempotency.claim(...args),
+          () => memoryIdempotency.claim(...args),
+        ),
+      complete: (...args) =>
+        guard.run(
+          () => redis.idempotency.complete(...args),
+          () => memoryIdempotency.complete(...args),
+        ),
+      release: (...args) =>
+        guard.run(
+          () => redis.idempotency.release(...args),
+          () => memoryIdempotency.release(...args),
+        ),
+      close: () => Promise.resolve(),
+    };
+    quotas = {
+      take: (...args) =>
+        guard.run(
+          () => redis.quotas.take(...args),
+          () => memoryQuotas.take(...args),
+        ),
+      close: () => Promise.resolve(),
+    };
+  }
+
+  const afterAuthentication: Middleware[] = [];
+  const beforeNotFound: Middleware[] = [];
+  if (config.rateLimitsEnabled) {
+    const limiter = createRateLimiter(config, rates);
+    afterAuthentication.push(limiter.onError, limiter.middleware);
+    beforeNotFound.push(limiter.middleware, limiter.onError);
+  }
+  if (quotasEnabled)
+    afterAuthentication.push(quota({ store: quotas, limits: quotaLimits, now: options.now }));
+  const afterBodyParsing: Middleware[] = config.idempotencyEnabled
+    ? [idempotency({ store: idempotencyStore, claimTtlMs: options.claimTtlMs })]
+    : [];
+
+  return {
+    afterAuthentication,
+    afterBodyParsing,
+    beforeNotFound,
+    backend() {
+      if (!anythingEnabled) return 'disabled';
+      return fallback ? fallback.backend : 'in_memory';
+    },
+    async close() {
+      await Promise.all([memoryRates.close(), memoryIdempotency.close(), memoryQuotas.close()]);
+      if (client) await closeLimitsRedis(client);
+    },
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * The Redis side of the limits: one client (connected like the session store's: no offline queue,
+ * background reconnects, a short wait at start-up) and the fail-open switch. Every limits call goes
+ * to Redis while it answers; when it does not (down, or slower than COMMAND_TIMEOUT_MS) the call is
+ * served by the in-process store instead, a warning is logged once per outage, and /readyz reports
+ * `degraded_in_memory` until Redis answers again.
+ */
+import { createHash } from 'node:crypto';
+import { createClient } from 'redis';
+import type { Logger } from '@tix/kit';
+
+function newClient(url: string) {
+  return createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: 2_000,
+      reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5_000),
+    },
+  });
+}
+
+export type LimitsRedisClient = ReturnType<typeof newClient>;
+
+/** Redis taking longer than this is treated as down for that call. */
+const COMMAND_TIMEOUT_MS = 500;
+
+/** Creates the client and waits up to `startupWaitMs` for the first connection (then goes on without). */
+export async function connectLimitsRedis(options: {
+  url: string;
+  logger: Logger;
+  startupWaitMs?: number;
+}): Promise<LimitsRedisClient> {
+  const client = newClient(options.url);
+  // Outages are logged by the fallback (once each); reconnect errors would repeat every attempt.
+  client.on('error', () => undefined);
+  const firstConnection = client.connect().then(
+    () => true,
+    () => false,
+  );
+  const connected = await Promise.race([
+    firstConnection,
+    new Promise<false>((resolve) => setTimeout(() => resolve(false), options.startupWaitMs ?? 2_000).unref()),
+  ]);
+  if (!connected) options.logger.warn('limits: redis not reachable yet; limiting in process until it is');
+  return client;
+}
+
+/** Closes the client whatever state it is in. */
+export async function closeLimitsRedis(client: LimitsRedisClient): Promise<void> {
+  if (client.isReady) await client.close();
+  else if (client.isOpen) client.destroy();
+}
+
+/** A Lua script run by EVALSHA (loaded on first NOSCRIPT), so only its hash crosses the wire. */
+export class RedisScript {
+  private readonly sha: string;
+
+  constructor(private readonly source: string) {
+    this.sha = createHash('sha1').update(source).digest('hex');
+  }
+
+  async run<T>(client: LimitsRedisClient, keys: string[], args: string[]): Promise<T> {
+    const tail = [String(keys.length), ...keys, ...args];
+    try {
+      return await client.sendCommand<T>(['EVALSHA', this.sha, ...tail], { timeout: COMMAND_TIMEOUT_MS });
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return client.sendCommand<T>(['EVAL', this.source, ...tail], { timeout: COMMAND_TIMEOUT_MS });
+    }
+  }
+}
+
+/** Options for one-off commands (same timeout as scripts). */
+export const COMMAND_OPTIONS = { timeout: COMMAND_TIMEOUT_MS } as const;
+
+export type LimitsBackend = 'redis' | 'degraded_in_memory' | 'in_memory' | 'disabled';
+
+/** Runs calls on Redis, falling back to the in-process store while Redis fails (see file header). */
+export class RedisFallback {
+  private degraded = false;
+
+  constructor(
+    private readonly client: LimitsRedisClient,
+    private readonly logger: Logger,
+  ) {}
+
+  get backend(): LimitsBackend {
+    return this.degraded || !this.client.isReady ? 'degraded_in_memory' : 'redis';
+  }
+
+  async run<T>(onRedis: (client: LimitsRedisClient) => Promise<T>, inMemory: () => Promise<T>): Promise<T> {
+    if (!this.client.isReady) {
+      this.markDown(new Error('redis connection not ready'));
+      return inMemory();
+    }
+    let result: T;
+    try {
+      result = await onRedis(this.client);
+    } catch (error) {
+      this.markDown(error);
+      return inMemory();
+    }
+    if (this.degraded) {
+      this.degraded = false;
+      this.logger.info('limits: redis answers again; limits are shared by every gateway replica again');
+    }
+    return result;
+  }
+
+  private markDown(error: unknown): void {
+    if (this.degraded) return;
+    this.degraded = true;
+    this.logger.warn(
+      { err: error },
+      'limits: redis unavailable; rate limits, idempotency and quotas fall back to this process (fail open)',
+    );
+  }
+}

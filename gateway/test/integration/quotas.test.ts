@@ -1,0 +1,102 @@
+/** 402 quotas through real HTTP (Redis counters; the month comes from an injected clock). */
+import { expect } from 'chai';
+import { AppError } from '@tix/kit';
+import { FULL_KEY, SCOPED_KEY, startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
+import { READ_WRITE_KEY } from '../support/fake-ticket-gateway.js';
+import {
+  deleteRedisKeys,
+  startLimitsGateway,
+  testRedisPrefix,
+  type LimitsGateway,
+  type LimitsGatewayOptions,
+} from '../support/limits-gateway.js';
+import { bearer, request } from '../support/test-gateway.js';
+
+describe('402 quotas', function () {
+  this.timeout(30_000);
+  let lookup: FakeLookup;
+  const started: LimitsGateway[] = [];
+  const prefixes: string[] = [];
+  const gateway = async (options: Partial<LimitsGatewayOptions>) => {
+    const prefix = testRedisPrefix();
+    prefixes.push(prefix);
+    const instance = await startLimitsGateway({
+      services: { lookup: lookup.address },
+      redisKeyPrefix: prefix,
+      ...options,
+    });
+    started.push(instance);
+    return instance;
+  };
+  const users = (instance: LimitsGateway, key = FULL_KEY) =>
+    request(`${instance.apiUrl}/v1/users`, { headers: bearer(key) });
+
+  before(async () => {
+    lookup = await startFakeLookup();
+  });
+  beforeEach(() => {
+    // Two keys of user 10, one of user 11.
+    lookup.override('AuthenticateApiKey', (input: { key: string }) => {
+      const keys: Record<string, number[]> = {
+        [FULL_KEY]: [1, 10],
+        [READ_WRITE_KEY]: [4, 10],
+        [SCOPED_KEY]: [2, 11],
+      };
+      const found = keys[input.key];
+      if (!found) throw AppError.unauthenticated('API key is not valid');
+      return { key_id: found[0], user_id: found[1], role: 'agent', scopes: ['tickets:read'] };
+    });
+  });
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((instance) => instance.close()));
+    for (const prefix of prefixes.splice(0)) await deleteRedisKeys(prefix);
+    lookup.reset();
+  });
+  after(() => lookup.stop());
+
+  it('QUOTA_MONTHLY_LIMIT: per key owner per UTC month, 402 with scalar details, new month resets', async () => {
+    let now = Date.UTC(2026, 10, 30, 23, 0);
+    const instance = await gateway({ limits: { quotaMonthlyLimit: 3 }, now: () => now });
+    expect((await users(instance, FULL_KEY)).status).to.equal(200);
+    expect((await users(instance, READ_WRITE_KEY)).status).to.equal(200);
+    // Failed calls count too (404 here): they were served.
+    expect((await request(`${instance.apiUrl}/v1/nowhere`, { headers: bearer(FULL_KEY) })).status).to.equal(
+      404,
+    );
+    const refused = await users(instance, READ_WRITE_KEY);
+    expect(refused.status).to.equal(402);
+    expect(refused.body).to.deep.equal({
+      ok: false,
+      error: {
+        code: 402,
+        message: 'Monthly API call limit reached',
+        validation_errors: { quota: 'monthly', limit: 3, used: 3, reset_at: '2026-12-01T00:00:00Z' },
+      },
+    });
+    expect(refused.headers.get('x-ratelimit-limit')).to.equal('100');
+    // Another owner is not affected; refusals did not count.
+    expect((await users(instance, SCOPED_KEY)).status).to.equal(200);
+    now = Date.UTC(2026, 11, 1, 0, 0, 1);
+    expect((await users(instance, FULL_KEY)).status).to.equal(200);
+  });
+
+  it('QUOTA_FREE_ALLOWANCE: a lifetime allowance per owner, reset_at null', async () => {
+    let now = Date.UTC(2026, 0, 15);
+    const instance = await gateway({ limits: { quotaFreeAllowance: 2 }, now: () => now });
+    expect((await users(instance)).status).to.equal(200);
+    expect((await users(instance)).status).to.equal(200);
+    now = Date.UTC(2027, 5, 1);
+    const refused = await users(instance);
+    expect(refused.status).to.equal(402);
+    expect(refused.body.error).to.deep.equal({
+      code: 402,
+      message: 'Free API allowance exhausted',
+      validation_errors: { quota: 'free_allowance', limit: 2, used: 2, reset_at: null },
+    });
+  });
+
+  it('is off by default: no counting, no 402', async () => {
+    const instance = await gateway({});
+    for (let i = 0; i < 5; i += 1) expect((await users(instance)).status).to.equal(200);
+  });
+});
