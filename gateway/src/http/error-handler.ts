@@ -41,6 +41,8 @@ const KIND_BY_STATUS = new Map<number, ErrorKind>(
  */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  // The router decodes path parameters; a broken percent-escape (`/tickets/%E0%A4%A`) is the client's.
+  if (error instanceof URIError) return AppError.badRequest('Malformed percent-encoding in the URL path');
   if (typeof error === 'object' && error !== null) {
     const candidate = error as HttpishError;
     if (typeof candidate.type === 'string' && Object.hasOwn(BODY_ERRORS, candidate.type)) {

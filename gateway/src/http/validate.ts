@@ -84,9 +84,15 @@ export function parseBody<S extends z.ZodType>(schema: S, value: unknown): z.out
   throw AppError.validation(validationErrorsOf(result.error.issues, 'body'));
 }
 
+/**
+ * The schemas each validation middleware applies, so that tests can prove the OpenAPI document was
+ * built from the very schema objects the routes validate with (gateway/src/openapi).
+ */
+export const validationSchemasOf = new WeakMap<RequestHandler, RequestSchemas>();
+
 /** Middleware validating the parts `schemas` names and replacing them with the parsed values. */
 export function validate(schemas: RequestSchemas): RequestHandler {
-  return (request, _response, next) => {
+  const middleware: RequestHandler = (request, _response, next) => {
     if (schemas.params) request.params = parseParams(schemas.params, request.params) as Request['params'];
     if (schemas.query) {
       // Express 5 computes request.query with a getter on every read; pin the parsed value instead.
@@ -100,6 +106,8 @@ export function validate(schemas: RequestSchemas): RequestHandler {
     if (schemas.body) request.body = parseBody(schemas.body, request.body);
     next();
   };
+  validationSchemasOf.set(middleware, schemas);
+  return middleware;
 }
 
 /** A route handler reading its input as validated. */

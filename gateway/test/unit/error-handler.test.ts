@@ -44,6 +44,20 @@ describe('toAppError', () => {
     expect([mapped.httpStatus, mapped.message]).to.deep.equal([400, 'Invalid request']);
   });
 
+  it('answers 400 to a path parameter with broken percent-encoding', () => {
+    let thrown: unknown;
+    try {
+      decodeURIComponent('%E0%A4%A');
+    } catch (error) {
+      thrown = error;
+    }
+    const mapped = toAppError(thrown);
+    expect([mapped.httpStatus, mapped.message]).to.deep.equal([
+      400,
+      'Malformed percent-encoding in the URL path',
+    ]);
+  });
+
   it('turns anything else into internal, keeping the cause for the log', () => {
     for (const error of [
       new TypeError('boom'),

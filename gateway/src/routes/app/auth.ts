@@ -19,7 +19,8 @@ import { requireService, type ServiceClients } from '../../services.js';
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password';
 export const NOT_SIGNED_IN_MESSAGE = 'Not signed in';
 
-const LoginBody = z.object(
+/** The login body (exported for the OpenAPI description). */
+export const LoginBody = z.object(
   {
     email: z
       .string({ error: 'Email is required' })

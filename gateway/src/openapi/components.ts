@@ -1,0 +1,292 @@
+/**
+ * The response side of the OpenAPI document: zod schemas of the resources as the presenters send
+ * them (spec "Resources and their fields", plus the additive fields the gateway sends), the two
+ * envelopes, and the headers every response carries. They document; they never validate traffic.
+ * Objects are open (no additionalProperties: false): the spec lets new optional fields appear in v1.
+ */
+import { z } from './zod-openapi.js';
+import { SUBSCRIBABLE_EVENT_TYPES } from '@tix/protos';
+import { RESOLUTION_TYPES, TICKET_PRIORITIES } from '../routes/v1/tickets.schemas.js';
+import { EXAMPLES } from './examples.js';
+
+const timestamp = (description: string) =>
+  z.string().meta({ description: `${description} (ISO 8601).`, format: 'date-time' });
+
+const id = (description: string) => z.number().int().meta({ description });
+
+/** Spec Pagination object. */
+export const paginationSchema = z
+  .object({
+    total: z.number().int().meta({ description: 'Items matching, over all pages.' }),
+    page: z.number().int().meta({ description: 'This page, from 1.' }),
+    per_page: z.number().int().meta({ description: 'Items per page.' }),
+    total_pages: z.number().int().meta({ description: 'Number of pages.' }),
+  })
+  .openapi('Pagination', {
+    description: 'Where a page sits in the whole list.',
+    examples: [EXAMPLES.pagination],
+  });
+
+export const projectStatusSchema = z
+  .object({
+    slug: z.string().meta({ description: 'Status slug, used in tickets and as a board lane key.' }),
+    label: z.string().meta({ description: 'Display label.' }),
+    is_closed: z.boolean().meta({ description: 'True for terminal (closed) statuses.' }),
+    position: z.number().int().meta({ description: 'Workflow order, from 0.' }),
+  })
+  .openapi('ProjectStatus', { description: 'A status of the project (additive).' });
+
+export const projectSchema = z
+  .object({
+    id: id('Project id.'),
+    name: z.string(),
+    slug: z.string().meta({ description: 'Human-readable identifier, usable as `?project=<slug>`.' }),
+    prefix: z.string().meta({ description: 'Ticket number prefix (additive).' }),
+    description: z.string(),
+    statuses: z.array(projectStatusSchema).meta({ description: 'The workflow, in order (additive).' }),
+  })
+  .openapi('Project', { description: 'A project (spec Project).', examples: [EXAMPLES.project] });
+
+export const FIELD_TYPES = [
+  'text',
+  'textarea',
+  'number',
+  'date',
+  'datetime',
+  'select',
+  'multi_select',
+  'boolean',
+  'email',
+  'url',
+] as const;
+
+export const fieldSchemaEntrySchema = z
+  .object({
+    name: z.string().meta({ description: 'Key used in `custom_fields`.' }),
+    label: z.string(),
+    type: z.enum(FIELD_TYPES),
+    required: z.boolean(),
+    constraints: z.record(z.string(), z.unknown()).meta({
+      description:
+        'By type: text min_length, max_length, pattern; textarea min_length, max_length; number min_value, ' +
+        'max_value; select and multi_select allowed_values (required); other types none.',
+    }),
+    default_value: z.unknown().meta({ description: 'Used when no value is given; null for none.' }),
+    order: z.number().int().meta({ description: 'Lower values display first.' }),
+  })
+  .openapi('FieldSchemaEntry', { description: 'One custom field of a ticket type.' });
+
+export const ticketTypeSchema = z
+  .object({
+    id: id('Ticket type id.'),
+    name: z.string(),
+    slug: z.string(),
+    description: z.string(),
+    is_default: z.boolean(),
+    field_schema: z.array(fieldSchemaEntrySchema),
+  })
+  .openapi('TicketType', {
+    description: 'A ticket type (spec Ticket type).',
+    examples: [EXAMPLES.ticketType],
+  });
+
+export const userSchema = z
+  .object({
+    id: id('User id.'),
+    name: z.string(),
+    email: z.string(),
+    role: z.string().meta({ description: 'admin, team_lead, agent or viewer.' }),
+    is_active: z.boolean(),
+  })
+  .openapi('User', { description: 'A user (spec User).', examples: [EXAMPLES.user] });
+
+export const ticketSchema = z
+  .object({
+    id: id('Ticket id.'),
+    project_id: id('Project id.'),
+    ticket_type_id: id('A ticket type of the project.'),
+    project_ref_id: z.number().int().meta({ description: 'Per-project sequence number.' }),
+    ticket_number: z.string().meta({ description: '`<PREFIX>-<n>`.' }),
+    title: z.string().meta({ description: '1 to 200 characters.' }),
+    description: z.string().nullable().meta({ description: 'Markdown, at most 5000 characters.' }),
+    status: z.string().meta({ description: 'A status slug of the project; tolerate unknown values.' }),
+    status_label: z.string(),
+    priority: z.string().meta({
+      description: `${TICKET_PRIORITIES.join(', ')}; tolerate unknown values.`,
+    }),
+    priority_label: z.string(),
+    assigned_to: z.number().int().nullable().meta({ description: 'User id, or null.' }),
+    created_by: id('User id of the creator.'),
+    updated_by: z.number().int().nullable().meta({ description: 'User id of the last writer, or null.' }),
+    custom_fields: z
+      .record(z.string(), z.unknown())
+      .meta({ description: "Values keyed by the ticket type's field_schema names." }),
+    source_type: z.string().meta({ description: 'Values seen: web, api.' }),
+    merged_into_id: z.number().int().nullable(),
+    version: z.number().int().meta({ description: 'Starts at 1, +1 on each successful update.' }),
+    created_at: timestamp('Creation time'),
+    updated_at: timestamp('Last change'),
+    tags: z.array(z.string()).meta({ description: 'Labels (additive).' }),
+    resolution_type: z
+      .enum(RESOLUTION_TYPES)
+      .nullable()
+      .meta({ description: 'Set when the ticket was moved to a closed status (additive).' }),
+    merged_into: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'Present only when the ticket was merged; the target ticket id.' }),
+  })
+  .openapi('Ticket', {
+    description: 'A ticket (spec Ticket).',
+    examples: [EXAMPLES.ticket, EXAMPLES.mergedTicket],
+  });
+
+export const commentSchema = z
+  .object({
+    id: id('Comment id.'),
+    ticket_id: id('Ticket id.'),
+    user_id: id('Author.'),
+    content: z.string().meta({ description: 'At most 50000 characters.' }),
+    content_html: z
+      .string()
+      .nullable()
+      .meta({ description: 'Sanitized HTML, at most 50000 characters, or null.' }),
+    is_internal: z.boolean().meta({ description: 'true: team-only note; false: customer-visible.' }),
+    created_at: timestamp('Creation time'),
+    updated_at: timestamp('Last change'),
+  })
+  .openapi('Comment', { description: 'A comment (spec Comment).', examples: [EXAMPLES.comment] });
+
+export const attachmentSchema = z
+  .object({
+    id: id('Attachment id.'),
+    ticket_id: id('Ticket id.'),
+    original_filename: z.string(),
+    mime_type: z.string(),
+    size_bytes: z.number().int(),
+    created_at: timestamp('Upload time'),
+  })
+  .openapi('Attachment', {
+    description: 'File metadata (spec Attachment).',
+    examples: [EXAMPLES.attachment],
+  });
+
+const webhookShape = {
+  id: id('Webhook id.'),
+  url: z.string().meta({ description: 'Delivery target.', format: 'uri' }),
+  events: z
+    .array(z.string())
+    .meta({ description: `Subscribed event types (${SUBSCRIBABLE_EVENT_TYPES.join(', ')}).` }),
+  is_active: z.boolean(),
+  created_at: timestamp('Creation time'),
+  project_id: id('Project id (additive).'),
+};
+
+export const webhookSchema = z.object(webhookShape).openapi('Webhook', {
+  description: 'A webhook subscription; never shows the secret.',
+  examples: [EXAMPLES.webhook],
+});
+
+export const createdWebhookSchema = z
+  .object({
+    ...webhookShape,
+    secret: z.string().meta({ description: 'Signing secret; shown only in this response.' }),
+  })
+  .openapi('CreatedWebhook', {
+    description: 'A webhook subscription as created: with its signing secret.',
+    examples: [EXAMPLES.createdWebhook],
+  });
+
+export const deliveryAttemptSchema = z
+  .object({
+    number: z.number().int().meta({ description: 'Attempt number, from 1.' }),
+    response_code: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "The receiver's HTTP status; null on timeout or connection failure." }),
+    duration_ms: z.number().int(),
+    error: z.string().nullable(),
+    attempted_at: timestamp('Attempt time'),
+  })
+  .openapi('DeliveryAttempt', { description: 'One attempt of a delivery.' });
+
+export const deliverySchema = z
+  .object({
+    id: z.string().meta({ description: 'Delivery id (UUID).', format: 'uuid' }),
+    webhook_id: id('Webhook id.'),
+    event: z.string().meta({ description: 'Event type.' }),
+    event_id: z.string().meta({ description: 'Domain event id (UUID).', format: 'uuid' }),
+    status: z.string().meta({ description: 'pending, delivered or failed.' }),
+    attempts: z.array(deliveryAttemptSchema).meta({ description: 'Oldest first.' }),
+    created_at: timestamp('Creation time'),
+    updated_at: timestamp('Last change'),
+  })
+  .openapi('Delivery', {
+    description: 'One delivery of one event to one webhook (additive delivery log).',
+    examples: [EXAMPLES.delivery],
+  });
+
+export const boardSchema = z
+  .object({
+    lanes: z.record(z.string(), z.array(ticketSchema)).meta({
+      description: "Keyed by the project's status slugs (the authoritative list), in workflow order.",
+    }),
+    counts: z.record(z.string(), z.number().int()).meta({
+      description: 'Exact count per lane key, plus `total`.',
+    }),
+  })
+  .openapi('Board', { description: 'The board (spec Board).' });
+
+export const errorSchema = z
+  .object({
+    code: z.number().int().meta({ description: 'The HTTP status.' }),
+    message: z.string(),
+    validation_errors: z.record(z.string(), z.unknown()).optional().meta({
+      description:
+        'Field name -> array of messages; for structured errors such as 402 the values may be scalars.',
+    }),
+  })
+  .openapi('Error', { description: 'What went wrong.' });
+
+export const errorEnvelopeSchema = z
+  .object({ ok: z.literal(false), error: errorSchema })
+  .openapi('ErrorEnvelope', {
+    description: 'Every error answer.',
+    examples: [
+      {
+        ok: false,
+        error: {
+          code: 422,
+          message: 'Validation failed',
+          validation_errors: { title: ['Title cannot be empty'] },
+        },
+      },
+    ],
+  });
+
+/** `{ ok: true, data }` for one operation's data. */
+export function successEnvelope(data: z.ZodType): z.ZodType {
+  return z.object({ ok: z.literal(true), data });
+}
+
+/** Every component schema by its name (the same name each gives itself with `.openapi(name)`). */
+export const COMPONENT_SCHEMAS: Record<string, z.ZodType> = {
+  Pagination: paginationSchema,
+  ProjectStatus: projectStatusSchema,
+  Project: projectSchema,
+  FieldSchemaEntry: fieldSchemaEntrySchema,
+  TicketType: ticketTypeSchema,
+  User: userSchema,
+  Ticket: ticketSchema,
+  Comment: commentSchema,
+  Attachment: attachmentSchema,
+  Webhook: webhookSchema,
+  CreatedWebhook: createdWebhookSchema,
+  DeliveryAttempt: deliveryAttemptSchema,
+  Delivery: deliverySchema,
+  Board: boardSchema,
+  Error: errorSchema,
+  ErrorEnvelope: errorEnvelopeSchema,
+};

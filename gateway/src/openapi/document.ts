@@ -1,0 +1,637 @@
+/**
+ * Builds the OpenAPI 3.1 document from the operation table (operations.ts): request parameters and
+ * bodies from the zod schemas the routes validate with, responses from components.ts, the spec's
+ * common errors and headers, and the security each operation needs. Built once per process.
+ *
+ * Path and query parameters travel as text and the schemas parse that text (`"42"` -> 42); the
+ * document shows the value they stand for (an integer parameter, not a string with a digit pattern),
+ * which is what clients and generators expect.
+ */
+import {
+  OpenAPIRegistry,
+  OpenApiGeneratorV31,
+  type ResponseConfig,
+  type RouteConfig,
+} from '@asteasolutions/zod-to-openapi';
+import { INTERNAL_ERROR_MESSAGE } from '@tix/kit';
+import { projectContextQuery } from '../middleware/project-context.js';
+import { COMPONENT_SCHEMAS, successEnvelope } from './components.js';
+import {
+  jsonBodyOf,
+  openApiPath,
+  OPERATIONS,
+  TAGS,
+  type OperationAuth,
+  type OperationSpec,
+} from './operations.js';
+import { z } from './zod-openapi.js';
+
+export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
+
+/** Where the two hosts are; the document names them as server variables with these defaults. */
+export interface OpenApiServers {
+  apiUrl: string;
+  appUrl: string;
+}
+
+export const DEFAULT_SERVERS: OpenApiServers = {
+  apiUrl: 'http://127.0.0.1:8080',
+  appUrl: 'http://127.0.0.1:8081',
+};
+
+export const SECURITY_SCHEMES = {
+  ApiKeyBearer: 'ApiKeyBearer',
+  ApiKeyHeader: 'ApiKeyHeader',
+  SessionCookie: 'SessionCookie',
+  CsrfToken: 'CsrfToken',
+} as const;
+
+// ---- errors --------------------------------------------------------------------------------------
+
+interface ErrorResponse {
+  name: string;
+  description: string;
+  message: string;
+  validationErrors?: Record<string, unknown>;
+}
+
+/** One reusable response per error status, each with an example of its envelope. */
+const ERROR_RESPONSES: Record<number, ErrorResponse> = {
+  400: {
+    name: 'BadRequest',
+    description:
+      'Malformed JSON, an invalid path id (`Invalid ticket id`), invalid query parameters, or no project ' +
+      'context (`Project ID is required.`).',
+    message: 'Invalid ticket id',
+  },
+  401: {
+    name: 'Unauthorized',
+    description:
+      'Missing or invalid API key or session. A key sent to the session host: `API key authentication is only available on the API subdomain`.',
+    message: 'Invalid API key',
+  },
+  402: {
+    name: 'PaymentRequired',
+    description:
+      'Free API allowance exhausted or monthly call limit reached; `validation_errors` may hold scalar values.',
+    message: 'Monthly API call limit reached',
+    validationErrors: { limit: 10000, used: 10000 },
+  },
+  403: {
+    name: 'Forbidden',
+    description:
+      "The key lacks the operation's scope, the CSRF token is missing or wrong, or the user may not do this.",
+    message: 'API key lacks the required scope: tickets:write',
+  },
+  404: {
+    name: 'NotFound',
+    description: "The resource does not exist or is outside the key's project scope.",
+    message: 'Ticket not found',
+  },
+  409: {
+    name: 'Conflict',
+    description:
+      'The ticket was modified since `version` (`Ticket was modified by another user`): re-fetch, re-apply, retry. ' +
+      'Also: an Idempotency-Key reused with a different payload; a state that does not allow the change.',
+    message: 'Ticket was modified by another user',
+  },
+  413: {
+    name: 'PayloadTooLarge',
+    description: 'The request body is larger than the limit.',
+    message: 'Request body too large (limit 1048576 bytes)',
+  },
+  415: {
+    name: 'UnsupportedMediaType',
+    description: 'A body that is not `application/json`.',
+    message: 'Content-Type must be application/json',
+  },
+  422: {
+    name: 'ValidationFailed',
+    description: 'Validation failed; `validation_errors` maps each field to its messages.',
+    message: 'Validation failed',
+    validationErrors: { title: ['Title cannot be empty'] },
+  },
+  429: {
+    name: 'TooManyRequests',
+    description:
+      'Rate limit exceeded: wait `Retry-After` seconds (otherwise back off exponentially, with jitter).',
+    message: 'Too many requests',
+  },
+  500: {
+    name: 'InternalError',
+    description: 'An unexpected failure; the details are logged under the correlation id.',
+    message: INTERNAL_ERROR_MESSAGE,
+  },
+  503: {
+    name: 'ServiceUnavailable',
+    description: 'A service behind the gateway is unavailable; retry later.',
+    message: 'Service unavailable: tickets',
+  },
+};
+
+/** Every operation can answer these (spec "Endpoints": 401, 402, 403, 429, 500; and 503). */
+const COMMON_API_ERRORS = [401, 402, 403, 429, 500, 503];
+/** Session operations: no key quotas; CSRF refusals are 403. */
+const COMMON_SESSION_ERRORS = [403, 429, 500, 503];
+const COMMON_PUBLIC_ERRORS = [429, 500];
+
+/** The error statuses an operation documents: its own, the common ones, what its inputs imply. */
+export function errorStatusesOf(operation: OperationSpec): number[] {
+  const statuses = new Set(operation.errors);
+  const common =
+    operation.auth.kind === 'api_key'
+      ? COMMON_API_ERRORS
+      : operation.auth.kind === 'session'
+        ? COMMON_SESSION_ERRORS
+        : COMMON_PUBLIC_ERRORS;
+  for (const status of common) statuses.add(status);
+  if (operation.auth.kind === 'session' && operation.auth.signedIn) statuses.add(401);
+  if (operation.validated?.params || operation.validated?.query) statuses.add(400);
+  if (operation.projectContext) {
+    statuses.add(400);
+    statuses.add(404);
+  }
+  if (jsonBodyOf(operation)) {
+    for (const status of [400, 413, 415, 422]) statuses.add(status);
+  }
+  if (operation.multipartFileField) {
+    for (const status of [400, 422]) statuses.add(status);
+  }
+  return [...statuses].sort((a, b) => a - b);
+}
+
+// ---- headers and parameters ----------------------------------------------------------------------
+
+const HEADERS = {
+  'X-Correlation-ID': {
+    description: "The request's identifier (yours when you sent a well-formed one); quote it when reporting.",
+    schema: { type: 'string' as const },
+  },
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed in the window.',
+    schema: { type: 'integer' as const },
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in the window.',
+    schema: { type: 'integer' as const },
+  },
+  'X-RateLimit-Reset': {
+    description: 'When the window frees up (Unix seconds).',
+    schema: { type: 'integer' as const },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying.',
+    schema: { type: 'integer' as const },
+  },
+  'X-Idempotency-Replay': {
+    description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string' as const, enum: ['true'] },
+  },
+};
+
+type HeaderName = keyof typeof HEADERS;
+const headerRef = (name: HeaderName) => ({ $ref: `#/components/headers/${name}` });
+
+/** Headers on every response (spec: correlation id and rate-limit headers on every response). */
+function responseHeaders(extra: HeaderName[] = []) {
+  const names: HeaderName[] = [
+    'X-Correlation-ID',
+    'X-RateLimit-Limit',
+    'X-RateLimit-Remaining',
+    'X-RateLimit-Reset',
+    ...extra,
+  ];
+  return Object.fromEntries(names.map((name) => [name, headerRef(name)]));
+}
+
+const PARAMETERS = {
+  CorrelationId: {
+    name: 'X-Correlation-ID',
+    in: 'header' as const,
+    required: false,
+    description:
+      'Your identifier for the request (1 to 128 characters of letters, digits, `-_.:`); echoed on the response. ' +
+      'A malformed one is replaced by a new UUID.',
+    schema: { type: 'string' as const, maxLength: 128 },
+  },
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header' as const,
+    required: false,
+    description:
+      'A unique value per create operation. Repeating the POST with the same key and payload within 1 hour returns ' +
+      'the stored answer (with `X-Idempotency-Replay: true`) and creates nothing; the same key with another payload is 409.',
+    schema: { type: 'string' as const, maxLength: 255 },
+    example: '6f1c2e1a-9d7b-4b0e-9d43-3b9f4a1f2c55',
+  },
+};
+
+const parameterRef = (name: keyof typeof PARAMETERS) => ({ $ref: `#/components/parameters/${name}` });
+
+// ---- security ------------------------------------------------------------------------------------
+
+function securityOf(auth: OperationAuth): Record<string, string[]>[] {
+  switch (auth.kind) {
+    case 'api_key': {
+      // OpenAPI 3.1 lets non-OAuth schemes list the roles (here: scopes) an operation needs.
+      const scopes = auth.scope === null ? [] : [auth.scope];
+      return [{ [SECURITY_SCHEMES.ApiKeyBearer]: scopes }, { [SECURITY_SCHEMES.ApiKeyHeader]: scopes }];
+    }
+    case 'session':
+      if (auth.csrf) return [{ [SECURITY_SCHEMES.SessionCookie]: [], [SECURITY_SCHEMES.CsrfToken]: [] }];
+      // Without a session the call still works (it starts one), unless a user must be signed in.
+      return auth.signedIn
+        ? [{ [SECURITY_SCHEMES.SessionCookie]: [] }]
+        : [{}, { [SECURITY_SCHEMES.SessionCookie]: [] }];
+    case 'public':
+      return [];
+  }
+}
+
+function authDescription(auth: OperationAuth): string {
+  switch (auth.kind) {
+    case 'api_key':
+      return auth.scope === null ? 'Any valid API key.' : `Scope: \`${auth.scope}\`.`;
+    case 'session':
+      return auth.csrf
+        ? 'Session cookie and `X-CSRF-Token` (from GET /api/csrf-token).'
+        : auth.signedIn
+          ? 'A signed-in session.'
+          : 'Session cookie optional.';
+    case 'public':
+      return 'No credentials.';
+  }
+}
+
+// ---- parameters as the values they stand for ------------------------------------------------------
+
+interface WireOverlay {
+  type: 'integer';
+  minimum?: number;
+  maximum?: number;
+}
+
+/** JSON Schema keywords read from zod's own conversion. */
+interface JsonSchemaFacts {
+  type?: unknown;
+  minimum?: unknown;
+  maximum?: unknown;
+  pattern?: unknown;
+  default?: unknown;
+}
+
+const onlyDigits = (pattern: unknown): boolean => {
+  if (typeof pattern !== 'string') return false;
+  const regex = new RegExp(pattern);
+  return regex.test('1') && !regex.test('-1') && !regex.test('1.5') && !regex.test('a');
+};
+
+/** 0 or 1 for a digits-only pattern (`^[1-9][0-9]*$` refuses 0); undefined otherwise. */
+function smallestDigitsAccepted(pattern: unknown): number | undefined {
+  if (!onlyDigits(pattern)) return undefined;
+  return new RegExp(pattern as string).test('0') ? 0 : 1;
+}
+
+/**
+ * For a text parameter its schema parses into an integer, the integer it stands for (zod's output
+ * side: bounds included). Undefined for every other parameter.
+ */
+export function integerOverlay(field: z.ZodType): WireOverlay | undefined {
+  const input = z.toJSONSchema(field, { io: 'input', unrepresentable: 'any' }) as JsonSchemaFacts;
+  const output = z.toJSONSchema(field, { io: 'output', unrepresentable: 'any' }) as JsonSchemaFacts;
+  if (input.type !== 'string' || (output.type !== 'integer' && output.type !== 'number')) return undefined;
+  if (output.type === 'number' && !onlyDigits(input.pattern)) return undefined;
+  const minimum = typeof output.minimum === 'number' ? output.minimum : smallestDigitsAccepted(input.pattern);
+  return {
+    type: 'integer',
+    ...(minimum === undefined ? {} : { minimum }),
+    ...(typeof output.maximum === 'number' ? { maximum: output.maximum } : {}),
+  };
+}
+
+type ParameterLocation = 'path' | 'query';
+
+/** Overlays per `${in}:${name}` for the path and query parameters of `operation`. */
+function parameterOverlays(
+  operation: OperationSpec,
+  query: z.ZodObject | undefined,
+): Map<string, { overlay?: WireOverlay; field: z.ZodType }> {
+  const overlays = new Map<string, { overlay?: WireOverlay; field: z.ZodType }>();
+  const add = (location: ParameterLocation, shape: Record<string, z.ZodType>) => {
+    for (const [name, field] of Object.entries(shape)) {
+      const overlay = integerOverlay(field);
+      overlays.set(`${location}:${name}`, overlay ? { overlay, field } : { field });
+    }
+  };
+  const params = operation.validated?.params;
+  if (params instanceof z.ZodObject) add('path', params.shape);
+  if (query) add('query', query.shape);
+  return overlays;
+}
+
+/** The query object documented for `operation`: its own plus the project-context parameters. */
+function queryOf(operation: OperationSpec): z.ZodObject | undefined {
+  const own = operation.validated?.query;
+  if (own !== undefined && !(own instanceof z.ZodObject)) {
+    throw new Error(`${operation.operationId}: a query schema must be a zod object to be documented`);
+  }
+  if (!operation.projectContext) return own;
+  return z.object({ ...(own?.shape ?? {}), ...projectContextQuery.shape });
+}
+
+// ---- responses -----------------------------------------------------------------------------------
+
+const JSON_TYPE = 'application/json';
+
+function successResponses(operation: OperationSpec): Record<string, ResponseConfig> {
+  const success = operation.success;
+  const postOnApi = operation.host === 'api' && operation.method === 'post';
+  switch (success.kind) {
+    case 'json':
+      return {
+        [success.status]: {
+          description: success.description,
+          headers: responseHeaders(postOnApi ? ['X-Idempotency-Replay'] : []),
+          content: {
+            [JSON_TYPE]: {
+              schema: successEnvelope(success.data),
+              example: { ok: true, data: success.example },
+            },
+          },
+        },
+      };
+    case 'file_download':
+      return {
+        200: {
+          description: 'The file itself, with its MIME type.',
+          headers: {
+            ...responseHeaders(),
+            'Content-Type': { description: "The file's MIME type.", schema: { type: 'string' } },
+            'Content-Disposition': {
+              description: "`attachment` with `filename` and `filename*=UTF-8''<name>`.",
+              schema: { type: 'string' },
+              example: `attachment; filename="error-log.txt"; filename*=UTF-8''error-log.txt`,
+            },
+            'Content-Length': { description: 'Size in bytes.', schema: { type: 'integer' } },
+            'Cache-Control': { description: '`private, no-cache`.', schema: { type: 'string' } },
+          },
+          content: {
+            '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+          },
+        },
+      };
+    case 'openapi_document':
+      return {
+        200: {
+          description: 'This document.',
+          headers: responseHeaders(),
+          content: { [JSON_TYPE]: { schema: { type: 'object', description: 'An OpenAPI 3.1 document.' } } },
+        },
+      };
+    case 'docs_page':
+      return {
+        200: {
+          description: 'The reference page (Swagger UI).',
+          headers: responseHeaders(),
+          content: { 'text/html': { schema: { type: 'string' } } },
+        },
+      };
+    case 'docs_asset':
+      return {
+        200: {
+          description: 'A script, style sheet or icon of the reference page.',
+          headers: responseHeaders(),
+          content: {
+            'text/javascript': { schema: { type: 'string' } },
+            'text/css': { schema: { type: 'string' } },
+            'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } },
+          },
+        },
+      };
+  }
+}
+
+function errorResponses(operation: OperationSpec): Record<string, { $ref: string }> {
+  return Object.fromEntries(
+    errorStatusesOf(operation).map((status) => {
+      const response = ERROR_RESPONSES[status];
+      if (!response) throw new Error(`${operation.operationId}: no error response for ${status}`);
+      return [String(status), { $ref: `#/components/responses/${response.name}` }];
+    }),
+  );
+}
+
+// ---- routes --------------------------------------------------------------------------------------
+
+function routeOf(
+  operation: OperationSpec,
+  servers: OpenApiServers,
+): { route: RouteConfig; overlays: ReturnType<typeof parameterOverlays> } {
+  const query = queryOf(operation);
+  const body = jsonBodyOf(operation);
+  if (body && operation.bodyExample === undefined) {
+    throw new Error(`${operation.operationId}: every JSON body needs an example`);
+  }
+  const params = operation.validated?.params;
+  if (params !== undefined && !(params instanceof z.ZodObject)) {
+    throw new Error(`${operation.operationId}: path parameters must be a zod object to be documented`);
+  }
+  const headerParameters = [parameterRef('CorrelationId')];
+  if (operation.host === 'api' && operation.method === 'post')
+    headerParameters.push(parameterRef('IdempotencyKey'));
+
+  const route: RouteConfig = {
+    method: operation.method,
+    path: openApiPath(operation.path),
+    operationId: operation.operationId,
+    tags: [operation.tag],
+    summary: operation.summary,
+    description: [operation.description, authDescription(operation.auth)].filter(Boolean).join('\n\n'),
+    security: securityOf(operation.auth),
+    parameters: headerParameters,
+    request: {
+      ...(params ? { params } : {}),
+      ...(query ? { query } : {}),
+      ...(body
+        ? {
+            body: {
+              required: true,
+              content: { [JSON_TYPE]: { schema: body, example: operation.bodyExample } },
+            },
+          }
+        : {}),
+      ...(operation.multipartFileField
+        ? {
+            body: {
+              required: true,
+              content: {
+                'multipart/form-data': {
+                  schema: {
+                    type: 'object',
+                    required: [operation.multipartFileField],
+                    properties: {
+                      [operation.multipartFileField]: {
+                        type: 'string',
+                        format: 'binary',
+                        contentMediaType: 'application/octet-stream',
+                        description: 'The file (exactly one).',
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          }
+        : {}),
+    },
+    responses: { ...successResponses(operation), ...errorResponses(operation) },
+  };
+  if (operation.host === 'app') {
+    route.servers = [
+      {
+        url: '{app_url}/api',
+        // The variable has no description: swagger-parser 13's 3.1 schema misspells that field.
+        description: 'The session host; app_url is its origin',
+        variables: { app_url: { default: servers.appUrl } },
+      },
+    ];
+  }
+  return { route, overlays: parameterOverlays(operation, query) };
+}
+
+// ---- the document --------------------------------------------------------------------------------
+
+/** Builds the document (pure; see openApiDocument for the per-process copy). */
+export function buildOpenApiDocument(servers: OpenApiServers = DEFAULT_SERVERS): OpenApiDocument {
+  const registry = new OpenAPIRegistry();
+  for (const [name, schema] of Object.entries(COMPONENT_SCHEMAS)) registry.register(name, schema);
+  registry.registerComponent('securitySchemes', SECURITY_SCHEMES.ApiKeyBearer, {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'API key',
+    description: '`Authorization: Bearer <API key>`, on the API host only. Keys carry scopes.',
+  });
+  registry.registerComponent('securitySchemes', SECURITY_SCHEMES.ApiKeyHeader, {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'The same API key in `X-API-Key` (when both are sent, the Bearer token wins).',
+  });
+  registry.registerComponent('securitySchemes', SECURITY_SCHEMES.SessionCookie, {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'tix_session',
+    description: 'The browser session on the app host (HttpOnly, SameSite=Lax).',
+  });
+  registry.registerComponent('securitySchemes', SECURITY_SCHEMES.CsrfToken, {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-CSRF-Token',
+    description:
+      'The CSRF token of the session (GET /api/csrf-token), required on POST, PUT, PATCH and DELETE.',
+  });
+  for (const [name, header] of Object.entries(HEADERS)) registry.registerComponent('headers', name, header);
+  for (const [name, parameter] of Object.entries(PARAMETERS)) {
+    registry.registerComponent('parameters', name, parameter);
+  }
+  for (const [status, response] of Object.entries(ERROR_RESPONSES)) {
+    const error: Record<string, unknown> = { code: Number(status), message: response.message };
+    if (response.validationErrors) error.validation_errors = response.validationErrors;
+    registry.registerComponent('responses', response.name, {
+      description: response.description,
+      headers: responseHeaders(status === '429' ? ['Retry-After'] : []),
+      content: {
+        [JSON_TYPE]: {
+          schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+          example: { ok: false, error },
+        },
+      },
+    });
+  }
+
+  const overlaysByOperation = new Map<string, ReturnType<typeof parameterOverlays>>();
+  for (const operation of OPERATIONS) {
+    const { route, overlays } = routeOf(operation, servers);
+    registry.registerPath(route);
+    overlaysByOperation.set(operation.operationId, overlays);
+  }
+
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Tix ticketing API',
+      version: '1.0.0',
+      description: API_DESCRIPTION,
+    },
+    servers: [
+      {
+        url: '{api_url}/v1',
+        description: 'The API host (API keys); api_url is its origin',
+        variables: { api_url: { default: servers.apiUrl } },
+      },
+    ],
+    security: [{ [SECURITY_SCHEMES.ApiKeyBearer]: [] }, { [SECURITY_SCHEMES.ApiKeyHeader]: [] }],
+    tags: TAGS.map((tag) => ({ ...tag })),
+  });
+  applyParameterOverlays(document, overlaysByOperation);
+  return document;
+}
+
+function applyParameterOverlays(
+  document: OpenApiDocument,
+  overlaysByOperation: Map<string, ReturnType<typeof parameterOverlays>>,
+): void {
+  for (const pathItem of Object.values(document.paths ?? {})) {
+    for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
+      const operation = pathItem[method];
+      if (!operation?.operationId) continue;
+      const overlays = overlaysByOperation.get(operation.operationId);
+      for (const parameter of operation.parameters ?? []) {
+        if ('$ref' in parameter) continue;
+        const entry = overlays?.get(`${parameter.in}:${parameter.name}`);
+        if (!entry || !parameter.schema || '$ref' in parameter.schema) continue;
+        const schema = parameter.schema;
+        if (entry.overlay) {
+          // The digit pattern described the text; the integer bounds say the same, more usefully.
+          delete schema.pattern;
+          Object.assign(schema, entry.overlay);
+        } else if (
+          schema.type === 'string' &&
+          schema.default !== undefined &&
+          typeof schema.default !== 'string'
+        ) {
+          // A text parameter whose schema defaults to the parsed value (include_internal: true).
+          schema.default = String(schema.default);
+        }
+      }
+    }
+  }
+}
+
+const API_DESCRIPTION = [
+  'Projects, tickets, comments, attachments and webhooks. Every response is a JSON envelope ',
+  '(`{ ok: true, data }` or `{ ok: false, error: { code, message, validation_errors? } }`) and carries ',
+  '`X-Correlation-ID`, except the attachment download (raw bytes) and this document (plain JSON).',
+  '\n\n',
+  'Integrations use the **API host** (`{api_url}/v1`) with an API key (`Authorization: Bearer <key>`). ',
+  'Browsers use the **session host** (`{app_url}/api`) with a cookie session and `X-CSRF-Token`. ',
+  'Project-bound operations take the project from the key scope, else `project_id`, else `project` (slug); ',
+  'none gives 400 `Project ID is required.`',
+  '\n\n',
+  'Clients should ignore unknown properties and tolerate new enum values (statuses, priorities, event types).',
+].join('');
+
+let built: OpenApiDocument | undefined;
+let serialized: string | undefined;
+
+/** The document of this process (built on first use, then kept). */
+export function openApiDocument(): OpenApiDocument {
+  built ??= buildOpenApiDocument();
+  return built;
+}
+
+/** The document as JSON text, serialized once. */
+export function openApiDocumentJson(): string {
+  serialized ??= JSON.stringify(openApiDocument());
+  return serialized;
+}

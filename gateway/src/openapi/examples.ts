@@ -1,0 +1,159 @@
+/**
+ * Examples for the OpenAPI document. Resource examples are produced by the real presenters from
+ * sample service messages, so an example always has exactly the shape the gateway sends (and the
+ * unit tests check each one against its documented schema).
+ */
+import {
+  presentAttachment,
+  presentComment,
+  presentProject,
+  presentTicket,
+  presentTicketType,
+  presentUser,
+  type attachment,
+  type comment,
+  type lookup,
+  type ticket,
+  type webhook,
+} from '@tix/protos';
+import { presentDelivery, presentWebhook } from '../routes/v1/webhooks.mapping.js';
+
+const CREATED_AT = '2025-03-14T09:26:53.589Z';
+const UPDATED_AT = '2025-03-14T10:02:11.120Z';
+
+const projectMessage: lookup.Project__Output = {
+  id: 1,
+  name: 'Acme Support',
+  slug: 'acme',
+  prefix: 'ACME',
+  description: 'Support requests from Acme customers',
+  statuses: [
+    { slug: 'open', label: 'Open', is_closed: false, position: 0 },
+    { slug: 'work_in_progress', label: 'Work in progress', is_closed: false, position: 1 },
+    { slug: 'waiting', label: 'Waiting', is_closed: false, position: 2 },
+    { slug: 'closed', label: 'Closed', is_closed: true, position: 3 },
+  ],
+};
+
+const ticketTypeMessage: lookup.TicketType__Output = {
+  id: 1,
+  project_id: 1,
+  name: 'Bug',
+  slug: 'bug',
+  description: 'Something does not work as documented',
+  is_default: true,
+  field_schema_json: JSON.stringify([
+    {
+      name: 'severity',
+      label: 'Severity',
+      type: 'select',
+      required: true,
+      constraints: { allowed_values: ['low', 'high'] },
+      default_value: 'low',
+      order: 1,
+    },
+  ]),
+};
+
+const userMessage: lookup.User__Output = {
+  id: 7,
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  role: 'agent',
+  is_active: true,
+};
+
+const ticketMessage: ticket.Ticket__Output = {
+  id: 42,
+  project_id: 1,
+  ticket_type_id: 1,
+  project_ref_id: 17,
+  ticket_number: 'ACME-17',
+  title: 'Printer on fire',
+  description: 'It started after the update.',
+  status: 'open',
+  status_label: 'Open',
+  priority: 'high',
+  priority_label: 'High',
+  assigned_to: 7,
+  created_by: 3,
+  updated_by: 7,
+  custom_fields_json: JSON.stringify({ severity: 'high' }),
+  source_type: 'api',
+  version: 2,
+  created_at: CREATED_AT,
+  updated_at: UPDATED_AT,
+  tags: ['billing'],
+};
+
+const commentMessage: comment.Comment__Output = {
+  id: 7,
+  ticket_id: 42,
+  user_id: 7,
+  content: 'Restarted the printer; please try again.',
+  content_html: '<p>Restarted the printer; please try again.</p>',
+  is_internal: false,
+  created_at: CREATED_AT,
+  updated_at: CREATED_AT,
+};
+
+const attachmentMessage: attachment.Attachment__Output = {
+  id: 5,
+  ticket_id: 42,
+  original_filename: 'error-log.txt',
+  mime_type: 'text/plain',
+  size_bytes: 2048,
+  created_at: CREATED_AT,
+};
+
+const webhookMessage: webhook.Webhook__Output = {
+  id: 3,
+  url: 'https://hooks.example.com/tix',
+  events: ['ticket.created', 'comment.created'],
+  is_active: true,
+  created_at: CREATED_AT,
+  project_id: 1,
+};
+
+const deliveryMessage: webhook.Delivery__Output = {
+  id: '0b3f8a0e-6f5c-4a59-9a53-8d3f3a4f9c01',
+  webhook_id: 3,
+  event_id: '5d0c3c9e-2d4e-4f0e-8d83-0d1c8f3b7a10',
+  event: 'ticket.created',
+  status: 'delivered',
+  attempts: [
+    { number: 1, error: 'connect ECONNREFUSED', duration_ms: 12, attempted_at: CREATED_AT },
+    { number: 2, response_code: 200, duration_ms: 85, attempted_at: UPDATED_AT },
+  ],
+  created_at: CREATED_AT,
+  updated_at: UPDATED_AT,
+};
+
+/** One example of every resource, exactly as the gateway presents it. */
+export const EXAMPLES = {
+  project: presentProject(projectMessage),
+  ticketType: presentTicketType(ticketTypeMessage),
+  user: presentUser(userMessage),
+  ticket: presentTicket(ticketMessage),
+  mergedTicket: presentTicket({
+    ...ticketMessage,
+    id: 43,
+    project_ref_id: 18,
+    ticket_number: 'ACME-18',
+    status: 'closed',
+    status_label: 'Closed',
+    resolution_type: 'duplicate',
+    merged_into_id: 42,
+    version: 3,
+  }),
+  comment: presentComment(commentMessage),
+  attachment: presentAttachment(attachmentMessage),
+  webhook: presentWebhook(webhookMessage),
+  createdWebhook: presentWebhook({
+    ...webhookMessage,
+    secret: 'whsec_9pM3cJm1oQ2fXb7yV4tZ0eR8uK6nH5aL1sD3gF2jW0E=',
+  }),
+  delivery: presentDelivery(deliveryMessage),
+  pagination: { total: 134, page: 1, per_page: 50, total_pages: 3 },
+  csrfToken: 'k7Jq2VwX9yZ1aB3cD5eF7gH9iJ1kL3mN5oP7qR9sT1u',
+} as const;

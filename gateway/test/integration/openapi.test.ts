@@ -1,0 +1,99 @@
+/**
+ * The API description over real HTTP: GET /api/openapi on the app host answers the document as plain
+ * JSON, without credentials; GET /api/docs answers the reference page with a strict CSP, and every
+ * file the page loads is served from swagger-ui-dist with its content type.
+ */
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { expect } from 'chai';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { buildOpenApiDocument } from '../../src/openapi/document.js';
+import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+
+describe('the API description on the app host', () => {
+  let gateway: TestGateway;
+
+  before(async () => {
+    gateway = await startTestGateway({ services: {} });
+  });
+  after(async () => {
+    await gateway.close();
+  });
+
+  it('GET /api/openapi answers the OpenAPI 3.1 document as plain JSON, without credentials', async () => {
+    const response = await fetch(`${gateway.appUrl}/api/openapi`);
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+    expect(response.headers.get('x-correlation-id')).to.be.a('string').and.not.equal('');
+    const document = (await response.json()) as OpenAPIV3_1.Document;
+    expect(document).to.not.have.property('ok');
+    expect(document.openapi).to.equal('3.1.0');
+    expect(document).to.deep.equal(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+    await SwaggerParser.validate(document);
+  });
+
+  it('answers HEAD /api/openapi without a body', async () => {
+    const response = await fetch(`${gateway.appUrl}/api/openapi`, { method: 'HEAD' });
+    expect(response.status).to.equal(200);
+    expect(await response.text()).to.equal('');
+  });
+
+  it('is not served on the API host', async () => {
+    const response = await fetch(`${gateway.apiUrl}/v1/openapi`);
+    expect(response.status).to.equal(401);
+    expect(((await response.json()) as { ok: boolean }).ok).to.equal(false);
+  });
+
+  it('GET /api/docs answers the reference page with a self-only script policy', async () => {
+    const response = await fetch(`${gateway.appUrl}/api/docs`);
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+    const policy = response.headers.get('content-security-policy') ?? '';
+    expect(policy).to.include("default-src 'self'").and.include("script-src 'self'");
+    expect(policy).to.not.match(/script-src[^;]*(unsafe|https?:)/);
+    expect(response.headers.get('x-content-type-options')).to.equal('nosniff');
+    const html = await response.text();
+    expect(html).to.include('data-openapi-url="/api/openapi"');
+    expect(html).to.not.match(/<script>(?!<\/script>)/); // no inline script
+    expect(html).to.not.match(/https?:\/\//); // no CDN
+  });
+
+  it('serves every file the page loads, with its content type', async () => {
+    const html = await (await fetch(`${gateway.appUrl}/api/docs`)).text();
+    const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
+    const expected: Record<string, string> = {
+      '.js': 'text/javascript; charset=utf-8',
+      '.css': 'text/css; charset=utf-8',
+      '.png': 'image/png',
+    };
+    expect(urls).to.have.length.greaterThanOrEqual(4);
+    for (const url of urls) {
+      expect(url.startsWith('/api/docs/'), url).to.equal(true);
+      const response = await fetch(`${gateway.appUrl}${url}`);
+      expect(response.status, url).to.equal(200);
+      const extension = url.slice(url.lastIndexOf('.'));
+      expect(response.headers.get('content-type'), url).to.equal(expected[extension]);
+      const body = Buffer.from(await response.arrayBuffer());
+      expect(body.length, url).to.be.greaterThan(0);
+      expect(Number(response.headers.get('content-length')), url).to.equal(body.length);
+    }
+  });
+
+  it('configures Swagger UI without the public validator and without sending requests', async () => {
+    const html = await (await fetch(`${gateway.appUrl}/api/docs`)).text();
+    const init = /src="([^"]*tix-init\.js)"/.exec(html)![1]!;
+    const script = await (await fetch(`${gateway.appUrl}${init}`)).text();
+    expect(script).to.include('validatorUrl: null').and.include('supportedSubmitMethods: []');
+    const bundle = await fetch(`${gateway.appUrl}/api/docs/swagger-ui-bundle.js`);
+    expect((await bundle.text()).length).to.be.greaterThan(500_000);
+  });
+
+  it('answers an unknown file of the page with a 404 envelope', async () => {
+    for (const name of ['nope.js', '..%2Fpackage.json', 'index.html']) {
+      const response = await fetch(`${gateway.appUrl}/api/docs/${name}`);
+      expect(response.status, name).to.equal(404);
+      const body = (await response.json()) as { ok: boolean; error: { code: number } };
+      expect(body.ok).to.equal(false);
+      expect(body.error.code).to.equal(404);
+    }
+  });
+});
