@@ -12,7 +12,9 @@ import { notFound } from './http/routing.js';
 import { apiKeyOnlyOnApiHost } from './middleware/api-key-only-on-api-host.js';
 import { correlationId, installRequestLogger } from './middleware/correlation-id.js';
 import { cors, type CorsPolicy } from './middleware/cors.js';
+import type { GatewayLimits } from './limits/index.js';
 import { hostRole } from './middleware/host-role.js';
+import { httpMetrics, installRoutePatternCapture } from './middleware/http-metrics.js';
 import type { SessionOptions } from './middleware/session.js';
 import type { ProjectResolver } from './projects/project-resolver.js';
 import { createSessionRouter } from './routes/app/index.js';
@@ -37,6 +39,8 @@ export interface AppDeps {
   sessions: SessionOptions;
   /** True once shutdown began: /readyz answers 503 and connections are not kept alive. */
   isShuttingDown: () => boolean;
+  /** Rate limits, quotas, idempotency (limits/index.ts); absent = none (tests). */
+  limits?: GatewayLimits;
 }
 
 /** Runs `router` only for requests of `role`; others fall through (to the 404). */
@@ -54,6 +58,9 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   installRequestLogger(app, deps.logger);
+  // First, so every request is counted and timed, refusals included (tix_http_*).
+  installRoutePatternCapture(app);
+  app.use(httpMetrics());
 
   app.use(correlationId(deps.logger));
   app.use((_request, response, next) => {
@@ -66,6 +73,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(apiKeyOnlyOnApiHost());
   app.use('/v1', forRole('api', createApiRouter(deps)));
   app.use('/api', forRole('app', createSessionRouter(deps)));
+  // Requests no router counted (unknown paths, refusals before a router) still count and get headers.
+  for (const handler of deps.limits?.beforeNotFound ?? []) app.use(handler);
   app.use(notFound());
   app.use(errorHandler());
   return app;

@@ -5,8 +5,17 @@
  * to re-validate.
  */
 import { z } from 'zod';
-import { DEFAULT_AMQP_URL, env, parseEnv, type LogLevel } from '@tix/kit';
+import {
+  DEFAULT_AMQP_URL,
+  DEFAULT_METRICS_PORTS,
+  env,
+  metricsPortSchema,
+  parseEnv,
+  type BreakerOptions,
+  type LogLevel,
+} from '@tix/kit';
 import { SERVICE_NAMES, SERVICE_NOT_DEPLOYED, serviceAddressVariable, type ServiceName } from '@tix/protos';
+import { LIMITS_ENV, limitsConfigFrom, type LimitsConfig } from './limits/config.js';
 import type { CorsPolicy } from './middleware/cors.js';
 import { DEFAULT_ATTACHMENT_MAX_BYTES, type AttachmentLimits } from './routes/v1/attachments.schemas.js';
 
@@ -17,6 +26,10 @@ export interface GatewayConfig {
   host: string;
   apiPort: number;
   appPort: number;
+  /** Where GET /metrics (Prometheus) listens, apart from the public listeners. */
+  metricsHost: string;
+  /** null: no /metrics endpoint (METRICS_PORT=0). */
+  metricsPort: number | null;
   /** Host names (lower case, no port) that select the API role; empty = the port decides. */
   apiHosts: string[];
   /** Host names (lower case, no port) that select the app (session) role. */
@@ -25,6 +38,8 @@ export interface GatewayConfig {
   /** Largest accepted request body, in bytes. */
   bodyLimitBytes: number;
   serviceDeadlineMs: number;
+  /** Circuit breaker of each service client; false when SERVICE_BREAKER_ENABLED=false. */
+  serviceBreaker: BreakerOptions | false;
   authCacheTtlMs: number;
   projectCacheTtlMs: number;
   amqpUrl: string;
@@ -35,6 +50,8 @@ export interface GatewayConfig {
   /** host:port of each service; null when the service is not deployed (development only). */
   serviceAddresses: Record<ServiceName, string | null>;
   attachments: AttachmentLimits;
+  /** Rate limits, idempotency and 402 quotas (limits/config.ts). */
+  limits: LimitsConfig;
 }
 
 const BODY_LIMIT_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 * 1024 };
@@ -115,6 +132,8 @@ const GatewayEnvSchema = z
     GATEWAY_HOST: env.host('127.0.0.1'),
     GATEWAY_API_PORT: env.port(8080),
     GATEWAY_APP_PORT: env.port(8081),
+    METRICS_HOST: env.host('127.0.0.1'),
+    METRICS_PORT: metricsPortSchema(DEFAULT_METRICS_PORTS.gateway),
     API_HOSTS: hostList,
     APP_HOSTS: hostList,
     CORS_ORIGINS: z
@@ -131,6 +150,13 @@ const GatewayEnvSchema = z
       .default('1mb')
       .refine((value) => parseByteSize(value) !== undefined, 'expected a size such as 1mb, 512kb or 1048576'),
     SERVICE_DEADLINE_MS: env.positiveInt(5_000),
+    // Circuit breakers (kit grpc/breaker.ts); defaults as DEFAULT_BREAKER_OPTIONS.
+    SERVICE_BREAKER_ENABLED: env.boolean(true),
+    SERVICE_BREAKER_RESET_MS: env.positiveInt(5_000),
+    SERVICE_BREAKER_ERROR_PERCENT: z.coerce.number().int().min(1).max(99).default(50),
+    SERVICE_BREAKER_VOLUME: env.positiveInt(5),
+    // opossum splits the window into 10 buckets; below 100 ms they would be empty ticks.
+    SERVICE_BREAKER_WINDOW_MS: z.coerce.number().int().min(100).default(10_000),
     AUTH_CACHE_TTL_MS: nonNegativeInt(60_000),
     PROJECT_CACHE_TTL_MS: nonNegativeInt(30_000),
     AMQP_URL: env.url(DEFAULT_AMQP_URL),
@@ -147,6 +173,7 @@ const GatewayEnvSchema = z
       .default(DEFAULT_ATTACHMENT_MAX_BYTES),
     /** How long one upload or download may take end to end (slow clients). */
     ATTACHMENT_TRANSFER_TIMEOUT_MS: env.positiveInt(10 * 60_000),
+    ...LIMITS_ENV,
     ...serviceAddressSchemas,
   })
   .superRefine((value, context) => {
@@ -207,12 +234,20 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
     host: value.GATEWAY_HOST,
     apiPort: value.GATEWAY_API_PORT,
     appPort: value.GATEWAY_APP_PORT,
+    metricsHost: value.METRICS_HOST,
+    metricsPort: value.METRICS_PORT,
     apiHosts: value.API_HOSTS,
     appHosts: value.APP_HOSTS,
     // Outside production the default is wildcard mode (no credentials), convenient for local tools.
     cors: parseCorsOrigins(value.CORS_ORIGINS ?? '*')!,
     bodyLimitBytes: parseByteSize(value.BODY_LIMIT)!,
     serviceDeadlineMs: value.SERVICE_DEADLINE_MS,
+    serviceBreaker: value.SERVICE_BREAKER_ENABLED && {
+      resetTimeoutMs: value.SERVICE_BREAKER_RESET_MS,
+      errorThresholdPercentage: value.SERVICE_BREAKER_ERROR_PERCENT,
+      volumeThreshold: value.SERVICE_BREAKER_VOLUME,
+      rollingCountTimeoutMs: value.SERVICE_BREAKER_WINDOW_MS,
+    },
     authCacheTtlMs: value.AUTH_CACHE_TTL_MS,
     projectCacheTtlMs: value.PROJECT_CACHE_TTL_MS,
     amqpUrl: value.AMQP_URL,
@@ -225,5 +260,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
       maxBytes: value.ATTACHMENT_MAX_BYTES,
       transferDeadlineMs: value.ATTACHMENT_TRANSFER_TIMEOUT_MS,
     },
+    limits: limitsConfigFrom(value),
   };
 }

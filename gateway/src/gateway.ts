@@ -12,6 +12,7 @@ import { createApiKeyAuthenticator } from './auth/api-key-authenticator.js';
 import { startRevocationListener } from './auth/revocation-listener.js';
 import type { GatewayConfig } from './config.js';
 import type { HostRole } from './http/request-context.js';
+import { createGatewayLimits } from './limits/index.js';
 import { createProjectResolver } from './projects/project-resolver.js';
 import { closeServiceClients, createServiceClients } from './services.js';
 import { createRedisSessionStore } from './sessions/redis-session-store.js';
@@ -51,7 +52,10 @@ function listen(server: http.Server, host: string, port: number): Promise<number
 
 /** Starts the gateway described by `config`; resolves once every listener is bound. */
 export async function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
-  const services = createServiceClients(config.serviceAddresses, config.serviceDeadlineMs);
+  const services = createServiceClients(config.serviceAddresses, config.serviceDeadlineMs, {
+    breaker: config.serviceBreaker,
+    logger,
+  });
   const apiKeys = createApiKeyAuthenticator({ lookup: services.lookup, ttlMs: config.authCacheTtlMs });
   const projects = createProjectResolver({ lookup: services.lookup, ttlMs: config.projectCacheTtlMs });
   let store: SessionStore;
@@ -63,6 +67,14 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     closeServiceClients(services);
     throw error;
   }
+  // Rate limits, quotas, idempotency: in Redis when REDIS_URL is set (fail open while it is down).
+  const limits = await createGatewayLimits({
+    config: config.limits,
+    redisUrl: config.redisUrl,
+    logger,
+    // A JSON request ends within a service deadline or two: a claim a minute older lost its gateway.
+    claimTtlMs: 60_000 + config.serviceDeadlineMs,
+  });
   const revocations = startRevocationListener({
     amqpUrl: config.amqpUrl,
     logger,
@@ -84,6 +96,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     projects,
     sessions: { store, secureCookie: config.production },
     isShuttingDown: () => shuttingDown,
+    limits,
   };
 
   const servers: http.Server[] = [];
@@ -93,6 +106,9 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     await store
       .close()
       .catch((error: unknown) => logger.warn({ err: error }, 'closing the session store failed'));
+    await limits
+      .close()
+      .catch((error: unknown) => logger.warn({ err: error }, 'closing the limits store failed'));
     closeServiceClients(services);
   };
   try {

@@ -3,7 +3,7 @@
  * express app per listener -> graceful shutdown on SIGTERM/SIGINT (exit 0). A bad configuration
  * stops the process at once with a message naming the variable (exit 1).
  */
-import { ConfigError, createLogger } from '@tix/kit';
+import { ConfigError, createLogger, startProcessMetrics } from '@tix/kit';
 import { loadConfig } from './config.js';
 import { startGateway } from './gateway.js';
 
@@ -19,17 +19,28 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger({ service: 'gateway', level: config.logLevel });
+  // On its own port: /metrics is for Prometheus inside the cluster, never on the public listeners.
+  const metrics = await startProcessMetrics({
+    service: 'gateway',
+    host: config.metricsHost,
+    port: config.metricsPort,
+    logger,
+  });
   const gateway = await startGateway(config, logger);
 
   const shutdown = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'shutdown requested');
-    gateway.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    gateway
+      .stop()
+      // Last: scrapes still see the drain.
+      .then(() => metrics?.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);

@@ -3,19 +3,33 @@
  * <NAME>_SERVICE_ADDR. A service configured as `none` (development only) has no client: routes that
  * need it answer 503, and /readyz reports it `not_deployed`.
  */
-import { AppError, createServiceClient, type ServiceClient } from '@tix/kit';
+import {
+  AppError,
+  createServiceClient,
+  type BreakerOptions,
+  type Logger,
+  type ServiceClient,
+} from '@tix/kit';
 import { SERVICE_NAMES, type ServiceName } from '@tix/protos';
 
 export type ServiceClients = { [N in ServiceName]: ServiceClient<N> | null };
 
-/** One client per deployed service, each with the default call deadline. */
+export interface ServiceClientsOptions {
+  /** Circuit breaker of every client (kit defaults when absent); `false` turns them off. */
+  breaker?: Partial<BreakerOptions> | false;
+  /** Where breaker state changes are logged. */
+  logger?: Logger;
+}
+
+/** One client per deployed service, each with the default call deadline and its own breaker. */
 export function createServiceClients(
   addresses: Record<ServiceName, string | null>,
   deadlineMs: number,
+  options: ServiceClientsOptions = {},
 ): ServiceClients {
   const client = <N extends ServiceName>(name: N): ServiceClient<N> | null => {
     const address = addresses[name];
-    return address === null ? null : createServiceClient(name, address, { deadlineMs });
+    return address === null ? null : createServiceClient(name, address, { deadlineMs, ...options });
   };
   return {
     lookup: client('lookup'),

@@ -27,6 +27,13 @@ describe('GET /readyz', () => {
               attachments: 'not_deployed',
               webhooks: 'not_deployed',
             },
+            breakers: {
+              lookup: 'closed',
+              tickets: 'not_deployed',
+              comments: 'not_deployed',
+              attachments: 'not_deployed',
+              webhooks: 'not_deployed',
+            },
           },
         });
       }
@@ -51,6 +58,13 @@ describe('GET /readyz', () => {
           services: {
             lookup: 'serving',
             tickets: 'unreachable',
+            comments: 'not_deployed',
+            attachments: 'not_deployed',
+            webhooks: 'not_deployed',
+          },
+          breakers: {
+            lookup: 'closed',
+            tickets: 'closed',
             comments: 'not_deployed',
             attachments: 'not_deployed',
             webhooks: 'not_deployed',

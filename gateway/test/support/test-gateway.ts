@@ -15,7 +15,12 @@ import {
 } from '../../src/routes/v1/attachments.schemas.js';
 import type { CorsPolicy } from '../../src/middleware/cors.js';
 import { createProjectResolver } from '../../src/projects/project-resolver.js';
-import { closeServiceClients, createServiceClients, type ServiceClients } from '../../src/services.js';
+import {
+  closeServiceClients,
+  createServiceClients,
+  type ServiceClients,
+  type ServiceClientsOptions,
+} from '../../src/services.js';
 import { createMemorySessionStore, type SessionStore } from '../../src/sessions/session-store.js';
 
 export interface TestGatewayOptions {
@@ -26,6 +31,8 @@ export interface TestGatewayOptions {
   attachments?: Partial<AttachmentLimits>;
   bodyLimitBytes?: number;
   deadlineMs?: number;
+  /** Circuit breakers of the service clients (default: kit defaults); false turns them off. */
+  breaker?: ServiceClientsOptions['breaker'];
   authCacheTtlMs?: number;
   sessionStore?: SessionStore;
   apiHosts?: string[];
@@ -63,7 +70,9 @@ export async function startTestGateway(options: TestGatewayOptions): Promise<Tes
     attachments: options.services.attachments ?? null,
     webhooks: options.services.webhooks ?? null,
   };
-  const services = createServiceClients(addresses, options.deadlineMs ?? 5_000);
+  const services = createServiceClients(addresses, options.deadlineMs ?? 5_000, {
+    ...(options.breaker === undefined ? {} : { breaker: options.breaker }),
+  });
   const apiKeys = createApiKeyAuthenticator({
     lookup: services.lookup,
     ttlMs: options.authCacheTtlMs ?? 60_000,

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { ConfigError } from '@tix/kit';
 import { loadConfig, normalizeHostName, parseByteSize, parseCorsOrigins } from '../../src/config.js';
+import { defaultLimitsConfig } from '../../src/limits/config.js';
 
 function configError(env: Record<string, string>): string {
   try {
@@ -21,11 +22,19 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       apiPort: 8080,
       appPort: 8081,
+      metricsHost: '127.0.0.1',
+      metricsPort: 9400,
       apiHosts: [],
       appHosts: [],
       cors: { mode: 'wildcard' },
       bodyLimitBytes: 1024 * 1024,
       serviceDeadlineMs: 5000,
+      serviceBreaker: {
+        resetTimeoutMs: 5000,
+        errorThresholdPercentage: 50,
+        volumeThreshold: 5,
+        rollingCountTimeoutMs: 10000,
+      },
       authCacheTtlMs: 60000,
       projectCacheTtlMs: 30000,
       amqpUrl: 'amqp://guest:guest@127.0.0.1:5672',
@@ -41,6 +50,7 @@ describe('loadConfig', () => {
         webhooks: '127.0.0.1:50055',
       },
       attachments: { maxBytes: 26_214_400, transferDeadlineMs: 600_000 },
+      limits: defaultLimitsConfig(),
     });
   });
 

@@ -3,26 +3,33 @@
  * without the CSRF token, parse the JSON body, route.
  */
 import { Router } from 'express';
+import type { GatewayLimits } from '../../limits/index.js';
 import { requireCsrfToken } from '../../middleware/csrf.js';
 import { parseJsonBody } from '../../middleware/parse-json-body.js';
 import { loadSession, type SessionOptions } from '../../middleware/session.js';
 import type { ServiceClients } from '../../services.js';
 import { authRoutes } from './auth.js';
 import { csrfTokenRoutes } from './csrf-token.js';
+import { openApiRoutes } from './openapi.js';
 
 export interface SessionRouterDeps {
   services: ServiceClients;
   sessions: SessionOptions;
   bodyLimitBytes: number;
+  limits?: GatewayLimits;
 }
 
 /** The /api router (mounted by createApp on the app role only). */
 export function createSessionRouter(deps: SessionRouterDeps): Router {
   const router = Router();
   router.use(loadSession(deps.sessions));
+  // Rate limit by session (signed in) or client address, then idempotency after body parsing.
+  for (const handler of deps.limits?.afterAuthentication ?? []) router.use(handler);
   router.use(requireCsrfToken());
   router.use(parseJsonBody({ limitBytes: deps.bodyLimitBytes }));
+  for (const handler of deps.limits?.afterBodyParsing ?? []) router.use(handler);
   csrfTokenRoutes(router, deps.sessions);
   authRoutes(router, deps);
+  openApiRoutes(router);
   return router;
 }

@@ -4,6 +4,7 @@
  */
 import { Router } from 'express';
 import type { ApiKeyAuthenticator } from '../../auth/api-key-authenticator.js';
+import type { GatewayLimits } from '../../limits/index.js';
 import { authenticateApiKey } from '../../middleware/authenticate-api-key.js';
 import { parseJsonBody } from '../../middleware/parse-json-body.js';
 import type { ProjectResolver } from '../../projects/project-resolver.js';
@@ -24,14 +25,19 @@ export interface ApiRouterDeps {
   projects: ProjectResolver;
   bodyLimitBytes: number;
   attachments: AttachmentLimits;
+  limits?: GatewayLimits;
 }
 
 /** The /v1 router (mounted by createApp on the API role only). */
 export function createApiRouter(deps: ApiRouterDeps): Router {
   const router = Router();
   router.use(authenticateApiKey(deps.apiKeys));
+  // Rate limit (failed authentication counts as anonymous) and quota, then idempotency once the body
+  // is parsed (limits/index.ts).
+  for (const handler of deps.limits?.afterAuthentication ?? []) router.use(handler);
   // Attachment uploads are multipart and streamed by their route.
   router.use(parseJsonBody({ limitBytes: deps.bodyLimitBytes, isExempt: isAttachmentUpload }));
+  for (const handler of deps.limits?.afterBodyParsing ?? []) router.use(handler);
   projectRoutes(router, deps);
   ticketTypeRoutes(router, deps);
   userRoutes(router, deps);
