@@ -123,6 +123,29 @@ describe('deploy: every fleet-wide check reports what it guards', () => {
       ]);
     });
 
+    it('metrics ports open to every namespace, and Prometheus let onto the service ports', () => {
+      const objects = productionWith((all) => {
+        const policy = findObject(all, 'NetworkPolicy', 'allow-prometheus');
+        const rule = get(policy, 'spec', 'ingress', 0) as JsonObject;
+        rule.from = [{ namespaceSelector: {} }];
+        delete rule.ports;
+      });
+      const problems = networkPolicyProblems(objects, intendedConnections());
+      expect(problems).to.include('allowed but not intended: stranger -> lookup:metrics');
+      expect(problems).to.include('allowed but not intended: ingress-controller -> webhooks:metrics');
+      expect(problems).to.include('allowed but not intended: prometheus -> tickets');
+      expect(problems).to.include('allowed but not intended: prometheus -> gateway');
+    });
+
+    it('no way for Prometheus to scrape (the metrics policy left out)', () => {
+      const objects = productionWith((all) => removeObject(all, 'NetworkPolicy', 'allow-prometheus'));
+      expect(networkPolicyProblems(objects, intendedConnections())).to.deep.equal(
+        ['attachments', 'comments', 'gateway', 'lookup', 'tickets', 'webhooks'].map(
+          (name) => `intended but blocked: prometheus -> ${name}:metrics`,
+        ),
+      );
+    });
+
     it('webhook deliveries allowed into private ranges', () => {
       const objects = productionWith((all) => {
         const policy = findObject(all, 'NetworkPolicy', 'webhooks');

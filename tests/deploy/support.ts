@@ -87,6 +87,8 @@ export function intendedConnections(): Set<string> {
     for (const callee of callees) connections.add(`${name} -> ${callee}`);
     for (const outside of INTENDED_OUTSIDE[name as DeployableName]) connections.add(`${name} -> ${outside}`);
     connections.add(`${name} -> kube-dns`);
+    // Prometheus scrapes every process, on its metrics port only.
+    connections.add(`prometheus -> ${name}:metrics`);
   }
   for (const service of SERVICE_NAMES) {
     connections.add(`${service}-migrate -> postgresql`);

@@ -41,8 +41,35 @@ describe('deploy: every workload check reports what it guards', () => {
         (findContainer(deployment(all, 'tickets')).readinessProbe as JsonObject).grpc = { port: 50051 };
       });
       expect(configurationProblems(objects, await processModels())).to.deep.equal([
-        'Deployment/tix/tickets: readinessProbe checks port 50051, not one tickets listens on (50052)',
+        'Deployment/tix/tickets: readinessProbe checks port 50051, not one tickets serves on (50052)',
       ]);
+    });
+
+    it('a probe on the metrics port (it answers while the service is broken)', async () => {
+      const objects = productionWith((all) => {
+        (findContainer(deployment(all, 'tickets')).livenessProbe as JsonObject).grpc = { port: 9402 };
+      });
+      expect(configurationProblems(objects, await processModels())).to.deep.equal([
+        'Deployment/tix/tickets: livenessProbe checks port 9402, not one tickets serves on (50052)',
+      ]);
+    });
+  });
+
+  describe('metrics', () => {
+    it('the metrics containerPort removed, and METRICS_HOST left to its loopback default', async () => {
+      const objects = productionWith((all) => {
+        const webhooks = findContainer(deployment(all, 'webhooks'));
+        webhooks.ports = (webhooks.ports as JsonObject[]).filter((port) => port.name !== 'metrics');
+        removeEnv(findContainer(deployment(all, 'gateway')), 'METRICS_HOST');
+      });
+      const problems = configurationProblems(objects, await processModels());
+      expect(problems).to.have.length(2);
+      expect(problems[0]).to.match(
+        /^Deployment\/tix\/gateway: metricsHost = 127\.0\.0\.1 is a loopback address in a pod; set the variable behind it/,
+      );
+      expect(problems[1]).to.equal(
+        'Deployment/tix/webhooks: webhooks listens on 9405, which is not a containerPort',
+      );
     });
   });
 

@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { DEFAULT_AMQP_URL, type Logger } from '@tix/kit';
+import { DEFAULT_AMQP_URL, DEFAULT_METRICS_PORTS, type Logger, type MetricsProcessName } from '@tix/kit';
 import {
   FLEET,
   SERVICE_NAMES,
@@ -25,6 +25,11 @@ export interface FleetOptions {
   appPort?: number;
   /** gRPC port per service (defaults: FLEET ports). */
   servicePorts?: Partial<Record<ServiceName, number>>;
+  /**
+   * /metrics port per process (defaults: <NAME>_METRICS_PORT, else DEFAULT_METRICS_PORTS, so each
+   * process gets its own on one machine; 0 turns a process's endpoint off).
+   */
+  metricsPorts?: Partial<Record<MetricsProcessName, number>>;
   /** Prepended to every service's database name (tests use a fresh prefix per run). */
   databasePrefix?: string;
   s3Port?: number;
@@ -39,6 +44,8 @@ export interface FleetOptions {
 export interface RunningFleet {
   apiUrl: string;
   appUrl: string;
+  /** http://127.0.0.1:<port>/metrics of each process that serves one. */
+  metricsUrls: Partial<Record<MetricsProcessName, string>>;
   /** Environment shared by the fleet's processes (service addresses, database URLs, AMQP, S3). */
   env: NodeJS.ProcessEnv;
   services: ServiceName[];
@@ -79,6 +86,11 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
   const port = (name: ServiceName) =>
     options.servicePorts?.[name] ??
     Number(baseEnv[`${name.toUpperCase()}_GRPC_PORT`] ?? FLEET[name].defaultPort);
+
+  const metricsPort = (name: MetricsProcessName) =>
+    options.metricsPorts?.[name] ??
+    Number(baseEnv[`${name.toUpperCase()}_METRICS_PORT`] ?? DEFAULT_METRICS_PORTS[name]);
+  const metricsUrls: Partial<Record<MetricsProcessName, string>> = {};
 
   const databaseUrls = serviceDatabaseUrls(baseEnv, options.databasePrefix);
   await migrateAll(databaseUrls, logger);
@@ -121,10 +133,23 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
     managed.push({
       name,
       entry: path.join(serviceDir(name), 'src/main.ts'),
-      env: { ...fleetEnv, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port(name)) },
+      env: {
+        ...fleetEnv,
+        GRPC_HOST: '127.0.0.1',
+        GRPC_PORT: String(port(name)),
+        METRICS_HOST: '127.0.0.1',
+        METRICS_PORT: String(metricsPort(name)),
+      },
     });
   }
-  managed.push({ name: 'gateway', entry: path.join(REPO_ROOT, 'gateway/src/main.ts'), env: fleetEnv });
+  managed.push({
+    name: 'gateway',
+    entry: path.join(REPO_ROOT, 'gateway/src/main.ts'),
+    env: { ...fleetEnv, METRICS_HOST: '127.0.0.1', METRICS_PORT: String(metricsPort('gateway')) },
+  });
+  for (const name of ['gateway', ...services] as const) {
+    if (metricsPort(name) !== 0) metricsUrls[name] = `http://127.0.0.1:${metricsPort(name)}/metrics`;
+  }
 
   let stopping = false;
   let reportExit: (value: { name: string; code: number | null }) => void = () => undefined;
@@ -168,6 +193,7 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
   const fleet: RunningFleet = {
     apiUrl: `http://127.0.0.1:${apiPort}`,
     appUrl: `http://127.0.0.1:${appPort}`,
+    metricsUrls,
     env: fleetEnv,
     services,
     exited,

@@ -109,13 +109,16 @@ export function configurationProblems(
       if (!containerPorts.includes(port))
         problems.push(`${ref}: ${model.name} listens on ${port}, which is not a containerPort`);
     }
+    // /metrics answers while the service itself is broken: probes must check the serving ports.
+    const metricsPort = get(config, 'metricsPort');
+    const servingPorts = ports.filter((port) => port !== metricsPort);
     for (const probeName of ['readinessProbe', 'livenessProbe']) {
       const probe = container[probeName];
-      if (probe === undefined || ports.length === 0) continue;
+      if (probe === undefined || servingPorts.length === 0) continue;
       const port = probePort(deployment, probe);
-      if (port === undefined || !ports.includes(port)) {
+      if (port === undefined || !servingPorts.includes(port)) {
         problems.push(
-          `${ref}: ${probeName} checks port ${String(port)}, not one ${model.name} listens on (${ports.join(', ')})`,
+          `${ref}: ${probeName} checks port ${String(port)}, not one ${model.name} serves on (${servingPorts.join(', ')})`,
         );
       }
     }

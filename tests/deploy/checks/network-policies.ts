@@ -23,6 +23,8 @@ export interface Endpoint {
   ip: string;
   /** Ports it listens on (destinations only). */
   ports: number[];
+  /** Of `ports`, those serving /metrics (container ports named "metrics"): reported apart. */
+  metricsPorts?: number[];
   protocol?: 'TCP' | 'UDP';
 }
 
@@ -70,13 +72,23 @@ export const OUTSIDE_ENDPOINTS: Endpoint[] = [
   { name: 'internet', namespace: undefined, labels: {}, ip: '203.0.113.10', ports: [443] },
 ];
 
-/** Sources that are not Tix pods: the ingress controller, and a pod of some other namespace. */
+/**
+ * Sources that are not Tix pods: the ingress controller, Prometheus (kube-prometheus-stack's labels
+ * in the monitoring namespace), and a pod of some other namespace.
+ */
 export const OUTSIDE_SOURCES: Endpoint[] = [
   {
     name: 'ingress-controller',
     namespace: 'ingress-nginx',
     labels: { 'app.kubernetes.io/name': 'ingress-nginx' },
     ip: '10.0.3.10',
+    ports: [],
+  },
+  {
+    name: 'prometheus',
+    namespace: 'monitoring',
+    labels: { 'app.kubernetes.io/name': 'prometheus' },
+    ip: '10.0.3.12',
     ports: [],
   },
   { name: 'stranger', namespace: 'default', labels: { app: 'stranger' }, ip: '10.0.3.11', ports: [] },
@@ -201,20 +213,29 @@ export function workloadEndpoints(objects: K8sObject[]): Endpoint[] {
     .filter((object) => object.kind === 'Deployment' || object.kind === 'Job')
     .map((workload, index) => {
       const labels = podLabels(workload);
-      const ports = containersOf(get(podTemplate(workload), 'spec')).flatMap((container) =>
-        ((container.ports as Json[] | undefined) ?? []).map((port) => Number(get(port, 'containerPort'))),
+      const declared = containersOf(get(podTemplate(workload), 'spec')).flatMap(
+        (container) => (container.ports as Json[] | undefined) ?? [],
       );
+      const ports = declared.map((port) => Number(get(port, 'containerPort')));
+      const metricsPorts = declared
+        .filter((port) => get(port, 'name') === 'metrics')
+        .map((port) => Number(get(port, 'containerPort')));
       return {
         name: labels['app.kubernetes.io/name'] ?? workload.metadata.name,
         namespace: workload.metadata.namespace ?? '',
         labels,
         ip: `10.0.1.${index + 1}`,
         ports,
+        metricsPorts,
       };
     });
 }
 
-/** Every allowed connection to or from a Tix pod, as "source -> destination" (pod or outside endpoint). */
+/**
+ * Every allowed connection to or from a Tix pod, as "source -> destination" (pod or outside endpoint);
+ * one that reaches only a pod's /metrics port reads "source -> destination:metrics", so a scraper let
+ * onto a service port, or a peer let onto the metrics port, shows as a connection of its own.
+ */
 export function allowedConnections(objects: K8sObject[]): Set<string> {
   const policies = objects.filter((object) => object.kind === 'NetworkPolicy');
   const pods = workloadEndpoints(objects);
@@ -224,8 +245,11 @@ export function allowedConnections(objects: K8sObject[]): Set<string> {
     for (const to of [...pods.filter((pod) => pod.ports.length > 0), ...OUTSIDE_ENDPOINTS]) {
       // Traffic between two outsiders is not Tix's policies' business.
       if (from === to || (!isPod(from) && !isPod(to))) continue;
-      if (to.ports.some((port) => connectionAllowed(policies, from, to, port)))
+      const metricsPorts = to.metricsPorts ?? [];
+      const allowed = (port: number) => connectionAllowed(policies, from, to, port);
+      if (to.ports.filter((port) => !metricsPorts.includes(port)).some(allowed))
         connections.add(`${from.name} -> ${to.name}`);
+      if (metricsPorts.some(allowed)) connections.add(`${from.name} -> ${to.name}:metrics`);
     }
   }
   return connections;
