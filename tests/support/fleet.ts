@@ -24,10 +24,21 @@ export async function startTestFleet(): Promise<void> {
   const s3Dir = await mkdtemp(path.join(os.tmpdir(), 'tix-e2e-s3-'));
   const servicePorts: Partial<Record<ServiceName, number>> = {};
   for (const name of SERVICE_NAMES) servicePorts[name] = await freePort();
+  // Free ports for /metrics too, so a run never collides with a local fleet on the default ones.
+  const metricsPorts: Partial<Record<ServiceName | 'gateway', number>> = { gateway: await freePort() };
+  for (const name of SERVICE_NAMES) metricsPorts[name] = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     AMQP_URL: vhost.url,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+    // The suites make hundreds of calls per key, session and address within a minute: the shared
+    // test fleet's gateway gets limits far above the spec's. limits.e2e.test.ts checks the spec
+    // defaults on a gateway process of its own.
+    RATE_LIMIT_API_KEY: '1000000/60',
+    RATE_LIMIT_SESSION: '1000000/60',
+    RATE_LIMIT_ANONYMOUS: '1000000/60',
+    RATE_LIMIT_AUTH: '1000000/60',
+    RATE_LIMIT_ROUTES: '/tickets/*/status=1000000/60',
   };
   for (const name of SERVICE_NAMES) delete env[serviceDatabaseVariable(name)];
   delete env.S3_ENDPOINT;
@@ -36,6 +47,7 @@ export async function startTestFleet(): Promise<void> {
     apiPort: await freePort(),
     appPort: await freePort(),
     servicePorts,
+    metricsPorts,
     s3Port: await freePort(),
     s3DataDir: s3Dir,
     databasePrefix: `e2e_${randomBytes(3).toString('hex')}_`,

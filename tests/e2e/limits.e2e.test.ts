@@ -1,0 +1,167 @@
+/**
+ * Limits at the spec's defaults on a real gateway process: the shared test fleet's gateway runs with
+ * raised limits (support/fleet.ts), so this suite starts a second gateway (gateway/src/main.ts) in
+ * front of the same services, with no RATE_LIMIT_* overrides and the limits in Redis.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import { eventually, freePort } from '@tix/kit/testing';
+import { REPO_ROOT } from '@tix/local/fleet-layout';
+import { tixJson } from '../support/cli.js';
+import { createKey, createProject, unique } from '../support/fixtures.js';
+import { fleet } from '../support/fleet.js';
+
+const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: any;
+}
+
+describe('limits at spec defaults (own gateway process, Redis)', function () {
+  this.timeout(60_000);
+  let child: ChildProcess;
+  let apiUrl: string;
+  let exited: Promise<number | null>;
+  const prefix = `tix:e2e:${randomBytes(4).toString('hex')}:`;
+
+  const call = async (
+    pathAndQuery: string,
+    options: { key: string; method?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Answer> => {
+    const headers: Record<string, string> = { authorization: `Bearer ${options.key}`, ...options.headers };
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(`${apiUrl}${pathAndQuery}`, {
+      method: options.method ?? 'GET',
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      headers: response.headers,
+      text,
+      body: text ? JSON.parse(text) : undefined,
+    };
+  };
+
+  before(async () => {
+    const env: NodeJS.ProcessEnv = {
+      ...fleet().env,
+      GATEWAY_API_PORT: String(await freePort()),
+      GATEWAY_APP_PORT: String(await freePort()),
+      METRICS_PORT: '0',
+      REDIS_URL,
+      LIMITS_REDIS_PREFIX: prefix,
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+    };
+    for (const name of Object.keys(env)) if (/^RATE_LIMIT|^QUOTA_|^IDEMPOTENCY_/.test(name)) delete env[name];
+    apiUrl = `http://127.0.0.1:${env.GATEWAY_API_PORT}`;
+    child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'gateway/src/main.ts')], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'ignore', process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore'],
+    });
+    exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    await eventually(
+      () =>
+        fetch(`${apiUrl}/readyz`).then(
+          (response) => response.status === 200,
+          () => false,
+        ),
+      20_000,
+      100,
+    );
+  });
+  after(async () => {
+    if (child && child.exitCode === null) {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    // Its Redis keys (own prefix) expire on their own: a minute for windows, an hour for idempotency.
+  });
+
+  it('readyz reports the limits in Redis', async () => {
+    const ready = await fetch(`${apiUrl}/readyz`).then((response) => response.json() as Promise<any>);
+    expect(ready.data.rate_limits).to.equal('redis');
+  });
+
+  it('the 101st request of a key within 60 s is refused with 429 and Retry-After', async () => {
+    const { key } = await createKey();
+    for (let i = 1; i <= 100; i += 1) {
+      const response = await call('/v1/projects', { key });
+      expect(response.status, `request ${i}: ${response.text}`).to.equal(200);
+      expect(response.headers.get('x-ratelimit-limit')).to.equal('100');
+      expect(response.headers.get('x-ratelimit-remaining')).to.equal(String(100 - i));
+    }
+    const refused = await call('/v1/projects', { key });
+    expect(refused.status).to.equal(429);
+    expect(refused.body).to.deep.include({ ok: false });
+    expect(refused.body.error.code).to.equal(429);
+    expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60);
+    expect(Number(refused.headers.get('x-ratelimit-reset'))).to.be.greaterThan(Date.now() / 1000);
+    // The fleet's own gateway (other limits, other store) is unaffected.
+    const elsewhere = await fetch(`${fleet().apiUrl}/v1/projects`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(elsewhere.status).to.equal(200);
+  });
+
+  it('20 concurrent creates with one Idempotency-Key make exactly one ticket', async () => {
+    const project = await createProject();
+    await tixJson([
+      'ticket-type',
+      'create',
+      '--project',
+      project.slug,
+      '--name',
+      'Task',
+      '--slug',
+      'task',
+      '--default',
+    ]);
+    const { key } = await createKey({ project: project.slug });
+    const types = await call('/v1/ticket-types', { key });
+    const title = unique('Idempotent ');
+    const body = { ticket_type_id: types.body.data.ticket_types[0].id, title };
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        call('/v1/tickets', { key, method: 'POST', body, headers: { 'Idempotency-Key': 'e2e-create' } }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(
+      statuses.every((status) => status === 201 || status === 409),
+      String(statuses),
+    ).to.equal(true);
+    const created = answers.filter((answer) => answer.status === 201);
+    expect(new Set(created.map((answer) => Number(answer.body.data.ticket.id))).size).to.equal(1);
+
+    const replay = await call('/v1/tickets', {
+      key,
+      method: 'POST',
+      body,
+      headers: { 'Idempotency-Key': 'e2e-create' },
+    });
+    expect(replay.status).to.equal(201);
+    expect(replay.headers.get('x-idempotency-replay')).to.equal('true');
+    expect(replay.text).to.equal(created[0]!.text);
+
+    const search = await call(`/v1/tickets?q=${encodeURIComponent(title)}`, { key });
+    expect(search.status).to.equal(200);
+    expect(search.body.data.tickets).to.have.length(1);
+    expect(search.body.data.tickets[0].id).to.equal(created[0]!.body.data.ticket.id);
+
+    const mismatch = await call('/v1/tickets', {
+      key,
+      method: 'POST',
+      body: { ...body, title: `${title} (changed)` },
+      headers: { 'Idempotency-Key': 'e2e-create' },
+    });
+    expect(mismatch.status).to.equal(409);
+  });
+});
