@@ -136,6 +136,7 @@ describe('deploy: image roots built and run without Docker', function () {
       AMQP_URL: vhost.url,
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: String(grpcPort),
+      METRICS_PORT: String(await freePort()),
       LOG_LEVEL: 'warn',
     };
     const lookup = start(lookupDir, lookupEnv);
@@ -152,6 +153,7 @@ describe('deploy: image roots built and run without Docker', function () {
       GATEWAY_HOST: '127.0.0.1',
       GATEWAY_API_PORT: String(apiPort),
       GATEWAY_APP_PORT: String(await freePort()),
+      METRICS_PORT: String(await freePort()),
       LOOKUP_SERVICE_ADDR: `127.0.0.1:${grpcPort}`,
       TICKETS_SERVICE_ADDR: 'none',
       COMMENTS_SERVICE_ADDR: 'none',
@@ -177,8 +179,22 @@ describe('deploy: image roots built and run without Docker', function () {
           attachments: 'not_deployed',
           webhooks: 'not_deployed',
         },
+        breakers: {
+          lookup: 'closed',
+          tickets: 'not_deployed',
+          comments: 'not_deployed',
+          attachments: 'not_deployed',
+          webhooks: 'not_deployed',
+        },
+        rate_limits: 'in_memory',
       },
     });
+    // The bundles carry the metrics client: each process answers its own /metrics.
+    for (const env of [lookupEnv, gatewayEnv]) {
+      const metrics = await fetch(`http://127.0.0.1:${env.METRICS_PORT}/metrics`);
+      expect(metrics.status).to.equal(200);
+      expect(await metrics.text()).to.match(/^process_cpu_user_seconds_total\{service="(lookup|gateway)"\}/m);
+    }
     expect(run(gatewayDir, ['dist/healthcheck.mjs', 'gateway'], gatewayEnv).status).to.equal(0);
 
     const seeded = run(lookupDir, ['dist/cli.mjs', 'seed', '--demo', '--json'], {
