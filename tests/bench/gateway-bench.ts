@@ -11,7 +11,7 @@
  * - create: POST /v1/tickets with a fresh Idempotency-Key per request (claim + store in Redis on).
  * Reported: median req/s, p50/p99 per gateway, and on/off; target: cost (1 - on/off) under 15%.
  *
- *   pnpm bench --only gateway [--rounds 3] [--duration 10] [--connections 32] [--warmup 3]
+ *   pnpm bench --only gateway [--rounds 5] [--duration 10] [--connections 32] [--warmup 3]
  *                             [--log-level error] [--out tests/bench/results/gateway-latest.json]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -25,7 +25,7 @@ import autocannon from 'autocannon';
 import { createLogger, createServiceClient, dropDatabase, type LogLevel } from '@tix/kit';
 import { createTestVhost, eventually, freePort } from '@tix/kit/testing';
 import { REPO_ROOT } from '@tix/local/fleet-layout';
-import { startFleet } from '@tix/local/launcher';
+import { extraNodeFlags, startFleet } from '@tix/local/launcher';
 import { serviceDatabaseUrls } from '@tix/local/migrate';
 import {
   SERVICE_NAMES,
@@ -88,7 +88,7 @@ export function parseGatewayOptions(argv: string[]): GatewayBenchOptions {
     strict: true,
   });
   return {
-    rounds: positiveInt('rounds', values.rounds, 3),
+    rounds: positiveInt('rounds', values.rounds, 5),
     duration: positiveInt('duration', values.duration, 10),
     connections: positiveInt('connections', values.connections, 32),
     warmup: values.warmup === '0' ? 0 : positiveInt('warmup', values.warmup, 3),
@@ -106,7 +106,7 @@ async function startGatewayProcess(teardown: Teardown, name: Mode, env: NodeJS.P
   const apiPort = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(REPO_ROOT, 'gateway/src/main.ts')],
+    [...extraNodeFlags(process.env), '--import', 'tsx', path.join(REPO_ROOT, 'gateway/src/main.ts')],
     {
       cwd: REPO_ROOT,
       env: {

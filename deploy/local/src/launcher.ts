@@ -72,7 +72,7 @@ const TSX_ARGS = ['--import', 'tsx'];
  * Extra Node flags for every fleet process, for investigations (e.g. TIX_NODE_FLAGS="--cpu-prof
  * --cpu-prof-dir=.tix/profiles"; Node refuses profiler flags in NODE_OPTIONS).
  */
-function extraNodeFlags(env: NodeJS.ProcessEnv): string[] {
+export function extraNodeFlags(env: NodeJS.ProcessEnv): string[] {
   return (env.TIX_NODE_FLAGS ?? '').split(/\s+/).filter((flag) => flag.length > 0);
 }
 
