@@ -143,4 +143,39 @@ describe('circuit breakers (gateway, real gRPC services)', () => {
     expect((await readyz()).body.data.breakers.tickets).to.equal('closed');
     expect((await getTicket()).status).to.equal(200);
   });
+
+  it('refuses an upload at once while the attachments breaker is open', async () => {
+    // Nothing listens there: every call fails UNAVAILABLE, which counts.
+    const attachmentsGateway = await startTestGateway({
+      services: { lookup: lookup.address, attachments: `127.0.0.1:${await freePort()}` },
+      breaker: { resetTimeoutMs: 60_000, volumeThreshold: 5, errorThresholdPercentage: 50 },
+    });
+    try {
+      for (let i = 0; i < 5; i += 1) {
+        const response = await request(`${attachmentsGateway.apiUrl}/v1/attachments/1?project_id=1`, {
+          headers: bearer(FULL_KEY),
+        });
+        expect(response.status).to.equal(503);
+      }
+      const form = new FormData();
+      form.append('file', new Blob([Buffer.alloc(256 * 1024, 1)], { type: 'text/plain' }), 'notes.txt');
+      const started = performance.now();
+      const upload = await request(`${attachmentsGateway.apiUrl}/v1/tickets/7/attachments?project_id=1`, {
+        method: 'POST',
+        headers: bearer(FULL_KEY),
+        body: form,
+      });
+      expect(performance.now() - started).to.be.below(1_000);
+      expect(upload.status).to.equal(503);
+      expect(upload.body).to.deep.equal({
+        ok: false,
+        error: { code: 503, message: 'The attachments service is unavailable' },
+      });
+      expect((await request(`${attachmentsGateway.apiUrl}/readyz`)).body.data.breakers.attachments).to.equal(
+        'open',
+      );
+    } finally {
+      await attachmentsGateway.close();
+    }
+  });
 });

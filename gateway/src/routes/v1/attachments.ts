@@ -8,6 +8,7 @@
  *
  * Upload routes read their own body: parseJsonBody exempts them (isAttachmentUpload).
  */
+import type * as grpc from '@grpc/grpc-js';
 import type { Request, Router } from 'express';
 import { AppError, fromGrpcError, type OutgoingContext, type ServiceClient } from '@tix/kit';
 import { presentAttachment, type attachment } from '@tix/protos';
@@ -39,27 +40,33 @@ export function isAttachmentUpload(request: Request): boolean {
   return request.method === 'POST' && UPLOAD_PATH.test(request.path);
 }
 
-/** An UploadAttachment client stream as the sink of the multipart reader: header first, then chunks. */
+/**
+ * An UploadAttachment client stream as the sink of the multipart reader: header first, then chunks.
+ * The call is opened under the client's circuit breaker: while it is open the result rejects at once
+ * with the 503 and nothing is sent (chunks the reader hands over meanwhile are dropped).
+ */
 function uploadSink(
   client: ServiceClient<'attachments'>,
   header: attachment.UploadHeader,
   context: OutgoingContext,
 ): FileSink<attachment.Attachment__Output> {
-  let settle!: { resolve: (value: attachment.Attachment__Output) => void; reject: (error: unknown) => void };
-  const result = new Promise<attachment.Attachment__Output>(
-    (resolve, reject) => (settle = { resolve, reject }),
+  let call: grpc.ClientWritableStream<attachment.UploadAttachmentRequest> | undefined;
+  const result = client.withBreaker(
+    () =>
+      new Promise<attachment.Attachment__Output>((resolve, reject) => {
+        call = client.raw.UploadAttachment(
+          client.callMetadata(context),
+          client.callOptions(context),
+          (error, response) => {
+            if (error) reject(fromGrpcError(error));
+            else if (response) resolve(response);
+            else reject(AppError.internal('the upload call answered without an attachment'));
+          },
+        );
+        call.on('error', () => undefined); // reported through the callback
+        call.write({ header });
+      }),
   );
-  const call = client.raw.UploadAttachment(
-    client.callMetadata(context),
-    client.callOptions(context),
-    (error, response) => {
-      if (error) settle.reject(fromGrpcError(error));
-      else if (response) settle.resolve(response);
-      else settle.reject(AppError.internal('the upload call answered without an attachment'));
-    },
-  );
-  call.on('error', () => undefined); // reported through the callback
-  call.write({ header });
   // At most MAX_UPLOAD_MESSAGES_IN_FLIGHT chunks wait below us (grpc-js alone would queue 16).
   let inFlight = 0;
   let drainListener: (() => void) | undefined;
@@ -73,6 +80,7 @@ function uploadSink(
   };
   return {
     write(chunk) {
+      if (!call) return true;
       inFlight += 1;
       call.write({ chunk }, written);
       return inFlight < MAX_UPLOAD_MESSAGES_IN_FLIGHT;
@@ -81,8 +89,8 @@ function uploadSink(
       if (inFlight === 0) listener();
       else drainListener = listener;
     },
-    end: () => call.end(),
-    abort: () => call.cancel(),
+    end: () => call?.end(),
+    abort: () => call?.cancel(),
     result,
   };
 }
