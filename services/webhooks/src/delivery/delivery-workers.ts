@@ -17,6 +17,7 @@
  *   may finish within the grace period (then they are cut off, not recorded, and given back); every
  *   delivery still held is given back due when its retry delay ends.
  */
+import { setMaxListeners } from 'node:events';
 import type { Logger } from '@tix/kit';
 import type { AttemptResult, DeliveryQueueStore } from '../deliveries/delivery-queue-store.js';
 import { createBatcher, createCoalescer } from '../shared/batcher.js';
@@ -72,6 +73,9 @@ export function startDeliveryWorkers(options: DeliveryWorkerOptions): DeliveryWo
     (result) => result.id,
   );
   const abort = new AbortController();
+  // Every attempt in flight listens on this one signal (stop cuts them all): up to the concurrency
+  // limit at once, which is no leak, so Node's warning past 10 listeners does not apply.
+  setMaxListeners(0, abort.signal);
   /** Every delivery this process holds, by id. */
   const holding = new Map<string, Job>();
   /** Retry delays in progress: cancelling one ends its wait early (stop). */
