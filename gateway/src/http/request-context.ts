@@ -2,7 +2,7 @@
  * What the gateway learns about a request on its way through the middleware, attached to the
  * express Request: the correlation id and logger, the host role, the caller and the project.
  */
-import type { Logger, OutgoingContext } from '@tix/kit';
+import type { IdempotencyContext, Logger, OutgoingContext } from '@tix/kit';
 import { AppError } from '@tix/kit';
 import type { lookup, Principal } from '@tix/protos';
 import type { SessionData } from '../sessions/session-store.js';
@@ -33,13 +33,24 @@ declare global {
       project?: ProjectContext;
       /** undefined until the session middleware ran; null when the caller has no valid session. */
       session?: LoadedSession | null;
+      /** Set by the idempotency middleware once it claimed the request's Idempotency-Key. */
+      idempotency?: IdempotencyContext;
     }
   }
 }
 
-/** The context of every service call made for this request: correlation id and caller. */
+/**
+ * The context of every service call made for this request: correlation id, caller, and the claimed
+ * Idempotency-Key (services that record it, like CreateTicket, answer a retry whose gateway record
+ * was lost; the others ignore it).
+ */
 export function callContext(request: Express.Request): OutgoingContext {
-  return { correlationId: request.correlationId, principal: request.principal ?? null };
+  const context: OutgoingContext = {
+    correlationId: request.correlationId,
+    principal: request.principal ?? null,
+  };
+  if (request.idempotency) context.idempotency = request.idempotency;
+  return context;
 }
 
 /** The authenticated caller; a route mounted without authentication is a wiring bug (500). */

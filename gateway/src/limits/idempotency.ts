@@ -10,7 +10,10 @@
  * - a retry with the same fingerprint gets the stored response again, byte for byte, with
  *   `X-Idempotency-Replay: true`; another fingerprint gets 409; a duplicate while the first is still
  *   running gets 409 too (never a second execution);
- * - a claim expires after `claimTtlMs`, so a gateway that died mid-request does not block the key.
+ * - a claim expires after `claimTtlMs`, so a gateway that died mid-request does not block the key;
+ * - the claimed scope and fingerprint go down with the service calls (request.idempotency ->
+ *   callContext): the ticket service records them with the ticket it creates, closing the window
+ *   where a gateway dies after the create committed but before the response was stored.
  *
  * Multipart uploads are not covered: their body is streamed to the attachment service and cannot be
  * fingerprinted before it runs (docs/decisions.md).
@@ -151,6 +154,9 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
         request.log.warn({ err: error }, 'idempotency: storing the response failed');
       });
     });
+    // Passed down with the service calls (callContext): CreateTicket stores the scope with the
+    // ticket, so a retry after this record was lost (gateway crash) still finds the first ticket.
+    request.idempotency = { scope, fingerprint };
     next();
   };
 }

@@ -1,7 +1,7 @@
 /**
- * The ticket service process: config -> database + lookup client -> gRPC server -> outbox relay, and
- * an orderly stop on SIGTERM/SIGINT (health NOT_SERVING, drain calls, stop the relay, close the
- * lookup client and the database). Migrations are applied by the launcher / a deploy job, never by
+ * The ticket service process: config -> database + lookup client -> gRPC server -> outbox relay and
+ * idempotency sweep, and an orderly stop on SIGTERM/SIGINT (health NOT_SERVING, drain calls, stop
+ * the relay and the sweep, close the lookup client and the database). Migrations are applied by the launcher / a deploy job, never by
  * every replica at start.
  */
 import {
@@ -15,6 +15,7 @@ import {
 import { loadConfig, type TicketsConfig } from './config.js';
 import { openDatabase } from './db.js';
 import { createTicketService } from './server.js';
+import { startIdempotencySweep } from './tickets/idempotency-sweep.js';
 
 let config: TicketsConfig;
 try {
@@ -49,6 +50,7 @@ const server = await startGrpcServer({
   process.exit(1);
 });
 const relay = startOutboxRelay({ connectionString: config.databaseUrl, amqpUrl: config.amqpUrl, logger });
+const idempotencySweep = startIdempotencySweep({ pool: database.pool, logger });
 
 let stopping = false;
 async function stop(signal: NodeJS.Signals): Promise<void> {
@@ -58,6 +60,7 @@ async function stop(signal: NodeJS.Signals): Promise<void> {
   try {
     await server.shutdown(config.shutdownGraceMs);
     await relay.stop();
+    await idempotencySweep.stop();
     lookup.close();
     await database.close();
     // Last: scrapes still see the drain.

@@ -10,7 +10,7 @@ import type { Principal } from '@tix/protos';
 import { AppError, ERROR_KINDS } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { recordGrpcServerCall, secondsSince } from '../metrics.js';
-import { readCorrelationId, readPrincipal } from './metadata.js';
+import { readCorrelationId, readIdempotency, readPrincipal, type IdempotencyContext } from './metadata.js';
 import { toGrpcStatus } from './status.js';
 
 /** What a handler knows about the call besides the request. */
@@ -19,6 +19,8 @@ export interface CallContext {
   correlationId: string;
   /** The caller as the gateway established it; null for calls without one (admin tools, probes). */
   principal: Principal | null;
+  /** The Idempotency-Key the gateway claimed for this call's request; null when none (or malformed). */
+  idempotency: IdempotencyContext | null;
   /** Child logger carrying method and correlation id. */
   logger: Logger;
   /** Aborted when the caller cancels or its deadline passes. */
@@ -61,6 +63,7 @@ function callContext(
 ): CallContext {
   const correlationId = readCorrelationId(call.metadata) ?? randomUUID();
   const principal = readPrincipal(call.metadata);
+  const idempotency = readIdempotency(call.metadata);
   let childLogger: Logger | undefined;
   let controller: AbortController | undefined;
   const watch = (): AbortController => {
@@ -76,6 +79,7 @@ function callContext(
     method,
     correlationId,
     principal,
+    idempotency,
     get logger() {
       childLogger ??= logger.child({ method, correlation_id: correlationId, user_id: principal?.user_id });
       return childLogger;

@@ -3,14 +3,20 @@
  * fields valid for the type (defaults applied); the ticket starts in the project's first status at
  * the end of that lane, numbered `<prefix>-<n>` gap-free per project, stamped with its author and
  * source, and its ticket.created event is written atomically with it (one statement).
+ *
+ * A call carrying a claimed Idempotency-Key (CallContext.idempotency, from the gateway) records it in
+ * that same statement. A create whose key is already recorded creates nothing: the same fingerprint
+ * gets the recorded ticket back (as it is now; no new event), another fingerprint 409. This is what
+ * answers a client's retry when the gateway died after the create but before storing its response.
  */
-import { AppError } from '@tix/kit';
+import { AppError, type IdempotencyContext } from '@tix/kit';
 import type { LookupCaller } from '../lookup/lookup-directory.js';
 import { initialStatus } from '../lookup/workflow.js';
 import { requireAuthor } from '../shared/caller.js';
 import { FieldErrors } from '../shared/field-errors.js';
 import { retryOnWriteConflict } from '../shared/write-retry.js';
 import { checkCustomFields, parseCustomFieldsJson } from './custom-field-rules.js';
+import { IDEMPOTENCY_MISMATCH_MESSAGE } from './idempotency-sweep.js';
 import type { ProjectTicket, TicketDeps } from './ticket-steps.js';
 import { eventTypesOfCreate, ticketEvents } from './ticket-events.js';
 import { checkAssignee, checkTicketType } from './ticket-references.js';
@@ -31,11 +37,14 @@ export interface CreateTicketInput {
   tags: readonly string[];
 }
 
+/** The caller of a create: who, and the Idempotency-Key claimed for the request, if any. */
+export type CreateCaller = LookupCaller & { idempotency?: IdempotencyContext | null };
+
 /** Validates and creates the ticket (see the file header); 422 listing every problem. */
 export async function createTicket(
   deps: TicketDeps,
   input: CreateTicketInput,
-  caller: LookupCaller,
+  caller: CreateCaller,
 ): Promise<ProjectTicket> {
   const author = requireAuthor(caller.principal);
   const project = await deps.lookup.project(input.projectId, caller);
@@ -59,7 +68,8 @@ export async function createTicket(
 
   const status = initialStatus(project);
   if (!status) throw AppError.internal(`project ${project.id} has no statuses`);
-  const row = await retryOnWriteConflict(() =>
+  const idempotency = caller.idempotency ?? null;
+  const outcome = await retryOnWriteConflict(() =>
     deps.writes.create(
       {
         projectId: project.id,
@@ -78,7 +88,14 @@ export async function createTicket(
         sourceType: author.sourceType,
       },
       (created) => ticketEvents(eventTypesOfCreate(), created, project),
+      idempotency,
     ),
   );
-  return { row, project };
+  if (outcome.kind === 'created') return { row: outcome.row, project };
+  if (outcome.fingerprint !== idempotency?.fingerprint) throw AppError.conflict(IDEMPOTENCY_MISMATCH_MESSAGE);
+  // The same fingerprint means the same path and query, hence the same project; a ticket found
+  // elsewhere (or gone) is not the one this request made, so it is refused like a mismatch.
+  const recorded = await deps.reads.findTicket(project.id, outcome.ticketId, { includeDeleted: true });
+  if (!recorded) throw AppError.conflict(IDEMPOTENCY_MISMATCH_MESSAGE);
+  return { row: recorded, project };
 }

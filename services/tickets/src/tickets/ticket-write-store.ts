@@ -5,7 +5,9 @@
  *   (INSERT ... ON CONFLICT DO UPDATE ... RETURNING) makes the number gap-free: its row lock
  *   serialises the creates of a project, and a failed statement gives the number back. Being a
  *   single statement, the lock is held for that statement only, which is what bounds how many
- *   tickets per second one project can take.
+ *   tickets per second one project can take. With an Idempotency-Key, the same statement first
+ *   records the key (ticket_idempotency); when the key is already recorded and still in its window,
+ *   nothing is written and the store reports the recorded ticket (see `create`).
  * - changes of existing tickets: one transaction with one UPDATE conditional on the version each
  *   change was computed from (and on the deleted state it expects); a row that moved on is simply
  *   not updated, and the caller decides what that means (404, 409, a failed bulk id).
@@ -14,11 +16,12 @@
  * Multi-row changes lock their rows in id order first, so they cannot deadlock each other.
  */
 import type pg from 'pg';
-import { outboxInsert } from '@tix/kit';
+import { outboxInsert, type IdempotencyContext } from '@tix/kit';
 import type { DomainEvent } from '@tix/protos';
 import { asWriteConflict, inTransaction, prepared, WriteConflict } from '../db.js';
 import { appendRank, appendRanks, type LanePlacement } from '../lanes/lane-placement.js';
 import type { SourceType } from '../shared/caller.js';
+import { IDEMPOTENCY_WINDOW_SECONDS } from './idempotency-sweep.js';
 import { TICKET_COLUMNS } from './ticket-columns.js';
 import type { TicketRow, TicketState } from './ticket-row.js';
 
@@ -44,15 +47,26 @@ export interface TicketChange {
   updatedBy: number;
 }
 
+/** What a create did: made the ticket, or found its Idempotency-Key recorded (nothing written). */
+export type CreateOutcome =
+  { kind: 'created'; row: TicketRow } | { kind: 'recorded'; ticketId: number; fingerprint: string };
+
 /** The events a change writes, built from the row as it is after the change. */
 export type EventsOf<C> = (change: C, after: TicketRow) => DomainEvent<object>[];
 
 export interface TicketWriteStore {
   /**
    * Inserts the ticket at the end of its status lane with the next number of its project, and the
-   * events `eventsOf` builds from it, atomically.
+   * events `eventsOf` builds from it, atomically. With `idempotency`, its scope is recorded in the
+   * same statement; if the scope is already recorded (within IDEMPOTENCY_WINDOW_SECONDS), nothing is
+   * written and the recorded ticket id and fingerprint come back instead (a concurrent create of the
+   * same scope waits for the first to commit or roll back, so there is never a second ticket).
    */
-  create(ticket: NewTicket, eventsOf: (row: TicketRow) => DomainEvent<object>[]): Promise<TicketRow>;
+  create(
+    ticket: NewTicket,
+    eventsOf: (row: TicketRow) => DomainEvent<object>[],
+    idempotency?: IdempotencyContext | null,
+  ): Promise<CreateOutcome>;
   /**
    * Applies the changes (all of one project) in one transaction and returns the rows that were
    * updated, in the order of `changes`; a change whose ticket moved on since `before` is left out.
@@ -82,14 +96,32 @@ const PREPARE_CREATE = `
            ORDER BY t.lane_rank DESC LIMIT 1) AS tail`;
 
 /**
- * Numbers, inserts and records a ticket in one statement. The counter assigns the number inside the
- * statement, so the events' payloads (presentTicket output built beforehand) get their two number
- * fields filled in here: data.project_ref_id and data.ticket_number (`<prefix>-<n>`, as
- * ticket-mapper.ts formats it).
+ * Claims an Idempotency-Key scope ($19, fingerprint $20) for ticket $1: a new scope, or one whose
+ * record is past the window, yields a row; a live record yields none, and then the statement writes
+ * nothing. ON CONFLICT waits for a concurrent claim of the scope to commit or roll back first.
  */
-const INSERT_TICKET = `
-  WITH counter AS (
-    INSERT INTO project_counters AS c (project_id, last_ref_id) VALUES ($2, 1)
+const CLAIM_SCOPE = `claim AS (
+    INSERT INTO ticket_idempotency AS r (scope, fingerprint, ticket_id) VALUES ($19, $20, $1)
+    ON CONFLICT (scope) DO UPDATE
+      SET fingerprint = EXCLUDED.fingerprint, ticket_id = EXCLUDED.ticket_id, created_at = now()
+      WHERE r.created_at <= now() - interval '${IDEMPOTENCY_WINDOW_SECONDS} seconds'
+    RETURNING 1
+  ), `;
+
+/** The live record of a scope, read after a create found it claimed. */
+const RECORDED_SCOPE = `
+  SELECT ticket_id AS "ticketId", fingerprint FROM ticket_idempotency
+   WHERE scope = $1 AND created_at > now() - interval '${IDEMPOTENCY_WINDOW_SECONDS} seconds'`;
+
+/**
+ * Numbers, inserts and records a ticket in one statement (`keyed`: only once CLAIM_SCOPE claimed
+ * the key). The counter assigns the number inside the statement, so the events' payloads
+ * (presentTicket output built beforehand) get their two number fields filled in here:
+ * data.project_ref_id and data.ticket_number (`<prefix>-<n>`, as ticket-mapper.ts formats it).
+ */
+const insertTicket = (keyed: boolean) => `
+  WITH ${keyed ? CLAIM_SCOPE : ''}counter AS (
+    INSERT INTO project_counters AS c (project_id, last_ref_id) ${keyed ? 'SELECT $2, 1 FROM claim' : 'VALUES ($2, 1)'}
     ON CONFLICT (project_id) DO UPDATE SET last_ref_id = c.last_ref_id + 1
     RETURNING c.last_ref_id AS ref
   ), ticket AS (
@@ -107,6 +139,11 @@ const INSERT_TICKET = `
       FROM counter, jsonb_to_recordset($18::jsonb) AS e(id uuid, event_type text, payload jsonb)
   )
   SELECT ref FROM counter`;
+const INSERT_TICKET = insertTicket(false);
+const INSERT_KEYED_TICKET = insertTicket(true);
+
+/** A claimed scope whose record vanished before it was read (swept, or past the window): try again. */
+const RECORD_READ_ATTEMPTS = 3;
 
 const UPDATE_TICKETS = `
   UPDATE tickets AS t SET
@@ -169,42 +206,42 @@ async function lockRows(
 /** The pg-backed write store. */
 export function createTicketWriteStore(pool: pg.Pool): TicketWriteStore {
   return {
-    async create(ticket, eventsOf) {
+    async create(ticket, eventsOf, idempotency = null) {
       try {
-        const { rows: reserved } = await pool.query<{ id: number; now: Date; tail: string | null }>(
-          prepared(PREPARE_CREATE, [ticket.projectId, ticket.status]),
-        );
-        const { id, now, tail } = reserved[0]!;
-        const row: TicketRow = {
-          id,
-          projectId: ticket.projectId,
-          ticketTypeId: ticket.ticketTypeId,
-          projectRefId: 0, // assigned by the counter, below
-          title: ticket.title,
-          description: ticket.description,
-          status: ticket.status,
-          priority: ticket.priority,
-          assignedTo: ticket.assignedTo,
-          createdBy: ticket.createdBy,
-          updatedBy: null,
-          customFields: ticket.customFields,
-          sourceType: ticket.sourceType,
-          mergedIntoId: ticket.mergedIntoId,
-          resolutionType: ticket.resolutionType,
-          tags: ticket.tags,
-          version: 1,
-          laneRank: appendRank(tail),
-          createdAt: now,
-          updatedAt: now,
-          deletedAt: null,
-        };
-        const events = eventsOf(row).map((event) => ({
-          id: event.id,
-          event_type: event.type,
-          payload: event,
-        }));
-        const { rows: numbered } = await pool.query<{ ref: number }>(
-          prepared(INSERT_TICKET, [
+        for (let attempt = 1; ; attempt++) {
+          const { rows: reserved } = await pool.query<{ id: number; now: Date; tail: string | null }>(
+            prepared(PREPARE_CREATE, [ticket.projectId, ticket.status]),
+          );
+          const { id, now, tail } = reserved[0]!;
+          const row: TicketRow = {
+            id,
+            projectId: ticket.projectId,
+            ticketTypeId: ticket.ticketTypeId,
+            projectRefId: 0, // assigned by the counter, below
+            title: ticket.title,
+            description: ticket.description,
+            status: ticket.status,
+            priority: ticket.priority,
+            assignedTo: ticket.assignedTo,
+            createdBy: ticket.createdBy,
+            updatedBy: null,
+            customFields: ticket.customFields,
+            sourceType: ticket.sourceType,
+            mergedIntoId: ticket.mergedIntoId,
+            resolutionType: ticket.resolutionType,
+            tags: ticket.tags,
+            version: 1,
+            laneRank: appendRank(tail),
+            createdAt: now,
+            updatedAt: now,
+            deletedAt: null,
+          };
+          const events = eventsOf(row).map((event) => ({
+            id: event.id,
+            event_type: event.type,
+            payload: event,
+          }));
+          const values = [
             row.id,
             row.projectId,
             row.ticketTypeId,
@@ -223,9 +260,20 @@ export function createTicketWriteStore(pool: pg.Pool): TicketWriteStore {
             row.createdAt,
             ticket.prefix,
             JSON.stringify(events),
-          ]),
-        );
-        return { ...row, projectRefId: numbered[0]!.ref };
+          ];
+          const { rows: numbered } = await pool.query<{ ref: number }>(
+            idempotency
+              ? prepared(INSERT_KEYED_TICKET, [...values, idempotency.scope, idempotency.fingerprint])
+              : prepared(INSERT_TICKET, values),
+          );
+          if (numbered[0]) return { kind: 'created', row: { ...row, projectRefId: numbered[0].ref } };
+          if (!idempotency) throw new Error('the create statement numbered no ticket');
+          const { rows: recorded } = await pool.query<{ ticketId: number; fingerprint: string }>(
+            prepared(RECORDED_SCOPE, [idempotency.scope]),
+          );
+          if (recorded[0]) return { kind: 'recorded', ...recorded[0] };
+          if (attempt >= RECORD_READ_ATTEMPTS) throw new Error('idempotency record vanished on every read');
+        }
       } catch (error) {
         throw asWriteConflict(error) ?? error;
       }
