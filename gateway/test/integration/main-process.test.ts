@@ -1,27 +1,25 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { createTestVhost, eventually, freePort, type TestVhost } from '@tix/kit/testing';
+import {
+  createTestVhost,
+  eventually,
+  freePort,
+  startTestProcess,
+  type TestProcess,
+  type TestVhost,
+} from '@tix/kit/testing';
 import { FULL_KEY, startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
 import { bearer, request } from '../support/test-gateway.js';
 
 const GATEWAY_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-function startMain(env: Record<string, string>): {
-  child: ChildProcess;
-  exit: Promise<number | null>;
-  stderr: () => string;
-} {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: GATEWAY_DIR,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, exit, stderr: () => stderr };
+function startMain(env: Record<string, string>): TestProcess {
+  return startTestProcess(
+    'src/main.ts',
+    { NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env },
+    { cwd: GATEWAY_DIR, inheritEnv: false },
+  );
 }
 
 describe('the gateway process (src/main.ts)', () => {
@@ -65,7 +63,7 @@ describe('the gateway process (src/main.ts)', () => {
       const response = await inFlight;
       expect(response.status).to.equal(200);
       expect(response.body).to.deep.equal({ ok: true, data: { users: [], count: 0 } });
-      expect(await gateway.exit).to.equal(0);
+      expect(await gateway.exited).to.equal(0);
       const refused = await fetch(`${api}/healthz`).then(
         () => false,
         () => true,
@@ -79,13 +77,13 @@ describe('the gateway process (src/main.ts)', () => {
 
   it('refuses a bad configuration, naming the variable (exit 1)', async () => {
     const gateway = startMain({ GATEWAY_API_PORT: 'eighty', CORS_ORIGINS: 'https://ok.example, not a url' });
-    expect(await gateway.exit).to.equal(1);
-    expect(gateway.stderr()).to.contain('GATEWAY_API_PORT').and.contain('CORS_ORIGINS');
+    expect(await gateway.exited).to.equal(1);
+    expect(gateway.output()).to.contain('GATEWAY_API_PORT').and.contain('CORS_ORIGINS');
   });
 
   it('refuses "none" service addresses in production', async () => {
     const gateway = startMain({ NODE_ENV: 'production', CORS_ORIGINS: '*', TICKETS_SERVICE_ADDR: 'none' });
-    expect(await gateway.exit).to.equal(1);
-    expect(gateway.stderr()).to.contain('TICKETS_SERVICE_ADDR');
+    expect(await gateway.exited).to.equal(1);
+    expect(gateway.output()).to.contain('TICKETS_SERVICE_ADDR');
   });
 });

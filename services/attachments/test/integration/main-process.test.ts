@@ -3,7 +3,6 @@
  * it, creates the bucket, serves uploads with the ticket service behind it, relays attachment.created
  * to RabbitMQ, and stops cleanly on SIGTERM; a bad configuration stops it at once (exit 78).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +17,8 @@ import {
   freePort,
   type TestDatabase,
   type TestVhost,
+  startTestProcess,
+  type TestProcess,
 } from '@tix/kit/testing';
 import type { Principal } from '@tix/protos';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
@@ -28,21 +29,8 @@ import { PNG_BYTES, upload } from './support.js';
 
 const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-function startMain(env: Record<string, string>): {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-} {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: PACKAGE_DIR,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, output: () => output, exited };
+function startMain(env: Record<string, string>): TestProcess {
+  return startTestProcess('src/main.ts', { LOG_LEVEL: 'warn', ...env }, { cwd: PACKAGE_DIR });
 }
 
 describe('attachments: the service process (src/main.ts)', function () {

@@ -1,4 +1,5 @@
 /** Helpers for tests across the workspace: fresh databases, free ports, quiet loggers. */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { DEFAULT_DATABASE_SERVER_URL, serviceDatabaseUrl } from '../config.js';
@@ -141,4 +142,35 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   };
   await listen();
   return { port, cut, restore: listen, close: cut };
+}
+
+export interface TestProcess {
+  child: ChildProcess;
+  /** Everything it wrote so far, stdout and stderr interleaved. */
+  output(): string;
+  /** Its exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+}
+
+/**
+ * Runs a TypeScript entry point (`node --import tsx <entry>`) the way a deployment runs a process,
+ * capturing its output. `env` is added to this process's environment, or with `inheritEnv: false`
+ * is all it gets (PATH kept), so nothing from the test's own environment leaks in.
+ */
+export function startTestProcess(
+  entry: string,
+  env: NodeJS.ProcessEnv,
+  options: { cwd?: string; inheritEnv?: boolean } = {},
+): TestProcess {
+  const base = options.inheritEnv === false ? { PATH: process.env.PATH ?? '' } : process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    env: { ...base, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  return { child, output: () => output, exited };
 }

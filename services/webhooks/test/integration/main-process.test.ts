@@ -2,29 +2,27 @@
  * The process as operators run it (src/main.ts): a bad configuration stops it with EX_CONFIG (78)
  * naming the variable; SIGTERM lets an attempt in flight finish and be recorded, then exits 0.
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import pg from 'pg';
 import { createServiceClient } from '@tix/kit';
-import { createTestDatabase, eventually, freePort, type TestDatabase } from '@tix/kit/testing';
+import {
+  createTestDatabase,
+  eventually,
+  freePort,
+  startTestProcess,
+  type TestDatabase,
+  type TestProcess,
+} from '@tix/kit/testing';
 import { createFanOutStore } from '../../src/events/fan-out-store.js';
 import { WEBHOOKS_MIGRATIONS_DIR } from '../../src/testing.js';
 import { asUser, startReceiver } from './support.js';
 
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
 
-function run(env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { ...process.env, LOG_LEVEL: 'error', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout.resume();
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, exited, stderr: () => stderr };
+function run(env: NodeJS.ProcessEnv): TestProcess {
+  return startTestProcess(MAIN, { LOG_LEVEL: 'error', ...env });
 }
 
 describe('webhook service process', function () {
@@ -43,7 +41,7 @@ describe('webhook service process', function () {
       WEBHOOK_SECRET_KEY: '',
     });
     expect(await started.exited).to.equal(78);
-    expect(started.stderr()).to.include('WEBHOOK_SECRET_KEY');
+    expect(started.output()).to.include('WEBHOOK_SECRET_KEY');
   });
 
   it('SIGTERM: the attempt in flight finishes and is recorded, then exit 0', async () => {
