@@ -6,15 +6,14 @@
  * / a deploy job, never by every replica at start.
  */
 import {
-  ConfigError,
-  createLogger,
   createServiceClient,
+  loadConfigOrExit,
   type RunningGrpcServer,
   startGrpcServer,
   startOutboxRelay,
-  startProcessMetrics,
+  startTixProcess,
 } from '@tix/kit';
-import { loadConfig, type AttachmentsConfig } from './config.js';
+import { loadConfig } from './config.js';
 import { openDatabase } from './db.js';
 import { createAttachmentStore } from './attachments/attachment-store.js';
 import { createAttachmentService, ensureBucketWithin } from './server.js';
@@ -22,22 +21,8 @@ import { createObjectStore } from './storage/object-store.js';
 import { startObjectSweeper } from './sweeper/object-sweeper.js';
 import { removeStaleSpoolFiles } from './uploads/spool.js';
 
-let config: AttachmentsConfig;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(`attachments: ${error.message}`);
-  process.exit(78); // EX_CONFIG
-}
-
-const logger = createLogger({ service: 'attachments', level: config.logLevel });
-const metrics = await startProcessMetrics({
-  service: 'attachments',
-  host: config.metricsHost,
-  port: config.metricsPort,
-  logger,
-});
+const config = loadConfigOrExit('attachments', loadConfig);
+const { logger, stopOnSignals } = await startTixProcess('attachments', config);
 const objects = createObjectStore(config.store);
 try {
   await ensureBucketWithin(objects, config.storeStartupTimeoutMs, logger);
@@ -79,25 +64,10 @@ const sweeper = startObjectSweeper({
 });
 const relay = startOutboxRelay({ connectionString: config.databaseUrl, amqpUrl: config.amqpUrl, logger });
 
-let stopping = false;
-async function stop(signal: NodeJS.Signals): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'shutting down');
-  try {
-    await server.shutdown(config.shutdownGraceMs);
-    await sweeper.stop();
-    await relay.stop();
-    tickets.close();
-    await database.close();
-    // Last: scrapes still see the drain.
-    await metrics?.close();
-    logger.info('stopped');
-    process.exit(0);
-  } catch (error) {
-    logger.error({ err: error }, 'unclean shutdown');
-    process.exit(1);
-  }
-}
-process.on('SIGTERM', (signal) => void stop(signal));
-process.on('SIGINT', (signal) => void stop(signal));
+stopOnSignals(async () => {
+  await server.shutdown(config.shutdownGraceMs);
+  await sweeper.stop();
+  await relay.stop();
+  tickets.close();
+  await database.close();
+});

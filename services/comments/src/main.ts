@@ -5,33 +5,18 @@
  * never by every replica at start.
  */
 import {
-  ConfigError,
-  createLogger,
   createServiceClient,
+  loadConfigOrExit,
   startGrpcServer,
   startOutboxRelay,
-  startProcessMetrics,
+  startTixProcess,
 } from '@tix/kit';
-import { loadConfig, type CommentsConfig } from './config.js';
+import { loadConfig } from './config.js';
 import { openDatabase } from './db.js';
 import { createCommentService } from './server.js';
 
-let config: CommentsConfig;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(`comments: ${error.message}`);
-  process.exit(78); // EX_CONFIG
-}
-
-const logger = createLogger({ service: 'comments', level: config.logLevel });
-const metrics = await startProcessMetrics({
-  service: 'comments',
-  host: config.metricsHost,
-  port: config.metricsPort,
-  logger,
-});
+const config = loadConfigOrExit('comments', loadConfig);
+const { logger, stopOnSignals } = await startTixProcess('comments', config);
 const database = openDatabase(config.databaseUrl, { logger, maxConnections: config.databasePoolSize });
 const tickets = createServiceClient('tickets', config.ticketsAddress, {
   deadlineMs: config.serviceDeadlineMs,
@@ -50,24 +35,9 @@ const server = await startGrpcServer({
 });
 const relay = startOutboxRelay({ connectionString: config.databaseUrl, amqpUrl: config.amqpUrl, logger });
 
-let stopping = false;
-async function stop(signal: NodeJS.Signals): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'shutting down');
-  try {
-    await server.shutdown(config.shutdownGraceMs);
-    await relay.stop();
-    tickets.close();
-    await database.close();
-    // Last: scrapes still see the drain.
-    await metrics?.close();
-    logger.info('stopped');
-    process.exit(0);
-  } catch (error) {
-    logger.error({ err: error }, 'unclean shutdown');
-    process.exit(1);
-  }
-}
-process.on('SIGTERM', (signal) => void stop(signal));
-process.on('SIGINT', (signal) => void stop(signal));
+stopOnSignals(async () => {
+  await server.shutdown(config.shutdownGraceMs);
+  await relay.stop();
+  tickets.close();
+  await database.close();
+});

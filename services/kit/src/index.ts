@@ -13,3 +13,4 @@ export * from './events/outbox.js';
 export * from './events/topology.js';
 export * from './cache/ttl-cache.js';
 export * from './metrics.js';
+export * from './process.js';

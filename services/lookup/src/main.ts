@@ -3,27 +3,13 @@
  * on SIGTERM/SIGINT (health NOT_SERVING, drain calls, stop the relay, close the database).
  * Migrations are applied by the launcher / a deploy job, never by every replica at start.
  */
-import { ConfigError, createLogger, startGrpcServer, startOutboxRelay, startProcessMetrics } from '@tix/kit';
-import { loadConfig, type LookupConfig } from './config.js';
+import { loadConfigOrExit, startGrpcServer, startOutboxRelay, startTixProcess } from '@tix/kit';
+import { loadConfig } from './config.js';
 import { openDatabase } from './db.js';
 import { createLookupService } from './server.js';
 
-let config: LookupConfig;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(`lookup: ${error.message}`);
-  process.exit(78); // EX_CONFIG
-}
-
-const logger = createLogger({ service: 'lookup', level: config.logLevel });
-const metrics = await startProcessMetrics({
-  service: 'lookup',
-  host: config.metricsHost,
-  port: config.metricsPort,
-  logger,
-});
+const config = loadConfigOrExit('lookup', loadConfig);
+const { logger, stopOnSignals } = await startTixProcess('lookup', config);
 const database = openDatabase(config.databaseUrl, { logger, maxConnections: config.databasePoolSize });
 const server = await startGrpcServer({
   host: config.grpcHost,
@@ -37,23 +23,8 @@ const server = await startGrpcServer({
 });
 const relay = startOutboxRelay({ connectionString: config.databaseUrl, amqpUrl: config.amqpUrl, logger });
 
-let stopping = false;
-async function stop(signal: NodeJS.Signals): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'shutting down');
-  try {
-    await server.shutdown(config.shutdownGraceMs);
-    await relay.stop();
-    await database.close();
-    // Last: scrapes still see the drain.
-    await metrics?.close();
-    logger.info('stopped');
-    process.exit(0);
-  } catch (error) {
-    logger.error({ err: error }, 'unclean shutdown');
-    process.exit(1);
-  }
-}
-process.on('SIGTERM', (signal) => void stop(signal));
-process.on('SIGINT', (signal) => void stop(signal));
+stopOnSignals(async () => {
+  await server.shutdown(config.shutdownGraceMs);
+  await relay.stop();
+  await database.close();
+});

@@ -5,34 +5,19 @@
  * every replica at start.
  */
 import {
-  ConfigError,
-  createLogger,
   createServiceClient,
+  loadConfigOrExit,
   startGrpcServer,
   startOutboxRelay,
-  startProcessMetrics,
+  startTixProcess,
 } from '@tix/kit';
-import { loadConfig, type TicketsConfig } from './config.js';
+import { loadConfig } from './config.js';
 import { openDatabase } from './db.js';
 import { createTicketService } from './server.js';
 import { startIdempotencySweep } from './tickets/idempotency-sweep.js';
 
-let config: TicketsConfig;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(`tickets: ${error.message}`);
-  process.exit(78); // EX_CONFIG
-}
-
-const logger = createLogger({ service: 'tickets', level: config.logLevel });
-const metrics = await startProcessMetrics({
-  service: 'tickets',
-  host: config.metricsHost,
-  port: config.metricsPort,
-  logger,
-});
+const config = loadConfigOrExit('tickets', loadConfig);
+const { logger, stopOnSignals } = await startTixProcess('tickets', config);
 const database = openDatabase(config.databaseUrl, { logger, maxConnections: config.databasePoolSize });
 const lookup = createServiceClient('lookup', config.lookupAddress, {
   deadlineMs: config.serviceDeadlineMs,
@@ -52,25 +37,10 @@ const server = await startGrpcServer({
 const relay = startOutboxRelay({ connectionString: config.databaseUrl, amqpUrl: config.amqpUrl, logger });
 const idempotencySweep = startIdempotencySweep({ pool: database.pool, logger });
 
-let stopping = false;
-async function stop(signal: NodeJS.Signals): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'shutting down');
-  try {
-    await server.shutdown(config.shutdownGraceMs);
-    await relay.stop();
-    await idempotencySweep.stop();
-    lookup.close();
-    await database.close();
-    // Last: scrapes still see the drain.
-    await metrics?.close();
-    logger.info('stopped');
-    process.exit(0);
-  } catch (error) {
-    logger.error({ err: error }, 'unclean shutdown');
-    process.exit(1);
-  }
-}
-process.on('SIGTERM', (signal) => void stop(signal));
-process.on('SIGINT', (signal) => void stop(signal));
+stopOnSignals(async () => {
+  await server.shutdown(config.shutdownGraceMs);
+  await relay.stop();
+  await idempotencySweep.stop();
+  lookup.close();
+  await database.close();
+});

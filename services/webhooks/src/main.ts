@@ -5,26 +5,12 @@
  * and resume on the next start or on another replica), close. The service emits no domain events, so
  * it has no outbox. Migrations are applied by the launcher / a deploy job, never by every replica.
  */
-import { ConfigError, createLogger, startProcessMetrics } from '@tix/kit';
-import { loadConfig, type WebhooksConfig } from './config.js';
+import { loadConfigOrExit, startTixProcess } from '@tix/kit';
+import { loadConfig } from './config.js';
 import { startWebhookServer } from './server.js';
 
-let config: WebhooksConfig;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(`webhooks: ${error.message}`);
-  process.exit(78); // EX_CONFIG
-}
-
-const logger = createLogger({ service: 'webhooks', level: config.logLevel });
-const metrics = await startProcessMetrics({
-  service: 'webhooks',
-  host: config.metricsHost,
-  port: config.metricsPort,
-  logger,
-});
+const config = loadConfigOrExit('webhooks', loadConfig);
+const { logger, stopOnSignals } = await startTixProcess('webhooks', config);
 if (config.secretKey === null) {
   logger.warn('WEBHOOK_SECRET_KEY is not set: signing secrets are stored unencrypted (development only)');
 }
@@ -51,21 +37,6 @@ const service = await startWebhookServer({
 });
 logger.info({ port: service.port, target_mode: config.targetMode }, 'webhook service started');
 
-let stopping = false;
-async function stop(signal: NodeJS.Signals): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'shutting down');
-  try {
-    await service.stop(config.shutdownGraceMs);
-    // Last: scrapes still see the drain.
-    await metrics?.close();
-    logger.info('stopped');
-    process.exit(0);
-  } catch (error) {
-    logger.error({ err: error }, 'unclean shutdown');
-    process.exit(1);
-  }
-}
-process.on('SIGTERM', (signal) => void stop(signal));
-process.on('SIGINT', (signal) => void stop(signal));
+stopOnSignals(async () => {
+  await service.stop(config.shutdownGraceMs);
+});
