@@ -99,6 +99,7 @@ export async function startCommentServer(options: StartCommentServerOptions): Pr
   });
   const tickets = createServiceClient('tickets', options.ticketsAddress, {
     deadlineMs: options.ticketsDeadlineMs ?? 5_000,
+    logger, // breaker state changes
   });
   try {
     const server = await startGrpcServer({

@@ -10,6 +10,7 @@ import {
   createLogger,
   grpcService,
   startGrpcServer,
+  startOutboxRelay,
   type GrpcServiceRegistration,
   type Logger,
   type RunningGrpcServer,
@@ -77,6 +78,8 @@ export interface StartLookupServerOptions {
   /** Pool size (default 10). */
   maxConnections?: number;
   now?: () => Date;
+  /** When given, also runs the outbox relay publishing to this broker (stopped by stop()). */
+  amqpUrl?: string;
 }
 
 export interface RunningLookupServer {
@@ -90,7 +93,10 @@ export interface RunningLookupServer {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** Opens the database and serves the lookup service on host:port until stop(). */
+/**
+ * Opens the database and serves the lookup service on host:port (with the outbox relay when
+ * `amqpUrl` is given) until stop().
+ */
 export async function startLookupServer(options: StartLookupServerOptions): Promise<RunningLookupServer> {
   const logger = options.logger ?? createLogger({ service: 'lookup', level: 'silent' });
   const host = options.host ?? '127.0.0.1';
@@ -117,13 +123,20 @@ export async function startLookupServer(options: StartLookupServerOptions): Prom
       ],
       logger,
     });
+    const relay = options.amqpUrl
+      ? startOutboxRelay({ connectionString: options.databaseUrl, amqpUrl: options.amqpUrl, logger })
+      : null;
     let stopping: Promise<void> | undefined;
     return {
       port: server.port,
       address: `${host}:${server.port}`,
       health: server.health,
       stop(graceMs = 5_000) {
-        stopping ??= server.shutdown(graceMs).then(() => database.close());
+        stopping ??= (async () => {
+          await server.shutdown(graceMs);
+          await relay?.stop();
+          await database.close();
+        })();
         return stopping;
       },
     };

@@ -28,6 +28,7 @@ import {
 import { DEFAULT_CACHE_TTLS, type LookupCacheTtls } from './config.js';
 import { openDatabase } from './db.js';
 import { createLookupDirectory } from './lookup/lookup-directory.js';
+import { startIdempotencySweep } from './tickets/idempotency-sweep.js';
 import { ticketHandlers } from './tickets/ticket-handlers.js';
 import { createTicketReadStore } from './tickets/ticket-read-store.js';
 import { createTicketWriteStore } from './tickets/ticket-write-store.js';
@@ -94,7 +95,10 @@ export interface RunningTicketServer {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** Opens the database and the lookup client, and serves the ticket service on host:port until stop(). */
+/**
+ * Opens the database and the lookup client, and serves the ticket service on host:port until stop(),
+ * with the idempotency sweep (and the outbox relay when `amqpUrl` is given).
+ */
 export async function startTicketServer(options: StartTicketServerOptions): Promise<RunningTicketServer> {
   const logger = options.logger ?? createLogger({ service: 'tickets', level: 'silent' });
   const host = options.host ?? '127.0.0.1';
@@ -110,6 +114,7 @@ export async function startTicketServer(options: StartTicketServerOptions): Prom
   });
   const lookup = createServiceClient('lookup', options.lookupAddress, {
     deadlineMs: options.lookupDeadlineMs ?? 5_000,
+    logger, // breaker state changes
   });
   try {
     const server = await startGrpcServer({
@@ -127,6 +132,7 @@ export async function startTicketServer(options: StartTicketServerOptions): Prom
     const relay = options.amqpUrl
       ? startOutboxRelay({ connectionString: options.databaseUrl, amqpUrl: options.amqpUrl, logger })
       : null;
+    const idempotencySweep = startIdempotencySweep({ pool: database.pool, logger });
     let stopping: Promise<void> | undefined;
     return {
       port: server.port,
@@ -137,6 +143,7 @@ export async function startTicketServer(options: StartTicketServerOptions): Prom
         stopping ??= (async () => {
           await server.shutdown(graceMs);
           await relay?.stop();
+          await idempotencySweep.stop();
           lookup.close();
           await database.close();
         })();
