@@ -152,13 +152,16 @@ export async function startAttachmentServer(
   }
   const objects = createObjectStore(options.store);
   await ensureBucketWithin(objects, options.storeStartupTimeoutMs ?? 10_000, logger);
-  await removeStaleSpoolFiles(uploads.spoolDir, STALE_SPOOL_MS);
+  const staleSpoolFiles = await removeStaleSpoolFiles(uploads.spoolDir, STALE_SPOOL_MS);
+  if (staleSpoolFiles > 0)
+    logger.info({ removed: staleSpoolFiles }, 'removed spool files of interrupted uploads');
   const database = openDatabase(options.databaseUrl, {
     logger,
     ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
   });
   const tickets = createServiceClient('tickets', options.ticketsAddress, {
     deadlineMs: options.ticketsDeadlineMs ?? 5_000,
+    logger, // breaker state changes
   });
   try {
     const server = await startGrpcServer({
