@@ -66,6 +66,23 @@ export type OperationSuccess =
   | { kind: 'docs_page' }
   | { kind: 'docs_asset' };
 
+/** A success answering one named object, `data: { <key>: <object> }` (most operations). */
+function single(
+  status: number,
+  description: string,
+  key: string,
+  schema: z.ZodType,
+  example: unknown,
+): OperationSuccess {
+  return {
+    kind: 'json',
+    status,
+    description,
+    data: zod.object({ [key]: schema }),
+    example: { [key]: example },
+  };
+}
+
 export interface OperationSpec {
   host: 'api' | 'app';
   method: HttpMethod;
@@ -212,13 +229,7 @@ export const API_OPERATIONS: OperationSpec[] = [
       custom_fields: { severity: 'high' },
       tags: ['billing'],
     },
-    success: {
-      kind: 'json',
-      status: 201,
-      description: 'The created ticket.',
-      data: zod.object({ ticket: ticketSchema }),
-      example: { ticket: EXAMPLES.ticket },
-    },
+    success: single(201, 'The created ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
     errors: [400, 409, 422],
   },
   {
@@ -257,13 +268,7 @@ export const API_OPERATIONS: OperationSpec[] = [
     auth: api('tickets:read'),
     projectContext: 'query',
     validated: { params: ticketIdParams },
-    success: {
-      kind: 'json',
-      status: 200,
-      description: 'The ticket.',
-      data: zod.object({ ticket: ticketSchema }),
-      example: { ticket: EXAMPLES.ticket },
-    },
+    success: single(200, 'The ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
     errors: [400, 404],
   },
   {
@@ -280,13 +285,7 @@ export const API_OPERATIONS: OperationSpec[] = [
     projectContext: 'query',
     validated: { params: ticketIdParams, body: updateTicketBody },
     bodyExample: { title: 'Printer on fire (3rd floor)', status: 'waiting', version: 2 },
-    success: {
-      kind: 'json',
-      status: 200,
-      description: 'The updated ticket.',
-      data: zod.object({ ticket: ticketSchema }),
-      example: { ticket: EXAMPLES.ticket },
-    },
+    success: single(200, 'The updated ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
     errors: [400, 404, 409, 422],
   },
   {
@@ -321,13 +320,7 @@ export const API_OPERATIONS: OperationSpec[] = [
     projectContext: 'query',
     validated: { params: ticketIdParams, body: moveTicketBody },
     bodyExample: { status: 'closed', after_id: 12, resolution_type: 'resolved' },
-    success: {
-      kind: 'json',
-      status: 200,
-      description: 'The moved ticket.',
-      data: zod.object({ ticket: ticketSchema }),
-      example: { ticket: EXAMPLES.ticket },
-    },
+    success: single(200, 'The moved ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
     errors: [400, 404, 409, 422],
   },
   {
@@ -342,13 +335,7 @@ export const API_OPERATIONS: OperationSpec[] = [
     projectContext: 'query',
     validated: { params: ticketIdParams, body: mergeTicketBody },
     bodyExample: { target_id: 42 },
-    success: {
-      kind: 'json',
-      status: 200,
-      description: 'The merged ticket.',
-      data: zod.object({ ticket: ticketSchema }),
-      example: { ticket: EXAMPLES.mergedTicket },
-    },
+    success: single(200, 'The merged ticket.', 'ticket', ticketSchema, EXAMPLES.mergedTicket),
     errors: [400, 404, 409, 422],
   },
   {
@@ -361,13 +348,7 @@ export const API_OPERATIONS: OperationSpec[] = [
     auth: api('tickets:write'),
     projectContext: 'query',
     validated: { params: ticketIdParams },
-    success: {
-      kind: 'json',
-      status: 200,
-      description: 'The restored ticket.',
-      data: zod.object({ ticket: ticketSchema }),
-      example: { ticket: EXAMPLES.ticket },
-    },
+    success: single(200, 'The restored ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
     errors: [400, 404, 409],
   },
 
@@ -433,13 +414,7 @@ export const API_OPERATIONS: OperationSpec[] = [
     projectContext: 'query',
     validated: { params: ticketIdParams, body: createCommentBody },
     bodyExample: { content: 'Restarted the printer; please try again.', is_internal: false },
-    success: {
-      kind: 'json',
-      status: 201,
-      description: 'The created comment.',
-      data: zod.object({ comment: commentSchema }),
-      example: { comment: EXAMPLES.comment },
-    },
+    success: single(201, 'The created comment.', 'comment', commentSchema, EXAMPLES.comment),
     errors: [400, 404, 409, 422],
   },
   {
@@ -452,13 +427,7 @@ export const API_OPERATIONS: OperationSpec[] = [
     auth: api('comments:read'),
     projectContext: 'query',
     validated: { params: commentIdParams },
-    success: {
-      kind: 'json',
-      status: 200,
-      description: 'The comment.',
-      data: zod.object({ comment: commentSchema }),
-      example: { comment: EXAMPLES.comment },
-    },
+    success: single(200, 'The comment.', 'comment', commentSchema, EXAMPLES.comment),
     errors: [400, 404],
   },
   {
@@ -474,13 +443,7 @@ export const API_OPERATIONS: OperationSpec[] = [
     projectContext: 'query',
     validated: { params: commentIdParams, body: updateCommentBody },
     bodyExample: { content: 'Restarted the printer twice; please try again.' },
-    success: {
-      kind: 'json',
-      status: 200,
-      description: 'The edited comment.',
-      data: zod.object({ comment: commentSchema }),
-      example: { comment: EXAMPLES.comment },
-    },
+    success: single(200, 'The edited comment.', 'comment', commentSchema, EXAMPLES.comment),
     errors: [400, 403, 404, 409, 422],
   },
   {
@@ -539,13 +502,7 @@ export const API_OPERATIONS: OperationSpec[] = [
     projectContext: 'query',
     validated: { params: ticketIdParams },
     multipartFileField: 'file',
-    success: {
-      kind: 'json',
-      status: 201,
-      description: 'The stored attachment.',
-      data: zod.object({ attachment: attachmentSchema }),
-      example: { attachment: EXAMPLES.attachment },
-    },
+    success: single(201, 'The stored attachment.', 'attachment', attachmentSchema, EXAMPLES.attachment),
     errors: [400, 404, 409, 422],
   },
   {
@@ -558,13 +515,7 @@ export const API_OPERATIONS: OperationSpec[] = [
     auth: api('tickets:read'),
     projectContext: 'query',
     validated: { params: attachmentIdParams },
-    success: {
-      kind: 'json',
-      status: 200,
-      description: 'The attachment.',
-      data: zod.object({ attachment: attachmentSchema }),
-      example: { attachment: EXAMPLES.attachment },
-    },
+    success: single(200, 'The attachment.', 'attachment', attachmentSchema, EXAMPLES.attachment),
     errors: [400, 404],
   },
   {
@@ -639,13 +590,13 @@ export const API_OPERATIONS: OperationSpec[] = [
       events: ['ticket.created', 'comment.created'],
       project_id: 1,
     },
-    success: {
-      kind: 'json',
-      status: 201,
-      description: 'The subscription, with its secret.',
-      data: zod.object({ webhook: createdWebhookSchema }),
-      example: { webhook: EXAMPLES.createdWebhook },
-    },
+    success: single(
+      201,
+      'The subscription, with its secret.',
+      'webhook',
+      createdWebhookSchema,
+      EXAMPLES.createdWebhook,
+    ),
     errors: [400, 409, 422],
   },
   {
@@ -775,13 +726,7 @@ export const APP_OPERATIONS: OperationSpec[] = [
     tag: 'Session',
     summary: 'The signed-in user',
     auth: { kind: 'session', csrf: false, signedIn: true },
-    success: {
-      kind: 'json',
-      status: 200,
-      description: 'The user.',
-      data: zod.object({ user: userSchema }),
-      example: { user: EXAMPLES.user },
-    },
+    success: single(200, 'The user.', 'user', userSchema, EXAMPLES.user),
     errors: [],
   },
   {
