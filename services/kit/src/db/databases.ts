@@ -44,10 +44,28 @@ export async function ensureDatabase(connectionString: string): Promise<boolean>
   });
 }
 
-/** Drops the database of `connectionString` (closing its connections) if it exists. */
+/** How long a drop waits for connections that are closing on their own before it terminates them. */
+const DROP_GRACE_MS = 1_000;
+
+/**
+ * Drops the database of `connectionString` if it exists. Connections still open are first given
+ * DROP_GRACE_MS to close (a pg pool's end() resolves before its sockets are gone, and terminating a
+ * closing connection raises an error in a client that may no longer listen for one); then they are
+ * terminated (WITH (FORCE)).
+ */
 export async function dropDatabase(connectionString: string): Promise<void> {
   const name = databaseName(connectionString);
-  await withMaintenanceClient(connectionString, (client) =>
-    client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
-  );
+  await withMaintenanceClient(connectionString, async (client) => {
+    const deadline = Date.now() + DROP_GRACE_MS;
+    while (Date.now() < deadline) {
+      try {
+        await client.query(`DROP DATABASE IF EXISTS "${name}"`);
+        return;
+      } catch (error) {
+        if ((error as { code?: string }).code !== '55006') throw error; // 55006: still in use
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  });
 }
