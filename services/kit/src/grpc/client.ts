@@ -210,7 +210,12 @@ export async function* readServerStream<T>(call: grpc.ClientReadableStream<T>): 
     const serviceError = error as Partial<grpc.ServiceError>;
     throw typeof serviceError.code === 'number' ? fromGrpcError(error as grpc.ServiceError) : error;
   } finally {
-    if (!finished) call.cancel();
+    if (!finished) {
+      // grpc-js reports our own cancellation as a CANCELLED 'error' event after this generator
+      // has stopped listening: that event must find a listener, or it would crash the process.
+      call.on('error', () => undefined);
+      call.cancel();
+    }
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * Async handlers for grpc-js. Services implement each RPC as an async function of (request, context)
  * and the kit adapts it: exactly one reply per call, thrown errors become statuses (never a hang),
- * unexpected errors are logged with the correlation id and answered as INTERNAL.
+ * unexpected errors are logged with the correlation id and answered as INTERNAL. A stream whose
+ * caller went away is stopped at once and counted as CANCELLED, whatever the handler threw then.
  */
 import { randomUUID } from 'node:crypto';
 import { status as GrpcStatus } from '@grpc/grpc-js';
@@ -23,7 +24,10 @@ export interface CallContext {
   idempotency: IdempotencyContext | null;
   /** Child logger carrying method and correlation id. */
   logger: Logger;
-  /** Aborted when the caller cancels or its deadline passes. */
+  /**
+   * Aborted when the caller cancels or its deadline passes. A streaming handler waiting on a source
+   * (an S3 body, a slow query) must stop waiting then: the kit can only stop asking it for more.
+   */
   signal: AbortSignal;
 }
 
@@ -111,6 +115,18 @@ function logOutcome(context: CallContext, base: Logger, startedAt: bigint, error
   }
 }
 
+/**
+ * Counts and logs (debug) a call whose caller went away: it cancelled, or its deadline passed. An
+ * error the handler threw on its way out (a source destroyed on abort, a request stream closed
+ * under it) is a consequence of that, not a failure of the service: no `rpc failed`, no INTERNAL.
+ */
+function logCancelled(context: CallContext, base: Logger, startedAt: bigint, error?: unknown): void {
+  recordGrpcServerCall(context.method, GrpcStatus.CANCELLED, secondsSince(startedAt));
+  if (!base.isLevelEnabled('debug')) return;
+  const duration_ms = Number(process.hrtime.bigint() - startedAt) / 1e6;
+  context.logger.debug({ duration_ms, ...(error === undefined ? {} : { err: error }) }, 'rpc cancelled');
+}
+
 /** Adapts an async unary handler to grpc-js. */
 export function adaptUnary<Req, Res>(
   method: string,
@@ -149,7 +165,9 @@ export function adaptClientStream<Req, Res>(
         callback(null, response);
       },
       (error: unknown) => {
-        logOutcome(context, logger, startedAt, error);
+        if (context.signal.aborted) logCancelled(context, logger, startedAt, error);
+        else logOutcome(context, logger, startedAt, error);
+        // Drops what the handler left unread; the status below goes out all the same.
         call.destroy();
         callback(toGrpcStatus(error));
       },
@@ -163,6 +181,11 @@ function drainedOrAborted(
   signal: AbortSignal,
 ): Promise<void> {
   return new Promise((resolve) => {
+    // An aborted signal never fires 'abort' again, and a cancelled call never drains.
+    if (signal.aborted) {
+      resolve();
+      return;
+    }
     const onDrain = () => {
       signal.removeEventListener('abort', onAbort);
       resolve();
@@ -185,18 +208,28 @@ export function adaptServerStream<Req, Res>(
   return (call) => {
     const startedAt = process.hrtime.bigint();
     const context = callContext(method, call, logger, { watchCancellation: true });
+    const signal = context.signal;
     void (async () => {
       try {
+        // Leaving this loop early (break, or a throw) returns the handler's iterator, so its
+        // finally blocks run and release what it holds (an S3 body, a database cursor).
         for await (const message of run(call.request, context)) {
-          if (context.signal.aborted) {
-            recordGrpcServerCall(method, GrpcStatus.CANCELLED, secondsSince(startedAt));
-            return;
-          }
-          if (!call.write(message)) await drainedOrAborted(call, context.signal);
+          if (signal.aborted) break;
+          if (!call.write(message)) await drainedOrAborted(call, signal);
+          // Gone while we waited: asking for another message would be a read for nobody.
+          if (signal.aborted) break;
+        }
+        if (signal.aborted) {
+          logCancelled(context, logger, startedAt);
+          return;
         }
         logOutcome(context, logger, startedAt);
         call.end();
       } catch (error) {
+        if (signal.aborted) {
+          logCancelled(context, logger, startedAt, error);
+          return;
+        }
         logOutcome(context, logger, startedAt, error);
         call.emit('error', toGrpcStatus(error));
       }
