@@ -124,6 +124,10 @@ export function receiveSingleFile<T>(request: Request, options: SingleFileOption
     }
 
     parser.on('file', (name, stream, info) => {
+      // busboy emits 'error' on the part's stream when the body ends inside it (a truncated or
+      // unterminated form): unheard, that event would end the process. Once the upload has failed
+      // for another reason, later errors have nothing left to say.
+      stream.on('error', () => fail(AppError.badRequest(MALFORMED_MULTIPART_MESSAGE)));
       if (settled || name !== fieldName || sink) {
         stream.resume();
         fail(fileError(onlyOne));

@@ -155,6 +155,30 @@ describe('attachment routes: refusals (real services and store)', function () {
     expect(await f.counts()).to.deep.equal(before);
   });
 
+  it('answers 400 to a form cut short inside the file part (once crashed the gateway), and keeps serving', async () => {
+    const ticketId = await f.createTicket();
+    const path = `/tickets/${ticketId}/attachments?project=alpha`;
+    const before = await f.counts();
+    const opening =
+      '--XYZ\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\n';
+    for (const body of [
+      `${opening}hello world`, // the reported 90-byte body: no closing boundary
+      `${opening}${'x'.repeat(200_000)}`, // cut short after many chunks went to the service
+      `${opening}hello\r\n--XY`, // cut inside the closing boundary
+      '--XYZ\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Ty', // inside the headers
+    ]) {
+      for (let round = 0; round < 3; round += 1) {
+        expectError(
+          await f.post(path, body, { contentType: 'multipart/form-data; boundary=XYZ' }),
+          400,
+          'Malformed multipart/form-data body',
+        );
+      }
+    }
+    expect(await f.counts()).to.deep.equal(before);
+    expect((await f.upload(ticketId, PNG, 'after.png')).size_bytes).to.equal(PNG.length);
+  });
+
   it('answers bad input with 400/403/404/422, never 500', async () => {
     const ticketId = await f.createTicket();
     const path = `/tickets/${ticketId}/attachments?project=alpha`;

@@ -60,6 +60,47 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
     expectError(response, 400, 'Malformed JSON body');
   });
 
+  it('400 naming the limit for JSON nested deeper than 32 levels, in any field or none', async () => {
+    const nested = (depth: number, open = '{"a":', close = '}') =>
+      `${open.repeat(depth)}1${close.repeat(depth)}`;
+    const post = (body: string) =>
+      request(`${gateway.apiUrl}/v1/projects`, {
+        method: 'POST',
+        headers: { ...bearer(FULL_KEY), 'Content-Type': 'application/json' },
+        body,
+      });
+    const message = 'JSON nested deeper than 32 levels (objects and arrays)';
+    // Depth counts the outer object: {"custom_fields": <32 levels>} is 33.
+    for (const body of [
+      `{"custom_fields":${nested(32)}}`,
+      `{"zzz_unknown":${nested(32, '[', ']')}}`,
+      nested(33, '[', ']'),
+    ]) {
+      expectError(await post(body), 400, message);
+    }
+    // At the limit the body is parsed and reaches the route (which answers on its own terms).
+    const atLimit = await post(`{"name":"n","zzz":${nested(31)}}`);
+    expect(atLimit.status).to.not.equal(400);
+    // Brackets inside strings are text, not nesting.
+    const inText = await post(JSON.stringify({ name: '['.repeat(100), description: '{'.repeat(100) }));
+    expect(inText.status).to.not.equal(400);
+  });
+
+  it('400 for a body that is not valid UTF-8, 415 for JSON declared in another charset', async () => {
+    const invalid = await request(`${gateway.apiUrl}/v1/projects`, {
+      method: 'POST',
+      headers: { ...bearer(FULL_KEY), 'Content-Type': 'application/json' },
+      body: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]),
+    });
+    expectError(invalid, 400, 'Request body is not valid UTF-8');
+    const latin1 = await request(`${gateway.apiUrl}/v1/projects`, {
+      method: 'POST',
+      headers: { ...bearer(FULL_KEY), 'Content-Type': 'application/json; charset=ISO-8859-1' },
+      body: '{"name":"caf\u00e9"}',
+    });
+    expectError(latin1, 415, 'JSON must be sent as UTF-8');
+  });
+
   it('413 for a body over BODY_LIMIT, 415 for a non-JSON body on POST', async () => {
     const tooLarge = await request(`${gateway.apiUrl}/v1/projects`, {
       method: 'POST',

@@ -8,6 +8,7 @@
  * conflict, permission) proves the service is up. opossum's own timeout is off: the gRPC deadline of
  * each call is the one time limit, so the breaker never cuts a call shorter than its caller asked.
  */
+import { status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
 import CircuitBreaker from 'opossum';
 import type { Logger } from '../logger.js';
 import { AppError } from '../errors.js';
@@ -57,9 +58,13 @@ export interface ServiceBreaker {
  * `internal` answer (a handler crashed, or its database is down). A service that deliberately
  * answers `unavailable` or `timeout` is up and is reporting its own dependency: that dependency's
  * breaker, inside the service, handles it, so breakers do not open in cascade up the call chain.
+ * A call its caller cancelled does not count either.
  */
 export function tripsBreaker(error: unknown): boolean {
   if (!(error instanceof AppError)) return true;
+  // The caller cancelled the call itself (its client left, or it refused an upload midway): that
+  // says nothing about the service, and counting it would let one client open the breaker for all.
+  if ((error.cause as Partial<ServiceError> | undefined)?.code === GrpcStatus.CANCELLED) return false;
   if (error.kind === 'internal') return true;
   if (error.kind !== 'unavailable' && error.kind !== 'timeout') return false;
   return !answeredByService(error);

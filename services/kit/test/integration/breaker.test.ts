@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import type { attachment, lookup } from '@tix/protos';
@@ -6,6 +7,7 @@ import { serviceDefinition } from '@tix/protos';
 import {
   AppError,
   createServiceClient,
+  fromGrpcError,
   startGrpcServer,
   tripsBreaker,
   type BreakerState,
@@ -311,5 +313,12 @@ describe('circuit breakers of service clients (real gRPC server)', () => {
     expect(tripsBreaker(AppError.unavailable('x'))).to.equal(true); // no service metadata: transport
     expect(tripsBreaker(new AppError('timeout', 'x'))).to.equal(true);
     expect(tripsBreaker(new Error('x'))).to.equal(true);
+    // A call the caller cancelled itself (a refused or abandoned upload) says nothing about the service.
+    const cancelled = Object.assign(new Error('1 CANCELLED: Cancelled on client'), {
+      code: GrpcStatus.CANCELLED,
+      details: 'Cancelled on client',
+      metadata: new Metadata(),
+    });
+    expect(tripsBreaker(fromGrpcError(cancelled))).to.equal(false);
   });
 });

@@ -3,6 +3,7 @@
  * @tix/custom-fields, the one definition of the custom-field language). Pure.
  */
 import { parseFieldSchema, type FieldSchema } from '@tix/custom-fields';
+import { jsonNestingExceeds, jsonTooDeepMessage } from '@tix/kit';
 import { checkOptionalText, checkRequiredText, FieldErrors } from '../shared/field-errors.js';
 import { SNAKE_SLUG_PATTERN, SNAKE_SLUG_RULE } from '../shared/slugs.js';
 
@@ -45,6 +46,11 @@ export function validateNewTicketType(input: {
 
 function checkFieldSchema(errors: FieldErrors, text: string): FieldSchema {
   if (text.trim() === '') return [];
+  // The gateway refuses deeper bodies already; this keeps the service safe for any other caller.
+  if (jsonNestingExceeds(text)) {
+    errors.add(FIELD_SCHEMA_FIELD, jsonTooDeepMessage());
+    return [];
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

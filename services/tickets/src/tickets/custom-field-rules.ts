@@ -4,6 +4,7 @@
  * values and the whole is re-validated. Errors are keyed `custom_fields.<name>`.
  */
 import { validateCustomFields, type CustomFieldValues, type FieldSchema } from '@tix/custom-fields';
+import { jsonNestingExceeds, jsonTooDeepMessage } from '@tix/kit';
 import type { FieldErrors } from '../shared/field-errors.js';
 
 export const CUSTOM_FIELDS_NOT_OBJECT = 'custom_fields must be an object';
@@ -14,6 +15,11 @@ export const CUSTOM_FIELDS_NOT_OBJECT = 'custom_fields must be an object';
  */
 export function parseCustomFieldsJson(errors: FieldErrors, json: string | undefined): unknown {
   if (json === undefined || json.trim() === '') return undefined;
+  // The gateway refuses deeper bodies already; this keeps the service safe for any other caller.
+  if (jsonNestingExceeds(json)) {
+    errors.add('custom_fields', jsonTooDeepMessage());
+    return undefined;
+  }
   try {
     return JSON.parse(json) as unknown;
   } catch {
