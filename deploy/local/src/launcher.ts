@@ -2,6 +2,13 @@
  * Starts the whole fleet on one machine: databases and migrations first, the embedded S3 store when
  * S3_ENDPOINT is unset, then every built service and the gateway as separate processes with prefixed
  * logs, and waits until the gateway's /readyz answers 200. Used by `pnpm start` and the end-to-end tests.
+ *
+ * Like a Kubernetes restart policy, a process that dies on its own once the fleet is ready is started
+ * again after a backoff (1 s, doubling to 30 s, reset after a minute up), with a loud error line and
+ * TIX_RESTART_COUNT in its environment (its /metrics shows it as tix_process_restarts). Every crash is
+ * recorded in `crashes`, so a test can tell that a request killed a process even though it came back.
+ * A process that dies before the fleet is ready fails the start instead: that is a broken
+ * configuration or build, and retrying it would only hide the message.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -41,6 +48,27 @@ export interface FleetOptions {
   readyTimeoutMs?: number;
 }
 
+/** A process that exited without being asked to. */
+export interface ProcessCrash {
+  name: string;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Date.now() of the exit. */
+  at: number;
+}
+
+/** Backoff before the n-th restart in a row (1 s, 2 s, 4 s ... 30 s). */
+export function restartBackoffMs(consecutiveCrashes: number): number {
+  return Math.min(
+    RESTART_BACKOFF_MAX_MS,
+    RESTART_BACKOFF_FIRST_MS * 2 ** Math.max(0, consecutiveCrashes - 1),
+  );
+}
+const RESTART_BACKOFF_FIRST_MS = 1_000;
+const RESTART_BACKOFF_MAX_MS = 30_000;
+/** Up this long, a process's next crash starts the backoff from the beginning again. */
+const RESTART_BACKOFF_RESET_MS = 60_000;
+
 export interface RunningFleet {
   apiUrl: string;
   appUrl: string;
@@ -49,8 +77,10 @@ export interface RunningFleet {
   /** Environment shared by the fleet's processes (service addresses, database URLs, AMQP, S3). */
   env: NodeJS.ProcessEnv;
   services: ServiceName[];
-  /** Resolves when any process exits on its own (with its name and code). */
+  /** Resolves when any process exits on its own before the fleet is ready (with its name and code). */
   exited: Promise<{ name: string; code: number | null }>;
+  /** Every exit nobody asked for, oldest first (restarted ones included). */
+  crashes: readonly ProcessCrash[];
   /** SIGTERM to every process, SIGKILL after the grace period. */
   stop(graceMs?: number): Promise<void>;
   /** Stops and restarts one process with the same environment (fault-injection tests). */
@@ -64,6 +94,12 @@ interface Managed {
   entry: string;
   env: NodeJS.ProcessEnv;
   child?: ChildProcess;
+  /** Restarts so far (passed to the process as TIX_RESTART_COUNT). */
+  restarts: number;
+  /** Crashes since the process last stayed up RESTART_BACKOFF_RESET_MS. */
+  consecutiveCrashes: number;
+  startedAt: number;
+  restartTimer?: NodeJS.Timeout;
 }
 
 const TSX_ARGS = ['--import', 'tsx'];
@@ -120,6 +156,7 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       S3_REGION: 'us-east-1',
     });
     managed.push({
+      ...freshCounters(),
       name: 's3',
       entry: path.join(REPO_ROOT, 'deploy/local/src/s3-server.ts'),
       env: {
@@ -131,6 +168,7 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
   }
   for (const name of services) {
     managed.push({
+      ...freshCounters(),
       name,
       entry: path.join(serviceDir(name), 'src/main.ts'),
       env: {
@@ -143,6 +181,7 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
     });
   }
   managed.push({
+    ...freshCounters(),
     name: 'gateway',
     entry: path.join(REPO_ROOT, 'gateway/src/main.ts'),
     env: { ...fleetEnv, METRICS_HOST: '127.0.0.1', METRICS_PORT: String(metricsPort('gateway')) },
@@ -152,17 +191,21 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
   }
 
   let stopping = false;
+  let ready = false;
+  const crashes: ProcessCrash[] = [];
   let reportExit: (value: { name: string; code: number | null }) => void = () => undefined;
   const exited = new Promise<{ name: string; code: number | null }>((resolve) => (reportExit = resolve));
   const output = options.logOutput === undefined ? process.stdout : options.logOutput;
 
   const launch = (process_: Managed, index: number) => {
+    const env = { ...process_.env, TIX_RESTART_COUNT: String(process_.restarts) };
     const child = spawn(process.execPath, [...extraNodeFlags(baseEnv), ...TSX_ARGS, process_.entry], {
       cwd: REPO_ROOT,
-      env: process_.env,
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     process_.child = child;
+    process_.startedAt = Date.now();
     if (output) {
       prefixLines(process_.name, index, child.stdout, output, options.pretty ?? false);
       prefixLines(process_.name, index, child.stderr, output, options.pretty ?? false);
@@ -171,11 +214,26 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       child.stderr.resume();
     }
     child.on('exit', (code, signal) => {
-      if (process_.child !== child) return; // replaced by restart()
-      if (!stopping) {
+      if (process_.child !== child || stopping) return; // replaced by restart()/kill(), or stopping
+      crashes.push({ name: process_.name, code, signal, at: Date.now() });
+      if (!ready) {
         logger.error({ process: process_.name, code, signal }, `${process_.name} exited`);
         reportExit({ name: process_.name, code });
+        return;
       }
+      if (Date.now() - process_.startedAt >= RESTART_BACKOFF_RESET_MS) process_.consecutiveCrashes = 0;
+      process_.consecutiveCrashes += 1;
+      const delayMs = restartBackoffMs(process_.consecutiveCrashes);
+      logger.error(
+        { process: process_.name, code, signal, restart_in_ms: delayMs, restarts: process_.restarts },
+        `!!! ${process_.name} CRASHED (exit ${signal ?? code}); restarting it in ${delayMs / 1000} s !!!`,
+      );
+      process_.restartTimer = setTimeout(() => {
+        process_.restartTimer = undefined;
+        if (stopping || process_.child !== child) return;
+        process_.restarts += 1;
+        launch(process_, index);
+      }, delayMs);
     });
   };
   managed.forEach(launch);
@@ -197,8 +255,10 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
     env: fleetEnv,
     services,
     exited,
+    crashes,
     async stop(graceMs = 15_000) {
       stopping = true;
+      for (const process_ of managed) clearTimeout(process_.restartTimer);
       // The gateway first (no new requests), then the services, then the store.
       const gateway = managed.filter((m) => m.name === 'gateway');
       await Promise.all(gateway.map((m) => terminate(m, graceMs)));
@@ -207,6 +267,7 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
     async kill(name, signal = 'SIGTERM') {
       const process_ = managed.find((m) => m.name === name);
       if (!process_) throw new Error(`no process named ${name}`);
+      clearTimeout(process_.restartTimer);
       const child = process_.child;
       process_.child = undefined;
       if (child && child.exitCode === null && child.signalCode === null) {
@@ -224,11 +285,16 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
 
   try {
     await waitForReady(fleet.apiUrl, options.readyTimeoutMs ?? 60_000, exited);
+    ready = true;
   } catch (error) {
     await fleet.stop(2_000);
     throw error;
   }
   return fleet;
+}
+
+function freshCounters(): Pick<Managed, 'restarts' | 'consecutiveCrashes' | 'startedAt'> {
+  return { restarts: 0, consecutiveCrashes: 0, startedAt: 0 };
 }
 
 /** Polls GET /readyz until it answers 200; fails early if a process exits. */

@@ -1,5 +1,6 @@
 /**
- * `pnpm start`: the whole fleet on this machine, in development mode. Ctrl-C stops everything.
+ * `pnpm start`: the whole fleet on this machine, in development mode. Ctrl-C stops everything; a
+ * process that crashes is restarted by the launcher (with backoff, and an error line that says so).
  */
 import { createLogger } from '@tix/kit';
 import { SERVICE_NAMES } from '@tix/protos';
@@ -20,7 +21,7 @@ try {
       `  Services:              ${fleet.services.join(', ')}${missing.length ? ` (not built yet: ${missing.join(', ')})` : ''}`,
       '',
       'Next: pnpm tix seed --demo --json   (demo projects, users and API keys)',
-      'Ctrl-C stops the fleet.',
+      'Ctrl-C stops the fleet; a process that crashes is restarted (with backoff).',
       '',
     ].join('\n'),
   );
@@ -37,7 +38,6 @@ try {
   };
   process.on('SIGINT', () => shutdown('SIGINT', 0));
   process.on('SIGTERM', () => shutdown('SIGTERM', 0));
-  void fleet.exited.then(({ name }) => shutdown(`${name} stopped unexpectedly`, 1));
 } catch (error) {
   logger.error({ err: error }, (error as Error).message);
   process.exit(1);

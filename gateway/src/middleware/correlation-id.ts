@@ -2,11 +2,12 @@
  * Every request gets a correlation id before anything else runs: the caller's X-Correlation-ID when
  * it is well-formed (kit isCorrelationId), otherwise a fresh UUID. It is echoed on every response,
  * carried by the request's child logger, and passed to every service call (callContext). One info
- * line per request is logged when the response finishes.
+ * line per request is logged when the response finishes. While it runs, the request is recorded as
+ * in flight, so a crash's fatal log line names it (kit crash.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Express, RequestHandler } from 'express';
-import { isCorrelationId, type Logger } from '@tix/kit';
+import { isCorrelationId, trackInFlight, type Logger } from '@tix/kit';
 import { requestPath } from '../http/routing.js';
 
 export const CORRELATION_ID_RESPONSE_HEADER = 'X-Correlation-ID';
@@ -42,6 +43,10 @@ export function correlationId(logger: Logger): RequestHandler {
     const id = chooseCorrelationId(request.headers['x-correlation-id']);
     request.correlationId = id;
     response.setHeader(CORRELATION_ID_RESPONSE_HEADER, id);
+    response.once(
+      'close',
+      trackInFlight({ correlationId: id, what: `${request.method} ${request.path.slice(0, 200)}` }),
+    );
     if (!logRequests) return next();
     const startedAt = process.hrtime.bigint();
     response.once('finish', () => {

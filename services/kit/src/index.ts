@@ -14,3 +14,5 @@ export * from './events/topology.js';
 export * from './cache/ttl-cache.js';
 export * from './metrics.js';
 export * from './process.js';
+export * from './json-limits.js';
+export * from './crash.js';

@@ -62,6 +62,13 @@ export function initProcessMetrics(service: string): void {
   processMetricsFor = service;
   metricsRegistry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: metricsRegistry });
+  // The local launcher restarts a crashed process and tells it how often it did so (Kubernetes
+  // counts restarts itself: kube_pod_container_status_restarts_total).
+  const restarts = Number(process.env.TIX_RESTART_COUNT ?? 0);
+  defineGauge({
+    name: 'tix_process_restarts',
+    help: 'Times the local launcher restarted this process after a crash (TIX_RESTART_COUNT)',
+  }).set(Number.isSafeInteger(restarts) && restarts >= 0 ? restarts : 0);
 }
 
 /** The counter named `config.name`, created on first use (modules and tests may ask for it twice). */

@@ -1,10 +1,12 @@
 /**
  * What every Tix process's main.ts does around its own wiring: load the config once (a bad one ends
- * the process with EX_CONFIG, naming the variable), start the logger and the /metrics endpoint, and
- * on SIGTERM/SIGINT run the process's own stop once, then close /metrics (last, so scrapes still see
+ * the process with EX_CONFIG, naming the variable), start the logger and the /metrics endpoint, log
+ * an uncaught exception with the work in flight and exit EX_SOFTWARE (crash.ts), and on
+ * SIGTERM/SIGINT run the process's own stop once, then close /metrics (last, so scrapes still see
  * the drain) and exit 0, or 1 when stopping failed.
  */
 import { ConfigError } from './config.js';
+import { exitOnUncaughtException } from './crash.js';
 import { createLogger, type Logger, type LogLevel } from './logger.js';
 import { startProcessMetrics, type MetricsProcessName } from './metrics.js';
 
@@ -41,6 +43,7 @@ export async function startTixProcess(
   settings: ProcessSettings,
 ): Promise<TixProcess> {
   const logger = createLogger({ service: name, level: settings.logLevel });
+  exitOnUncaughtException(logger);
   const metrics = await startProcessMetrics({
     service: name,
     host: settings.metricsHost,
