@@ -85,6 +85,8 @@ export interface RunningFleet {
   stop(graceMs?: number): Promise<void>;
   /** Stops and restarts one process with the same environment (fault-injection tests). */
   restart(name: ServiceName | 'gateway'): Promise<void>;
+  /** The operating-system pid of a process, while it runs (fault-injection tests). */
+  pid(name: ServiceName | 'gateway'): number | undefined;
   /** Stops one process (fault-injection tests). */
   kill(name: ServiceName | 'gateway', signal?: NodeJS.Signals): Promise<void>;
 }
@@ -263,6 +265,9 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       const gateway = managed.filter((m) => m.name === 'gateway');
       await Promise.all(gateway.map((m) => terminate(m, graceMs)));
       await Promise.all(managed.filter((m) => m.name !== 'gateway').map((m) => terminate(m, graceMs)));
+    },
+    pid(name) {
+      return managed.find((m) => m.name === name)?.child?.pid;
     },
     async kill(name, signal = 'SIGTERM') {
       const process_ = managed.find((m) => m.name === name);
