@@ -277,6 +277,13 @@ export function createTicketReadStore(pool: pg.Pool): TicketReadStore {
       // A cursor in a read-only snapshot: batches are consistent with each other, and the service
       // holds one batch at a time however many tickets match.
       const client = await pool.connect();
+      // The pool listens for errors of idle connections only. This one stays checked out while the
+      // caller reads (slowly, perhaps), and a connection failing then (the server restarted, the
+      // backend terminated) emits 'error' with no query to fail: without a listener that crashes
+      // the process. Remember it instead: the next FETCH fails, and the pool discards the connection.
+      let connectionError: Error | undefined;
+      const onConnectionError = (error: Error) => (connectionError ??= error);
+      client.on('error', onConnectionError);
       let committed = false;
       try {
         await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -291,8 +298,9 @@ export function createTicketReadStore(pool: pg.Pool): TicketReadStore {
         committed = true;
       } finally {
         // Also reached when the consumer stops early (the caller went away) or a query failed.
-        if (!committed) await client.query('ROLLBACK').catch(() => undefined);
-        client.release();
+        if (!committed && !connectionError) await client.query('ROLLBACK').catch(() => undefined);
+        client.off('error', onConnectionError);
+        client.release(connectionError);
       }
     },
 
