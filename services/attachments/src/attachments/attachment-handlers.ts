@@ -2,6 +2,8 @@
 import type { Readable } from 'node:stream';
 import { AppError, type AsyncHandlers } from '@tix/kit';
 import type { attachment } from '@tix/protos';
+import { objectBytes } from '../storage/object-store.js';
+import { nextWithin } from '../uploads/spool.js';
 import { uploadAttachment } from '../uploads/upload-attachment.js';
 import type { AttachmentDeps } from './attachment-deps.js';
 import { toAttachmentMessage } from './attachment-row.js';
@@ -31,9 +33,9 @@ async function* chunksOf(messages: AsyncIterator<UploadMessage>): AsyncGenerator
   }
 }
 
-/** `body` in chunks of at most CHUNK_BYTES, counting what it yields. */
+/** `body` in chunks of at most CHUNK_BYTES, counting what it yields (a store failure mid-body: 503). */
 async function* chunked(body: Readable, counter: { bytes: number }): AsyncGenerator<Buffer> {
-  for await (const data of body as AsyncIterable<Buffer>) {
+  for await (const data of objectBytes(body)) {
     for (let offset = 0; offset < data.length; offset += CHUNK_BYTES) {
       const piece = data.subarray(offset, offset + CHUNK_BYTES);
       counter.bytes += piece.length;
@@ -50,7 +52,12 @@ export function attachmentHandlers(deps: AttachmentDeps): AttachmentHandlers {
       // before the first message is read: touch it synchronously, before anything else happens.
       void context.signal;
       const messages = requests[Symbol.asyncIterator]();
-      const first = await messages.next();
+      // The header too must come within the idle timeout: a sender that opens an upload and says
+      // nothing (without a deadline) would otherwise hold the call forever.
+      const first = await nextWithin(messages, {
+        signal: context.signal,
+        idleMs: deps.uploads.idleTimeoutMs,
+      });
       const header = first.done || first.value.part !== 'header' ? undefined : first.value.header;
       if (!header) throw AppError.badRequest('The first upload message must carry the header');
       const row = await uploadAttachment(
@@ -86,10 +93,13 @@ export function attachmentHandlers(deps: AttachmentDeps): AttachmentHandlers {
     },
 
     async *DownloadAttachment(request, context) {
+      // The signal destroys the body when the caller leaves, so a stalled store cannot keep this
+      // generator (and the store's connection) waiting for bytes nobody will receive.
       const { row, body } = await openAttachmentDownload(
         deps,
         { projectId: request.project_id, id: request.id },
         context,
+        context.signal,
       );
       try {
         yield { attachment: toAttachmentMessage(row) };

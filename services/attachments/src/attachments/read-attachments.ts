@@ -49,12 +49,16 @@ export async function listAttachments(
   return deps.attachments.listLive(projectId, input.ticketId);
 }
 
-/** A visible attachment and a stream of its bytes (the caller must consume or destroy it). */
+/**
+ * A visible attachment and a stream of its bytes (the caller must consume or destroy it; read it
+ * with objectBytes). Aborting `signal` (the caller went away) destroys the stream.
+ */
 export async function openAttachmentDownload(
   deps: AttachmentDeps,
   address: AttachmentAddress,
   caller: Caller,
+  signal?: AbortSignal,
 ): Promise<{ row: AttachmentRow; body: Readable }> {
   const row = await findVisibleAttachment(deps, address, caller);
-  return { row, body: await deps.objects.open(row.objectKey) };
+  return { row, body: await deps.objects.open(row.objectKey, signal) };
 }

@@ -8,12 +8,17 @@
  * through the client's request primitive (`makeRequestStreamAsync`, which its own putObject uses):
  * the public putObject reads a stream into memory parts (see uploads/spool.ts). The client's retry
  * of failed requests is off, since a consumed stream cannot be sent again; callers decide.
+ *
+ * Every stream here has its errors handled: the spool file is opened before its stream exists and
+ * its read errors are remembered (a failure of our disk is a 500, not the store's 503); an object
+ * body is destroyed when its caller goes away, when it arrives after its timeout, and read through
+ * objectBytes, which turns a connection dropped mid-body into the same 503.
  */
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { open as openFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
-import type { Readable } from 'node:stream';
+import { addAbortSignal, type Readable } from 'node:stream';
 import * as Minio from 'minio';
 import { AppError } from '@tix/kit';
 import type { ObjectStoreConfig } from '../config.js';
@@ -32,16 +37,24 @@ export interface ObjectStore {
     contentType: string,
     signal?: AbortSignal,
   ): Promise<void>;
-  /** The object's bytes as a stream; 500 when the object is missing (the metadata says it exists). */
-  open(key: string): Promise<Readable>;
+  /**
+   * The object's bytes as a stream (read it with objectBytes); 500 when the object is missing (the
+   * metadata says it exists). Aborting `signal` (the caller went away) destroys the stream.
+   */
+  open(key: string, signal?: AbortSignal): Promise<Readable>;
   /** Removes the object; removing a missing object succeeds. */
   remove(key: string): Promise<void>;
   /** Whether an object exists at `key`. */
   exists(key: string): Promise<boolean>;
 }
 
-/** Small requests (stat, remove, bucket checks) give up after this long. */
+/** Small requests (stat, remove, bucket checks, a download's headers) give up after this long. */
 const OPERATION_TIMEOUT_MS = 15_000;
+
+export interface ObjectStoreOptions {
+  /** Default OPERATION_TIMEOUT_MS (tests make it short). */
+  operationTimeoutMs?: number;
+}
 
 function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
@@ -58,18 +71,41 @@ export function storeUnavailable(cause: unknown): AppError {
   return cause instanceof AppError ? cause : AppError.unavailable(STORE_UNAVAILABLE_MESSAGE, cause);
 }
 
-async function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
+/**
+ * `work`, or a failure after `timeoutMs`. What `work` still delivers after that goes to `disposeLate`:
+ * a response nobody reads would hold its connection (and an agent slot) forever.
+ */
+async function withTimeout<T>(
+  work: Promise<T>,
+  what: string,
+  timeoutMs: number,
+  disposeLate?: (late: T) => void,
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  let timedOut = false;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`${what} timed out after ${OPERATION_TIMEOUT_MS} ms`)),
-      OPERATION_TIMEOUT_MS,
-    );
+    timer = setTimeout(() => {
+      timedOut = true;
+      reject(new Error(`${what} timed out after ${timeoutMs} ms`));
+    }, timeoutMs);
   });
   try {
     return await Promise.race([work, timeout]);
   } finally {
     clearTimeout(timer);
+    if (timedOut && disposeLate) work.then(disposeLate).catch(() => undefined);
+  }
+}
+
+/**
+ * The bytes of a body from ObjectStore.open. A body that fails mid-way (the store dropped the
+ * connection) fails with 503 `File storage is unavailable`, as a store that cannot be reached does.
+ */
+export async function* objectBytes(body: Readable): AsyncGenerator<Buffer> {
+  try {
+    for await (const data of body as AsyncIterable<Buffer>) yield data;
+  } catch (error) {
+    throw storeUnavailable(error);
   }
 }
 
@@ -92,9 +128,10 @@ export function createMinioClient(config: ObjectStoreConfig): Minio.Client {
 }
 
 /** The store at `config`, in bucket `config.bucket`. */
-export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
+export function createObjectStore(config: ObjectStoreConfig, options: ObjectStoreOptions = {}): ObjectStore {
   const client = createMinioClient(config);
   const bucket = config.bucket;
+  const timeoutMs = options.operationTimeoutMs ?? OPERATION_TIMEOUT_MS;
   // http endpoints sign the payload hash; https ones send UNSIGNED-PAYLOAD (the client's own rule).
   const signsPayload = !config.endpoint.startsWith('https:');
 
@@ -103,8 +140,8 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
 
     async ensureBucket() {
       try {
-        if (await withTimeout(client.bucketExists(bucket), 'bucketExists')) return;
-        await withTimeout(client.makeBucket(bucket, config.region), 'makeBucket');
+        if (await withTimeout(client.bucketExists(bucket), 'bucketExists', timeoutMs)) return;
+        await withTimeout(client.makeBucket(bucket, config.region), 'makeBucket', timeoutMs);
       } catch (error) {
         const code = errorCode(error);
         if (code === 'BucketAlreadyOwnedByYou' || code === 'BucketAlreadyExists') return;
@@ -113,8 +150,21 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
     },
 
     async putFile(key, file, contentType, signal) {
-      // 16 KiB reads, like the gRPC messages: smaller transient buffers, collected sooner.
-      const body = createReadStream(file.path, { highWaterMark: 16 * 1024 });
+      signal?.throwIfAborted();
+      // Opened first, so that a spool file that vanished is a plain rejection, blamed on us (a 500
+      // logged with its path, which the caller never sees). A stream left to open the file itself
+      // reports that failure as an 'error' event, which crashed the process when the stream was
+      // destroyed (the caller gone) before anyone listened.
+      const handle = await openFile(file.path, 'r').catch((error: unknown) => {
+        throw new Error(`spool file ${file.path} cannot be opened`, { cause: error });
+      });
+      // 16 KiB reads, like the gRPC messages: smaller transient buffers, collected sooner. The
+      // stream closes the handle when it ends or is destroyed.
+      const body = handle.createReadStream({ highWaterMark: 16 * 1024 });
+      // minio pipes the body into the request and reports its errors as the request's; this
+      // listener also covers the moments minio is not listening, and tells our disk's failures apart.
+      let readError: unknown;
+      body.on('error', (error) => (readError ??= error));
       const abort = () =>
         body.destroy(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
       signal?.addEventListener('abort', abort, { once: true });
@@ -134,6 +184,9 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
         );
         response.resume();
       } catch (error) {
+        if (readError !== undefined && !signal?.aborted) {
+          throw new Error(`spool file ${file.path} could not be read`, { cause: readError });
+        }
         throw storeUnavailable(error);
       } finally {
         signal?.removeEventListener('abort', abort);
@@ -141,9 +194,16 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
       }
     },
 
-    async open(key) {
+    async open(key, signal) {
       try {
-        return await withTimeout(client.getObject(bucket, key), 'getObject');
+        const body = await withTimeout(client.getObject(bucket, key), 'getObject', timeoutMs, (late) =>
+          late.destroy(),
+        );
+        // Its errors reach the reader through objectBytes; this listener covers the moments nobody
+        // reads (before the first read, after the reader left), so they never go unhandled.
+        body.on('error', () => undefined);
+        // The caller going away destroys the body: a stalled store must not keep it open.
+        return signal ? addAbortSignal(signal, body) : body;
       } catch (error) {
         if (isMissingObject(error)) {
           throw AppError.internal(`object ${key} is missing from bucket ${bucket}`, error);
@@ -154,7 +214,7 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
 
     async remove(key) {
       try {
-        await withTimeout(client.removeObject(bucket, key), 'removeObject');
+        await withTimeout(client.removeObject(bucket, key), 'removeObject', timeoutMs);
       } catch (error) {
         if (isMissingObject(error)) return;
         throw storeUnavailable(error);
@@ -163,7 +223,7 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
 
     async exists(key) {
       try {
-        await withTimeout(client.statObject(bucket, key), 'statObject');
+        await withTimeout(client.statObject(bucket, key), 'statObject', timeoutMs);
         return true;
       } catch (error) {
         if (isMissingObject(error)) return false;

@@ -85,26 +85,37 @@ export async function* receiveUntilDone<T>(
   options: { signal?: AbortSignal; idleMs: number },
 ): AsyncGenerator<T> {
   const iterator = items[Symbol.asyncIterator]();
+  for (;;) {
+    const next = await nextWithin(iterator, options);
+    if (next.done) break;
+    yield next.value;
+  }
+  await new Promise((resolve) => setImmediate(resolve));
+  options.signal?.throwIfAborted();
+}
+
+/**
+ * The next item of `iterator`, failing with the signal's reason as soon as it aborts, or with
+ * uploadStalled when nothing arrives for `idleMs` (see receiveUntilDone). The item still pending
+ * then is left to its stream, which the kit destroys when the handler fails.
+ */
+export async function nextWithin<T>(
+  iterator: AsyncIterator<T>,
+  options: { signal?: AbortSignal; idleMs: number },
+): Promise<IteratorResult<T>> {
   const signal = options.signal;
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   try {
-    for (;;) {
-      const interrupted = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(uploadStalled(options.idleMs)), options.idleMs);
-        onAbort = () => reject(abortReason(signal!));
-        if (signal?.aborted) onAbort();
-        else signal?.addEventListener('abort', onAbort, { once: true });
-      });
-      interrupted.catch(() => undefined);
-      const next = await Promise.race([iterator.next(), interrupted]);
-      clearTimeout(timer);
-      if (onAbort) signal?.removeEventListener('abort', onAbort);
-      if (next.done) break;
-      yield next.value;
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-    signal?.throwIfAborted();
+    const interrupted = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(uploadStalled(options.idleMs)), options.idleMs);
+      onAbort = () => reject(abortReason(signal!));
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    interrupted.catch(() => undefined);
+    // race() also handles a late rejection of next(): it can never go unhandled.
+    return await Promise.race([iterator.next(), interrupted]);
   } finally {
     clearTimeout(timer);
     if (onAbort) signal?.removeEventListener('abort', onAbort);

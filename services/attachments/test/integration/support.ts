@@ -3,19 +3,25 @@
  * cuttable proxy, and the attachment service, each on a fresh database and a free port; typed
  * clients, SQL on the attachment database, and helpers for the two streaming RPCs.
  */
+import net from 'node:net';
 import { expect } from 'chai';
 import pg from 'pg';
 import {
   AppError,
   createServiceClient,
   fromGrpcError,
+  startGrpcServer,
   type OutgoingContext,
   type ServiceClient,
 } from '@tix/kit';
+import { testLogger } from '@tix/kit/testing';
 import type { attachment, lookup, Principal } from '@tix/protos';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { startTestTicketServer, type TestTicketServer } from '@tix/ticket-service/testing';
 import type { UploadPolicy } from '../../src/config.js';
+import { openDatabase } from '../../src/db.js';
+import { createAttachmentService, DEFAULT_UPLOAD_POLICY } from '../../src/server.js';
+import type { ObjectStore } from '../../src/storage/object-store.js';
 import {
   CHUNK_BYTES,
   startTestAttachmentServer,
@@ -262,4 +268,100 @@ export function binaryPng(length: number): Buffer {
   }
   PNG_BYTES.copy(bytes, 0, 0, Math.min(PNG_BYTES.length, length));
   return bytes;
+}
+
+export interface ServiceOverStore {
+  client: ServiceClient<'attachments'>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A second attachment service on the fixture's database, ticket service and spool folder, storing
+ * through `objects` (a real store, wrapped by a test to watch or break it).
+ */
+export async function startServiceOverStore(
+  fixture: Pick<AttachmentFixture, 'server' | 'tickets'>,
+  objects: ObjectStore,
+  uploads: Partial<UploadPolicy> = {},
+): Promise<ServiceOverStore> {
+  const database = openDatabase(fixture.server.databaseUrl, { logger: testLogger('attachments') });
+  const server = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    services: [
+      createAttachmentService({
+        pool: database.pool,
+        objects,
+        tickets: fixture.tickets,
+        uploads: { ...DEFAULT_UPLOAD_POLICY, spoolDir: fixture.server.spoolDir, ...uploads },
+      }),
+    ],
+    logger: testLogger('attachments'),
+  });
+  const client = createServiceClient('attachments', `127.0.0.1:${server.port}`, { deadlineMs: 30_000 });
+  return {
+    client,
+    async stop() {
+      client.close();
+      await server.shutdown(1_000);
+      await database.close();
+    },
+  };
+}
+
+export interface StallingProxy {
+  /** http://127.0.0.1:<port>, to use as a store endpoint. */
+  endpoint: string;
+  /** Connections open through it now. */
+  openConnections(): number;
+  /** Stops passing the store's bytes on (connections stay open): the store hangs mid-answer. */
+  stall(): void;
+  /** Passes the store's bytes on again, those held back first. */
+  resume(): void;
+  close(): Promise<void>;
+}
+
+/** A TCP proxy to `endpoint` (http://host:port) that a test can make stall, as a store that hangs. */
+export async function startStallingProxy(endpoint: string): Promise<StallingProxy> {
+  const target = new URL(endpoint);
+  const pairs = new Set<{ client: net.Socket; upstream: net.Socket }>();
+  let stalled = false;
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port), target.hostname);
+    const pair = { client, upstream };
+    pairs.add(pair);
+    for (const socket of [client, upstream]) {
+      socket.on('error', () => socket.destroy());
+      socket.on('close', () => {
+        pairs.delete(pair);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream);
+    if (!stalled) upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    openConnections: () => pairs.size,
+    stall() {
+      stalled = true;
+      for (const { client, upstream } of pairs) {
+        upstream.unpipe(client);
+        upstream.pause();
+      }
+    },
+    resume() {
+      stalled = false;
+      for (const { client, upstream } of pairs) upstream.pipe(client);
+    },
+    async close() {
+      for (const { client, upstream } of pairs) {
+        client.destroy();
+        upstream.destroy();
+      }
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
