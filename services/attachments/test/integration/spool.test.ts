@@ -1,12 +1,15 @@
 /**
  * The spool on a real disk: what it measures while receiving (size, hash, head, UTF-8 across chunk
- * boundaries), the size limit stopping early with its file removed, cancellation and stalls, and the
- * start-up clean-up of files left by a killed process.
+ * boundaries), the size limit stopping early with its file removed, cancellation and stalls, a disk
+ * that refuses a write, and the start-up clean-up of files left by a killed process.
  */
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { AppError } from '@tix/kit';
 import { removeStaleSpoolFiles, spoolChunks } from '../../src/uploads/spool.js';
@@ -92,6 +95,37 @@ describe('spool', () => {
       message: 'Upload stalled: no data for 100 ms',
     });
     expect(await readdir(dir)).to.deep.equal([]);
+  });
+
+  it('fails cleanly when the disk refuses a write, removing the partial file', async () => {
+    // A process whose files may not grow past 32 KiB (ulimit -f, 512-byte blocks): its writes fail
+    // with EFBIG, as they would with ENOSPC on a full disk. It reports what spoolChunks did.
+    const spool = fileURLToPath(new URL('../../src/uploads/spool.ts', import.meta.url));
+    const script = `
+      import { readdir } from 'node:fs/promises';
+      import { spoolChunks } from ${JSON.stringify(spool)};
+      async function* chunks() { for (let i = 0; i < 64; i += 1) yield Buffer.alloc(16 * 1024, i); }
+      const options = { dir: ${JSON.stringify(dir)}, maxBytes: 10_000_000, headBytes: 8, idleTimeoutMs: 5_000 };
+      const outcome = await spoolChunks(chunks(), options).then(
+        () => ({ stored: true }),
+        (error) => ({ code: error.code }),
+      );
+      console.log(JSON.stringify({ ...outcome, files: await readdir(options.dir) }));`;
+    const { stdout } = await promisify(execFile)(
+      'sh',
+      [
+        '-c',
+        'ulimit -f 64 && exec "$0" "$@"',
+        process.execPath,
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        script,
+      ],
+      { cwd: fileURLToPath(new URL('../..', import.meta.url)) },
+    );
+    expect(JSON.parse(stdout)).to.deep.equal({ code: 'EFBIG', files: [] });
   });
 
   it('removes spool files older than the cut-off only', async () => {
