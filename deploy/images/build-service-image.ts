@@ -5,7 +5,7 @@
  * Layout: dist/main.mjs (the process), dist/healthcheck.mjs, dist/cli.mjs (lookup: the admin CLI),
  * tix/**.proto (PROTO_ROOT is dist/..), node_modules/ (only what the bundle imports).
  */
-import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundleDeployable, type ExternalImport } from './bundle.js';
@@ -22,6 +22,27 @@ import {
 } from './runtime-dependencies.js';
 
 export const HEALTHCHECK_ENTRY = 'deploy/images/healthcheck.ts';
+
+/**
+ * Copies the .proto files of the checkout at `root` (protos/tix/**) to `<appDir>/tix`, folders
+ * included, nothing else; returns the copied files relative to `<appDir>/tix`. Only the part of a
+ * path below protos/tix is looked at: the checkout's own path may hold dots and spaces (/home/j.doe).
+ */
+export function copyProtos(root: string, appDir: string): string[] {
+  const source = path.join(root, 'protos/tix');
+  const copied: string[] = [];
+  cpSync(source, path.join(appDir, 'tix'), {
+    recursive: true,
+    filter: (file) => {
+      const relative = path.relative(source, file);
+      if (statSync(file).isDirectory()) return true;
+      if (path.extname(relative) !== '.proto') return false;
+      copied.push(relative);
+      return true;
+    },
+  });
+  return copied.sort();
+}
 
 export interface ServiceImageReport {
   deployable: DeployableName;
@@ -59,10 +80,7 @@ export async function buildServiceImage(
     { ...deployable, entries: { ...deployable.entries, healthcheck: HEALTHCHECK_ENTRY } },
     path.join(appDir, 'dist'),
   );
-  cpSync(path.join(root, 'protos/tix'), path.join(appDir, 'tix'), {
-    recursive: true,
-    filter: (source) => !source.includes('.') || source.endsWith('.proto'),
-  });
+  copyProtos(root, appDir);
 
   // pnpm deploy wants an empty target; a sibling folder keeps the final rename on one filesystem.
   const staging = `${appDir}.dependencies`;

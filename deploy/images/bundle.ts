@@ -4,7 +4,7 @@
  * package stays an external import, to be installed pruned next to it (runtime-dependencies.ts).
  */
 import { builtinModules } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import type { Deployable } from './deployables.js';
@@ -92,8 +92,11 @@ export async function bundleDeployable(
 ): Promise<BundleResult> {
   if (!deployable.built)
     throw new Error(`${deployable.name}: ${deployable.dir}/src/main.ts does not exist yet`);
+  // esbuild reports paths relative to the real working folder: a checkout reached through a
+  // symbolic link (macOS's /tmp, a linked home folder) would otherwise resolve outputs elsewhere.
+  const workingDir = realpathSync(root);
   const result = await esbuild.build({
-    absWorkingDir: root,
+    absWorkingDir: workingDir,
     entryPoints: deployable.entries,
     outdir: outDir,
     outExtension: { '.js': '.mjs' },
@@ -126,7 +129,7 @@ export async function bundleDeployable(
   }
   return {
     outputs: Object.keys(result.metafile.outputs).map((output) =>
-      path.relative(outDir, path.resolve(root, output)),
+      path.relative(outDir, path.resolve(workingDir, output)),
     ),
     externals,
     inputs,

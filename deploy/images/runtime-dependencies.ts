@@ -225,7 +225,8 @@ export function compareResolutions(root: string, appDir: string, externals: Exte
 export function loadExternalsInChild(appDir: string, externals: ExternalImport[]): void {
   const specifiers = [...new Set(externals.map((external) => external.specifier))].sort();
   const script = `
-    const root = new URL('file://' + process.argv[1] + '/');
+    const { pathToFileURL } = await import('node:url');
+    const root = pathToFileURL(process.argv[1] + '/');
     const failures = [];
     for (const specifier of JSON.parse(process.argv[2])) {
       try {
@@ -237,10 +238,14 @@ export function loadExternalsInChild(appDir: string, externals: ExternalImport[]
       }
     }
     if (failures.length) { console.error(failures.join('\\n')); process.exit(1); }`;
-  execFileSync(process.execPath, ['--input-type=module', '-e', script, appDir, JSON.stringify(specifiers)], {
-    cwd: path.join(appDir, 'dist'),
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  execFileSync(
+    process.execPath,
+    ['--input-type=module', '-e', script, realpathSync(appDir), JSON.stringify(specifiers)],
+    {
+      cwd: path.join(appDir, 'dist'),
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
 }
 
 /** Total size in bytes of the files under `dir`. */

@@ -3,11 +3,14 @@
  * deployable (bundle + pruned production dependencies) with the Dockerfile's own script, then run
  * lookup and the gateway from them with plain `node` (no tsx, no workspace) against the local
  * PostgreSQL and RabbitMQ: /readyz, the container healthcheck, the admin CLI and an API call that
- * goes through Prisma, then SIGTERM and exit 0. Also builds the migration image root.
+ * goes through Prisma, then SIGTERM and exit 0. Also builds the migration image root. Everything is
+ * built from the checkout as reached through a path with a dot and a space (a clone under
+ * /home/j.doe/tix main), into folders named the same way: no build step may depend on where the
+ * checkout lives.
  */
 import { expect } from 'chai';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -58,16 +61,21 @@ function listFiles(dir: string): string[] {
 describe('deploy: image roots built and run without Docker', function () {
   this.timeout(180_000);
   const workDir = mkdtempSync(path.join(tmpdir(), 'tix-images-'));
+  // A symbolic link stands in for a clone at such a path: same sources, installed dependencies.
+  const checkout = path.join(workDir, 'home', 'j.doe', 'tix main');
+  const imagesDir = path.join(workDir, 'image.roots', 'with space');
   const reports = new Map<string, ServiceImageReport>();
   const children: ChildProcess[] = [];
   let database: TestDatabase | undefined;
   let vhost: TestVhost | undefined;
 
   before(async () => {
-    for (const deployable of listDeployables().filter((item) => item.built)) {
+    mkdirSync(path.dirname(checkout), { recursive: true });
+    symlinkSync(REPO_ROOT, checkout, 'dir');
+    for (const deployable of listDeployables(checkout).filter((item) => item.built)) {
       reports.set(
         deployable.name,
-        await buildServiceImage(deployable.name, path.join(workDir, deployable.name)),
+        await buildServiceImage(deployable.name, path.join(imagesDir, deployable.name), checkout),
       );
     }
   });
@@ -220,7 +228,7 @@ describe('deploy: image roots built and run without Docker', function () {
   });
 
   it("builds the migration image root: the Prisma CLI, each service's migrations and config, and a no-op for the rest", async () => {
-    const report = await buildMigrateImage(path.join(workDir, 'migrate'));
+    const report = await buildMigrateImage(path.join(imagesDir, 'migrate'), checkout);
     const withMigrations = listDeployables()
       .filter((item) => item.name !== 'gateway' && item.migrationsDir)
       .map((item) => item.name);

@@ -4,7 +4,16 @@
  * dependency-free health probe, and the migration entrypoint's environment handling.
  */
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -13,6 +22,7 @@ import {
   isBuiltin,
   packageNameOf,
 } from '../../deploy/images/bundle.js';
+import { copyProtos } from '../../deploy/images/build-service-image.js';
 import { REPO_ROOT } from '../../deploy/images/deployables.js';
 import { decodeServingStatus } from '../../deploy/images/health-probes.js';
 import { migrationEnvironment } from '../../deploy/images/migrate.js';
@@ -51,6 +61,12 @@ function writeFiles(root: string, files: Record<string, string>): void {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), text);
   }
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? listFiles(path.join(dir, entry.name)) : [path.join(dir, entry.name)],
+  );
 }
 
 function manifest(name: string, version: string, extra: object = {}): string {
@@ -216,6 +232,36 @@ describe('deploy: images', () => {
         'query_compiler_small_bg.postgresql.mjs',
         'wasm-compiler-edge.mjs',
       ]);
+    });
+  });
+
+  describe('the protos next to the bundle (build-service-image.ts)', () => {
+    let home: string;
+    beforeEach(() => {
+      home = mkdtempSync(path.join(tmpdir(), 'tix-checkout-'));
+    });
+    afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+    it('copies every .proto and nothing else from a checkout whose path has a dot and a space', () => {
+      const checkout = path.join(home, 'j.doe', 'tix main.git');
+      cpSync(path.join(REPO_ROOT, 'protos/tix'), path.join(checkout, 'protos/tix'), { recursive: true });
+      writeFiles(checkout, {
+        'protos/tix/README.md': '',
+        'protos/tix/common/v1/.DS_Store': '',
+        'protos/tix/lookup/v1/notes.txt': '',
+      });
+      const expected = listFiles(path.join(REPO_ROOT, 'protos/tix'))
+        .map((file) => path.relative(path.join(REPO_ROOT, 'protos/tix'), file))
+        .filter((file) => file.endsWith('.proto'))
+        .sort();
+      expect(expected).to.include('common/v1/common.proto');
+      const app = path.join(home, 'image.app', 'app root');
+      expect(copyProtos(checkout, app)).to.deep.equal(expected);
+      expect(
+        listFiles(path.join(app, 'tix'))
+          .map((file) => path.relative(path.join(app, 'tix'), file))
+          .sort(),
+      ).to.deep.equal(expected);
     });
   });
 
