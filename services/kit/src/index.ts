@@ -9,6 +9,8 @@ export * from './grpc/server.js';
 export * from './grpc/status.js';
 export * from './db/databases.js';
 export * from './db/migrations.js';
+export * from './backoff.js';
+export * from './events/broker.js';
 export * from './events/outbox.js';
 export * from './events/topology.js';
 export * from './cache/ttl-cache.js';

@@ -22,12 +22,12 @@
  *   }
  */
 import { randomUUID } from 'node:crypto';
-import amqp from 'amqplib';
 import pg from 'pg';
-import { EVENTS_EXCHANGE, type DomainEvent, type EventType } from '@tix/protos';
+import type { DomainEvent, EventType } from '@tix/protos';
+import { Backoff } from '../backoff.js';
 import type { Logger } from '../logger.js';
 import { outboxMetrics } from '../metrics.js';
-import { assertEventTopology } from './topology.js';
+import { connectBroker, type OutgoingMessage } from './broker.js';
 
 /** The channel a NOTIFY trigger on outbox_events signals, so the relay wakes without polling. */
 export const OUTBOX_CHANNEL = 'outbox_events';
@@ -100,7 +100,20 @@ interface OutboxRow {
   payload: DomainEvent;
 }
 
-const MAX_BROKER_BACKOFF_MS = 5_000;
+/** One outbox row as a message: routing key = event type, messageId = event id (consumers dedupe by it). */
+function eventMessage(row: OutboxRow): OutgoingMessage {
+  return {
+    routingKey: row.event_type,
+    content: Buffer.from(JSON.stringify(row.payload)),
+    properties: {
+      persistent: true,
+      messageId: row.id,
+      type: row.event_type,
+      contentType: 'application/json',
+      timestamp: Math.floor(Date.parse(row.payload.occurred_at) / 1000),
+    },
+  };
+}
 
 /** Starts relaying outbox_events to RabbitMQ; runs until stop(). */
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
@@ -120,14 +133,27 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const metrics = outboxMetrics();
   const unwatchBacklog = metrics.watchBacklog(countBacklog);
 
-  let connection: amqp.ChannelModel | undefined;
-  let channel: amqp.ConfirmChannel | undefined;
   let listener: pg.Client | undefined;
   let stopped = false;
   let wake: (() => void) | undefined;
-  // Set by NOTIFY; checked before sleeping so a notification during a drain is never missed.
+  // Set by NOTIFY (and by a reconnect); checked before sleeping so a wake-up during a drain is never missed.
   let notified = false;
-  let brokerBackoffMs = 100;
+  const wakeUp = () => {
+    notified = true;
+    wake?.();
+  };
+  const broker = connectBroker({
+    url: options.amqpUrl,
+    logger,
+    name: 'outbox relay',
+    // Back from an outage: publish the backlog now, not after the relay's own retry delay.
+    onConnectionChange: (connected) => {
+      if (connected) wakeUp();
+    },
+  });
+  const publisher = broker.publisher();
+  // Paces retries after a failed drain (broker or database down); the broker reconnects on its own.
+  const retryBackoff = new Backoff();
   let lastPrune = 0;
   let running: Promise<number> | undefined;
 
@@ -141,29 +167,6 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       };
     });
 
-  async function ensureChannel(): Promise<amqp.ConfirmChannel> {
-    if (channel) return channel;
-    const model = await amqp.connect(options.amqpUrl);
-    model.on('error', (error: Error) => logger.warn({ err: error }, 'outbox relay: broker connection error'));
-    model.on('close', () => {
-      connection = undefined;
-      channel = undefined;
-    });
-    const confirmChannel = await model.createConfirmChannel();
-    confirmChannel.on('error', (error: Error) =>
-      logger.warn({ err: error }, 'outbox relay: broker channel error'),
-    );
-    confirmChannel.on('close', () => {
-      channel = undefined;
-    });
-    await assertEventTopology(confirmChannel);
-    connection = model;
-    channel = confirmChannel;
-    brokerBackoffMs = 100;
-    logger.info('outbox relay: connected to broker');
-    return confirmChannel;
-  }
-
   async function ensureListener(): Promise<void> {
     if (listener) return;
     const client = new pg.Client({ connectionString: options.connectionString });
@@ -171,10 +174,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       logger.warn({ err: error }, 'outbox relay: LISTEN connection lost; polling until it is back');
       listener = undefined;
     });
-    client.on('notification', () => {
-      notified = true;
-      wake?.();
-    });
+    client.on('notification', wakeUp);
     await client.connect();
     await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
     listener = client;
@@ -182,7 +182,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
 
   /** Publishes one batch inside a transaction that holds the rows (SKIP LOCKED lets replicas share work). */
   async function publishBatch(): Promise<number> {
-    const confirmChannel = await ensureChannel();
+    // Fails fast while the broker is unreachable, before any row is locked or charged an attempt.
+    await publisher.ready();
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
@@ -196,16 +197,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         return 0;
       }
       try {
-        for (const row of rows) {
-          confirmChannel.publish(EVENTS_EXCHANGE, row.event_type, Buffer.from(JSON.stringify(row.payload)), {
-            persistent: true,
-            messageId: row.id,
-            type: row.event_type,
-            contentType: 'application/json',
-            timestamp: Math.floor(Date.parse(row.payload.occurred_at) / 1000),
-          });
-        }
-        await confirmChannel.waitForConfirms();
+        await publisher.publish(rows.map(eventMessage));
       } catch (error) {
         await client.query('ROLLBACK');
         await pool
@@ -214,7 +206,6 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
             [rows.map((row) => row.seq), String((error as Error).message).slice(0, 500)],
           )
           .catch(() => undefined);
-        channel = undefined;
         throw error;
       }
       await client.query('UPDATE outbox_events SET published_at = now() WHERE seq = ANY($1::bigint[])', [
@@ -269,6 +260,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         if (published > 0) logger.debug({ published }, 'outbox relay: published');
         if (outageLogged) logger.info('outbox relay: publishing again');
         outageLogged = false;
+        retryBackoff.reset();
         await prune();
         if (!stopped) await sleep(pollIntervalMs);
       } catch (error) {
@@ -279,15 +271,14 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
             'outbox relay: cannot publish; events stay in the outbox and are retried',
           );
         outageLogged = true;
-        if (!stopped) await sleep(brokerBackoffMs);
-        brokerBackoffMs = Math.min(brokerBackoffMs * 2, MAX_BROKER_BACKOFF_MS);
+        if (!stopped) await sleep(retryBackoff.next());
       }
     }
   })();
 
   return {
     backlog: countBacklog,
-    isConnected: () => channel !== undefined,
+    isConnected: () => broker.isConnected(),
     drain,
     async stop() {
       stopped = true;
@@ -295,7 +286,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       await loop;
       unwatchBacklog();
       await listener?.end().catch(() => undefined);
-      await connection?.close().catch(() => undefined);
+      await broker.close();
       await pool.end();
     },
   };
