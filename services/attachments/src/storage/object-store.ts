@@ -182,7 +182,8 @@ export function createObjectStore(config: ObjectStoreConfig, options: ObjectStor
           [200],
           config.region,
         );
-        response.resume();
+        // The PUT's answer is drained unread: a connection dropping meanwhile must not go unhandled.
+        response.on('error', () => undefined).resume();
       } catch (error) {
         if (readError !== undefined && !signal?.aborted) {
           throw new Error(`spool file ${file.path} could not be read`, { cause: readError });
