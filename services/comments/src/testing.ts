@@ -1,7 +1,7 @@
 /**
  * A real comment service for other packages' integration tests (the gateway's, end-to-end helpers):
- * a fresh migrated database plus the gRPC server on a free port, removed again by stop(). It needs a
- * running ticket service (which needs a lookup service).
+ * the service as main.ts runs it, over a fresh migrated database on a free port, removed again by
+ * stop(). It needs a running ticket service (which needs a lookup service).
  *
  *   import { startTestLookupServer } from '@tix/lookup-service/testing';
  *   import { startTestTicketServer } from '@tix/ticket-service/testing';
@@ -14,11 +14,10 @@
  *   client.close(); await comments.stop(); await tickets.stop(); await lookup.stop();
  */
 import type { Logger } from '@tix/kit';
-import { createTestDatabase, testLogger } from '@tix/kit/testing';
-import { COMMENTS_MIGRATIONS_DIR, startCommentServer, type RunningCommentServer } from './server.js';
+import { startTestService } from '@tix/kit/testing';
+import { commentService } from './server.js';
 
-export { COMMENTS_MIGRATIONS_DIR, startCommentServer } from './server.js';
-export type { RunningCommentServer, StartCommentServerOptions } from './server.js';
+export { COMMENTS_MIGRATIONS_DIR } from './server.js';
 
 export interface TestCommentServerOptions {
   /** "host:port" of the ticket service to use. */
@@ -30,31 +29,10 @@ export interface TestCommentServerOptions {
   amqpUrl?: string;
 }
 
-export interface TestCommentServer extends RunningCommentServer {
-  /** The fresh database it serves (query it directly to arrange or inspect state, e.g. outbox_events). */
-  databaseUrl: string;
-  /** Stops the server and drops its database. */
-  stop(): Promise<void>;
-}
+export type TestCommentServer = Awaited<ReturnType<typeof startTestCommentServer>>;
 
 /** Starts a comment service on 127.0.0.1 (free port) over a fresh, migrated database. */
-export async function startTestCommentServer(options: TestCommentServerOptions): Promise<TestCommentServer> {
-  const database = await createTestDatabase(options.label ?? 'comments', COMMENTS_MIGRATIONS_DIR);
-  try {
-    const server = await startCommentServer({
-      databaseUrl: database.url,
-      ticketsAddress: options.ticketsAddress,
-      port: 0,
-      logger: options.logger ?? testLogger('comments'),
-      ...(options.amqpUrl ? { amqpUrl: options.amqpUrl } : {}),
-    });
-    return {
-      ...server,
-      databaseUrl: database.url,
-      stop: () => server.stop(1_000).finally(() => database.drop()),
-    };
-  } catch (error) {
-    await database.drop();
-    throw error;
-  }
+export function startTestCommentServer(options: TestCommentServerOptions) {
+  const { ticketsAddress, ...rest } = options;
+  return startTestService(commentService, { ...rest, config: { ticketsAddress } });
 }

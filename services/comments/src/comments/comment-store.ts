@@ -1,6 +1,6 @@
 /**
- * Reading and writing comments: hand-written, parameterised SQL through `pg` (this service's one way
- * to touch the database, see db.ts). A change and its domain events are written atomically:
+ * Reading and writing comments: hand-written, parameterised SQL through `pg` (the fleet's one way to
+ * touch the database at run time). A change and its domain events are written atomically:
  * - create: the id and the time are drawn first, so the event (built from exactly the row that is
  *   inserted) and the row go in with ONE statement;
  * - update and delete: one short transaction that locks the row (SELECT ... FOR UPDATE), lets the
@@ -9,9 +9,8 @@
  * Every query is scoped by project_id: a comment id of another project is simply not found.
  */
 import type pg from 'pg';
-import { outboxInsert } from '@tix/kit';
+import { inTransaction, outboxInsert } from '@tix/kit';
 import type { DomainEvent } from '@tix/protos';
-import { inTransaction } from '../db.js';
 import type { CommentFields, CommentRow } from './comment-row.js';
 
 const COLUMNS = `id, project_id, ticket_id, user_id, content, content_html, is_internal, created_at, updated_at`;

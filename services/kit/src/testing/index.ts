@@ -1,11 +1,19 @@
-/** Helpers for tests across the workspace: fresh databases, free ports, quiet loggers. */
+/** Helpers for tests across the workspace: fresh databases, free ports, quiet loggers, real services. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
+import type { ServiceName } from '@tix/protos';
 import { DEFAULT_DATABASE_SERVER_URL, serviceDatabaseUrl } from '../config.js';
 import { dropDatabase, ensureDatabase } from '../db/databases.js';
 import { applyMigrations } from '../db/migrations.js';
 import { createLogger, type Logger } from '../logger.js';
+import type { CommonServiceConfig, PeerConfig } from '../service-config.js';
+import {
+  startTixService,
+  type RunningTixService,
+  type ServiceParts,
+  type TixServiceDefinition,
+} from '../service.js';
 
 export * from './metrics.js';
 
@@ -26,6 +34,67 @@ export async function createTestDatabase(label: string, migrationsDir?: string):
   await ensureDatabase(url);
   if (migrationsDir) await applyMigrations({ connectionString: url, migrationsDir });
   return { url, drop: () => dropDatabase(url) };
+}
+
+export interface TestServiceOptions<Config> {
+  /** Database name label (default: the service's name). */
+  label?: string;
+  /** Serve this existing database instead of a fresh one (a restart); stop() then leaves it. */
+  databaseUrl?: string;
+  /** Config values over the defaults of an empty environment (e.g. a peer's address). */
+  config?: Partial<Config>;
+  logger?: Logger;
+  /**
+   * The broker of the outbox relay and the consumers (e.g. createTestVhost(...).url); without it
+   * the service never talks to RabbitMQ.
+   */
+  amqpUrl?: string;
+}
+
+export interface TestService<Parts extends ServiceParts> extends RunningTixService<Parts> {
+  /** The database it serves (query it directly to arrange or inspect state, e.g. outbox_events). */
+  databaseUrl: string;
+  /** Stops the service (1 s grace by default) and drops its database (unless it was given one). */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Starts a service exactly as its main.ts does (startTixService), on 127.0.0.1 (free port) over a
+ * fresh, migrated database, with the configuration of an empty environment plus `options.config`.
+ */
+export async function startTestService<
+  Config extends CommonServiceConfig,
+  Peer extends ServiceName,
+  Parts extends ServiceParts,
+>(
+  definition: TixServiceDefinition<Config, Peer, Parts>,
+  options: TestServiceOptions<Config & PeerConfig<Peer>> = {},
+): Promise<TestService<Parts>> {
+  const database = options.databaseUrl
+    ? { url: options.databaseUrl, drop: () => Promise.resolve() }
+    : await createTestDatabase(options.label ?? definition.name, definition.migrations);
+  try {
+    const service = await startTixService(
+      definition,
+      {
+        ...definition.config({}),
+        grpcHost: '127.0.0.1',
+        grpcPort: 0,
+        ...options.config,
+        databaseUrl: database.url,
+        ...(options.amqpUrl === undefined ? {} : { amqpUrl: options.amqpUrl }),
+      },
+      { logger: options.logger ?? testLogger(definition.name), broker: options.amqpUrl !== undefined },
+    );
+    return {
+      ...service,
+      databaseUrl: database.url,
+      stop: (graceMs = 1_000) => service.stop(graceMs).finally(() => database.drop()),
+    };
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
 }
 
 /** A TCP port that was free a moment ago on 127.0.0.1. */

@@ -1,0 +1,71 @@
+/**
+ * A service's own database at run time: one `pg` pool, transactions, named statements. Every service
+ * talks to PostgreSQL through hand-written, parameterised SQL in its store modules (docs/decisions.md,
+ * "One database style"); Prisma defines the schemas and migrations only.
+ */
+import pg from 'pg';
+import type { Logger } from '../logger.js';
+
+export interface ServiceDatabase {
+  pool: pg.Pool;
+  /** Ends the pool; safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Opens a pool of `maxConnections` on `connectionString` (no connection is made until first use). */
+export function openDatabase(
+  connectionString: string,
+  options: { logger: Logger; maxConnections: number },
+): ServiceDatabase {
+  const pool = new pg.Pool({ connectionString, max: options.maxConnections });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', (error) => options.logger.warn({ err: error }, 'idle database connection failed'));
+  let closing: Promise<void> | undefined;
+  return {
+    pool,
+    close() {
+      closing ??= pool.end();
+      return closing;
+    },
+  };
+}
+
+/**
+ * Runs `work` in a transaction on one pooled connection: COMMIT when it resolves, ROLLBACK when it
+ * throws (the error is rethrown as is).
+ */
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * A function that turns SQL into a named statement (`<prefix>_<n>`): each pooled connection parses
+ * and plans it once and then only binds and executes it, which takes a measurable share of the
+ * database's time off hot paths. Only for SQL built from a bounded set of shapes, so the number of
+ * names stays small.
+ */
+export function namedStatements(prefix: string): (text: string, values: unknown[]) => pg.QueryConfig {
+  const names = new Map<string, string>();
+  return (text, values) => {
+    let name = names.get(text);
+    if (name === undefined) {
+      name = `${prefix}_${names.size + 1}`;
+      names.set(text, name);
+    }
+    return { name, text, values };
+  };
+}
