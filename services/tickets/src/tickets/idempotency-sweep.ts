@@ -7,7 +7,7 @@
  * sweep only keeps the table small. Several replicas may sweep at once; the delete is idempotent.
  */
 import type pg from 'pg';
-import type { Logger } from '@tix/kit';
+import { startPeriodicJob, type Logger, type PeriodicJob } from '@tix/kit';
 import { prepared } from '../db.js';
 
 /** How long a recorded key answers a retry with its ticket (spec: idempotency retention 1 hour). */
@@ -29,45 +29,22 @@ export async function deleteExpiredIdempotencyRecords(
   return result.rowCount ?? 0;
 }
 
-export interface IdempotencySweep {
-  /** One pass now (tests, operators). */
-  runOnce(): Promise<number>;
-  stop(): Promise<void>;
-}
-
 /** Starts the periodic sweep; the first pass runs shortly after start. */
 export function startIdempotencySweep(options: {
   pool: pg.Pool;
   logger: Logger;
   intervalMs?: number;
   retentionSeconds?: number;
-}): IdempotencySweep {
-  const intervalMs = options.intervalMs ?? 3_600_000;
-  let running: Promise<number> | undefined;
-  const runOnce = () => {
-    running ??= deleteExpiredIdempotencyRecords(options.pool, options.retentionSeconds)
-      .then((deleted) => {
-        if (deleted > 0) options.logger.info({ deleted }, 'idempotency sweep: deleted expired records');
-        return deleted;
-      })
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-  const tick = () => {
-    runOnce().catch((error: unknown) => options.logger.warn({ err: error }, 'idempotency sweep failed'));
-  };
-  const first = setTimeout(tick, 5_000);
-  const timer = setInterval(tick, intervalMs);
-  first.unref();
-  timer.unref();
-  return {
-    runOnce,
-    async stop() {
-      clearTimeout(first);
-      clearInterval(timer);
-      await running?.catch(() => undefined);
+}): PeriodicJob<number> {
+  return startPeriodicJob({
+    name: 'idempotency sweep',
+    intervalMs: options.intervalMs ?? 3_600_000,
+    firstRunAfterMs: 5_000,
+    logger: options.logger,
+    run: async () => {
+      const deleted = await deleteExpiredIdempotencyRecords(options.pool, options.retentionSeconds);
+      if (deleted > 0) options.logger.info({ deleted }, 'idempotency sweep: deleted expired records');
+      return deleted;
     },
-  };
+  });
 }

@@ -16,9 +16,9 @@
  * Multi-row changes lock their rows in id order first, so they cannot deadlock each other.
  */
 import type pg from 'pg';
-import { outboxInsert, type IdempotencyContext } from '@tix/kit';
+import { inTransaction, outboxInsert, type IdempotencyContext } from '@tix/kit';
 import type { DomainEvent } from '@tix/protos';
-import { asWriteConflict, inTransaction, prepared, WriteConflict } from '../db.js';
+import { asWriteConflict, prepared, WriteConflict } from '../db.js';
 import { appendRank, appendRanks, type LanePlacement } from '../lanes/lane-placement.js';
 import type { SourceType } from '../shared/caller.js';
 import { IDEMPOTENCY_WINDOW_SECONDS } from './idempotency-sweep.js';
@@ -315,6 +315,9 @@ export function createTicketWriteStore(pool: pg.Pool): TicketWriteStore {
         }
         if (events.length > 0) await client.query(outboxInsert(events));
         return results;
+      }).catch((error: unknown) => {
+        // Races the caller may retry from the start (shared/write-retry.ts).
+        throw asWriteConflict(error) ?? error;
       });
     },
   };
