@@ -14,6 +14,7 @@ import type { GatewayConfig } from './config.js';
 import type { HostRole } from './http/request-context.js';
 import { createGatewayLimits } from './limits/index.js';
 import { createProjectResolver } from './projects/project-resolver.js';
+import { closeRedis, connectRedis, type RedisClient } from './redis/connect-redis.js';
 import { closeServiceClients, createServiceClients } from './services.js';
 import { createRedisSessionStore } from './sessions/redis-session-store.js';
 import { createMemorySessionStore, type SessionStore } from './sessions/session-store.js';
@@ -58,19 +59,21 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   });
   const apiKeys = createApiKeyAuthenticator({ lookup: services.lookup, ttlMs: config.authCacheTtlMs });
   const projects = createProjectResolver({ lookup: services.lookup, ttlMs: config.projectCacheTtlMs });
-  let store: SessionStore;
+  // One Redis client for sessions and limits (why that is safe: redis/connect-redis.ts).
+  let redis: RedisClient | undefined;
   try {
-    store = config.redisUrl
-      ? await createRedisSessionStore({ url: config.redisUrl, ttlSeconds: config.sessionTtlSeconds, logger })
-      : createMemorySessionStore({ ttlSeconds: config.sessionTtlSeconds });
+    redis = config.redisUrl ? await connectRedis({ url: config.redisUrl, logger }) : undefined;
   } catch (error) {
     closeServiceClients(services);
     throw error;
   }
+  const store: SessionStore = redis
+    ? createRedisSessionStore({ client: redis, ttlSeconds: config.sessionTtlSeconds })
+    : createMemorySessionStore({ ttlSeconds: config.sessionTtlSeconds });
   // Rate limits, quotas, idempotency: in Redis when REDIS_URL is set (fail open while it is down).
-  const limits = await createGatewayLimits({
+  const limits = createGatewayLimits({
     config: config.limits,
-    redisUrl: config.redisUrl,
+    redis,
     logger,
     // A JSON request ends within a service deadline or two: a claim a minute older lost its gateway.
     claimTtlMs: 60_000 + config.serviceDeadlineMs,
@@ -109,6 +112,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     await limits
       .close()
       .catch((error: unknown) => logger.warn({ err: error }, 'closing the limits store failed'));
+    if (redis)
+      await closeRedis(redis).catch((error: unknown) => logger.warn({ err: error }, 'closing redis failed'));
     closeServiceClients(services);
   };
   try {

@@ -16,13 +16,8 @@ import {
 import { createMemoryQuotaStore, createRedisQuotaStore, quota, type QuotaStore } from './quota.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { createMemoryRateLimitStore, type RateLimitStore } from './rate-limit-store.js';
-import {
-  closeLimitsRedis,
-  connectLimitsRedis,
-  RedisFallback,
-  type LimitsBackend,
-  type LimitsRedisClient,
-} from './redis-backend.js';
+import type { RedisClient } from '../redis/connect-redis.js';
+import { RedisFallback, type LimitsBackend } from './redis-backend.js';
 import { createRedisRateLimitStore } from './redis-rate-limit-store.js';
 
 export type { LimitsBackend } from './redis-backend.js';
@@ -44,17 +39,17 @@ export interface GatewayLimits {
 
 export interface GatewayLimitsOptions {
   config: LimitsConfig;
-  redisUrl?: string;
+  /** The gateway's Redis client when REDIS_URL is set (its owner closes it). */
+  redis?: RedisClient;
   logger: Logger;
   /** How long an idempotency claim outlives a request that never finishes (crashed gateway). */
   claimTtlMs: number;
   /** The clock of the in-memory stores and of quota months (tests). */
   now?: () => number;
-  redisStartupWaitMs?: number;
 }
 
-/** Builds the limits (connecting to Redis when configured and anything is enabled). */
-export async function createGatewayLimits(options: GatewayLimitsOptions): Promise<GatewayLimits> {
+/** Builds the limits (on Redis when a client is given and anything is enabled). */
+export function createGatewayLimits(options: GatewayLimitsOptions): GatewayLimits {
   const { config, logger } = options;
   const quotaLimits = { freeAllowance: config.quotaFreeAllowance, monthlyLimit: config.quotaMonthlyLimit };
   const quotasEnabled = quotaLimits.freeAllowance !== null || quotaLimits.monthlyLimit !== null;
@@ -66,15 +61,10 @@ export async function createGatewayLimits(options: GatewayLimitsOptions): Promis
   let rates: RateLimitStore = memoryRates;
   let idempotencyStore: IdempotencyStore = memoryIdempotency;
   let quotas: QuotaStore = memoryQuotas;
-  let client: LimitsRedisClient | undefined;
+  const client = anythingEnabled ? options.redis : undefined;
   let fallback: RedisFallback | undefined;
 
-  if (anythingEnabled && options.redisUrl) {
-    client = await connectLimitsRedis({
-      url: options.redisUrl,
-      logger,
-      startupWaitMs: options.redisStartupWaitMs,
-    });
+  if (client) {
     const prefix = config.redisKeyPrefix;
     const redis = {
       rates: createRedisRateLimitStore(client, `${prefix}rl:`),
@@ -142,7 +132,6 @@ export async function createGatewayLimits(options: GatewayLimitsOptions): Promis
     },
     async close() {
       await Promise.all([memoryRates.close(), memoryIdempotency.close(), memoryQuotas.close()]);
-      if (client) await closeLimitsRedis(client);
     },
   };
 }

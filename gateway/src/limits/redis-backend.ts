@@ -1,56 +1,18 @@
 /**
- * The Redis side of the limits: one client (connected like the session store's: no offline queue,
- * background reconnects, a short wait at start-up) and the fail-open switch. Every limits call goes
- * to Redis while it answers; when it does not (down, or slower than COMMAND_TIMEOUT_MS) the call is
- * served by the in-process store instead, a warning is logged once per outage, and /readyz reports
- * `degraded_in_memory` until Redis answers again.
+ * The Redis side of the limits: scripts on the gateway's shared client (redis/connect-redis.ts) and
+ * the fail-open switch. Every limits call goes to Redis while it answers; when it does not (down, or
+ * slower than COMMAND_TIMEOUT_MS) the call is served by the in-process store instead, a warning is
+ * logged once per outage, and /readyz reports `degraded_in_memory` until Redis answers again.
  */
 import { createHash } from 'node:crypto';
-import { createClient } from 'redis';
 import type { Logger } from '@tix/kit';
+import type { RedisClient } from '../redis/connect-redis.js';
 
-function newClient(url: string) {
-  return createClient({
-    url,
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout: 2_000,
-      reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5_000),
-    },
-  });
-}
-
-export type LimitsRedisClient = ReturnType<typeof newClient>;
+/** The client the limits stores run on: the gateway's one Redis client. */
+export type LimitsRedisClient = RedisClient;
 
 /** Redis taking longer than this is treated as down for that call. */
 const COMMAND_TIMEOUT_MS = 500;
-
-/** Creates the client and waits up to `startupWaitMs` for the first connection (then goes on without). */
-export async function connectLimitsRedis(options: {
-  url: string;
-  logger: Logger;
-  startupWaitMs?: number;
-}): Promise<LimitsRedisClient> {
-  const client = newClient(options.url);
-  // Outages are logged by the fallback (once each); reconnect errors would repeat every attempt.
-  client.on('error', () => undefined);
-  const firstConnection = client.connect().then(
-    () => true,
-    () => false,
-  );
-  const connected = await Promise.race([
-    firstConnection,
-    new Promise<false>((resolve) => setTimeout(() => resolve(false), options.startupWaitMs ?? 2_000).unref()),
-  ]);
-  if (!connected) options.logger.warn('limits: redis not reachable yet; limiting in process until it is');
-  return client;
-}
-
-/** Closes the client whatever state it is in. */
-export async function closeLimitsRedis(client: LimitsRedisClient): Promise<void> {
-  if (client.isReady) await client.close();
-  else if (client.isOpen) client.destroy();
-}
 
 /** A Lua script run by EVALSHA (loaded on first NOSCRIPT), so only its hash crosses the wire. */
 export class RedisScript {

@@ -1,57 +1,27 @@
 /**
  * Sessions in Redis (REDIS_URL), so gateway replicas share them. Keys are `<prefix><sha256(id)>`
  * (a dump of Redis reveals no usable session id) with the TTL on the key; GETEX slides it on every
- * load in the same round trip. Commands fail fast while Redis is unreachable (no offline queue),
- * answered 503 instead of hanging the request, and the store reconnects in the background.
+ * load in the same round trip. The client is the gateway's shared one (redis/connect-redis.ts):
+ * commands fail fast while Redis is unreachable, answered 503 instead of hanging the request, and
+ * it reconnects in the background.
  */
 import { createHash } from 'node:crypto';
-import { createClient } from 'redis';
-import { AppError, type Logger } from '@tix/kit';
+import { AppError } from '@tix/kit';
+import type { RedisClient } from '../redis/connect-redis.js';
 import type { SessionData, SessionStore } from './session-store.js';
 
 export interface RedisSessionStoreOptions {
-  url: string;
+  /** The gateway's Redis client; its owner closes it (close() here leaves it open). */
+  client: RedisClient;
   ttlSeconds: number;
-  logger: Logger;
   keyPrefix?: string;
-  /** How long start-up waits for the first connection before going on without it (ms). */
-  startupWaitMs?: number;
 }
 
 const UNAVAILABLE_MESSAGE = 'Session store unavailable';
 
-/** Creates the store and starts connecting (see the note on start-up below). */
-export async function createRedisSessionStore(options: RedisSessionStoreOptions): Promise<SessionStore> {
+export function createRedisSessionStore(options: RedisSessionStoreOptions): SessionStore {
+  const { client } = options;
   const prefix = options.keyPrefix ?? 'tix:session:';
-  const client = createClient({
-    url: options.url,
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout: 2_000,
-      reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5_000),
-    },
-  });
-  let lastErrorLogged = 0;
-  client.on('error', (error: Error) => {
-    // A reconnect loop emits an error per attempt; one line every few seconds is enough.
-    if (Date.now() - lastErrorLogged > 5_000) {
-      lastErrorLogged = Date.now();
-      options.logger.warn({ err: error }, 'session store: redis error');
-    }
-  });
-  // Redis being down must not stop the gateway (the API host does not need it): wait briefly for
-  // the first connection, then keep reconnecting in the background while session calls answer 503.
-  const firstConnection = client.connect().then(
-    () => true,
-    () => false,
-  );
-  const connected = await Promise.race([
-    firstConnection,
-    new Promise<false>((resolve) => setTimeout(() => resolve(false), options.startupWaitMs ?? 2_000).unref()),
-  ]);
-  if (!connected)
-    options.logger.warn('session store: redis not reachable yet; session routes answer 503 until it is');
-
   const keyOf = (id: string) => prefix + createHash('sha256').update(id).digest('hex');
   const guarded = async <T>(run: () => Promise<T>): Promise<T> => {
     try {
@@ -82,9 +52,7 @@ export async function createRedisSessionStore(options: RedisSessionStoreOptions)
       guarded(async () => {
         await client.del(keyOf(id));
       }),
-    async close() {
-      if (client.isReady) await client.close();
-      else if (client.isOpen) client.destroy();
-    },
+    // The client is shared with the limits; the gateway closes it once both are done.
+    close: () => Promise.resolve(),
   };
 }

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { createClient } from 'redis';
 import { AppError } from '@tix/kit';
 import { freePort, startTcpProxy, testLogger, type TcpProxy } from '@tix/kit/testing';
+import { closeRedis, connectRedis, type RedisClient } from '../../src/redis/connect-redis.js';
 import { createRedisSessionStore } from '../../src/sessions/redis-session-store.js';
 import { newSessionId, type SessionData, type SessionStore } from '../../src/sessions/session-store.js';
 
@@ -16,21 +17,19 @@ const DATA: SessionData = {
 describe('Redis session store (real Redis)', () => {
   const prefix = `tix:test:${randomBytes(4).toString('hex')}:`;
   let inspector: ReturnType<typeof createClient>;
+  let client: RedisClient;
   let store: SessionStore;
 
   before(async () => {
     inspector = createClient({ url: REDIS_URL });
     await inspector.connect();
-    store = await createRedisSessionStore({
-      url: REDIS_URL,
-      ttlSeconds: 100,
-      logger: testLogger(),
-      keyPrefix: prefix,
-    });
+    client = await connectRedis({ url: REDIS_URL, logger: testLogger() });
+    store = createRedisSessionStore({ client, ttlSeconds: 100, keyPrefix: prefix });
   });
   after(async () => {
     for (const key of await inspector.keys(`${prefix}*`)) await inspector.del(key);
     await store.close();
+    await closeRedis(client);
     await inspector.close();
   });
 
@@ -57,19 +56,17 @@ describe('Redis session store (real Redis)', () => {
 
   describe('when Redis is unreachable', () => {
     let proxy: TcpProxy;
+    let flakyClient: RedisClient;
     let flaky: SessionStore;
     before(async () => {
       const target = new URL(REDIS_URL);
       proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
-      flaky = await createRedisSessionStore({
-        url: `redis://127.0.0.1:${proxy.port}`,
-        ttlSeconds: 100,
-        logger: testLogger(),
-        keyPrefix: prefix,
-      });
+      flakyClient = await connectRedis({ url: `redis://127.0.0.1:${proxy.port}`, logger: testLogger() });
+      flaky = createRedisSessionStore({ client: flakyClient, ttlSeconds: 100, keyPrefix: prefix });
     });
     after(async () => {
       await flaky.close();
+      await closeRedis(flakyClient);
       await proxy.close();
     });
 
@@ -94,17 +91,18 @@ describe('Redis session store (real Redis)', () => {
     });
 
     it('starts without Redis at all (does not block the gateway)', async () => {
-      const absent = await createRedisSessionStore({
+      const absentClient = await connectRedis({
         url: `redis://127.0.0.1:${await freePort()}`,
-        ttlSeconds: 100,
         logger: testLogger(),
         startupWaitMs: 100,
       });
+      const absent = createRedisSessionStore({ client: absentClient, ttlSeconds: 100 });
       try {
         const error = await absent.load(newSessionId()).catch((caught: unknown) => caught);
         expect((error as AppError).kind).to.equal('unavailable');
       } finally {
         await absent.close();
+        await closeRedis(absentClient);
       }
     });
   });

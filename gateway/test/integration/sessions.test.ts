@@ -4,6 +4,7 @@ import { createClient } from 'redis';
 import { testLogger } from '@tix/kit/testing';
 import { startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
 import { request, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { closeRedis, connectRedis, type RedisClient } from '../../src/redis/connect-redis.js';
 import { createRedisSessionStore } from '../../src/sessions/redis-session-store.js';
 import { createMemorySessionStore, type SessionStore } from '../../src/sessions/session-store.js';
 
@@ -52,6 +53,8 @@ async function removeRedisSessions(): Promise<void> {
   await client.close();
 }
 
+let redisClient: RedisClient | undefined;
+
 const stores: { name: string; create: () => Promise<SessionStore>; cleanUp: () => Promise<void> }[] = [
   {
     name: 'in-memory store',
@@ -60,14 +63,14 @@ const stores: { name: string; create: () => Promise<SessionStore>; cleanUp: () =
   },
   {
     name: 'Redis store',
-    create: () =>
-      createRedisSessionStore({
-        url: REDIS_URL,
-        ttlSeconds: 60,
-        logger: testLogger(),
-        keyPrefix: REDIS_PREFIX,
-      }),
-    cleanUp: removeRedisSessions,
+    create: async () => {
+      redisClient = await connectRedis({ url: REDIS_URL, logger: testLogger() });
+      return createRedisSessionStore({ client: redisClient, ttlSeconds: 60, keyPrefix: REDIS_PREFIX });
+    },
+    cleanUp: async () => {
+      await removeRedisSessions();
+      if (redisClient) await closeRedis(redisClient);
+    },
   },
 ];
 

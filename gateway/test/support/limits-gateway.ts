@@ -16,6 +16,7 @@ import { defaultLimitsConfig, type LimitsConfig } from '../../src/limits/config.
 import { createGatewayLimits, type GatewayLimits } from '../../src/limits/index.js';
 import { createProjectResolver } from '../../src/projects/project-resolver.js';
 import { DEFAULT_ATTACHMENT_MAX_BYTES } from '../../src/routes/v1/attachments.schemas.js';
+import { closeRedis, connectRedis } from '../../src/redis/connect-redis.js';
 import { closeServiceClients, createServiceClients } from '../../src/services.js';
 import { createMemorySessionStore } from '../../src/sessions/session-store.js';
 
@@ -65,13 +66,15 @@ export async function startLimitsGateway(options: LimitsGatewayOptions): Promise
   const services = createServiceClients(addresses, 5_000);
   const redisKeyPrefix = options.redisKeyPrefix ?? testRedisPrefix();
   const redisUrl = options.redisUrl === undefined ? TEST_REDIS_URL : options.redisUrl;
-  const limits = await createGatewayLimits({
+  const redis = redisUrl
+    ? await connectRedis({ url: redisUrl, logger: testLogger('redis'), startupWaitMs: 500 })
+    : undefined;
+  const limits = createGatewayLimits({
     config: { ...defaultLimitsConfig(), redisKeyPrefix, ...options.limits },
-    redisUrl: redisUrl ?? undefined,
+    redis,
     logger: testLogger('limits'),
     claimTtlMs: 65_000,
     now: options.now,
-    redisStartupWaitMs: 500,
   });
   const deps: Omit<AppDeps, 'listenerRole'> = {
     apiHosts: [],
@@ -108,6 +111,7 @@ export async function startLimitsGateway(options: LimitsGatewayOptions): Promise
         ),
       );
       await limits.close();
+      if (redis) await closeRedis(redis);
       closeServiceClients(services);
     },
   };

@@ -9,11 +9,7 @@ import {
   type IdempotencyStore,
 } from '../../src/limits/idempotency-store.js';
 import { createMemoryQuotaStore, createRedisQuotaStore, type QuotaStore } from '../../src/limits/quota.js';
-import {
-  closeLimitsRedis,
-  connectLimitsRedis,
-  type LimitsRedisClient,
-} from '../../src/limits/redis-backend.js';
+import { closeRedis, connectRedis, type RedisClient } from '../../src/redis/connect-redis.js';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const DONE: CompletedRecord = {
@@ -105,14 +101,14 @@ describeStores('in memory', () =>
 );
 
 describe('limits stores: redis', () => {
-  let client: LimitsRedisClient;
+  let client: RedisClient;
   const prefix = `tix:test:${randomBytes(4).toString('hex')}:`;
   before(async () => {
-    client = await connectLimitsRedis({ url: REDIS_URL, logger: testLogger() });
+    client = await connectRedis({ url: REDIS_URL, logger: testLogger() });
   });
   after(async () => {
     for (const key of await client.keys(`${prefix}*`)) await client.del(key);
-    await closeLimitsRedis(client);
+    await closeRedis(client);
   });
   describeStores('redis', () =>
     Promise.resolve({

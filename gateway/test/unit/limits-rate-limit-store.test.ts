@@ -7,11 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { testLogger } from '@tix/kit/testing';
 import { createMemoryRateLimitStore, type RateLimitStore } from '../../src/limits/rate-limit-store.js';
-import {
-  closeLimitsRedis,
-  connectLimitsRedis,
-  type LimitsRedisClient,
-} from '../../src/limits/redis-backend.js';
+import { closeRedis, connectRedis, type RedisClient } from '../../src/redis/connect-redis.js';
 import { createRedisRateLimitStore } from '../../src/limits/redis-rate-limit-store.js';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -131,7 +127,7 @@ describeStore(
   () => Promise.resolve(),
 );
 
-let client: LimitsRedisClient;
+let client: RedisClient;
 const prefix = `tix:test:${randomBytes(4).toString('hex')}:rl:`;
 const redisNow = async () => {
   const [seconds, micros] = await client.time();
@@ -140,7 +136,7 @@ const redisNow = async () => {
 describeStore(
   'redis (server clock)',
   async () => {
-    client = await connectLimitsRedis({ url: REDIS_URL, logger: testLogger() });
+    client = await connectRedis({ url: REDIS_URL, logger: testLogger() });
     return {
       store: createRedisRateLimitStore(client, prefix),
       now: redisNow,
@@ -155,7 +151,7 @@ describeStore(
   },
   async () => {
     for (const key of await client.keys(`${prefix}*`)) await client.del(key);
-    await closeLimitsRedis(client);
+    await closeRedis(client);
   },
 );
 
