@@ -16,6 +16,7 @@ import type { GatewayLimits } from './limits/index.js';
 import { hostRole } from './middleware/host-role.js';
 import { httpMetrics, installRoutePatternCapture } from './middleware/http-metrics.js';
 import type { SessionOptions } from './middleware/session.js';
+import { openApiDocumentJson } from './openapi/document.js';
 import type { ProjectResolver } from './projects/project-resolver.js';
 import { createSessionRouter } from './routes/app/index.js';
 import { healthRoutes } from './routes/health.js';
@@ -71,8 +72,10 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRoutes(deps));
   app.use(hostRole(deps));
   app.use(apiKeyOnlyOnApiHost());
-  app.use('/v1', forRole('api', createApiRouter(deps)));
-  app.use('/api', forRole('app', createSessionRouter(deps)));
+  // Built at start: an operation that cannot be described stops the gateway, not a request.
+  const routeDeps = { ...deps, apiDescriptionJson: openApiDocumentJson() };
+  app.use('/v1', forRole('api', createApiRouter(routeDeps)));
+  app.use('/api', forRole('app', createSessionRouter(routeDeps)));
   // Requests no router counted (unknown paths, refusals before a router) still count and get headers.
   for (const handler of deps.limits?.beforeNotFound ?? []) app.use(handler);
   app.use(notFound());

@@ -104,6 +104,13 @@ function bodyField(body: unknown, field: string): unknown {
  * outside the key's scope.
  */
 export function selectProject(input: ProjectContextInput): ProjectSelection {
+  const selection = selectNamedProject(input);
+  if (!selection) throw AppError.badRequest(PROJECT_REQUIRED_MESSAGE);
+  return selection;
+}
+
+/** selectProject, except that naming no project is undefined instead of 400. */
+export function selectNamedProject(input: ProjectContextInput): ProjectSelection | undefined {
   const queryId = parseParameter(projectIdParam, 'project_id', input.query.project_id);
   const bodyId = input.acceptBodyProjectId
     ? (parseParameter(bodyProjectIdField, 'project_id', bodyField(input.body, 'project_id')) ?? undefined)
@@ -122,7 +129,17 @@ export function selectProject(input: ProjectContextInput): ProjectSelection {
   }
   if (requestedId !== undefined) return { source: 'project_id', id: requestedId };
   if (slug !== undefined) return { source: 'project', slug };
-  throw AppError.badRequest(PROJECT_REQUIRED_MESSAGE);
+  return undefined;
+}
+
+function resolveSelection(
+  selection: ProjectSelection,
+  resolver: ProjectResolver,
+  context: OutgoingContext,
+): Promise<Project> {
+  return selection.source === 'project'
+    ? resolver.bySlug(selection.slug, context)
+    : resolver.byId(selection.id, context);
 }
 
 /** The project a request operates in (selectProject, then the resolver). */
@@ -131,30 +148,30 @@ export async function resolveProjectContext(
   resolver: ProjectResolver,
   context: OutgoingContext,
 ): Promise<Project> {
-  const selection = selectProject(input);
-  return selection.source === 'project'
-    ? resolver.bySlug(selection.slug, context)
-    : resolver.byId(selection.id, context);
+  return resolveSelection(selectProject(input), resolver, context);
 }
 
-/** Resolves the project context and sets request.project. */
+/**
+ * Resolves the project context and sets request.project. With `optional`, a request that names no
+ * project goes on without one (a malformed or unknown one is still refused).
+ */
 export function projectContext(options: {
   resolver: ProjectResolver;
   /** Ticket creation: also read body `project_id`. */
   acceptBodyProjectId?: boolean;
+  optional?: boolean;
 }): RequestHandler {
   const acceptBodyProjectId = options.acceptBodyProjectId ?? false;
+  const select = options.optional ? selectNamedProject : selectProject;
   return async (request, _response, next) => {
-    request.project = await resolveProjectContext(
-      {
-        principal: request.principal,
-        query: request.query,
-        body: request.body,
-        acceptBodyProjectId,
-      },
-      options.resolver,
-      callContext(request),
-    );
+    const selection = select({
+      principal: request.principal,
+      query: request.query,
+      body: request.body,
+      acceptBodyProjectId,
+    });
+    if (selection)
+      request.project = await resolveSelection(selection, options.resolver, callContext(request));
     next();
   };
 }

@@ -1,7 +1,8 @@
 /**
- * Builds the OpenAPI 3.1 document from the operation table (operations.ts): request parameters and
- * bodies from the zod schemas the routes validate with, responses from components.ts, the spec's
- * common errors and headers, and the security each operation needs. Built once per process.
+ * Builds the OpenAPI 3.1 document from the operation declarations (routes/operation.ts): request
+ * parameters and bodies from the zod schemas the routes validate with, responses as declared
+ * (responses.ts, components.ts), the spec's common errors and headers, and the security each
+ * operation needs. Built once per process.
  *
  * Path and query parameters travel as text and the schemas parse that text (`"42"` -> 42); the
  * document shows the value they stand for (an integer parameter, not a string with a digit pattern),
@@ -14,16 +15,11 @@ import {
   type RouteConfig,
 } from '@asteasolutions/zod-to-openapi';
 import { INTERNAL_ERROR_MESSAGE } from '@tix/kit';
+import type { HostRole } from '../http/request-context.js';
 import { projectContextQuery } from '../middleware/project-context.js';
+import { TAGS, type OperationDescription } from '../routes/operation.js';
 import { COMPONENT_SCHEMAS, successEnvelope } from './components.js';
-import {
-  jsonBodyOf,
-  openApiPath,
-  OPERATIONS,
-  TAGS,
-  type OperationAuth,
-  type OperationSpec,
-} from './operations.js';
+import { OPERATIONS } from './operations.js';
 import { z } from './zod-openapi.js';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
@@ -136,25 +132,26 @@ const COMMON_SESSION_ERRORS = [403, 429, 500, 503];
 const COMMON_PUBLIC_ERRORS = [429, 500];
 
 /** The error statuses an operation documents: its own, the common ones, what its inputs imply. */
-export function errorStatusesOf(operation: OperationSpec): number[] {
+export function errorStatusesOf(operation: OperationDescription): number[] {
   const statuses = new Set(operation.errors);
-  const common =
-    operation.auth.kind === 'api_key'
-      ? COMMON_API_ERRORS
-      : operation.auth.kind === 'session'
-        ? COMMON_SESSION_ERRORS
-        : COMMON_PUBLIC_ERRORS;
-  for (const status of common) statuses.add(status);
-  if (operation.auth.kind === 'session' && operation.auth.signedIn) statuses.add(401);
-  if (operation.validated?.params || operation.validated?.query) statuses.add(400);
-  if (operation.projectContext) {
+  const { access } = operation;
+  if (access === 'public') {
+    for (const status of COMMON_PUBLIC_ERRORS) statuses.add(status);
+  } else if ('session' in access) {
+    for (const status of COMMON_SESSION_ERRORS) statuses.add(status);
+    if (access.session === 'signed_in') statuses.add(401);
+  } else {
+    for (const status of COMMON_API_ERRORS) statuses.add(status);
+  }
+  if (operation.request?.params || operation.request?.query) statuses.add(400);
+  if (operation.project !== 'none') {
     statuses.add(400);
     statuses.add(404);
   }
-  if (jsonBodyOf(operation)) {
+  if (operation.request?.body) {
     for (const status of [400, 413, 415, 422]) statuses.add(status);
   }
-  if (operation.multipartFileField) {
+  if (operation.upload) {
     for (const status of [400, 422]) statuses.add(status);
   }
   return [...statuses].sort((a, b) => a - b);
@@ -230,37 +227,34 @@ const parameterRef = (name: keyof typeof PARAMETERS) => ({ $ref: `#/components/p
 
 // ---- security ------------------------------------------------------------------------------------
 
-function securityOf(auth: OperationAuth): Record<string, string[]>[] {
-  switch (auth.kind) {
-    case 'api_key': {
-      // OpenAPI 3.1 lets non-OAuth schemes list the roles (here: scopes) an operation needs.
-      const scopes = auth.scope === null ? [] : [auth.scope];
-      return [{ [SECURITY_SCHEMES.ApiKeyBearer]: scopes }, { [SECURITY_SCHEMES.ApiKeyHeader]: scopes }];
+/** The session host checks the CSRF token on these. */
+const needsCsrf = (operation: OperationDescription) => operation.method !== 'get';
+
+function securityOf(operation: OperationDescription): Record<string, string[]>[] {
+  const { access } = operation;
+  if (access === 'public') return [];
+  if ('session' in access) {
+    if (needsCsrf(operation)) {
+      return [{ [SECURITY_SCHEMES.SessionCookie]: [], [SECURITY_SCHEMES.CsrfToken]: [] }];
     }
-    case 'session':
-      if (auth.csrf) return [{ [SECURITY_SCHEMES.SessionCookie]: [], [SECURITY_SCHEMES.CsrfToken]: [] }];
-      // Without a session the call still works (it starts one), unless a user must be signed in.
-      return auth.signedIn
-        ? [{ [SECURITY_SCHEMES.SessionCookie]: [] }]
-        : [{}, { [SECURITY_SCHEMES.SessionCookie]: [] }];
-    case 'public':
-      return [];
+    // Without a session the call still works (it starts one), unless a user must be signed in.
+    return access.session === 'signed_in'
+      ? [{ [SECURITY_SCHEMES.SessionCookie]: [] }]
+      : [{}, { [SECURITY_SCHEMES.SessionCookie]: [] }];
   }
+  // OpenAPI 3.1 lets non-OAuth schemes list the roles (here: scopes) an operation needs.
+  const scopes = access.scope === null ? [] : [access.scope];
+  return [{ [SECURITY_SCHEMES.ApiKeyBearer]: scopes }, { [SECURITY_SCHEMES.ApiKeyHeader]: scopes }];
 }
 
-function authDescription(auth: OperationAuth): string {
-  switch (auth.kind) {
-    case 'api_key':
-      return auth.scope === null ? 'Any valid API key.' : `Scope: \`${auth.scope}\`.`;
-    case 'session':
-      return auth.csrf
-        ? 'Session cookie and `X-CSRF-Token` (from GET /api/csrf-token).'
-        : auth.signedIn
-          ? 'A signed-in session.'
-          : 'Session cookie optional.';
-    case 'public':
-      return 'No credentials.';
+function accessDescription(operation: OperationDescription): string {
+  const { access } = operation;
+  if (access === 'public') return 'No credentials.';
+  if ('session' in access) {
+    if (needsCsrf(operation)) return 'Session cookie and `X-CSRF-Token` (from GET /api/csrf-token).';
+    return access.session === 'signed_in' ? 'A signed-in session.' : 'Session cookie optional.';
   }
+  return access.scope === null ? 'Any valid API key.' : `Scope: \`${access.scope}\`.`;
 }
 
 // ---- parameters as the values they stand for ------------------------------------------------------
@@ -313,7 +307,7 @@ type ParameterLocation = 'path' | 'query';
 
 /** Overlays per `${in}:${name}` for the path and query parameters of `operation`. */
 function parameterOverlays(
-  operation: OperationSpec,
+  operation: OperationDescription,
   query: z.ZodObject | undefined,
 ): Map<string, { overlay?: WireOverlay; field: z.ZodType }> {
   const overlays = new Map<string, { overlay?: WireOverlay; field: z.ZodType }>();
@@ -323,19 +317,19 @@ function parameterOverlays(
       overlays.set(`${location}:${name}`, overlay ? { overlay, field } : { field });
     }
   };
-  const params = operation.validated?.params;
+  const params = operation.request?.params;
   if (params instanceof z.ZodObject) add('path', params.shape);
   if (query) add('query', query.shape);
   return overlays;
 }
 
 /** The query object documented for `operation`: its own plus the project-context parameters. */
-function queryOf(operation: OperationSpec): z.ZodObject | undefined {
-  const own = operation.validated?.query;
+function queryOf(operation: OperationDescription): z.ZodObject | undefined {
+  const own = operation.request?.query;
   if (own !== undefined && !(own instanceof z.ZodObject)) {
     throw new Error(`${operation.operationId}: a query schema must be a zod object to be documented`);
   }
-  if (!operation.projectContext) return own;
+  if (operation.project === 'none') return own;
   return z.object({ ...(own?.shape ?? {}), ...projectContextQuery.shape });
 }
 
@@ -343,9 +337,9 @@ function queryOf(operation: OperationSpec): z.ZodObject | undefined {
 
 const JSON_TYPE = 'application/json';
 
-function successResponses(operation: OperationSpec): Record<string, ResponseConfig> {
+function successResponses(operation: OperationDescription): Record<string, ResponseConfig> {
   const success = operation.success;
-  const postOnApi = operation.host === 'api' && operation.method === 'post';
+  const postOnApi = hostOf(operation) === 'api' && operation.method === 'post';
   switch (success.kind) {
     case 'json':
       return {
@@ -411,7 +405,7 @@ function successResponses(operation: OperationSpec): Record<string, ResponseConf
   }
 }
 
-function errorResponses(operation: OperationSpec): Record<string, { $ref: string }> {
+function errorResponses(operation: OperationDescription): Record<string, { $ref: string }> {
   return Object.fromEntries(
     errorStatusesOf(operation).map((status) => {
       const response = ERROR_RESPONSES[status];
@@ -423,22 +417,36 @@ function errorResponses(operation: OperationSpec): Record<string, { $ref: string
 
 // ---- routes --------------------------------------------------------------------------------------
 
+/** `/tickets/:id` -> `/tickets/{id}`. */
+export function openApiPath(expressPath: string): string {
+  return expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+/** The one host an operation is described on (serving one on both hosts needs both securities). */
+function hostOf(operation: OperationDescription): HostRole {
+  const [host, ...others] = operation.hosts;
+  if (!host || others.length > 0) {
+    throw new Error(`${operation.operationId}: only operations of exactly one host can be described`);
+  }
+  return host;
+}
+
 function routeOf(
-  operation: OperationSpec,
+  operation: OperationDescription,
   servers: OpenApiServers,
 ): { route: RouteConfig; overlays: ReturnType<typeof parameterOverlays> } {
+  const host = hostOf(operation);
   const query = queryOf(operation);
-  const body = jsonBodyOf(operation);
+  const body = operation.request?.body;
   if (body && operation.bodyExample === undefined) {
     throw new Error(`${operation.operationId}: every JSON body needs an example`);
   }
-  const params = operation.validated?.params;
+  const params = operation.request?.params;
   if (params !== undefined && !(params instanceof z.ZodObject)) {
     throw new Error(`${operation.operationId}: path parameters must be a zod object to be documented`);
   }
   const headerParameters = [parameterRef('CorrelationId')];
-  if (operation.host === 'api' && operation.method === 'post')
-    headerParameters.push(parameterRef('IdempotencyKey'));
+  if (host === 'api' && operation.method === 'post') headerParameters.push(parameterRef('IdempotencyKey'));
 
   const route: RouteConfig = {
     method: operation.method,
@@ -446,8 +454,8 @@ function routeOf(
     operationId: operation.operationId,
     tags: [operation.tag],
     summary: operation.summary,
-    description: [operation.description, authDescription(operation.auth)].filter(Boolean).join('\n\n'),
-    security: securityOf(operation.auth),
+    description: [operation.description, accessDescription(operation)].filter(Boolean).join('\n\n'),
+    security: securityOf(operation),
     parameters: headerParameters,
     request: {
       ...(params ? { params } : {}),
@@ -460,7 +468,7 @@ function routeOf(
             },
           }
         : {}),
-      ...(operation.multipartFileField
+      ...(operation.upload
         ? {
             body: {
               required: true,
@@ -468,9 +476,9 @@ function routeOf(
                 'multipart/form-data': {
                   schema: {
                     type: 'object',
-                    required: [operation.multipartFileField],
+                    required: [operation.upload.field],
                     properties: {
-                      [operation.multipartFileField]: {
+                      [operation.upload.field]: {
                         type: 'string',
                         format: 'binary',
                         contentMediaType: 'application/octet-stream',
@@ -486,7 +494,7 @@ function routeOf(
     },
     responses: { ...successResponses(operation), ...errorResponses(operation) },
   };
-  if (operation.host === 'app') {
+  if (host === 'app') {
     route.servers = [
       {
         url: '{app_url}/api',
@@ -501,8 +509,11 @@ function routeOf(
 
 // ---- the document --------------------------------------------------------------------------------
 
-/** Builds the document (pure; see openApiDocument for the per-process copy). */
-export function buildOpenApiDocument(servers: OpenApiServers = DEFAULT_SERVERS): OpenApiDocument {
+/** Builds the document of `operations` (pure; see openApiDocument for the per-process copy). */
+export function buildOpenApiDocument(
+  operations: readonly OperationDescription[] = OPERATIONS,
+  servers: OpenApiServers = DEFAULT_SERVERS,
+): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   for (const [name, schema] of Object.entries(COMPONENT_SCHEMAS)) registry.register(name, schema);
   registry.registerComponent('securitySchemes', SECURITY_SCHEMES.ApiKeyBearer, {
@@ -550,7 +561,7 @@ export function buildOpenApiDocument(servers: OpenApiServers = DEFAULT_SERVERS):
   }
 
   const overlaysByOperation = new Map<string, ReturnType<typeof parameterOverlays>>();
-  for (const operation of OPERATIONS) {
+  for (const operation of operations) {
     const { route, overlays } = routeOf(operation, servers);
     registry.registerPath(route);
     overlaysByOperation.set(operation.operationId, overlays);

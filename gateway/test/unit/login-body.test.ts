@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import { AppError } from '@tix/kit';
-import { parseLoginBody } from '../../src/routes/app/auth.js';
+import { parseBody } from '../../src/http/validate.js';
+import { LoginBody } from '../../src/routes/app/session.js';
+
+const parseLoginBody = (body: unknown) => parseBody(LoginBody, body);
 
 function validationErrors(body: unknown): unknown {
   try {
@@ -13,7 +16,7 @@ function validationErrors(body: unknown): unknown {
   throw new Error('expected a validation error');
 }
 
-describe('parseLoginBody', () => {
+describe('the login body', () => {
   it('accepts email and password, trimming the email', () => {
     expect(parseLoginBody({ email: ' a@b.c ', password: ' p ', extra: 1 })).to.deep.equal({
       email: 'a@b.c',

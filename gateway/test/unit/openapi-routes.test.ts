@@ -9,8 +9,9 @@ import { expect } from 'chai';
 import type { RequestHandler, Router } from 'express';
 import { createApiKeyAuthenticator } from '../../src/auth/api-key-authenticator.js';
 import { validationSchemasOf, type RequestSchemas } from '../../src/http/validate.js';
-import { buildOpenApiDocument } from '../../src/openapi/document.js';
-import { openApiPath, OPERATIONS, type OperationSpec } from '../../src/openapi/operations.js';
+import { buildOpenApiDocument, openApiPath } from '../../src/openapi/document.js';
+import { OPERATIONS } from '../../src/openapi/operations.js';
+import type { OperationDescription } from '../../src/routes/operation.js';
 import { createProjectResolver } from '../../src/projects/project-resolver.js';
 import { createSessionRouter } from '../../src/routes/app/index.js';
 import { DEFAULT_ATTACHMENT_MAX_BYTES } from '../../src/routes/v1/attachments.schemas.js';
@@ -62,18 +63,17 @@ describe('OpenAPI document and served routes', () => {
     { lookup: null, tickets: null, comments: null, attachments: null, webhooks: null },
     1_000,
   );
-  const apiRouter = createApiRouter({
+  const deps = {
     services,
+    sessions: { store: createMemorySessionStore({ ttlSeconds: 60 }), secureCookie: false },
+    apiDescriptionJson: '{}',
     apiKeys: createApiKeyAuthenticator({ lookup: services.lookup, ttlMs: 1_000 }),
     projects: createProjectResolver({ lookup: services.lookup, ttlMs: 1_000 }),
     bodyLimitBytes: 1024 * 1024,
     attachments: { maxBytes: DEFAULT_ATTACHMENT_MAX_BYTES, transferDeadlineMs: 60_000 },
-  });
-  const sessionRouter = createSessionRouter({
-    services,
-    sessions: { store: createMemorySessionStore({ ttlSeconds: 60 }), secureCookie: false },
-    bodyLimitBytes: 1024 * 1024,
-  });
+  };
+  const apiRouter = createApiRouter(deps);
+  const sessionRouter = createSessionRouter(deps);
   const served = {
     api: servedRoutes(apiRouter),
     app: servedRoutes(sessionRouter),
@@ -88,7 +88,7 @@ describe('OpenAPI document and served routes', () => {
   for (const host of ['api', 'app'] as const) {
     it(`documents every route the ${host} host serves`, () => {
       const documented = new Set(
-        OPERATIONS.filter((operation) => operation.host === host).map((operation) =>
+        OPERATIONS.filter((operation) => operation.hosts.includes(host)).map((operation) =>
           key(operation.method, operation.path),
         ),
       );
@@ -100,7 +100,7 @@ describe('OpenAPI document and served routes', () => {
 
     it(`serves every operation documented for the ${host} host`, () => {
       const routes = new Set(served[host].map((route) => key(route.method, route.path)));
-      const unserved = OPERATIONS.filter((operation) => operation.host === host)
+      const unserved = OPERATIONS.filter((operation) => operation.hosts.includes(host))
         .map((operation) => key(operation.method, operation.path))
         .filter((operation) => !routes.has(operation));
       expect(unserved, 'documented but not served').to.deep.equal([]);
@@ -119,9 +119,9 @@ describe('OpenAPI document and served routes', () => {
   });
 
   it('builds each operation from the very schemas its route validates with', () => {
-    const byKey = new Map<string, OperationSpec>(
+    const byKey = new Map<string, OperationDescription>(
       OPERATIONS.map((operation) => [
-        `${operation.host} ${key(operation.method, operation.path)}`,
+        `${operation.hosts.join()} ${key(operation.method, operation.path)}`,
         operation,
       ]),
     );
@@ -131,7 +131,7 @@ describe('OpenAPI document and served routes', () => {
         if (!operation) continue; // reported by the coverage tests above
         const label = `${host} ${key(route.method, route.path)}`;
         for (const part of ['params', 'query', 'body'] as const) {
-          expect(operation.validated?.[part], `${label} ${part}`).to.equal(route.validated?.[part]);
+          expect(operation.request?.[part], `${label} ${part}`).to.equal(route.validated?.[part]);
         }
       }
     }

@@ -200,4 +200,23 @@ describe('projectContext middleware', () => {
     await run(projectContext({ resolver, acceptBodyProjectId: true }), request);
     expect(request.project?.id).to.equal(7);
   });
+
+  it('optional: a request naming no project goes on without one; a bad or unknown one is refused', async () => {
+    const { resolver, asked } = fakeResolver();
+    const optional = projectContext({ resolver, optional: true });
+    const none = fakeRequest({ principal: unscoped, query: {} });
+    expect(await run(optional, none)).to.include({ nextCalled: true, error: undefined });
+    expect([none.project, asked]).to.deep.equal([undefined, []]);
+    const named = fakeRequest({ principal: unscoped, query: { project: 'eight' } });
+    await run(optional, named);
+    expect(named.project?.id).to.equal(8);
+    const refusals: [Record<string, string>, number][] = [
+      [{ project_id: 'x' }, 400],
+      [{ project: 'nine' }, 404],
+    ];
+    for (const [query, status] of refusals) {
+      const outcome = await run(optional, fakeRequest({ principal: unscoped, query }));
+      expect((outcome.error as AppError).httpStatus, JSON.stringify(query)).to.equal(status);
+    }
+  });
 });

@@ -6,15 +6,13 @@ import { Router } from 'express';
 import type { GatewayLimits } from '../../limits/index.js';
 import { requireCsrfToken } from '../../middleware/csrf.js';
 import { parseJsonBody } from '../../middleware/parse-json-body.js';
-import { loadSession, type SessionOptions } from '../../middleware/session.js';
-import type { ServiceClients } from '../../services.js';
-import { authRoutes } from './auth.js';
-import { csrfTokenRoutes } from './csrf-token.js';
-import { openApiRoutes } from './openapi.js';
+import { loadSession } from '../../middleware/session.js';
+import { mountOperations } from '../mount.js';
+import type { RouteDeps } from '../operation.js';
+import { API_DESCRIPTION_OPERATIONS } from './openapi.js';
+import { SESSION_OPERATIONS } from './session.js';
 
-export interface SessionRouterDeps {
-  services: ServiceClients;
-  sessions: SessionOptions;
+export interface SessionRouterDeps extends RouteDeps {
   bodyLimitBytes: number;
   limits?: GatewayLimits;
 }
@@ -28,8 +26,6 @@ export function createSessionRouter(deps: SessionRouterDeps): Router {
   router.use(requireCsrfToken());
   router.use(parseJsonBody({ limitBytes: deps.bodyLimitBytes }));
   for (const handler of deps.limits?.afterBodyParsing ?? []) router.use(handler);
-  csrfTokenRoutes(router, deps.sessions);
-  authRoutes(router, deps);
-  openApiRoutes(router);
+  mountOperations(router, 'app', [...SESSION_OPERATIONS, ...API_DESCRIPTION_OPERATIONS], deps);
   return router;
 }

@@ -5,10 +5,8 @@
  *   GET /api/docs/{asset}   the page's scripts, style sheet and icons.
  * Mounted like every session route, so the same rate limits and headers apply (no session is needed).
  */
-import type { Response, Router } from 'express';
+import type { Response } from 'express';
 import { AppError } from '@tix/kit';
-import { defineRoute } from '../../http/routing.js';
-import { handleValidated } from '../../http/validate.js';
 import {
   DOCS_ASSET_NOT_FOUND_MESSAGE,
   DOCS_CONTENT_SECURITY_POLICY,
@@ -16,7 +14,7 @@ import {
   docsAssets,
   docsPageHtml,
 } from '../../openapi/docs-page.js';
-import { openApiDocumentJson } from '../../openapi/document.js';
+import { defineOperation, type Operation } from '../operation.js';
 
 function send(
   response: Response,
@@ -34,32 +32,59 @@ function send(
   response.end(body);
 }
 
-/** Registers /openapi, /docs and /docs/:asset on the session router. */
-export function openApiRoutes(router: Router): void {
-  // Built here, at start (once per process): a table that cannot be described fails the start, not a request.
-  const documentJson = openApiDocumentJson();
-  defineRoute(router, '/openapi', {
-    get: [
-      (_request, response) =>
-        send(response, 'application/json; charset=utf-8', documentJson, 'public, max-age=300'),
-    ],
-  });
+export const API_DESCRIPTION_OPERATIONS: Operation[] = [
+  defineOperation({
+    method: 'get',
+    path: '/openapi',
+    hosts: ['app'],
+    access: 'public',
+    project: 'none',
+    operationId: 'getOpenApiDocument',
+    tag: 'API description',
+    summary: 'This OpenAPI 3.1 document',
+    description: 'Plain JSON (not in the envelope): the document is a resource of its own. No credentials.',
+    success: { kind: 'openapi_document' },
+    errors: [],
+    handle(_input, _request, response, { apiDescriptionJson }) {
+      send(response, 'application/json; charset=utf-8', apiDescriptionJson, 'public, max-age=300');
+    },
+  }),
 
-  defineRoute(router, '/docs', {
-    get: [
-      (request, response) =>
-        send(response, 'text/html; charset=utf-8', docsPageHtml(request.baseUrl), 'no-cache', {
-          'Content-Security-Policy': DOCS_CONTENT_SECURITY_POLICY,
-          'Referrer-Policy': 'no-referrer',
-        }),
-    ],
-  });
+  defineOperation({
+    method: 'get',
+    path: '/docs',
+    hosts: ['app'],
+    access: 'public',
+    project: 'none',
+    operationId: 'getApiReferencePage',
+    tag: 'API description',
+    summary: 'The API reference page (HTML)',
+    success: { kind: 'docs_page' },
+    errors: [],
+    handle(_input, request, response) {
+      send(response, 'text/html; charset=utf-8', docsPageHtml(request.baseUrl), 'no-cache', {
+        'Content-Security-Policy': DOCS_CONTENT_SECURITY_POLICY,
+        'Referrer-Policy': 'no-referrer',
+      });
+    },
+  }),
 
-  defineRoute(router, '/docs/:asset', {
-    get: handleValidated({ params: docsAssetParams }, ({ params }, _request, response) => {
+  defineOperation({
+    method: 'get',
+    path: '/docs/:asset',
+    hosts: ['app'],
+    access: 'public',
+    project: 'none',
+    request: { params: docsAssetParams },
+    operationId: 'getApiReferenceAsset',
+    tag: 'API description',
+    summary: 'A static file of the reference page',
+    success: { kind: 'docs_asset' },
+    errors: [404],
+    handle({ params }, _request, response) {
       const file = docsAssets().get(params.asset);
       if (!file) throw AppError.notFound(DOCS_ASSET_NOT_FOUND_MESSAGE);
       send(response, file.contentType, file.body, 'public, max-age=3600');
-    }),
-  });
-}
+    },
+  }),
+];

@@ -7,24 +7,18 @@ import type { ApiKeyAuthenticator } from '../../auth/api-key-authenticator.js';
 import type { GatewayLimits } from '../../limits/index.js';
 import { authenticateApiKey } from '../../middleware/authenticate-api-key.js';
 import { parseJsonBody } from '../../middleware/parse-json-body.js';
-import type { ProjectResolver } from '../../projects/project-resolver.js';
-import type { ServiceClients } from '../../services.js';
+import { mountOperations } from '../mount.js';
+import type { RouteDeps } from '../operation.js';
 import { attachmentRoutes, isAttachmentUpload } from './attachments.js';
-import type { AttachmentLimits } from './attachments.schemas.js';
 import { boardRoutes } from './board.js';
 import { commentRoutes } from './comments.js';
-import { projectRoutes } from './projects.js';
-import { ticketTypeRoutes } from './ticket-types.js';
+import { LOOKUP_OPERATIONS } from './lookups.js';
 import { ticketRoutes } from './tickets.js';
-import { userRoutes } from './users.js';
 import { webhookRoutes } from './webhooks.js';
 
-export interface ApiRouterDeps {
-  services: ServiceClients;
+export interface ApiRouterDeps extends RouteDeps {
   apiKeys: ApiKeyAuthenticator;
-  projects: ProjectResolver;
   bodyLimitBytes: number;
-  attachments: AttachmentLimits;
   limits?: GatewayLimits;
 }
 
@@ -38,9 +32,7 @@ export function createApiRouter(deps: ApiRouterDeps): Router {
   // Attachment uploads are multipart and streamed by their route.
   router.use(parseJsonBody({ limitBytes: deps.bodyLimitBytes, isExempt: isAttachmentUpload }));
   for (const handler of deps.limits?.afterBodyParsing ?? []) router.use(handler);
-  projectRoutes(router, deps);
-  ticketTypeRoutes(router, deps);
-  userRoutes(router, deps);
+  mountOperations(router, 'api', LOOKUP_OPERATIONS, deps);
   ticketRoutes(router, deps);
   boardRoutes(router, deps);
   commentRoutes(router, deps);

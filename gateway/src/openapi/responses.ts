@@ -1,0 +1,53 @@
+/**
+ * What an operation answers when it succeeds, as its declaration states it (routes/operation.ts) and
+ * the document shows it: a JSON envelope with a documented `data` and an example, or one of the few
+ * answers that are not the envelope (a file's bytes, the API description itself and its page).
+ */
+import type { z } from 'zod';
+import { z as zod } from './zod-openapi.js';
+
+export type OperationSuccess =
+  /** `{ ok: true, data }` with `status`; `example` is the `data` of a real answer. */
+  | { kind: 'json'; status: number; description: string; data: z.ZodType; example: unknown }
+  /** The bytes of a file with its own Content-Type (the attachment download). */
+  | { kind: 'file_download' }
+  | { kind: 'openapi_document' }
+  | { kind: 'docs_page' }
+  | { kind: 'docs_asset' };
+
+/** A JSON success: `data` as documented, with an example. */
+export function json(
+  status: number,
+  description: string,
+  data: z.ZodType,
+  example: unknown,
+): OperationSuccess {
+  return { kind: 'json', status, description, data, example };
+}
+
+/** A success answering one named object, `data: { <key>: <object> }` (most operations). */
+export function single(
+  status: number,
+  description: string,
+  key: string,
+  schema: z.ZodType,
+  example: unknown,
+): OperationSuccess {
+  return json(status, description, zod.object({ [key]: schema }), { [key]: example });
+}
+
+/** `{ <key>: [items], ...extra }`. */
+export function list<T extends z.ZodType>(key: string, item: T, extra: Record<string, z.ZodType> = {}) {
+  return zod.object({ [key]: zod.array(item), ...extra });
+}
+
+/** The `count` beside a list. */
+export const count = zod.number().int().meta({ description: 'Number of items in the list.' });
+
+/** `data: { message }`: what was done. */
+export const message = zod.object({ message: zod.string().meta({ description: 'What was done.' }) });
+
+/** The confirmation a deletion answers: `data: { message }`. */
+export function confirmation(example: string): OperationSuccess {
+  return json(200, 'Confirmation.', message, { message: example });
+}

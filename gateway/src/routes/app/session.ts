@@ -1,0 +1,151 @@
+/**
+ * Browser sessions on the app host:
+ *   GET  /api/csrf-token   the session's CSRF token (also in X-CSRF-Token), starting a session when
+ *                          there is none;
+ *   POST /api/auth/login   checks email and password with lookup, then replaces the session (new id
+ *                          and CSRF token: no fixation) and returns `{ user, csrf_token }`;
+ *   POST /api/auth/logout  ends the session;
+ *   GET  /api/auth/me      the signed-in user (401 otherwise), re-read from lookup so that a
+ *                          deactivated user is signed out and a changed role is refreshed.
+ */
+import { z } from 'zod';
+import { AppError } from '@tix/kit';
+import { isRole, presentUser } from '@tix/protos';
+import { sendData } from '../../http/envelope.js';
+import { callContext } from '../../http/request-context.js';
+import { endSession, startSession } from '../../middleware/session.js';
+import { userSchema } from '../../openapi/components.js';
+import { EXAMPLES } from '../../openapi/examples.js';
+import { json, message, single } from '../../openapi/responses.js';
+import { z as zod } from '../../openapi/zod-openapi.js';
+import { requireService } from '../../services.js';
+import { defineOperation, type Operation } from '../operation.js';
+
+export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password';
+export const NOT_SIGNED_IN_MESSAGE = 'Not signed in';
+
+export const LoginBody = z.object(
+  {
+    email: z
+      .string({ error: 'Email is required' })
+      .trim()
+      .min(1, 'Email is required')
+      .max(254, 'Email is too long'),
+    password: z
+      .string({ error: 'Password is required' })
+      .min(1, 'Password is required')
+      .max(1024, 'Password is too long'),
+  },
+  { error: 'Expected a JSON object' },
+);
+
+export const SESSION_OPERATIONS: Operation[] = [
+  defineOperation({
+    method: 'get',
+    path: '/csrf-token',
+    hosts: ['app'],
+    access: { session: 'optional' },
+    project: 'none',
+    operationId: 'getCsrfToken',
+    tag: 'Session',
+    summary: 'Get the CSRF token of the session (starting one)',
+    description:
+      'Sets the session cookie when there is no session yet. Send the token as `X-CSRF-Token` on POST, PUT, PATCH and DELETE.',
+    success: json(
+      200,
+      'The token (also in the `X-CSRF-Token` header).',
+      zod.object({ token: zod.string() }),
+      { token: EXAMPLES.csrfToken },
+    ),
+    errors: [],
+    async handle(_input, request, response, { sessions }) {
+      const session = request.session ?? (await startSession(request, response, sessions));
+      response.setHeader('X-CSRF-Token', session.data.csrfToken);
+      response.setHeader('Cache-Control', 'no-store');
+      sendData(response, { token: session.data.csrfToken });
+    },
+  }),
+
+  defineOperation({
+    method: 'post',
+    path: '/auth/login',
+    hosts: ['app'],
+    access: { session: 'optional' },
+    project: 'none',
+    request: { body: LoginBody },
+    bodyExample: { email: 'ada@example.com', password: 'correct horse battery staple' },
+    operationId: 'login',
+    tag: 'Session',
+    summary: 'Sign in with email and password',
+    description: 'Replaces the session (new cookie and CSRF token).',
+    success: json(
+      200,
+      'The signed-in user and the new CSRF token.',
+      zod.object({ user: userSchema, csrf_token: zod.string() }),
+      { user: EXAMPLES.user, csrf_token: EXAMPLES.csrfToken },
+    ),
+    errors: [400, 401, 422],
+    async handle({ body: credentials }, request, response, { services, sessions }) {
+      const lookup = requireService(services, 'lookup');
+      const user = await lookup.AuthenticatePassword(credentials, callContext(request)).catch((error) => {
+        if (error instanceof AppError && error.kind === 'unauthenticated') {
+          throw AppError.unauthenticated(INVALID_CREDENTIALS_MESSAGE);
+        }
+        throw error;
+      });
+      if (!isRole(user.role)) throw AppError.internal(`lookup returned an unknown role for user ${user.id}`);
+      if (request.session) await sessions.store.destroy(request.session.id);
+      const session = await startSession(request, response, sessions, { id: user.id, role: user.role });
+      response.setHeader('X-CSRF-Token', session.data.csrfToken);
+      sendData(response, { user: presentUser(user), csrf_token: session.data.csrfToken });
+    },
+  }),
+
+  defineOperation({
+    method: 'post',
+    path: '/auth/logout',
+    hosts: ['app'],
+    access: { session: 'optional' },
+    project: 'none',
+    operationId: 'logout',
+    tag: 'Session',
+    summary: 'Sign out',
+    success: json(200, 'Confirmation; the session cookie is cleared.', message, { message: 'Signed out' }),
+    errors: [],
+    async handle(_input, request, response, { sessions }) {
+      await endSession(request, response, sessions);
+      sendData(response, { message: 'Signed out' });
+    },
+  }),
+
+  defineOperation({
+    method: 'get',
+    path: '/auth/me',
+    hosts: ['app'],
+    access: { session: 'signed_in' },
+    project: 'none',
+    operationId: 'getSignedInUser',
+    tag: 'Session',
+    summary: 'The signed-in user',
+    success: single(200, 'The user.', 'user', userSchema, EXAMPLES.user),
+    errors: [],
+    async handle(_input, request, response, { services, sessions }) {
+      const session = request.session;
+      if (!session?.data.user) throw AppError.unauthenticated(NOT_SIGNED_IN_MESSAGE);
+      const { users } = await requireService(services, 'lookup').GetUsers(
+        { ids: [session.data.user.id] },
+        callContext(request),
+      );
+      const user = users[0];
+      if (!user || !user.is_active || !isRole(user.role)) {
+        await endSession(request, response, sessions);
+        throw AppError.unauthenticated(NOT_SIGNED_IN_MESSAGE);
+      }
+      if (user.role !== session.data.user.role) {
+        session.data.user = { id: user.id, role: user.role };
+        await sessions.store.save(session.id, session.data);
+      }
+      sendData(response, { user: presentUser(user) });
+    },
+  }),
+];
