@@ -15,18 +15,13 @@ import path from 'node:path';
 import pg from 'pg';
 import S3rver from 's3rver';
 import type { Logger } from '@tix/kit';
-import { createTestDatabase, startTcpProxy, testLogger } from '@tix/kit/testing';
-import type { ObjectStoreConfig, UploadPolicy } from './config.js';
-import { ATTACHMENTS_MIGRATIONS_DIR, startAttachmentServer, type RunningAttachmentServer } from './server.js';
+import { startTcpProxy, startTestService } from '@tix/kit/testing';
+import { DEFAULT_UPLOAD_POLICY, type ObjectStoreConfig, type UploadPolicy } from './config.js';
+import { attachmentService } from './server.js';
 import { createMinioClient } from './storage/object-store.js';
 
-export {
-  ATTACHMENTS_MIGRATIONS_DIR,
-  DEFAULT_UPLOAD_POLICY,
-  startAttachmentServer,
-  type RunningAttachmentServer,
-  type StartAttachmentServerOptions,
-} from './server.js';
+export { ATTACHMENTS_MIGRATIONS_DIR } from './server.js';
+export { DEFAULT_UPLOAD_POLICY } from './config.js';
 export { fileTooLargeMessage, SNIFF_BYTES } from './uploads/file-type-rules.js';
 export { CHUNK_BYTES } from './attachments/attachment-handlers.js';
 
@@ -94,44 +89,36 @@ export interface TestAttachmentServerOptions {
   amqpUrl?: string;
 }
 
-export interface TestAttachmentServer extends RunningAttachmentServer {
-  /** The fresh database it serves (query it to inspect attachments and outbox_events). */
-  databaseUrl: string;
-  /** The spool folder it receives files into. */
-  spoolDir: string;
-  /** Stops the server, drops its database and removes its spool folder. */
-  stop(): Promise<void>;
-}
+export type TestAttachmentServer = Awaited<ReturnType<typeof startTestAttachmentServer>>;
 
-/** Starts an attachment service on 127.0.0.1 (free port) over a fresh, migrated database. */
-export async function startTestAttachmentServer(
-  options: TestAttachmentServerOptions,
-): Promise<TestAttachmentServer> {
-  const database = await createTestDatabase(options.label ?? 'attachments', ATTACHMENTS_MIGRATIONS_DIR);
+/**
+ * Starts an attachment service on 127.0.0.1 (free port) over a fresh, migrated database; stop()
+ * also drops the database and removes its spool folder.
+ */
+export async function startTestAttachmentServer(options: TestAttachmentServerOptions) {
   const spoolDir = options.uploads?.spoolDir ?? (await mkdtemp(path.join(os.tmpdir(), 'tix-test-spool-')));
   try {
-    const server = await startAttachmentServer({
-      databaseUrl: database.url,
-      ticketsAddress: options.ticketsAddress,
-      store: options.s3.config,
-      uploads: { ...options.uploads, spoolDir },
-      port: 0,
-      logger: options.logger ?? testLogger('attachments'),
-      ...(options.sweepIntervalMs === undefined ? {} : { sweepIntervalMs: options.sweepIntervalMs }),
-      ...(options.amqpUrl ? { amqpUrl: options.amqpUrl } : {}),
+    const service = await startTestService(attachmentService(), {
+      label: options.label,
+      logger: options.logger,
+      amqpUrl: options.amqpUrl,
+      config: {
+        ticketsAddress: options.ticketsAddress,
+        store: options.s3.config,
+        storeStartupTimeoutMs: 10_000,
+        uploads: { ...DEFAULT_UPLOAD_POLICY, ...options.uploads, spoolDir },
+        ...(options.sweepIntervalMs === undefined ? {} : { sweepIntervalMs: options.sweepIntervalMs }),
+      },
     });
     return {
-      ...server,
-      databaseUrl: database.url,
+      ...service,
+      /** The spool folder it receives files into. */
       spoolDir,
-      stop: () =>
-        server
-          .stop(1_000)
-          .finally(() => database.drop())
-          .finally(() => rm(spoolDir, { recursive: true, force: true })),
+      objects: service.parts.objects,
+      sweeper: service.parts.workers.sweeper,
+      stop: () => service.stop().finally(() => rm(spoolDir, { recursive: true, force: true })),
     };
   } catch (error) {
-    await database.drop();
     await rm(spoolDir, { recursive: true, force: true });
     throw error;
   }

@@ -3,9 +3,8 @@
  * transaction, so an event exists exactly when its change does.
  */
 import type pg from 'pg';
-import { outboxInsert } from '@tix/kit';
+import { inTransaction, outboxInsert } from '@tix/kit';
 import type { DomainEvent } from '@tix/protos';
-import { inTransaction } from '../db.js';
 import type { AttachmentRow } from './attachment-row.js';
 
 const COLUMNS = `id, project_id, ticket_id, object_key, original_filename, mime_type, size_bytes, sha256,

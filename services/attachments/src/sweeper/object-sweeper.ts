@@ -5,15 +5,9 @@
  * when two replicas sweep at once) and marks them removed. A failure leaves the row queued for the
  * next round.
  */
-import type { Logger } from '@tix/kit';
+import { startPeriodicJob, type Logger, type PeriodicJob } from '@tix/kit';
 import type { AttachmentStore } from '../attachments/attachment-store.js';
 import type { ObjectStore } from '../storage/object-store.js';
-
-export interface ObjectSweeper {
-  /** One round now: resolves with how many objects were removed (for tests and shutdown). */
-  sweepOnce(): Promise<number>;
-  stop(): Promise<void>;
-}
 
 export interface ObjectSweeperOptions {
   attachments: Pick<AttachmentStore, 'pendingRemovals' | 'markObjectRemoved'>;
@@ -23,48 +17,31 @@ export interface ObjectSweeperOptions {
   batchSize?: number;
 }
 
-/** Starts sweeping every `intervalMs` until stop(). */
-export function startObjectSweeper(options: ObjectSweeperOptions): ObjectSweeper {
+/** Starts sweeping every `intervalMs` until stop(); a round resolves with how many objects it removed. */
+export function startObjectSweeper(options: ObjectSweeperOptions): PeriodicJob<number> {
   const batchSize = options.batchSize ?? 100;
-  let running: Promise<number> | undefined;
-
-  const sweep = async (): Promise<number> => {
-    let removed = 0;
-    for (const pending of await options.attachments.pendingRemovals(batchSize)) {
-      try {
-        await options.objects.remove(pending.objectKey);
-        await options.attachments.markObjectRemoved(pending.id);
-        removed += 1;
-      } catch (error) {
-        options.logger.warn(
-          { err: error, attachment_id: pending.id, object_key: pending.objectKey },
-          'sweeper: object removal failed; retrying next round',
-        );
-        // The store is most likely down: the rest of the batch would fail the same way.
-        break;
+  return startPeriodicJob({
+    name: 'object sweeper',
+    intervalMs: options.intervalMs,
+    logger: options.logger,
+    run: async () => {
+      let removed = 0;
+      for (const pending of await options.attachments.pendingRemovals(batchSize)) {
+        try {
+          await options.objects.remove(pending.objectKey);
+          await options.attachments.markObjectRemoved(pending.id);
+          removed += 1;
+        } catch (error) {
+          options.logger.warn(
+            { err: error, attachment_id: pending.id, object_key: pending.objectKey },
+            'sweeper: object removal failed; retrying next round',
+          );
+          // The store is most likely down: the rest of the batch would fail the same way.
+          break;
+        }
       }
-    }
-    if (removed > 0) options.logger.info({ removed }, 'sweeper: removed objects of deleted attachments');
-    return removed;
-  };
-
-  const sweepOnce = () => {
-    running ??= sweep().finally(() => {
-      running = undefined;
-    });
-    return running;
-  };
-
-  const timer = setInterval(() => {
-    sweepOnce().catch((error: unknown) => options.logger.warn({ err: error }, 'sweeper: round failed'));
-  }, options.intervalMs);
-  timer.unref();
-
-  return {
-    sweepOnce,
-    async stop() {
-      clearInterval(timer);
-      await running?.catch(() => undefined);
+      if (removed > 0) options.logger.info({ removed }, 'sweeper: removed objects of deleted attachments');
+      return removed;
     },
-  };
+  });
 }

@@ -27,7 +27,7 @@ describe('store and database failures', function () {
   let project: number;
 
   before(async () => {
-    // The sweeper is driven by hand (sweepOnce) in these tests.
+    // The sweeper is driven by hand (runOnce) in these tests.
     f = await startAttachmentFixture({ sweepIntervalMs: 3_600_000 });
     ticketId = await f.createTicket();
     project = f.demo.support.id;
@@ -99,7 +99,7 @@ describe('store and database failures', function () {
       expect(
         await refusalOf(f.client.GetAttachment({ project_id: project, id: created.id }, f.agent)),
       ).to.deep.equal({ kind: 'not_found', message: 'Attachment not found' });
-      expect(await f.server.sweeper.sweepOnce()).to.equal(0);
+      expect(await f.server.sweeper.runOnce()).to.equal(0);
     } finally {
       await f.s3.restore();
     }
@@ -108,12 +108,12 @@ describe('store and database failures', function () {
     expect(pending.object_removed_at).to.equal(null);
     expect(await f.s3.objectKeys()).to.include(key);
 
-    expect(await f.server.sweeper.sweepOnce()).to.equal(1);
+    expect(await f.server.sweeper.runOnce()).to.equal(1);
     expect(await f.s3.objectKeys()).not.to.include(key);
     expect(
       (await attachmentRows(f.sql)).find((row) => row.id === created.id)!.object_removed_at,
     ).to.be.instanceOf(Date);
-    expect(await f.server.sweeper.sweepOnce()).to.equal(0);
+    expect(await f.server.sweeper.runOnce()).to.equal(0);
     const deletedEvents = (await outboxEvents(f.sql)).filter(
       (event) => event.event_type === 'attachment.deleted',
     );

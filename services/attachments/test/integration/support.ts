@@ -10,17 +10,15 @@ import {
   AppError,
   createServiceClient,
   fromGrpcError,
-  startGrpcServer,
   type OutgoingContext,
   type ServiceClient,
 } from '@tix/kit';
-import { testLogger } from '@tix/kit/testing';
+import { startTestService } from '@tix/kit/testing';
 import type { attachment, lookup, Principal } from '@tix/protos';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { startTestTicketServer, type TestTicketServer } from '@tix/ticket-service/testing';
-import type { UploadPolicy } from '../../src/config.js';
-import { openDatabase } from '../../src/db.js';
-import { createAttachmentService, DEFAULT_UPLOAD_POLICY } from '../../src/server.js';
+import { DEFAULT_UPLOAD_POLICY, type UploadPolicy } from '../../src/config.js';
+import { attachmentService } from '../../src/server.js';
 import type { ObjectStore } from '../../src/storage/object-store.js';
 import {
   CHUNK_BYTES,
@@ -280,31 +278,25 @@ export interface ServiceOverStore {
  * through `objects` (a real store, wrapped by a test to watch or break it).
  */
 export async function startServiceOverStore(
-  fixture: Pick<AttachmentFixture, 'server' | 'tickets'>,
+  fixture: Pick<AttachmentFixture, 'server' | 'ticketServer'>,
   objects: ObjectStore,
   uploads: Partial<UploadPolicy> = {},
 ): Promise<ServiceOverStore> {
-  const database = openDatabase(fixture.server.databaseUrl, { logger: testLogger('attachments') });
-  const server = await startGrpcServer({
-    host: '127.0.0.1',
-    port: 0,
-    services: [
-      createAttachmentService({
-        pool: database.pool,
-        objects,
-        tickets: fixture.tickets,
-        uploads: { ...DEFAULT_UPLOAD_POLICY, spoolDir: fixture.server.spoolDir, ...uploads },
-      }),
-    ],
-    logger: testLogger('attachments'),
+  const service = await startTestService(attachmentService({ objects }), {
+    databaseUrl: fixture.server.databaseUrl,
+    config: {
+      ticketsAddress: fixture.ticketServer.address,
+      uploads: { ...DEFAULT_UPLOAD_POLICY, spoolDir: fixture.server.spoolDir, ...uploads },
+      // The fixture's own service sweeps; this one only serves the test's calls.
+      sweepIntervalMs: 3_600_000,
+    },
   });
-  const client = createServiceClient('attachments', `127.0.0.1:${server.port}`, { deadlineMs: 30_000 });
+  const client = createServiceClient('attachments', service.address, { deadlineMs: 30_000 });
   return {
     client,
     async stop() {
       client.close();
-      await server.shutdown(1_000);
-      await database.close();
+      await service.stop();
     },
   };
 }
