@@ -1,51 +1,12 @@
 /**
- * The webhook service's database handle: one `pg` Pool. Like the ticket service, it talks to
- * PostgreSQL only through hand-written, parameterised SQL in its store modules (*-store.ts); Prisma
- * defines the schema and migrations but is not used at run time. The hot path (fan-out, claim,
- * record an attempt) is one statement each, with FOR UPDATE SKIP LOCKED and data-modifying CTEs
- * that Prisma's client cannot express.
+ * What the webhook stores add to the kit's database helpers: named statements for the hot path
+ * (fan-out, claim, record an attempt: one statement each, with FOR UPDATE SKIP LOCKED and
+ * data-modifying CTEs) and which failures are worth retrying.
  */
-import pg from 'pg';
-import type { Logger } from '@tix/kit';
+import { namedStatements } from '@tix/kit';
 
-export interface WebhooksDatabase {
-  pool: pg.Pool;
-  /** Ends the pool; safe to call twice. */
-  close(): Promise<void>;
-}
-
-/** Opens a pool on `connectionString` (no connection is made until first use). */
-export function openDatabase(
-  connectionString: string,
-  options: { logger: Logger; maxConnections?: number },
-): WebhooksDatabase {
-  const pool = new pg.Pool({ connectionString, max: options.maxConnections ?? 20 });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', (error) => options.logger.warn({ err: error }, 'idle database connection failed'));
-  let closing: Promise<void> | undefined;
-  return {
-    pool,
-    close() {
-      closing ??= pool.end();
-      return closing;
-    },
-  };
-}
-
-const statementNames = new Map<string, string>();
-
-/**
- * `text` as a named statement: each pooled connection parses and plans it once and then only binds
- * and executes it. The service's SQL is a fixed set of shapes, so the number of names stays small.
- */
-export function prepared(text: string, values: unknown[]): pg.QueryConfig {
-  let name = statementNames.get(text);
-  if (name === undefined) {
-    name = `webhooks_${statementNames.size + 1}`;
-    statementNames.set(text, name);
-  }
-  return { name, text, values };
-}
+/** `text` as a named statement, parsed and planned once per connection (a fixed set of shapes). */
+export const prepared = namedStatements('webhooks');
 
 /**
  * True for failures that say nothing about the statement itself (the database is unreachable,

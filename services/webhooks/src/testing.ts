@@ -9,81 +9,73 @@
  *   ...
  *   client.close(); await webhooks.stop();
  */
-import pg from 'pg';
+import type { Logger } from '@tix/kit';
+import { startTestService } from '@tix/kit/testing';
 import type { DomainEvent } from '@tix/protos';
-import { createTestDatabase, testLogger } from '@tix/kit/testing';
+import type { WebhooksConfig } from './config.js';
 import { deliveryBody } from './delivery/signing.js';
 import { createFanOutStore, type FanOutResult } from './events/fan-out-store.js';
-import {
-  startWebhookServer,
-  WEBHOOKS_MIGRATIONS_DIR,
-  type RunningWebhookServer,
-  type StartWebhookServerOptions,
-} from './server.js';
+import { webhookService, type WebhookServiceOptions } from './server.js';
 
-export { startWebhookServer, WEBHOOKS_MIGRATIONS_DIR } from './server.js';
-export type { RunningWebhookServer, StartWebhookServerOptions } from './server.js';
+export { WEBHOOKS_MIGRATIONS_DIR } from './server.js';
 
-export interface TestWebhookServerOptions extends Partial<Omit<StartWebhookServerOptions, 'databaseUrl'>> {
+type ConfigOverrides = Partial<
+  Pick<
+    WebhooksConfig,
+    | 'targetMode'
+    | 'secretKey'
+    | 'attemptTimeoutMs'
+    | 'concurrency'
+    | 'hostConcurrency'
+    | 'prefetch'
+    | 'retentionDays'
+  >
+>;
+
+export interface TestWebhookServerOptions extends WebhookServiceOptions, ConfigOverrides {
   /** Database name label (default "webhooks"). */
   label?: string;
   /** Serve this existing database instead of a fresh one (a restart); stop() then leaves it. */
   databaseUrl?: string;
+  logger?: Logger;
+  /** The broker to consume domain events from; without it the service runs its API and workers only. */
+  amqpUrl?: string;
 }
 
-export interface TestWebhookServer extends RunningWebhookServer {
-  /** The database it serves (query it directly to arrange or inspect state). */
-  databaseUrl: string;
-  /**
-   * Fans `event` out exactly as the consumer would (no broker needed) and wakes the workers: the
-   * way other packages' tests get real deliveries into the log.
-   */
-  fanOut(event: DomainEvent): Promise<FanOutResult>;
-  /** Stops the service and drops its database (unless it was given one). */
-  stop(graceMs?: number): Promise<void>;
-}
+export type TestWebhookServer = Awaited<ReturnType<typeof startTestWebhookServer>>;
 
-/** Starts a webhook service on 127.0.0.1 (free port) over a fresh, migrated database. */
-export async function startTestWebhookServer(
-  options: TestWebhookServerOptions = {},
-): Promise<TestWebhookServer> {
-  const { label, databaseUrl: given, ...rest } = options;
-  const database = given
-    ? { url: given, drop: () => Promise.resolve() }
-    : await createTestDatabase(label ?? 'webhooks', WEBHOOKS_MIGRATIONS_DIR);
-  try {
-    const server = await startWebhookServer({
-      logger: testLogger('webhooks'),
-      amqpUrl: null,
-      attemptTimeoutMs: 2_000,
-      pollIntervalMs: 200,
-      ...rest,
-      databaseUrl: database.url,
-      port: 0,
-    });
-    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
-    const fanOut = createFanOutStore(pool);
-    return {
-      ...server,
-      databaseUrl: database.url,
-      async fanOut(event) {
-        const result = await fanOut.fanOut({
-          eventId: event.id,
-          eventType: event.type,
-          projectId: event.project_id,
-          body: deliveryBody(event),
-        });
-        server.workers.wake();
-        return result;
-      },
-      stop: (graceMs = 1_000) =>
-        server
-          .stop(graceMs)
-          .then(() => pool.end())
-          .finally(() => database.drop()),
-    };
-  } catch (error) {
-    await database.drop();
-    throw error;
-  }
+/**
+ * Starts a webhook service on 127.0.0.1 (free port) over a fresh, migrated database (attempts time
+ * out after 2 s, due deliveries are polled every 200 ms, unless the options say otherwise).
+ */
+export async function startTestWebhookServer(options: TestWebhookServerOptions = {}) {
+  const { label, databaseUrl, logger, amqpUrl, resolver, retryDelay, leaseMs, pollIntervalMs, ...config } =
+    options;
+  const service = await startTestService(
+    webhookService({ resolver, retryDelay, leaseMs, pollIntervalMs: pollIntervalMs ?? 200 }),
+    { label, databaseUrl, logger, amqpUrl, config: { attemptTimeoutMs: 2_000, ...config } },
+  );
+  const fanOutStore = createFanOutStore(service.pool);
+  const workers = service.parts.workers.deliveries;
+  return {
+    ...service,
+    workers,
+    retention: service.parts.workers.retention,
+    /** null when started without a broker. */
+    consumer: service.consumers.events ?? null,
+    /**
+     * Fans `event` out exactly as the consumer would (no broker needed) and wakes the workers: the
+     * way other packages' tests get real deliveries into the log.
+     */
+    async fanOut(event: DomainEvent): Promise<FanOutResult> {
+      const result = await fanOutStore.fanOut({
+        eventId: event.id,
+        eventType: event.type,
+        projectId: event.project_id,
+        body: deliveryBody(event),
+      });
+      workers.wake();
+      return result;
+    },
+  };
 }

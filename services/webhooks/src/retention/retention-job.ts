@@ -6,14 +6,8 @@
  * event that can still arrive twice. Several replicas may run it at once; the deletes are idempotent.
  */
 import type pg from 'pg';
-import type { Logger } from '@tix/kit';
+import { startPeriodicJob, type Logger, type PeriodicJob } from '@tix/kit';
 import { deleteExpired, type RetentionCounts } from './retention-store.js';
-
-export interface RetentionJob {
-  /** One pass now (tests, operators). */
-  runOnce(): Promise<RetentionCounts>;
-  stop(): Promise<void>;
-}
 
 /** Starts the periodic pass; the first one runs shortly after start. */
 export function startRetentionJob(options: {
@@ -21,35 +15,18 @@ export function startRetentionJob(options: {
   retentionDays: number;
   logger: Logger;
   intervalMs?: number;
-}): RetentionJob {
-  const intervalMs = options.intervalMs ?? 3_600_000;
-  let running: Promise<RetentionCounts> | undefined;
-  const runOnce = () => {
-    running ??= deleteExpired(options.pool, options.retentionDays)
-      .then((counts) => {
-        if (counts.deliveries + counts.events + counts.webhooks > 0) {
-          options.logger.info(counts, 'retention: deleted expired webhook data');
-        }
-        return counts;
-      })
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-  const tick = () => {
-    runOnce().catch((error: unknown) => options.logger.warn({ err: error }, 'retention pass failed'));
-  };
-  const first = setTimeout(tick, 5_000);
-  const timer = setInterval(tick, intervalMs);
-  first.unref();
-  timer.unref();
-  return {
-    runOnce,
-    async stop() {
-      clearTimeout(first);
-      clearInterval(timer);
-      await running?.catch(() => undefined);
+}): PeriodicJob<RetentionCounts> {
+  return startPeriodicJob({
+    name: 'retention pass',
+    intervalMs: options.intervalMs ?? 3_600_000,
+    firstRunAfterMs: 5_000,
+    logger: options.logger,
+    run: async () => {
+      const counts = await deleteExpired(options.pool, options.retentionDays);
+      if (counts.deliveries + counts.events + counts.webhooks > 0) {
+        options.logger.info(counts, 'retention: deleted expired webhook data');
+      }
+      return counts;
     },
-  };
+  });
 }
