@@ -31,25 +31,46 @@ export function openDatabase(
 }
 
 /**
- * Runs `work` in a transaction on one pooled connection: COMMIT when it resolves, ROLLBACK when it
- * throws (the error is rethrown as is).
+ * Checks a connection out of `pool` for `work`, then gives it back. While a connection is checked out
+ * the pool no longer listens to it: one lost between two queries (a server restart,
+ * pg_terminate_backend, a network cut while the caller waits on something else) would emit an
+ * 'error' nobody hears and end the process. Here that error is kept (the next query fails anyway)
+ * and the connection is released as broken, so the pool discards it instead of lending it again.
  */
-export async function inTransaction<T>(
+export async function withConnection<T>(
   pool: pg.Pool,
   work: (client: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
   const client = await pool.connect();
+  let lost: Error | undefined;
+  const onError = (error: Error) => {
+    lost ??= error;
+  };
+  client.on('error', onError);
   try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
+    return await work(client);
   } finally {
-    client.release();
+    client.off('error', onError);
+    client.release(lost);
   }
+}
+
+/**
+ * Runs `work` in a transaction on one pooled connection: COMMIT when it resolves, ROLLBACK when it
+ * throws (the error is rethrown as is).
+ */
+export function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return withConnection(pool, async (client) => {
+    await client.query('BEGIN');
+    try {
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  });
 }
 
 /**

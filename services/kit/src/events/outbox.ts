@@ -25,6 +25,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { DomainEvent, EventType } from '@tix/protos';
 import { Backoff } from '../backoff.js';
+import { withConnection } from '../db/pool.js';
 import type { Logger } from '../logger.js';
 import { outboxMetrics } from '../metrics.js';
 import { connectBroker, type OutgoingMessage } from './broker.js';
@@ -184,42 +185,43 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   async function publishBatch(): Promise<number> {
     // Fails fast while the broker is unreachable, before any row is locked or charged an attempt.
     await publisher.ready();
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      const { rows } = await client.query<OutboxRow>(
-        `SELECT seq, id, event_type, payload FROM outbox_events
-          WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [batchSize],
-      );
-      if (rows.length === 0) {
-        await client.query('COMMIT');
-        return 0;
-      }
+    // Held across the broker's confirms: withConnection keeps a connection lost meanwhile from
+    // crashing the process.
+    return withConnection(pool, async (client) => {
       try {
-        await publisher.publish(rows.map(eventMessage));
+        await client.query('BEGIN');
+        const { rows } = await client.query<OutboxRow>(
+          `SELECT seq, id, event_type, payload FROM outbox_events
+            WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+          [batchSize],
+        );
+        if (rows.length === 0) {
+          await client.query('COMMIT');
+          return 0;
+        }
+        try {
+          await publisher.publish(rows.map(eventMessage));
+        } catch (error) {
+          await client.query('ROLLBACK');
+          await pool
+            .query(
+              'UPDATE outbox_events SET attempts = attempts + 1, last_error = $2 WHERE seq = ANY($1::bigint[])',
+              [rows.map((row) => row.seq), String((error as Error).message).slice(0, 500)],
+            )
+            .catch(() => undefined);
+          throw error;
+        }
+        await client.query('UPDATE outbox_events SET published_at = now() WHERE seq = ANY($1::bigint[])', [
+          rows.map((row) => row.seq),
+        ]);
+        await client.query('COMMIT');
+        metrics.published.inc(rows.length);
+        return rows.length;
       } catch (error) {
-        await client.query('ROLLBACK');
-        await pool
-          .query(
-            'UPDATE outbox_events SET attempts = attempts + 1, last_error = $2 WHERE seq = ANY($1::bigint[])',
-            [rows.map((row) => row.seq), String((error as Error).message).slice(0, 500)],
-          )
-          .catch(() => undefined);
+        await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       }
-      await client.query('UPDATE outbox_events SET published_at = now() WHERE seq = ANY($1::bigint[])', [
-        rows.map((row) => row.seq),
-      ]);
-      await client.query('COMMIT');
-      metrics.published.inc(rows.length);
-      return rows.length;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async function drainAll(): Promise<number> {

@@ -1,0 +1,54 @@
+/**
+ * A connection lost while a caller holds it (between two queries, e.g. while the outbox relay waits
+ * for the broker's confirms) must fail that caller, not the process: pg emits 'error' on a checked-out
+ * client that nobody listens to otherwise.
+ */
+import { expect } from 'chai';
+import pg from 'pg';
+import { inTransaction, openDatabase, withConnection } from '../../src/index.js';
+import { createTestDatabase, testLogger, type TestDatabase } from '../../src/testing/index.js';
+
+describe('pooled connections lost while checked out', () => {
+  let database: TestDatabase;
+  let admin: pg.Client;
+
+  before(async () => {
+    database = await createTestDatabase('kit_pool');
+    admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+  });
+  after(async () => {
+    await admin?.end();
+    await database?.drop();
+  });
+
+  const terminate = (pid: number) => admin.query('SELECT pg_terminate_backend($1)', [pid]);
+
+  it('withConnection and inTransaction reject, the process lives on, and the pool lends a fresh connection', async () => {
+    const opened = openDatabase(database.url, { logger: testLogger('pool'), maxConnections: 1 });
+    const { pool } = opened;
+    try {
+      for (const run of [
+        (work: (client: pg.PoolClient) => Promise<unknown>) => withConnection(pool, work),
+        (work: (client: pg.PoolClient) => Promise<unknown>) => inTransaction(pool, work),
+      ]) {
+        const outcome = run(async (client) => {
+          const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+          await terminate(rows[0]!.pid);
+          // Held, between queries, while the server closes the connection: the 'error' arrives now.
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          await client.query('SELECT 1');
+        });
+        const failure = await outcome.then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(failure).to.be.instanceOf(Error);
+        const { rows } = await pool.query<{ one: number }>('SELECT 1 AS one');
+        expect(rows[0]!.one).to.equal(1);
+      }
+    } finally {
+      await opened.close();
+    }
+  });
+});
