@@ -5,7 +5,7 @@
  * the gateway: the kit's broker layer logs it and reconnects in the background, and meanwhile the
  * feed reports itself disconnected (the authenticator then shortens its cache).
  */
-import { assertEventsExchange, connectBroker, privateQueue, RECONNECT_BACKOFF, type Logger } from '@tix/kit';
+import { assertEventsExchange, privateQueue, RECONNECT_BACKOFF, startConsumer, type Logger } from '@tix/kit';
 
 export const API_KEY_REVOKED = 'api_key.revoked';
 
@@ -41,7 +41,8 @@ export function revokedKeyId(content: Buffer): number | undefined {
 export function startRevocationListener(options: RevocationListenerOptions): RevocationListener {
   const { logger } = options;
   let stopped = false;
-  const broker = connectBroker({
+  // "Connected" means consuming: a live connection whose channel died would hear nothing.
+  const consumer = startConsumer({
     url: options.amqpUrl,
     logger,
     name: 'revocation feed',
@@ -51,9 +52,6 @@ export function startRevocationListener(options: RevocationListenerOptions): Rev
       initialMs: options.initialRetryDelayMs ?? RECONNECT_BACKOFF.initialMs,
       maxMs: options.maxRetryDelayMs ?? RECONNECT_BACKOFF.maxMs,
     },
-  });
-  // "Connected" means consuming: a live connection whose channel died would hear nothing.
-  const consumer = broker.consume({
     queue: privateQueue(API_KEY_REVOKED),
     prefetch: 100,
     decode: revokedKeyId,
@@ -71,7 +69,7 @@ export function startRevocationListener(options: RevocationListenerOptions): Rev
     isConnected: () => consumer.isConsuming(),
     async stop() {
       stopped = true;
-      await broker.close();
+      await consumer.stop(0);
     },
   };
 }

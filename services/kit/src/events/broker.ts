@@ -15,6 +15,9 @@
  *   await consumer.stop(graceMs); // or broker.close(graceMs), which stops every consumer first
  *   await broker.close();
  *
+ * (startConsumer({ url, logger, name, queue, ... }) is the two in one: a consumer whose stop also
+ * closes its connection.)
+ *
  * - publisher(): a confirm channel, opened on first use and again after the broker closed it (a
  *   publish to a missing exchange closes it); publish() resolves once every message is confirmed.
  * - consume(): manual acks and a prefetch; a message is acked only after its handler resolved, so
@@ -462,6 +465,22 @@ export function connectBroker(options: BrokerOptions): Broker {
         await open?.close().catch(ignore);
       })();
       return closing;
+    },
+  };
+}
+
+/**
+ * One consumer on a connection of its own, stopped together: the usual shape of a service's event
+ * consumer (`startConsumer({ url, logger, name, queue, prefetch, decode, handle })`).
+ */
+export function startConsumer<T>(options: BrokerOptions & ConsumeOptions<T>): Consumer {
+  const broker = connectBroker(options);
+  const consumer = broker.consume(options);
+  return {
+    isConsuming: () => consumer.isConsuming(),
+    async stop(graceMs) {
+      await consumer.stop(graceMs);
+      await broker.close();
     },
   };
 }

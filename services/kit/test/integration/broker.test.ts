@@ -9,6 +9,7 @@ import {
   BrokerUnavailableError,
   connectBroker,
   privateQueue,
+  startConsumer,
   type Broker,
   type BrokerOptions,
   type Logger,
@@ -136,7 +137,7 @@ describe('broker connection layer (real RabbitMQ vhost)', function () {
         bodies.push(message.content.toString());
       }
     };
-    return { queue, lines, open, send, depth, deadLettered };
+    return { queue, topology, lines, open, send, depth, deadLettered };
   }
 
   it('publishes with confirms and acknowledges each message once its handler resolved', async () => {
@@ -433,6 +434,33 @@ describe('broker connection layer (real RabbitMQ vhost)', function () {
     expect(await depth()).to.equal(1); // acked before the close; the other one waits for the next consumer
     await pause(300);
     expect(handled).to.deep.equal(['in progress']);
+  });
+
+  it('startConsumer: a consumer on a connection of its own, closed with it', async () => {
+    const { queue, topology, send, lines } = setUp();
+    const { logger } = recordingLogger();
+    const connectionChanges: boolean[] = [];
+    const handled: string[] = [];
+    const consumer = startConsumer({
+      url: vhost.url,
+      logger,
+      name: 'alone',
+      topology,
+      onConnectionChange: (connected) => connectionChanges.push(connected),
+      queue,
+      prefetch: 5,
+      decode: (content) => content.toString(),
+      handle: (body) => {
+        handled.push(body);
+      },
+    });
+    await eventually(() => consumer.isConsuming());
+    await send('hello');
+    await eventually(() => handled.length === 1);
+    await consumer.stop(1_000);
+    expect(consumer.isConsuming()).to.equal(false);
+    expect(connectionChanges).to.deep.equal([true, false]);
+    expect(lines.some((line) => line.level === 'error')).to.equal(false);
   });
 
   it('starts without a broker and connects as soon as there is one', async () => {

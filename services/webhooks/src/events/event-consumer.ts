@@ -9,10 +9,9 @@
  * - A transient failure (database down) keeps the message and retries it with backoff; with every
  *   prefetch slot busy the broker simply stops sending more until the database is back.
  */
-import { connectBroker, type Logger } from '@tix/kit';
+import { parseDomainEvent, startConsumer, type Consumer, type Logger } from '@tix/kit';
 import { DURABLE_EVENT_QUEUES, type DomainEvent } from '@tix/protos';
 import { isTransientDatabaseError } from '../db.js';
-import { parseDomainEvent } from './parse-event.js';
 
 /** The durable queue this service consumes (protos DURABLE_EVENT_QUEUES). */
 export const WEBHOOK_EVENTS_QUEUE = 'webhooks.events';
@@ -32,28 +31,19 @@ export interface EventConsumerOptions {
   isTransient?: (error: unknown) => boolean;
 }
 
-export interface EventConsumer {
-  /** True while consuming. */
-  isConsuming(): boolean;
-  /** Stops taking messages, lets those in progress finish (up to graceMs), then closes. */
-  stop(graceMs: number): Promise<void>;
-}
+/** isConsuming(); stop(graceMs) stops taking messages, lets those in progress finish, then closes. */
+export type EventConsumer = Consumer;
 
 /** Starts consuming (connecting in the background, retrying until it can). */
 export function startEventConsumer(options: EventConsumerOptions): EventConsumer {
-  const broker = connectBroker({ url: options.amqpUrl, logger: options.logger, name: 'event consumer' });
-  const consumer = broker.consume({
+  return startConsumer({
+    url: options.amqpUrl,
+    logger: options.logger,
+    name: 'event consumer',
     queue: WEBHOOK_EVENTS_QUEUE,
     prefetch: options.prefetch,
     decode: parseDomainEvent,
     handle: options.process,
     isTransient: options.isTransient ?? isTransientDatabaseError,
   });
-  return {
-    isConsuming: () => consumer.isConsuming(),
-    async stop(graceMs) {
-      await consumer.stop(graceMs);
-      await broker.close();
-    },
-  };
 }

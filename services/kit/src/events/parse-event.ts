@@ -1,8 +1,8 @@
 /**
- * What the consumer accepts off the queue: a DomainEvent (protos/src/events.ts) whose every field
- * the fan-out relies on is well-formed. Anything else is poison: it can never be processed, so it
- * goes to the dead-letter queue instead of being retried. Unknown event types are fine (they simply
- * match no subscription).
+ * What an event consumer accepts off its queue (`decode: parseDomainEvent` in broker.consume): a
+ * DomainEvent (protos/src/events.ts) whose every envelope field is well-formed. Anything else is
+ * poison: it can never be processed, so it goes to the dead-letter queue instead of being retried.
+ * Unknown event types are fine (a consumer simply has nothing to do for them).
  */
 import { z } from 'zod';
 import type { DomainEvent } from '@tix/protos';
