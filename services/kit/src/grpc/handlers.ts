@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import type * as grpc from '@grpc/grpc-js';
 import type { Principal } from '@tix/protos';
+import { trackInFlight } from '../crash.js';
 import { AppError, ERROR_KINDS } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { recordGrpcServerCall, secondsSince } from '../metrics.js';
@@ -94,6 +95,11 @@ function callContext(
   };
 }
 
+/** Records the call as in flight (named in a crash's fatal line, crash.ts); returns its end. */
+function trackCall(context: CallContext): () => void {
+  return trackInFlight({ correlationId: context.correlationId, what: context.method });
+}
+
 /** The status code a finished call answers with (what toGrpcStatus would send). */
 function outcomeCode(error: unknown): number {
   if (error === undefined) return GrpcStatus.OK;
@@ -136,12 +142,15 @@ export function adaptUnary<Req, Res>(
   return (call, callback) => {
     const startedAt = process.hrtime.bigint();
     const context = callContext(method, call, logger);
+    const done = trackCall(context);
     run(call.request, context).then(
       (response) => {
+        done();
         logOutcome(context, logger, startedAt);
         callback(null, response);
       },
       (error: unknown) => {
+        done();
         logOutcome(context, logger, startedAt, error);
         callback(toGrpcStatus(error));
       },
@@ -159,12 +168,15 @@ export function adaptClientStream<Req, Res>(
     const startedAt = process.hrtime.bigint();
     // A stream's caller may go away at any moment: listen for that from the start.
     const context = callContext(method, call, logger, { watchCancellation: true });
+    const done = trackCall(context);
     run(call as AsyncIterable<Req>, context).then(
       (response) => {
+        done();
         logOutcome(context, logger, startedAt);
         callback(null, response);
       },
       (error: unknown) => {
+        done();
         if (context.signal.aborted) logCancelled(context, logger, startedAt, error);
         else logOutcome(context, logger, startedAt, error);
         // Drops what the handler left unread; the status below goes out all the same.
@@ -209,6 +221,7 @@ export function adaptServerStream<Req, Res>(
     const startedAt = process.hrtime.bigint();
     const context = callContext(method, call, logger, { watchCancellation: true });
     const signal = context.signal;
+    const done = trackCall(context);
     void (async () => {
       try {
         // Leaving this loop early (break, or a throw) returns the handler's iterator, so its
@@ -232,6 +245,8 @@ export function adaptServerStream<Req, Res>(
         }
         logOutcome(context, logger, startedAt, error);
         call.emit('error', toGrpcStatus(error));
+      } finally {
+        done();
       }
     })();
   };

@@ -6,6 +6,8 @@ import {
   createServiceClient,
   startGrpcServer,
   type CallContext,
+  type InFlightWork,
+  workInFlight,
   type GrpcServiceRegistration,
   type RunningGrpcServer,
   type ServiceClient,
@@ -38,7 +40,7 @@ describe('gRPC server and client (kit)', () => {
   let server: RunningGrpcServer;
   let lookupClient: ServiceClient<'lookup'>;
   let attachmentClient: ServiceClient<'attachments'>;
-  const seen: { context?: CallContext } = {};
+  const seen: { context?: CallContext; inFlight?: InFlightWork[] } = {};
 
   before(async () => {
     const lookupService = partialService('lookup', {
@@ -47,6 +49,7 @@ describe('gRPC server and client (kit)', () => {
         context: CallContext,
       ): Promise<lookup.Project> {
         seen.context = context;
+        seen.inFlight = workInFlight();
         if (request.slug === 'invalid') throw AppError.validation({ slug: ['Slug is invalid ✗'] });
         if (request.slug === 'boom') throw new TypeError('database password is hunter2');
         if (request.slug === 'slow') await sleep(500);
@@ -119,6 +122,9 @@ describe('gRPC server and client (kit)', () => {
     expect(project.statuses[0]).to.deep.equal({ slug: 'open', label: 'Open', is_closed: false, position: 0 });
     expect(seen.context?.correlationId).to.equal('corr-1');
     expect(seen.context?.principal).to.deep.equal(principal);
+    // While it ran, the call was in flight (a crash's fatal line would have named it); now it is not.
+    expect(seen.inFlight).to.deep.include({ correlationId: 'corr-1', what: 'ResolveProject' });
+    expect(workInFlight().map((work) => work.correlationId)).to.not.include('corr-1');
   });
 
   it('invents a correlation id when the caller sent none', async () => {
