@@ -8,22 +8,17 @@
 import type { OperationDescription } from '../routes/operation.js';
 import { API_DESCRIPTION_OPERATIONS } from '../routes/app/openapi.js';
 import { SESSION_OPERATIONS } from '../routes/app/session.js';
+import { BOARD_OPERATIONS } from '../routes/v1/board.js';
 import { LOOKUP_OPERATIONS } from '../routes/v1/lookups.js';
+import { TICKET_OPERATIONS } from '../routes/v1/tickets.js';
 import { attachmentIdParams } from '../routes/v1/attachments.schemas.js';
-import { boardQuery } from '../routes/v1/board.schemas.js';
 import {
   commentIdParams,
   createCommentBody,
   listCommentsQuery,
   updateCommentBody,
 } from '../routes/v1/comments.schemas.js';
-import { bulkUpdateBody, mergeTicketBody, moveTicketBody } from '../routes/v1/ticket-actions.schemas.js';
-import {
-  createTicketBody,
-  listTicketsQuery,
-  ticketIdParams,
-  updateTicketBody,
-} from '../routes/v1/tickets.schemas.js';
+import { ticketIdParams } from '../routes/v1/tickets.schemas.js';
 import {
   createWebhookBody,
   deliveryParams,
@@ -32,12 +27,10 @@ import {
 } from '../routes/v1/webhooks.schemas.js';
 import {
   attachmentSchema,
-  boardSchema,
   commentSchema,
   createdWebhookSchema,
   deliverySchema,
   paginationSchema,
-  ticketSchema,
   webhookSchema,
 } from './components.js';
 import { EXAMPLES } from './examples.js';
@@ -48,201 +41,8 @@ import { z as zod } from './zod-openapi.js';
 export const API_OPERATIONS: OperationDescription[] = [
   ...LOOKUP_OPERATIONS,
 
-  // ---- tickets -----------------------------------------------------------------------------------
-  {
-    hosts: ['api'],
-    method: 'get',
-    path: '/tickets',
-    operationId: 'listTickets',
-    tag: 'Tickets',
-    summary: 'List or search tickets',
-    description:
-      'Paginated list with filters. With `q`, every match is returned (streamed) and `pagination` is absent.',
-    access: { scope: 'tickets:read', role: 'viewer' },
-    project: 'required',
-    request: { query: listTicketsQuery },
-    success: {
-      kind: 'json',
-      status: 200,
-      description: 'A page of tickets (all matches with `q`).',
-      data: zod.object({
-        tickets: zod.array(ticketSchema),
-        pagination: paginationSchema.optional(),
-      }),
-      example: { tickets: [EXAMPLES.ticket], pagination: EXAMPLES.pagination },
-    },
-    errors: [400],
-  },
-  {
-    hosts: ['api'],
-    method: 'post',
-    path: '/tickets',
-    operationId: 'createTicket',
-    tag: 'Tickets',
-    summary: 'Create a ticket',
-    description:
-      'Body `project_id` counts only when the key is not project-scoped and no `project_id` query parameter is given.',
-    access: { scope: 'tickets:write', role: 'agent' },
-    project: 'required',
-    projectFromBody: true,
-    request: { body: createTicketBody },
-    bodyExample: {
-      ticket_type_id: 1,
-      title: 'Printer on fire',
-      description: 'It started after the update.',
-      priority: 'high',
-      assigned_to: 7,
-      custom_fields: { severity: 'high' },
-      tags: ['billing'],
-    },
-    success: single(201, 'The created ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
-    errors: [400, 409, 422],
-  },
-  {
-    hosts: ['api'],
-    method: 'post',
-    path: '/tickets/bulk-update',
-    operationId: 'bulkUpdateTickets',
-    tag: 'Tickets',
-    summary: 'Update many tickets at once',
-    description: 'Per-ticket success or failure is reported; `status` is one of the four default statuses.',
-    access: { scope: 'tickets:write', role: 'agent' },
-    project: 'required',
-    request: { body: bulkUpdateBody },
-    bodyExample: { ticket_ids: [42, 43], status: 'closed', priority: 'low' },
-    success: {
-      kind: 'json',
-      status: 200,
-      description: 'What was updated and what failed.',
-      data: zod.object({
-        success_count: zod.number().int(),
-        failed_count: zod.number().int(),
-        failed_ids: zod.array(zod.number().int()),
-        tickets: zod.array(ticketSchema).meta({ description: 'The updated tickets.' }),
-      }),
-      example: { success_count: 1, failed_count: 1, failed_ids: [43], tickets: [EXAMPLES.ticket] },
-    },
-    errors: [400, 409, 422],
-  },
-  {
-    hosts: ['api'],
-    method: 'get',
-    path: '/tickets/:id',
-    operationId: 'getTicket',
-    tag: 'Tickets',
-    summary: 'Get a ticket',
-    access: { scope: 'tickets:read', role: 'viewer' },
-    project: 'required',
-    request: { params: ticketIdParams },
-    success: single(200, 'The ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
-    errors: [400, 404],
-  },
-  {
-    hosts: ['api'],
-    method: 'put',
-    path: '/tickets/:id',
-    operationId: 'updateTicket',
-    tag: 'Tickets',
-    summary: 'Update a ticket',
-    description:
-      'Only the given fields change. With `version`, a ticket modified since answers 409 ' +
-      '(`Ticket was modified by another user`): re-fetch, re-apply, retry.',
-    access: { scope: 'tickets:write', role: 'agent' },
-    project: 'required',
-    request: { params: ticketIdParams, body: updateTicketBody },
-    bodyExample: { title: 'Printer on fire (3rd floor)', status: 'waiting', version: 2 },
-    success: single(200, 'The updated ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
-    errors: [400, 404, 409, 422],
-  },
-  {
-    hosts: ['api'],
-    method: 'delete',
-    path: '/tickets/:id',
-    operationId: 'deleteTicket',
-    tag: 'Tickets',
-    summary: 'Delete a ticket (soft delete)',
-    access: { scope: 'tickets:delete', role: 'team_lead' },
-    project: 'required',
-    request: { params: ticketIdParams },
-    success: {
-      kind: 'json',
-      status: 200,
-      description: 'Confirmation.',
-      data: message,
-      example: { message: 'Ticket deleted' },
-    },
-    errors: [400, 404, 409],
-  },
-  {
-    hosts: ['api'],
-    method: 'patch',
-    path: '/tickets/:id/status',
-    operationId: 'moveTicket',
-    tag: 'Tickets',
-    summary: 'Move a ticket to a status lane',
-    description:
-      'Optionally placed after or before a ticket of the target lane; `resolution_type` only when moving to a closed status.',
-    access: { scope: 'tickets:write', role: 'agent' },
-    project: 'required',
-    request: { params: ticketIdParams, body: moveTicketBody },
-    bodyExample: { status: 'closed', after_id: 12, resolution_type: 'resolved' },
-    success: single(200, 'The moved ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
-    errors: [400, 404, 409, 422],
-  },
-  {
-    hosts: ['api'],
-    method: 'post',
-    path: '/tickets/:id/merge',
-    operationId: 'mergeTicket',
-    tag: 'Tickets',
-    summary: 'Merge a ticket into another (additive)',
-    description: 'Closes this ticket as a duplicate of `target_id`; it then carries `merged_into`.',
-    access: { scope: 'tickets:write', role: 'agent' },
-    project: 'required',
-    request: { params: ticketIdParams, body: mergeTicketBody },
-    bodyExample: { target_id: 42 },
-    success: single(200, 'The merged ticket.', 'ticket', ticketSchema, EXAMPLES.mergedTicket),
-    errors: [400, 404, 409, 422],
-  },
-  {
-    hosts: ['api'],
-    method: 'post',
-    path: '/tickets/:id/restore',
-    operationId: 'restoreTicket',
-    tag: 'Tickets',
-    summary: 'Restore a deleted ticket (additive)',
-    access: { scope: 'tickets:write', role: 'agent' },
-    project: 'required',
-    request: { params: ticketIdParams },
-    success: single(200, 'The restored ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
-    errors: [400, 404, 409],
-  },
-
-  // ---- board -------------------------------------------------------------------------------------
-  {
-    hosts: ['api'],
-    method: 'get',
-    path: '/board',
-    operationId: 'getBoard',
-    tag: 'Board',
-    summary: 'The board: tickets by status lane',
-    description:
-      "Lane keys are the project's statuses in workflow order; iterate them, do not hard-code them.",
-    access: { scope: 'tickets:read', role: 'viewer' },
-    project: 'required',
-    request: { query: boardQuery },
-    success: {
-      kind: 'json',
-      status: 200,
-      description: 'Lanes and exact counts.',
-      data: boardSchema,
-      example: {
-        lanes: { open: [EXAMPLES.ticket], work_in_progress: [], waiting: [], closed: [] },
-        counts: { open: 1, work_in_progress: 0, waiting: 0, closed: 0, total: 1 },
-      },
-    },
-    errors: [400],
-  },
+  ...TICKET_OPERATIONS,
+  ...BOARD_OPERATIONS,
 
   // ---- comments ----------------------------------------------------------------------------------
   {

@@ -1,35 +1,41 @@
 /**
- * GET /v1/board (tickets:read + project context): one lane per status of the project in workflow
- * order, filters `priority` and `assignee`, at most `lane_limit` tickets per lane with exact counts.
+ * GET /v1/board: one lane per status of the project in workflow order, filters `priority` and
+ * `assignee`, at most `lane_limit` tickets per lane with exact counts.
  */
-import type { Router } from 'express';
 import { sendData } from '../../http/envelope.js';
 import { callContext, requireProject } from '../../http/request-context.js';
-import { defineRoute } from '../../http/routing.js';
-import { handleValidated } from '../../http/validate.js';
-import { projectContext } from '../../middleware/project-context.js';
-import { requireScope } from '../../middleware/require-scope.js';
-import type { ProjectResolver } from '../../projects/project-resolver.js';
-import { requireService, type ServiceClients } from '../../services.js';
-import { boardRequest, presentBoard } from './tickets.mapping.js';
+import { boardSchema } from '../../openapi/components.js';
+import { EXAMPLES } from '../../openapi/examples.js';
+import { json } from '../../openapi/responses.js';
+import { requireService } from '../../services.js';
+import { defineOperation, type Operation } from '../operation.js';
 import { boardQuery } from './board.schemas.js';
+import { boardRequest, presentBoard } from './tickets.mapping.js';
 
-/** Registers the board route on the API router. */
-export function boardRoutes(
-  router: Router,
-  deps: { services: ServiceClients; projects: ProjectResolver },
-): void {
-  defineRoute(router, '/board', {
-    get: [
-      requireScope('tickets:read'),
-      projectContext({ resolver: deps.projects }),
-      ...handleValidated({ query: boardQuery }, async ({ query }, request, response) => {
-        const board = await requireService(deps.services, 'tickets').GetBoard(
-          boardRequest(requireProject(request).id, query),
-          callContext(request),
-        );
-        sendData(response, presentBoard(board));
-      }),
-    ],
-  });
-}
+export const BOARD_OPERATIONS: Operation[] = [
+  defineOperation({
+    method: 'get',
+    path: '/board',
+    hosts: ['api'],
+    access: { scope: 'tickets:read', role: 'viewer' },
+    project: 'required',
+    request: { query: boardQuery },
+    operationId: 'getBoard',
+    tag: 'Board',
+    summary: 'The board: tickets by status lane',
+    description:
+      "Lane keys are the project's statuses in workflow order; iterate them, do not hard-code them.",
+    success: json(200, 'Lanes and exact counts.', boardSchema, {
+      lanes: { open: [EXAMPLES.ticket], work_in_progress: [], waiting: [], closed: [] },
+      counts: { open: 1, work_in_progress: 0, waiting: 0, closed: 0, total: 1 },
+    }),
+    errors: [400],
+    async handle({ query }, request, response, { services }) {
+      const board = await requireService(services, 'tickets').GetBoard(
+        boardRequest(requireProject(request).id, query),
+        callContext(request),
+      );
+      sendData(response, presentBoard(board));
+    },
+  }),
+];

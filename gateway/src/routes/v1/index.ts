@@ -10,10 +10,10 @@ import { parseJsonBody } from '../../middleware/parse-json-body.js';
 import { mountOperations } from '../mount.js';
 import type { RouteDeps } from '../operation.js';
 import { attachmentRoutes, isAttachmentUpload } from './attachments.js';
-import { boardRoutes } from './board.js';
+import { BOARD_OPERATIONS } from './board.js';
 import { commentRoutes } from './comments.js';
 import { LOOKUP_OPERATIONS } from './lookups.js';
-import { ticketRoutes } from './tickets.js';
+import { TICKET_OPERATIONS } from './tickets.js';
 import { webhookRoutes } from './webhooks.js';
 
 export interface ApiRouterDeps extends RouteDeps {
@@ -32,9 +32,7 @@ export function createApiRouter(deps: ApiRouterDeps): Router {
   // Attachment uploads are multipart and streamed by their route.
   router.use(parseJsonBody({ limitBytes: deps.bodyLimitBytes, isExempt: isAttachmentUpload }));
   for (const handler of deps.limits?.afterBodyParsing ?? []) router.use(handler);
-  mountOperations(router, 'api', LOOKUP_OPERATIONS, deps);
-  ticketRoutes(router, deps);
-  boardRoutes(router, deps);
+  mountOperations(router, 'api', [...LOOKUP_OPERATIONS, ...TICKET_OPERATIONS, ...BOARD_OPERATIONS], deps);
   commentRoutes(router, deps);
   attachmentRoutes(router, deps);
   webhookRoutes(router, deps);

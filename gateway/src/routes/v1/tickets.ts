@@ -1,20 +1,19 @@
 /**
- * The ticket routes (spec "Tickets", plus the additive merge and restore), each a thin chain:
- * scope -> project context -> validation (tickets.schemas.ts, ticket-actions.schemas.ts) -> one
- * TicketService call -> the spec's JSON. Reads need tickets:read, DELETE tickets:delete, every other
- * write tickets:write. Domain rules (statuses of the project for writes, versions, placement, custom
- * fields) live in the ticket service; its errors pass through unchanged.
+ * The ticket operations (spec "Tickets", plus the additive merge and restore): each validated by
+ * tickets.schemas.ts and ticket-actions.schemas.ts, then one TicketService call, then the spec's
+ * JSON. Domain rules (statuses of the project for writes, versions, placement, custom fields) live
+ * in the ticket service; its errors pass through unchanged.
  */
-import type { Router } from 'express';
 import { presentTicket } from '@tix/protos';
 import { sendData, sendDataStream } from '../../http/envelope.js';
 import { callContext, requireProject, type ProjectContext } from '../../http/request-context.js';
-import { defineRoute } from '../../http/routing.js';
-import { handleValidated, invalidQuery } from '../../http/validate.js';
-import { projectContext } from '../../middleware/project-context.js';
-import { requireScope } from '../../middleware/require-scope.js';
-import type { ProjectResolver } from '../../projects/project-resolver.js';
-import { requireService, type ServiceClients } from '../../services.js';
+import { invalidQuery } from '../../http/validate.js';
+import { paginationSchema, ticketSchema } from '../../openapi/components.js';
+import { EXAMPLES } from '../../openapi/examples.js';
+import { confirmation, json, single } from '../../openapi/responses.js';
+import { z } from '../../openapi/zod-openapi.js';
+import { requireService } from '../../services.js';
+import { defineOperation, type Operation } from '../operation.js';
 import {
   bulkUpdateRequest,
   createTicketRequest,
@@ -41,151 +40,243 @@ export function checkStatusFilter(project: ProjectContext, status: string | unde
   throw invalidQuery({ status: [`status must be a status of the project: ${slugs}`] });
 }
 
-/** Registers the /tickets routes on the API router. */
-export function ticketRoutes(
-  router: Router,
-  deps: { services: ServiceClients; projects: ProjectResolver },
-): void {
-  const tickets = () => requireService(deps.services, 'tickets');
-  const inProject = projectContext({ resolver: deps.projects });
-  const read = requireScope('tickets:read');
-  const write = requireScope('tickets:write');
+export const TICKET_OPERATIONS: Operation[] = [
+  defineOperation({
+    method: 'get',
+    path: '/tickets',
+    hosts: ['api'],
+    access: { scope: 'tickets:read', role: 'viewer' },
+    project: 'required',
+    request: { query: listTicketsQuery },
+    operationId: 'listTickets',
+    tag: 'Tickets',
+    summary: 'List or search tickets',
+    description:
+      'Paginated list with filters. With `q`, every match is returned (streamed) and `pagination` is absent.',
+    success: json(
+      200,
+      'A page of tickets (all matches with `q`).',
+      z.object({ tickets: z.array(ticketSchema), pagination: paginationSchema.optional() }),
+      { tickets: [EXAMPLES.ticket], pagination: EXAMPLES.pagination },
+    ),
+    errors: [400],
+    async handle({ query }, request, response, { services }) {
+      const project = requireProject(request);
+      checkStatusFilter(project, query.status);
+      const tickets = requireService(services, 'tickets');
+      if (query.q !== undefined) {
+        // Spec: with q, every match and no pagination; streamed, however many there are.
+        const matches = tickets.SearchTickets(searchTicketsRequest(project.id, { ...query, q: query.q }), {
+          ...callContext(request),
+          deadlineMs: SEARCH_DEADLINE_MS,
+        });
+        await sendDataStream(response, 'tickets', matches, { present: presentTicket });
+        return;
+      }
+      const page = await tickets.ListTickets(listTicketsRequest(project.id, query), callContext(request));
+      sendData(response, presentTicketPage(page));
+    },
+  }),
 
-  // Before /tickets/:id, so that `bulk-update` is a path of its own (GET on it is 405, not an id).
-  defineRoute(router, '/tickets/bulk-update', {
-    post: [
-      write,
-      inProject,
-      ...handleValidated({ body: bulkUpdateBody }, async ({ body }, request, response) => {
-        const result = await tickets().BulkUpdateTickets(
-          bulkUpdateRequest(requireProject(request).id, body),
-          callContext(request),
-        );
-        sendData(response, presentBulkResult(result));
-      }),
-    ],
-  });
+  defineOperation({
+    method: 'post',
+    path: '/tickets',
+    hosts: ['api'],
+    access: { scope: 'tickets:write', role: 'agent' },
+    project: 'required',
+    projectFromBody: true,
+    request: { body: createTicketBody },
+    bodyExample: {
+      ticket_type_id: 1,
+      title: 'Printer on fire',
+      description: 'It started after the update.',
+      priority: 'high',
+      assigned_to: 7,
+      custom_fields: { severity: 'high' },
+      tags: ['billing'],
+    },
+    operationId: 'createTicket',
+    tag: 'Tickets',
+    summary: 'Create a ticket',
+    description:
+      'Body `project_id` counts only when the key is not project-scoped and no `project_id` query parameter is given.',
+    success: single(201, 'The created ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
+    errors: [400, 409, 422],
+    async handle({ body }, request, response, { services }) {
+      const created = await requireService(services, 'tickets').CreateTicket(
+        createTicketRequest(requireProject(request).id, body),
+        callContext(request),
+      );
+      sendData(response, { ticket: presentTicket(created) }, 201);
+    },
+  }),
 
-  defineRoute(router, '/tickets', {
-    get: [
-      read,
-      inProject,
-      ...handleValidated({ query: listTicketsQuery }, async ({ query }, request, response) => {
-        const project = requireProject(request);
-        checkStatusFilter(project, query.status);
-        if (query.q !== undefined) {
-          // Spec: with q, every match and no pagination; streamed, however many there are.
-          const matches = tickets().SearchTickets(
-            searchTicketsRequest(project.id, { ...query, q: query.q }),
-            {
-              ...callContext(request),
-              deadlineMs: SEARCH_DEADLINE_MS,
-            },
-          );
-          await sendDataStream(response, 'tickets', matches, { present: presentTicket });
-          return;
-        }
-        const page = await tickets().ListTickets(listTicketsRequest(project.id, query), callContext(request));
-        sendData(response, presentTicketPage(page));
+  // Mounted before /tickets/:id, so that `bulk-update` is a path of its own (GET on it is 405, not an id).
+  defineOperation({
+    method: 'post',
+    path: '/tickets/bulk-update',
+    hosts: ['api'],
+    access: { scope: 'tickets:write', role: 'agent' },
+    project: 'required',
+    request: { body: bulkUpdateBody },
+    bodyExample: { ticket_ids: [42, 43], status: 'closed', priority: 'low' },
+    operationId: 'bulkUpdateTickets',
+    tag: 'Tickets',
+    summary: 'Update many tickets at once',
+    description: 'Per-ticket success or failure is reported; `status` is one of the four default statuses.',
+    success: json(
+      200,
+      'What was updated and what failed.',
+      z.object({
+        success_count: z.number().int(),
+        failed_count: z.number().int(),
+        failed_ids: z.array(z.number().int()),
+        tickets: z.array(ticketSchema).meta({ description: 'The updated tickets.' }),
       }),
-    ],
-    post: [
-      write,
-      projectContext({ resolver: deps.projects, acceptBodyProjectId: true }),
-      ...handleValidated({ body: createTicketBody }, async ({ body }, request, response) => {
-        const created = await tickets().CreateTicket(
-          createTicketRequest(requireProject(request).id, body),
-          callContext(request),
-        );
-        sendData(response, { ticket: presentTicket(created) }, 201);
-      }),
-    ],
-  });
+      { success_count: 1, failed_count: 1, failed_ids: [43], tickets: [EXAMPLES.ticket] },
+    ),
+    errors: [400, 409, 422],
+    async handle({ body }, request, response, { services }) {
+      const result = await requireService(services, 'tickets').BulkUpdateTickets(
+        bulkUpdateRequest(requireProject(request).id, body),
+        callContext(request),
+      );
+      sendData(response, presentBulkResult(result));
+    },
+  }),
 
-  defineRoute(router, '/tickets/:id', {
-    get: [
-      read,
-      inProject,
-      ...handleValidated({ params: ticketIdParams }, async ({ params }, request, response) => {
-        const found = await tickets().GetTicket(
-          { project_id: requireProject(request).id, id: params.id },
-          callContext(request),
-        );
-        sendData(response, { ticket: presentTicket(found) });
-      }),
-    ],
-    put: [
-      write,
-      inProject,
-      ...handleValidated(
-        { params: ticketIdParams, body: updateTicketBody },
-        async ({ params, body }, request, response) => {
-          const updated = await tickets().UpdateTicket(
-            updateTicketRequest(requireProject(request).id, params.id, body),
-            callContext(request),
-          );
-          sendData(response, { ticket: presentTicket(updated) });
-        },
-      ),
-    ],
-    delete: [
-      requireScope('tickets:delete'),
-      inProject,
-      ...handleValidated({ params: ticketIdParams }, async ({ params }, request, response) => {
-        const { message } = await tickets().DeleteTicket(
-          { project_id: requireProject(request).id, id: params.id },
-          callContext(request),
-        );
-        sendData(response, { message });
-      }),
-    ],
-  });
+  defineOperation({
+    method: 'get',
+    path: '/tickets/:id',
+    hosts: ['api'],
+    access: { scope: 'tickets:read', role: 'viewer' },
+    project: 'required',
+    request: { params: ticketIdParams },
+    operationId: 'getTicket',
+    tag: 'Tickets',
+    summary: 'Get a ticket',
+    success: single(200, 'The ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
+    errors: [400, 404],
+    async handle({ params }, request, response, { services }) {
+      const found = await requireService(services, 'tickets').GetTicket(
+        { project_id: requireProject(request).id, id: params.id },
+        callContext(request),
+      );
+      sendData(response, { ticket: presentTicket(found) });
+    },
+  }),
 
-  defineRoute(router, '/tickets/:id/status', {
-    patch: [
-      write,
-      inProject,
-      ...handleValidated(
-        { params: ticketIdParams, body: moveTicketBody },
-        async ({ params, body }, request, response) => {
-          const moved = await tickets().MoveTicket(
-            moveTicketRequest(requireProject(request).id, params.id, body),
-            callContext(request),
-          );
-          sendData(response, { ticket: presentTicket(moved) });
-        },
-      ),
-    ],
-  });
+  defineOperation({
+    method: 'put',
+    path: '/tickets/:id',
+    hosts: ['api'],
+    access: { scope: 'tickets:write', role: 'agent' },
+    project: 'required',
+    request: { params: ticketIdParams, body: updateTicketBody },
+    bodyExample: { title: 'Printer on fire (3rd floor)', status: 'waiting', version: 2 },
+    operationId: 'updateTicket',
+    tag: 'Tickets',
+    summary: 'Update a ticket',
+    description:
+      'Only the given fields change. With `version`, a ticket modified since answers 409 ' +
+      '(`Ticket was modified by another user`): re-fetch, re-apply, retry.',
+    success: single(200, 'The updated ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
+    errors: [400, 404, 409, 422],
+    async handle({ params, body }, request, response, { services }) {
+      const updated = await requireService(services, 'tickets').UpdateTicket(
+        updateTicketRequest(requireProject(request).id, params.id, body),
+        callContext(request),
+      );
+      sendData(response, { ticket: presentTicket(updated) });
+    },
+  }),
 
-  defineRoute(router, '/tickets/:id/merge', {
-    post: [
-      write,
-      inProject,
-      ...handleValidated(
-        { params: ticketIdParams, body: mergeTicketBody },
-        async ({ params, body }, request, response) => {
-          const merged = await tickets().MergeTicket(
-            { project_id: requireProject(request).id, id: params.id, target_id: body.target_id },
-            callContext(request),
-          );
-          sendData(response, { ticket: presentTicket(merged) });
-        },
-      ),
-    ],
-  });
+  defineOperation({
+    method: 'delete',
+    path: '/tickets/:id',
+    hosts: ['api'],
+    access: { scope: 'tickets:delete', role: 'team_lead' },
+    project: 'required',
+    request: { params: ticketIdParams },
+    operationId: 'deleteTicket',
+    tag: 'Tickets',
+    summary: 'Delete a ticket (soft delete)',
+    success: confirmation('Ticket deleted'),
+    errors: [400, 404, 409],
+    async handle({ params }, request, response, { services }) {
+      const { message } = await requireService(services, 'tickets').DeleteTicket(
+        { project_id: requireProject(request).id, id: params.id },
+        callContext(request),
+      );
+      sendData(response, { message });
+    },
+  }),
 
-  defineRoute(router, '/tickets/:id/restore', {
-    post: [
-      write,
-      inProject,
-      ...handleValidated({ params: ticketIdParams }, async ({ params }, request, response) => {
-        const restored = await tickets().RestoreTicket(
-          { project_id: requireProject(request).id, id: params.id },
-          callContext(request),
-        );
-        sendData(response, { ticket: presentTicket(restored) });
-      }),
-    ],
-  });
-}
+  defineOperation({
+    method: 'patch',
+    path: '/tickets/:id/status',
+    hosts: ['api'],
+    access: { scope: 'tickets:write', role: 'agent' },
+    project: 'required',
+    request: { params: ticketIdParams, body: moveTicketBody },
+    bodyExample: { status: 'closed', after_id: 12, resolution_type: 'resolved' },
+    operationId: 'moveTicket',
+    tag: 'Tickets',
+    summary: 'Move a ticket to a status lane',
+    description:
+      'Optionally placed after or before a ticket of the target lane; `resolution_type` only when moving to a closed status.',
+    success: single(200, 'The moved ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
+    errors: [400, 404, 409, 422],
+    async handle({ params, body }, request, response, { services }) {
+      const moved = await requireService(services, 'tickets').MoveTicket(
+        moveTicketRequest(requireProject(request).id, params.id, body),
+        callContext(request),
+      );
+      sendData(response, { ticket: presentTicket(moved) });
+    },
+  }),
+
+  defineOperation({
+    method: 'post',
+    path: '/tickets/:id/merge',
+    hosts: ['api'],
+    access: { scope: 'tickets:write', role: 'agent' },
+    project: 'required',
+    request: { params: ticketIdParams, body: mergeTicketBody },
+    bodyExample: { target_id: 42 },
+    operationId: 'mergeTicket',
+    tag: 'Tickets',
+    summary: 'Merge a ticket into another (additive)',
+    description: 'Closes this ticket as a duplicate of `target_id`; it then carries `merged_into`.',
+    success: single(200, 'The merged ticket.', 'ticket', ticketSchema, EXAMPLES.mergedTicket),
+    errors: [400, 404, 409, 422],
+    async handle({ params, body }, request, response, { services }) {
+      const merged = await requireService(services, 'tickets').MergeTicket(
+        { project_id: requireProject(request).id, id: params.id, target_id: body.target_id },
+        callContext(request),
+      );
+      sendData(response, { ticket: presentTicket(merged) });
+    },
+  }),
+
+  defineOperation({
+    method: 'post',
+    path: '/tickets/:id/restore',
+    hosts: ['api'],
+    access: { scope: 'tickets:write', role: 'agent' },
+    project: 'required',
+    request: { params: ticketIdParams },
+    operationId: 'restoreTicket',
+    tag: 'Tickets',
+    summary: 'Restore a deleted ticket (additive)',
+    success: single(200, 'The restored ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
+    errors: [400, 404, 409],
+    async handle({ params }, request, response, { services }) {
+      const restored = await requireService(services, 'tickets').RestoreTicket(
+        { project_id: requireProject(request).id, id: params.id },
+        callContext(request),
+      );
+      sendData(response, { ticket: presentTicket(restored) });
+    },
+  }),
+];
