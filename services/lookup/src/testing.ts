@@ -1,6 +1,7 @@
 /**
  * A real lookup service for other packages' integration tests (the gateway's, end-to-end helpers):
- * a fresh migrated database plus the gRPC server on a free port, removed again by stop().
+ * the service as main.ts runs it, over a fresh migrated database on a free port, removed again by
+ * stop().
  *
  *   import { startTestLookupServer } from '@tix/lookup-service/testing';
  *   const lookup = await startTestLookupServer();            // { address, port, databaseUrl, stop }
@@ -10,38 +11,15 @@
  *   client.close(); await lookup.stop();
  */
 import type { Logger } from '@tix/kit';
-import { createTestDatabase, testLogger } from '@tix/kit/testing';
-import { LOOKUP_MIGRATIONS_DIR, startLookupServer, type RunningLookupServer } from './server.js';
+import { startTestService } from '@tix/kit/testing';
+import { lookupService } from './server.js';
 
-export { LOOKUP_MIGRATIONS_DIR, startLookupServer } from './server.js';
-export type { RunningLookupServer, StartLookupServerOptions } from './server.js';
+export { LOOKUP_MIGRATIONS_DIR } from './server.js';
 
-export interface TestLookupServer extends RunningLookupServer {
-  /** The fresh database it serves (query it directly to arrange or inspect state). */
-  databaseUrl: string;
-  /** Stops the server and drops its database. */
-  stop(): Promise<void>;
-}
+export type TestLookupServer = Awaited<ReturnType<typeof startTestLookupServer>>;
 
 /** Starts a lookup service on 127.0.0.1 (free port) over a fresh, migrated database. */
-export async function startTestLookupServer(
-  options: { label?: string; logger?: Logger; now?: () => Date } = {},
-): Promise<TestLookupServer> {
-  const database = await createTestDatabase(options.label ?? 'lookup', LOOKUP_MIGRATIONS_DIR);
-  try {
-    const server = await startLookupServer({
-      databaseUrl: database.url,
-      port: 0,
-      logger: options.logger ?? testLogger('lookup'),
-      ...(options.now ? { now: options.now } : {}),
-    });
-    return {
-      ...server,
-      databaseUrl: database.url,
-      stop: () => server.stop(1_000).finally(() => database.drop()),
-    };
-  } catch (error) {
-    await database.drop();
-    throw error;
-  }
+export function startTestLookupServer(options: { label?: string; logger?: Logger; now?: () => Date } = {}) {
+  const { now, ...rest } = options;
+  return startTestService(lookupService({ now }), rest);
 }
