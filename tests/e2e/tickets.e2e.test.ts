@@ -178,6 +178,12 @@ describe('tickets through the fleet', () => {
       priority: 'medium',
     });
     expect(bulk.body.data).to.deep.include({ success_count: 2, failed_count: 1, failed_ids: [99_999_999] });
+    // Bulk tags: a list replaces them, null clears them.
+    await api('POST', '/tickets/bulk-update', { ticket_ids: [first.id], tags: ['vip'] });
+    const untagged = await api('POST', '/tickets/bulk-update', { ticket_ids: [first.id], tags: null });
+    expect(untagged.status, untagged.text).to.equal(200);
+    expect(untagged.body.data.tickets[0]).to.deep.include({ id: first.id, tags: [] });
+    expect((await api('GET', `/tickets/${first.id}`)).body.data.ticket.tags).to.deep.equal([]);
 
     // Delete: 404 everywhere afterwards, absent from lists and the board.
     expect((await api('DELETE', `/tickets/${third.id}`)).body).to.deep.equal({

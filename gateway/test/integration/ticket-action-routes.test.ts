@@ -86,6 +86,20 @@ describe('ticket action and board routes (fakes over gRPC)', () => {
       });
     });
 
+    it('tags: null clears the tags of every listed ticket (an empty list to the service)', async () => {
+      const response = await call('POST', '/tickets/bulk-update?project_id=1', {
+        body: { ticket_ids: [42, 43], tags: null },
+      });
+      expect(response.status).to.equal(200);
+      expect(response.body.data.success_count).to.equal(1);
+      expect(fakes.tickets.lastRequest.BulkUpdateTickets).to.deep.equal({
+        project_id: 1,
+        ticket_ids: [42, 43],
+        assigned_to: null,
+        tags: { values: [] },
+      });
+    });
+
     it('answers 422 for 0 or 101 ids, bad ids, statuses outside the defaults, and no change', async () => {
       const cases: [unknown, Record<string, string[]>][] = [
         [{ status: 'open' }, { ticket_ids: ['Ticket IDs are required'] }],
@@ -107,7 +121,11 @@ describe('ticket action and board routes (fakes over gRPC)', () => {
           { status: ['Status must be one of open, work_in_progress, waiting, closed'] },
         ],
         [
-          { ticket_ids: [1], assigned_to: null, tags: null },
+          { ticket_ids: [1], assigned_to: null },
+          { body: ['Give at least one field to change: status, priority, assigned_to or tags'] },
+        ],
+        [
+          { ticket_ids: [1] },
           { body: ['Give at least one field to change: status, priority, assigned_to or tags'] },
         ],
       ];

@@ -154,13 +154,22 @@ describe('ticket request mapping (HTTP JSON -> TicketService messages)', () => {
       before_id: undefined,
       resolution_type: undefined,
     });
-    expect(bulkUpdateRequest(1, { ticket_ids: [1, 2], assigned_to: 3, tags: null })).to.deep.equal({
+    expect(bulkUpdateRequest(1, { ticket_ids: [1, 2], assigned_to: 3 })).to.deep.equal({
       project_id: 1,
       ticket_ids: [1, 2],
       status: undefined,
       priority: undefined,
       assigned_to: { value: 3 },
       tags: undefined,
+    });
+    // Bulk tags: null clears them (docs/decisions.md, Tickets > Writes): an empty list replaces them.
+    expect(bulkUpdateRequest(1, { ticket_ids: [1, 2], assigned_to: 3, tags: null })).to.deep.equal({
+      project_id: 1,
+      ticket_ids: [1, 2],
+      status: undefined,
+      priority: undefined,
+      assigned_to: { value: 3 },
+      tags: { values: [] },
     });
     expect(boardRequest(1, { lane_limit: 100, assignee: 4 })).to.deep.equal({
       project_id: 1,

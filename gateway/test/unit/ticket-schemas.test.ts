@@ -330,6 +330,16 @@ describe('ticket route schemas', () => {
         expect(bodyErrors(bulkUpdateBody, body), JSON.stringify(body).slice(0, 60)).to.deep.include(errors);
       }
     });
+
+    it('takes tags: null as a change (it clears the tags); assigned_to: null alone is still nothing', () => {
+      expect(parseBody(bulkUpdateBody, { ticket_ids: [1], tags: null })).to.deep.equal({
+        ticket_ids: [1],
+        tags: null,
+      });
+      expect(bodyErrors(bulkUpdateBody, { ticket_ids: [1], assigned_to: null })).to.deep.equal({
+        body: ['Give at least one field to change: status, priority, assigned_to or tags'],
+      });
+    });
   });
 
   describe('merge body and board query', () => {

@@ -69,7 +69,7 @@ export const bulkUpdateBody = z
       assigned_to: assigneeField.nullable().optional(),
       tags: tagsField
         .meta({
-          description: 'Replaces the tags of every listed ticket; null leaves them.',
+          description: 'Replaces the tags of every listed ticket; an empty list or null clears them.',
           example: ['vip'],
         })
         .nullable()
@@ -82,7 +82,8 @@ export const bulkUpdateBody = z
       body.status !== undefined ||
       body.priority !== undefined ||
       (body.assigned_to !== undefined && body.assigned_to !== null) ||
-      (body.tags !== undefined && body.tags !== null),
+      // tags: null clears them (the spec lists "array of string or null"), so it is a change.
+      body.tags !== undefined,
     { message: NOTHING_TO_BULK_UPDATE },
   );
 

@@ -110,7 +110,7 @@ export function moveTicketRequest(
   };
 }
 
-/** POST /tickets/bulk-update body -> BulkUpdateTicketsRequest. */
+/** POST /tickets/bulk-update body -> BulkUpdateTicketsRequest (tags: null clears them, unlike PUT's). */
 export function bulkUpdateRequest(projectId: number, body: BulkUpdateBody): ticket.BulkUpdateTicketsRequest {
   return {
     project_id: projectId,
@@ -118,7 +118,7 @@ export function bulkUpdateRequest(projectId: number, body: BulkUpdateBody): tick
     status: body.status,
     priority: body.priority,
     assigned_to: assigneeChange(body.assigned_to),
-    tags: tagsChange(body.tags),
+    tags: body.tags === null ? { values: [] } : tagsChange(body.tags),
   };
 }
 

@@ -1,6 +1,13 @@
 import { expect } from 'chai';
-import { presentTicket, type ticket } from '@tix/protos';
-import { questionTicket, refusalOf, startTicketFixture, type TicketFixture } from './support.js';
+import { presentTicket, type ticket, type TicketJson } from '@tix/protos';
+import {
+  outboxMark,
+  outboxSince,
+  questionTicket,
+  refusalOf,
+  startTicketFixture,
+  type TicketFixture,
+} from './support.js';
 
 describe('tickets: BulkUpdateTickets', () => {
   let f: TicketFixture;
@@ -109,6 +116,31 @@ describe('tickets: BulkUpdateTickets', () => {
     });
     const cleared = await bulk({ ticket_ids: [a!.id], assigned_to: { value: 0 }, tags: { values: [] } });
     expect(presentTicket(cleared.tickets[0]!)).to.deep.include({ assigned_to: null, tags: [] });
+  });
+
+  it('tags alone as an empty list (what the gateway sends for tags: null) clears them: version bump, ticket.updated', async () => {
+    const [a, b] = await createMany(2);
+    await bulk({ ticket_ids: [a!.id, b!.id], tags: { values: ['x', 'y'] } });
+    const mark = await outboxMark(f.sql);
+    const cleared = await bulk({ ticket_ids: [a!.id, b!.id], tags: { values: [] } });
+    expect(cleared).to.deep.include({ success_count: 2, failed_count: 0, failed_ids: [] });
+    const tickets = cleared.tickets.map((t) => presentTicket(t));
+    for (const t of tickets) expect(t).to.deep.include({ tags: [], version: 3 });
+    expect(
+      presentTicket(await f.client.GetTicket({ project_id: project, id: a!.id }, f.agent)),
+    ).to.deep.include({ tags: [], version: 3 });
+    const rows = await outboxSince(f.sql, mark);
+    expect(rows.map((row) => [row.event_type, (row.payload.data as TicketJson).id])).to.deep.equal([
+      ['ticket.updated', a!.id],
+      ['ticket.updated', b!.id],
+    ]);
+    expect(rows.map((row) => row.payload.data)).to.deep.equal(tickets);
+    // Without the wrapper nothing is asked for: still refused as a whole.
+    expect(await refusalOf(bulk({ ticket_ids: [a!.id] }))).to.deep.equal({
+      kind: 'validation_failed',
+      message: 'Validation failed',
+      validation_errors: { body: ['At least one of status, priority, assigned_to or tags is required'] },
+    });
   });
 
   it('moving to an open status clears resolution_type; closed keeps it', async () => {
