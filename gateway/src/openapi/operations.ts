@@ -8,31 +8,18 @@
 import type { OperationDescription } from '../routes/operation.js';
 import { API_DESCRIPTION_OPERATIONS } from '../routes/app/openapi.js';
 import { SESSION_OPERATIONS } from '../routes/app/session.js';
+import { ATTACHMENT_OPERATIONS } from '../routes/v1/attachments.js';
 import { BOARD_OPERATIONS } from '../routes/v1/board.js';
+import { COMMENT_OPERATIONS } from '../routes/v1/comments.js';
 import { LOOKUP_OPERATIONS } from '../routes/v1/lookups.js';
 import { TICKET_OPERATIONS } from '../routes/v1/tickets.js';
-import { attachmentIdParams } from '../routes/v1/attachments.schemas.js';
-import {
-  commentIdParams,
-  createCommentBody,
-  listCommentsQuery,
-  updateCommentBody,
-} from '../routes/v1/comments.schemas.js';
-import { ticketIdParams } from '../routes/v1/tickets.schemas.js';
 import {
   createWebhookBody,
   deliveryParams,
   listDeliveriesQuery,
   webhookIdParams,
 } from '../routes/v1/webhooks.schemas.js';
-import {
-  attachmentSchema,
-  commentSchema,
-  createdWebhookSchema,
-  deliverySchema,
-  paginationSchema,
-  webhookSchema,
-} from './components.js';
+import { createdWebhookSchema, deliverySchema, paginationSchema, webhookSchema } from './components.js';
 import { EXAMPLES } from './examples.js';
 import { count, list, message, single } from './responses.js';
 import { z as zod } from './zod-openapi.js';
@@ -44,179 +31,8 @@ export const API_OPERATIONS: OperationDescription[] = [
   ...TICKET_OPERATIONS,
   ...BOARD_OPERATIONS,
 
-  // ---- comments ----------------------------------------------------------------------------------
-  {
-    hosts: ['api'],
-    method: 'get',
-    path: '/tickets/:id/comments',
-    operationId: 'listComments',
-    tag: 'Comments',
-    summary: 'List the comments of a ticket',
-    description: 'Oldest first; at most the oldest 1000. The path `id` is the ticket id.',
-    access: { scope: 'comments:read', role: 'viewer' },
-    project: 'required',
-    request: { params: ticketIdParams, query: listCommentsQuery },
-    success: {
-      kind: 'json',
-      status: 200,
-      description: 'The comments.',
-      data: list('comments', commentSchema, {
-        count,
-        ticket_id: zod.number().int().meta({ description: 'The ticket.' }),
-      }),
-      example: { comments: [EXAMPLES.comment], count: 1, ticket_id: 42 },
-    },
-    errors: [400, 404],
-  },
-  {
-    hosts: ['api'],
-    method: 'post',
-    path: '/tickets/:id/comments',
-    operationId: 'createComment',
-    tag: 'Comments',
-    summary: 'Comment on a ticket',
-    description: 'Internal (team-only) by default. The path `id` is the ticket id.',
-    access: { scope: 'comments:write', role: 'agent' },
-    project: 'required',
-    request: { params: ticketIdParams, body: createCommentBody },
-    bodyExample: { content: 'Restarted the printer; please try again.', is_internal: false },
-    success: single(201, 'The created comment.', 'comment', commentSchema, EXAMPLES.comment),
-    errors: [400, 404, 409, 422],
-  },
-  {
-    hosts: ['api'],
-    method: 'get',
-    path: '/comments/:id',
-    operationId: 'getComment',
-    tag: 'Comments',
-    summary: 'Get a comment',
-    access: { scope: 'comments:read', role: 'viewer' },
-    project: 'required',
-    request: { params: commentIdParams },
-    success: single(200, 'The comment.', 'comment', commentSchema, EXAMPLES.comment),
-    errors: [400, 404],
-  },
-  {
-    hosts: ['api'],
-    method: 'put',
-    path: '/comments/:id',
-    operationId: 'updateComment',
-    tag: 'Comments',
-    summary: 'Edit a comment',
-    description:
-      'Only the author or team leads and above; a public comment cannot become internal. Only given fields change.',
-    access: { scope: 'comments:write', role: 'agent' },
-    project: 'required',
-    request: { params: commentIdParams, body: updateCommentBody },
-    bodyExample: { content: 'Restarted the printer twice; please try again.' },
-    success: single(200, 'The edited comment.', 'comment', commentSchema, EXAMPLES.comment),
-    errors: [400, 403, 404, 409, 422],
-  },
-  {
-    hosts: ['api'],
-    method: 'delete',
-    path: '/comments/:id',
-    operationId: 'deleteComment',
-    tag: 'Comments',
-    summary: 'Delete a comment',
-    description: 'Only the author or admins.',
-    access: { scope: 'comments:write', role: 'agent' },
-    project: 'required',
-    request: { params: commentIdParams },
-    success: {
-      kind: 'json',
-      status: 200,
-      description: 'Confirmation.',
-      data: message,
-      example: { message: 'Comment deleted' },
-    },
-    errors: [400, 403, 404],
-  },
-
-  // ---- attachments -------------------------------------------------------------------------------
-  {
-    hosts: ['api'],
-    method: 'get',
-    path: '/tickets/:id/attachments',
-    operationId: 'listAttachments',
-    tag: 'Attachments',
-    summary: 'List the attachments of a ticket',
-    description: 'The path `id` is the ticket id.',
-    access: { scope: 'tickets:read', role: 'viewer' },
-    project: 'required',
-    request: { params: ticketIdParams },
-    success: {
-      kind: 'json',
-      status: 200,
-      description: 'The attachments.',
-      data: list('attachments', attachmentSchema),
-      example: { attachments: [EXAMPLES.attachment] },
-    },
-    errors: [400, 404],
-  },
-  {
-    hosts: ['api'],
-    method: 'post',
-    path: '/tickets/:id/attachments',
-    operationId: 'uploadAttachment',
-    tag: 'Attachments',
-    summary: 'Upload a file to a ticket',
-    description:
-      '`multipart/form-data` with exactly one file in the form field `file`; streamed. Too large or an ' +
-      'unsupported type answers 422 on `file`. The path `id` is the ticket id.',
-    access: { scope: 'tickets:write', role: 'agent' },
-    project: 'required',
-    request: { params: ticketIdParams },
-    upload: { field: 'file' },
-    success: single(201, 'The stored attachment.', 'attachment', attachmentSchema, EXAMPLES.attachment),
-    errors: [400, 404, 409, 422],
-  },
-  {
-    hosts: ['api'],
-    method: 'get',
-    path: '/attachments/:id',
-    operationId: 'getAttachment',
-    tag: 'Attachments',
-    summary: 'Get the metadata of an attachment (additive)',
-    access: { scope: 'tickets:read', role: 'viewer' },
-    project: 'required',
-    request: { params: attachmentIdParams },
-    success: single(200, 'The attachment.', 'attachment', attachmentSchema, EXAMPLES.attachment),
-    errors: [400, 404],
-  },
-  {
-    hosts: ['api'],
-    method: 'delete',
-    path: '/attachments/:id',
-    operationId: 'deleteAttachment',
-    tag: 'Attachments',
-    summary: 'Delete an attachment',
-    access: { scope: 'tickets:write', role: 'agent' },
-    project: 'required',
-    request: { params: attachmentIdParams },
-    success: {
-      kind: 'json',
-      status: 200,
-      description: 'Confirmation.',
-      data: message,
-      example: { message: 'Attachment deleted' },
-    },
-    errors: [400, 404],
-  },
-  {
-    hosts: ['api'],
-    method: 'get',
-    path: '/attachments/:id/download',
-    operationId: 'downloadAttachment',
-    tag: 'Attachments',
-    summary: 'Download the bytes of an attachment',
-    description: 'Streams the file itself (no redirect, no signed URL), not the JSON envelope.',
-    access: { scope: 'tickets:read', role: 'viewer' },
-    project: 'required',
-    request: { params: attachmentIdParams },
-    success: { kind: 'file_download' },
-    errors: [400, 404],
-  },
+  ...COMMENT_OPERATIONS,
+  ...ATTACHMENT_OPERATIONS,
 
   // ---- webhooks ----------------------------------------------------------------------------------
   {

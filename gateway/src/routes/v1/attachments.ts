@@ -1,27 +1,26 @@
 /**
- * The attachment routes (spec "Attachments", plus the additive GET /attachments/{id}): scope ->
- * project context -> validated ids -> one AttachmentService call. Uploads and downloads stream end
- * to end (http/multipart-upload.ts into a gRPC client stream; a gRPC server stream into
- * http/file-download.ts), so no file is ever held whole in the gateway. List and download need
- * tickets:read, upload and delete tickets:write. Whether a ticket or attachment is reachable, and
- * what a file may be, is decided by the attachment service; its errors pass through unchanged.
+ * The attachment operations (spec "Attachments", plus the additive GET /attachments/{id}): validated
+ * ids, then one AttachmentService call. Uploads and downloads stream end to end
+ * (http/multipart-upload.ts into a gRPC client stream; a gRPC server stream into
+ * http/file-download.ts), so no file is ever held whole in the gateway. Whether a ticket or
+ * attachment is reachable, and what a file may be, is decided by the attachment service; its errors
+ * pass through unchanged.
  *
- * Upload routes read their own body: parseJsonBody exempts them (isAttachmentUpload).
+ * Uploads read their own body: parseJsonBody exempts them (isAttachmentUpload).
  */
 import type * as grpc from '@grpc/grpc-js';
-import type { Request, Router } from 'express';
+import type { Request } from 'express';
 import { AppError, fromGrpcError, type OutgoingContext, type ServiceClient } from '@tix/kit';
 import { presentAttachment, type attachment } from '@tix/protos';
 import { sendData } from '../../http/envelope.js';
 import { sendFile } from '../../http/file-download.js';
 import { receiveSingleFile, type FileSink } from '../../http/multipart-upload.js';
 import { callContext, requireProject } from '../../http/request-context.js';
-import { defineRoute } from '../../http/routing.js';
-import { handleValidated } from '../../http/validate.js';
-import { projectContext } from '../../middleware/project-context.js';
-import { requireScope } from '../../middleware/require-scope.js';
-import type { ProjectResolver } from '../../projects/project-resolver.js';
-import { requireService, type ServiceClients } from '../../services.js';
+import { attachmentSchema } from '../../openapi/components.js';
+import { EXAMPLES } from '../../openapi/examples.js';
+import { confirmation, json, list, single } from '../../openapi/responses.js';
+import { requireService } from '../../services.js';
+import { defineOperation, type Operation } from '../operation.js';
 import {
   attachmentIdParams,
   FILE_FIELD,
@@ -35,7 +34,7 @@ const UPLOAD_PATH = /^\/tickets\/[^/]+\/attachments\/?$/;
 /** Upload chunks handed to gRPC and not yet written out, per upload: bounds the gateway's memory. */
 export const MAX_UPLOAD_MESSAGES_IN_FLIGHT = 4;
 
-/** POST /tickets/{id}/attachments: the body is multipart and read by the route, not parseJsonBody. */
+/** POST /tickets/{id}/attachments: the body is multipart and read by the handler, not parseJsonBody. */
 export function isAttachmentUpload(request: Request): boolean {
   return request.method === 'POST' && UPLOAD_PATH.test(request.path);
 }
@@ -113,107 +112,150 @@ async function* chunksAfterHeader(
   }
 }
 
-/** Registers the attachment routes on the API router. */
-export function attachmentRoutes(
-  router: Router,
-  deps: { services: ServiceClients; projects: ProjectResolver; attachments: AttachmentLimits },
-): void {
-  const limits = deps.attachments;
-  const attachments = () => requireService(deps.services, 'attachments');
-  const inProject = projectContext({ resolver: deps.projects });
-  const read = requireScope('tickets:read');
-  const write = requireScope('tickets:write');
-  const transfer = (request: Request): OutgoingContext => ({
-    ...callContext(request),
-    deadlineMs: limits.transferDeadlineMs,
-  });
-
-  defineRoute(router, '/tickets/:id/attachments', {
-    get: [
-      read,
-      inProject,
-      ...handleValidated({ params: ticketIdParams }, async ({ params }, request, response) => {
-        const list = await attachments().ListAttachments(
-          { project_id: requireProject(request).id, ticket_id: params.id },
-          callContext(request),
-        );
-        sendData(response, { attachments: list.attachments.map(presentAttachment) });
-      }),
-    ],
-    post: [
-      write,
-      inProject,
-      ...handleValidated({ params: ticketIdParams }, async ({ params }, request, response) => {
-        const client = attachments();
-        const projectId = requireProject(request).id;
-        const created = await receiveSingleFile(request, {
-          fieldName: FILE_FIELD,
-          maxBytes: limits.maxBytes,
-          tooLargeMessage: fileTooLargeMessage(limits.maxBytes),
-          openSink: (file) =>
-            uploadSink(
-              client,
-              {
-                project_id: projectId,
-                ticket_id: params.id,
-                original_filename: file.filename,
-                declared_mime_type: file.mimeType,
-              },
-              transfer(request),
-            ),
-        });
-        sendData(response, { attachment: presentAttachment(created) }, 201);
-      }),
-    ],
-  });
-
-  defineRoute(router, '/attachments/:id', {
-    get: [
-      read,
-      inProject,
-      ...handleValidated({ params: attachmentIdParams }, async ({ params }, request, response) => {
-        const found = await attachments().GetAttachment(
-          { project_id: requireProject(request).id, id: params.id },
-          callContext(request),
-        );
-        sendData(response, { attachment: presentAttachment(found) });
-      }),
-    ],
-    delete: [
-      write,
-      inProject,
-      ...handleValidated({ params: attachmentIdParams }, async ({ params }, request, response) => {
-        const { message } = await attachments().DeleteAttachment(
-          { project_id: requireProject(request).id, id: params.id },
-          callContext(request),
-        );
-        sendData(response, { message });
-      }),
-    ],
-  });
-
-  defineRoute(router, '/attachments/:id/download', {
-    get: [
-      read,
-      inProject,
-      ...handleValidated({ params: attachmentIdParams }, async ({ params }, request, response) => {
-        const messages = attachments()
-          .DownloadAttachment({ project_id: requireProject(request).id, id: params.id }, transfer(request))
-          [Symbol.asyncIterator]();
-        // Errors before the first message (404, store down) still leave as the JSON envelope.
-        const first = await messages.next();
-        const found = first.done ? undefined : first.value.attachment;
-        if (!found) {
-          await messages.return?.(undefined);
-          throw AppError.internal('the download stream did not start with the attachment');
-        }
-        await sendFile(
-          response,
-          { contentType: found.mime_type, filename: found.original_filename, sizeBytes: found.size_bytes },
-          chunksAfterHeader(messages),
-          { headOnly: request.method === 'HEAD' },
-        );
-      }),
-    ],
-  });
+/** The context of an upload or download call: transfers from slow clients take long. */
+function transferContext(request: Request, limits: AttachmentLimits): OutgoingContext {
+  return { ...callContext(request), deadlineMs: limits.transferDeadlineMs };
 }
+
+export const ATTACHMENT_OPERATIONS: Operation[] = [
+  defineOperation({
+    method: 'get',
+    path: '/tickets/:id/attachments',
+    hosts: ['api'],
+    access: { scope: 'tickets:read', role: 'viewer' },
+    project: 'required',
+    request: { params: ticketIdParams },
+    operationId: 'listAttachments',
+    tag: 'Attachments',
+    summary: 'List the attachments of a ticket',
+    description: 'The path `id` is the ticket id.',
+    success: json(200, 'The attachments.', list('attachments', attachmentSchema), {
+      attachments: [EXAMPLES.attachment],
+    }),
+    errors: [400, 404],
+    async handle({ params }, request, response, { services }) {
+      const listed = await requireService(services, 'attachments').ListAttachments(
+        { project_id: requireProject(request).id, ticket_id: params.id },
+        callContext(request),
+      );
+      sendData(response, { attachments: listed.attachments.map(presentAttachment) });
+    },
+  }),
+
+  defineOperation({
+    method: 'post',
+    path: '/tickets/:id/attachments',
+    hosts: ['api'],
+    access: { scope: 'tickets:write', role: 'agent' },
+    project: 'required',
+    request: { params: ticketIdParams },
+    upload: { field: FILE_FIELD },
+    operationId: 'uploadAttachment',
+    tag: 'Attachments',
+    summary: 'Upload a file to a ticket',
+    description:
+      '`multipart/form-data` with exactly one file in the form field `file`; streamed. Too large or an ' +
+      'unsupported type answers 422 on `file`. The path `id` is the ticket id.',
+    success: single(201, 'The stored attachment.', 'attachment', attachmentSchema, EXAMPLES.attachment),
+    errors: [400, 404, 409, 422],
+    async handle({ params }, request, response, { services, attachments: limits }) {
+      const client = requireService(services, 'attachments');
+      const projectId = requireProject(request).id;
+      const created = await receiveSingleFile(request, {
+        fieldName: FILE_FIELD,
+        maxBytes: limits.maxBytes,
+        tooLargeMessage: fileTooLargeMessage(limits.maxBytes),
+        openSink: (file) =>
+          uploadSink(
+            client,
+            {
+              project_id: projectId,
+              ticket_id: params.id,
+              original_filename: file.filename,
+              declared_mime_type: file.mimeType,
+            },
+            transferContext(request, limits),
+          ),
+      });
+      sendData(response, { attachment: presentAttachment(created) }, 201);
+    },
+  }),
+
+  defineOperation({
+    method: 'get',
+    path: '/attachments/:id',
+    hosts: ['api'],
+    access: { scope: 'tickets:read', role: 'viewer' },
+    project: 'required',
+    request: { params: attachmentIdParams },
+    operationId: 'getAttachment',
+    tag: 'Attachments',
+    summary: 'Get the metadata of an attachment (additive)',
+    success: single(200, 'The attachment.', 'attachment', attachmentSchema, EXAMPLES.attachment),
+    errors: [400, 404],
+    async handle({ params }, request, response, { services }) {
+      const found = await requireService(services, 'attachments').GetAttachment(
+        { project_id: requireProject(request).id, id: params.id },
+        callContext(request),
+      );
+      sendData(response, { attachment: presentAttachment(found) });
+    },
+  }),
+
+  defineOperation({
+    method: 'delete',
+    path: '/attachments/:id',
+    hosts: ['api'],
+    access: { scope: 'tickets:write', role: 'agent' },
+    project: 'required',
+    request: { params: attachmentIdParams },
+    operationId: 'deleteAttachment',
+    tag: 'Attachments',
+    summary: 'Delete an attachment',
+    success: confirmation('Attachment deleted'),
+    errors: [400, 404],
+    async handle({ params }, request, response, { services }) {
+      const { message } = await requireService(services, 'attachments').DeleteAttachment(
+        { project_id: requireProject(request).id, id: params.id },
+        callContext(request),
+      );
+      sendData(response, { message });
+    },
+  }),
+
+  defineOperation({
+    method: 'get',
+    path: '/attachments/:id/download',
+    hosts: ['api'],
+    access: { scope: 'tickets:read', role: 'viewer' },
+    project: 'required',
+    request: { params: attachmentIdParams },
+    operationId: 'downloadAttachment',
+    tag: 'Attachments',
+    summary: 'Download the bytes of an attachment',
+    description: 'Streams the file itself (no redirect, no signed URL), not the JSON envelope.',
+    success: { kind: 'file_download' },
+    errors: [400, 404],
+    async handle({ params }, request, response, { services, attachments: limits }) {
+      const messages = requireService(services, 'attachments')
+        .DownloadAttachment(
+          { project_id: requireProject(request).id, id: params.id },
+          transferContext(request, limits),
+        )
+        [Symbol.asyncIterator]();
+      // Errors before the first message (404, store down) still leave as the JSON envelope.
+      const first = await messages.next();
+      const found = first.done ? undefined : first.value.attachment;
+      if (!found) {
+        await messages.return?.(undefined);
+        throw AppError.internal('the download stream did not start with the attachment');
+      }
+      await sendFile(
+        response,
+        { contentType: found.mime_type, filename: found.original_filename, sizeBytes: found.size_bytes },
+        chunksAfterHeader(messages),
+        { headOnly: request.method === 'HEAD' },
+      );
+    },
+  }),
+];

@@ -1,19 +1,18 @@
 /**
- * The comment routes (spec "Comments"), each a thin chain: scope -> project context -> validation
- * (comments.schemas.ts) -> one CommentService call -> the spec's JSON. Reads need comments:read,
- * writes comments:write. The rules (the ticket must be live in the project, sanitizing, who may edit
- * or delete, public stays public) live in the comment service; its errors pass through unchanged.
+ * The comment operations (spec "Comments"): each validated by comments.schemas.ts, then one
+ * CommentService call, then the spec's JSON. The rules (the ticket must be live in the project,
+ * sanitizing, who may edit or delete, public stays public) live in the comment service; its errors
+ * pass through unchanged.
  */
-import type { Router } from 'express';
 import { presentComment, type comment } from '@tix/protos';
 import { sendData, sendDataStream } from '../../http/envelope.js';
 import { callContext, requireProject } from '../../http/request-context.js';
-import { defineRoute } from '../../http/routing.js';
-import { handleValidated } from '../../http/validate.js';
-import { projectContext } from '../../middleware/project-context.js';
-import { requireScope } from '../../middleware/require-scope.js';
-import type { ProjectResolver } from '../../projects/project-resolver.js';
-import { requireService, type ServiceClients } from '../../services.js';
+import { commentSchema } from '../../openapi/components.js';
+import { EXAMPLES } from '../../openapi/examples.js';
+import { confirmation, count, json, list, single } from '../../openapi/responses.js';
+import { z } from '../../openapi/zod-openapi.js';
+import { requireService } from '../../services.js';
+import { defineOperation, type Operation } from '../operation.js';
 import {
   commentIdParams,
   createCommentBody,
@@ -40,99 +39,140 @@ export function updateCommentRequest(
   };
 }
 
-/** Registers /tickets/{id}/comments and /comments/{id} on the API router. */
-export function commentRoutes(
-  router: Router,
-  deps: { services: ServiceClients; projects: ProjectResolver },
-): void {
-  const comments = () => requireService(deps.services, 'comments');
-  const inProject = projectContext({ resolver: deps.projects });
-  const read = requireScope('comments:read');
-  const write = requireScope('comments:write');
-
-  defineRoute(router, '/tickets/:id/comments', {
-    get: [
-      read,
-      inProject,
-      ...handleValidated(
-        { params: ticketIdParams, query: listCommentsQuery },
-        async ({ params, query }, request, response) => {
-          // Up to 1000 comments of up to 100,000 characters each: streamed, never held whole.
-          const listed = comments().ListComments(
-            {
-              project_id: requireProject(request).id,
-              ticket_id: params.id,
-              include_internal: query.include_internal,
-            },
-            callContext(request),
-          );
-          await sendDataStream(response, 'comments', listed, {
-            present: presentComment,
-            after: (count) => ({ count, ticket_id: params.id }),
-          });
-        },
-      ),
-    ],
-    post: [
-      write,
-      inProject,
-      ...handleValidated(
-        { params: ticketIdParams, body: createCommentBody },
-        async ({ params, body }, request, response) => {
-          const created = await comments().CreateComment(
-            {
-              project_id: requireProject(request).id,
-              ticket_id: params.id,
-              content: body.content,
-              ...(body.content_html === undefined || body.content_html === null
-                ? {}
-                : { content_html: body.content_html }),
-              ...(body.is_internal === undefined ? {} : { is_internal: body.is_internal }),
-            },
-            callContext(request),
-          );
-          sendData(response, { comment: presentComment(created) }, 201);
-        },
-      ),
-    ],
-  });
-
-  defineRoute(router, '/comments/:id', {
-    get: [
-      read,
-      inProject,
-      ...handleValidated({ params: commentIdParams }, async ({ params }, request, response) => {
-        const found = await comments().GetComment(
-          { project_id: requireProject(request).id, id: params.id },
-          callContext(request),
-        );
-        sendData(response, { comment: presentComment(found) });
+export const COMMENT_OPERATIONS: Operation[] = [
+  defineOperation({
+    method: 'get',
+    path: '/tickets/:id/comments',
+    hosts: ['api'],
+    access: { scope: 'comments:read', role: 'viewer' },
+    project: 'required',
+    request: { params: ticketIdParams, query: listCommentsQuery },
+    operationId: 'listComments',
+    tag: 'Comments',
+    summary: 'List the comments of a ticket',
+    description: 'Oldest first; at most the oldest 1000. The path `id` is the ticket id.',
+    success: json(
+      200,
+      'The comments.',
+      list('comments', commentSchema, {
+        count,
+        ticket_id: z.number().int().meta({ description: 'The ticket.' }),
       }),
-    ],
-    put: [
-      write,
-      inProject,
-      ...handleValidated(
-        { params: commentIdParams, body: updateCommentBody },
-        async ({ params, body }, request, response) => {
-          const updated = await comments().UpdateComment(
-            updateCommentRequest(requireProject(request).id, params.id, body),
-            callContext(request),
-          );
-          sendData(response, { comment: presentComment(updated) });
+      { comments: [EXAMPLES.comment], count: 1, ticket_id: 42 },
+    ),
+    errors: [400, 404],
+    async handle({ params, query }, request, response, { services }) {
+      // Up to 1000 comments of up to 100,000 characters each: streamed, never held whole.
+      const listed = requireService(services, 'comments').ListComments(
+        {
+          project_id: requireProject(request).id,
+          ticket_id: params.id,
+          include_internal: query.include_internal,
         },
-      ),
-    ],
-    delete: [
-      write,
-      inProject,
-      ...handleValidated({ params: commentIdParams }, async ({ params }, request, response) => {
-        const { message } = await comments().DeleteComment(
-          { project_id: requireProject(request).id, id: params.id },
-          callContext(request),
-        );
-        sendData(response, { message });
-      }),
-    ],
-  });
-}
+        callContext(request),
+      );
+      await sendDataStream(response, 'comments', listed, {
+        present: presentComment,
+        after: (total) => ({ count: total, ticket_id: params.id }),
+      });
+    },
+  }),
+
+  defineOperation({
+    method: 'post',
+    path: '/tickets/:id/comments',
+    hosts: ['api'],
+    access: { scope: 'comments:write', role: 'agent' },
+    project: 'required',
+    request: { params: ticketIdParams, body: createCommentBody },
+    bodyExample: { content: 'Restarted the printer; please try again.', is_internal: false },
+    operationId: 'createComment',
+    tag: 'Comments',
+    summary: 'Comment on a ticket',
+    description: 'Internal (team-only) by default. The path `id` is the ticket id.',
+    success: single(201, 'The created comment.', 'comment', commentSchema, EXAMPLES.comment),
+    errors: [400, 404, 409, 422],
+    async handle({ params, body }, request, response, { services }) {
+      const created = await requireService(services, 'comments').CreateComment(
+        {
+          project_id: requireProject(request).id,
+          ticket_id: params.id,
+          content: body.content,
+          ...(body.content_html === undefined || body.content_html === null
+            ? {}
+            : { content_html: body.content_html }),
+          ...(body.is_internal === undefined ? {} : { is_internal: body.is_internal }),
+        },
+        callContext(request),
+      );
+      sendData(response, { comment: presentComment(created) }, 201);
+    },
+  }),
+
+  defineOperation({
+    method: 'get',
+    path: '/comments/:id',
+    hosts: ['api'],
+    access: { scope: 'comments:read', role: 'viewer' },
+    project: 'required',
+    request: { params: commentIdParams },
+    operationId: 'getComment',
+    tag: 'Comments',
+    summary: 'Get a comment',
+    success: single(200, 'The comment.', 'comment', commentSchema, EXAMPLES.comment),
+    errors: [400, 404],
+    async handle({ params }, request, response, { services }) {
+      const found = await requireService(services, 'comments').GetComment(
+        { project_id: requireProject(request).id, id: params.id },
+        callContext(request),
+      );
+      sendData(response, { comment: presentComment(found) });
+    },
+  }),
+
+  defineOperation({
+    method: 'put',
+    path: '/comments/:id',
+    hosts: ['api'],
+    access: { scope: 'comments:write', role: 'agent' },
+    project: 'required',
+    request: { params: commentIdParams, body: updateCommentBody },
+    bodyExample: { content: 'Restarted the printer twice; please try again.' },
+    operationId: 'updateComment',
+    tag: 'Comments',
+    summary: 'Edit a comment',
+    description:
+      'Only the author or team leads and above; a public comment cannot become internal. Only given fields change.',
+    success: single(200, 'The edited comment.', 'comment', commentSchema, EXAMPLES.comment),
+    errors: [400, 403, 404, 409, 422],
+    async handle({ params, body }, request, response, { services }) {
+      const updated = await requireService(services, 'comments').UpdateComment(
+        updateCommentRequest(requireProject(request).id, params.id, body),
+        callContext(request),
+      );
+      sendData(response, { comment: presentComment(updated) });
+    },
+  }),
+
+  defineOperation({
+    method: 'delete',
+    path: '/comments/:id',
+    hosts: ['api'],
+    access: { scope: 'comments:write', role: 'agent' },
+    project: 'required',
+    request: { params: commentIdParams },
+    operationId: 'deleteComment',
+    tag: 'Comments',
+    summary: 'Delete a comment',
+    description: 'Only the author or admins.',
+    success: confirmation('Comment deleted'),
+    errors: [400, 403, 404],
+    async handle({ params }, request, response, { services }) {
+      const { message } = await requireService(services, 'comments').DeleteComment(
+        { project_id: requireProject(request).id, id: params.id },
+        callContext(request),
+      );
+      sendData(response, { message });
+    },
+  }),
+];
