@@ -17,9 +17,9 @@ import {
 import { INTERNAL_ERROR_MESSAGE } from '@tix/kit';
 import type { HostRole } from '../http/request-context.js';
 import { projectContextQuery } from '../middleware/project-context.js';
+import { OPERATIONS } from '../routes/index.js';
 import { TAGS, type OperationDescription } from '../routes/operation.js';
 import { COMPONENT_SCHEMAS, successEnvelope } from './components.js';
-import { OPERATIONS } from './operations.js';
 import { z } from './zod-openapi.js';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;

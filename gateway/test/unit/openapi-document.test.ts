@@ -16,7 +16,7 @@ import {
   openApiPath,
 } from '../../src/openapi/document.js';
 import { EXAMPLES } from '../../src/openapi/examples.js';
-import { OPERATIONS } from '../../src/openapi/operations.js';
+import { OPERATIONS } from '../../src/routes/index.js';
 import { idParam, integerParam } from '../../src/http/schema-fields.js';
 
 type Document = OpenAPIV3_1.Document;

@@ -10,7 +10,7 @@ import type { RequestHandler, Router } from 'express';
 import { createApiKeyAuthenticator } from '../../src/auth/api-key-authenticator.js';
 import { validationSchemasOf, type RequestSchemas } from '../../src/http/validate.js';
 import { buildOpenApiDocument, openApiPath } from '../../src/openapi/document.js';
-import { OPERATIONS } from '../../src/openapi/operations.js';
+import { OPERATIONS } from '../../src/routes/index.js';
 import type { OperationDescription } from '../../src/routes/operation.js';
 import { createProjectResolver } from '../../src/projects/project-resolver.js';
 import { createSessionRouter } from '../../src/routes/app/index.js';

@@ -7,10 +7,9 @@ import type { GatewayLimits } from '../../limits/index.js';
 import { requireCsrfToken } from '../../middleware/csrf.js';
 import { parseJsonBody } from '../../middleware/parse-json-body.js';
 import { loadSession } from '../../middleware/session.js';
+import { OPERATIONS } from '../index.js';
 import { mountOperations } from '../mount.js';
 import type { RouteDeps } from '../operation.js';
-import { API_DESCRIPTION_OPERATIONS } from './openapi.js';
-import { SESSION_OPERATIONS } from './session.js';
 
 export interface SessionRouterDeps extends RouteDeps {
   bodyLimitBytes: number;
@@ -26,6 +25,6 @@ export function createSessionRouter(deps: SessionRouterDeps): Router {
   router.use(requireCsrfToken());
   router.use(parseJsonBody({ limitBytes: deps.bodyLimitBytes }));
   for (const handler of deps.limits?.afterBodyParsing ?? []) router.use(handler);
-  mountOperations(router, 'app', [...SESSION_OPERATIONS, ...API_DESCRIPTION_OPERATIONS], deps);
+  mountOperations(router, 'app', OPERATIONS, deps);
   return router;
 }

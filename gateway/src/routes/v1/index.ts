@@ -7,14 +7,10 @@ import type { ApiKeyAuthenticator } from '../../auth/api-key-authenticator.js';
 import type { GatewayLimits } from '../../limits/index.js';
 import { authenticateApiKey } from '../../middleware/authenticate-api-key.js';
 import { parseJsonBody } from '../../middleware/parse-json-body.js';
+import { OPERATIONS } from '../index.js';
 import { mountOperations } from '../mount.js';
 import type { RouteDeps } from '../operation.js';
-import { ATTACHMENT_OPERATIONS, isAttachmentUpload } from './attachments.js';
-import { BOARD_OPERATIONS } from './board.js';
-import { COMMENT_OPERATIONS } from './comments.js';
-import { LOOKUP_OPERATIONS } from './lookups.js';
-import { TICKET_OPERATIONS } from './tickets.js';
-import { webhookRoutes } from './webhooks.js';
+import { isAttachmentUpload } from './attachments.js';
 
 export interface ApiRouterDeps extends RouteDeps {
   apiKeys: ApiKeyAuthenticator;
@@ -32,18 +28,6 @@ export function createApiRouter(deps: ApiRouterDeps): Router {
   // Attachment uploads are multipart and streamed by their route.
   router.use(parseJsonBody({ limitBytes: deps.bodyLimitBytes, isExempt: isAttachmentUpload }));
   for (const handler of deps.limits?.afterBodyParsing ?? []) router.use(handler);
-  mountOperations(
-    router,
-    'api',
-    [
-      ...LOOKUP_OPERATIONS,
-      ...TICKET_OPERATIONS,
-      ...BOARD_OPERATIONS,
-      ...COMMENT_OPERATIONS,
-      ...ATTACHMENT_OPERATIONS,
-    ],
-    deps,
-  );
-  webhookRoutes(router, deps);
+  mountOperations(router, 'api', OPERATIONS, deps);
   return router;
 }

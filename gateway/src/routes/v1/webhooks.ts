@@ -1,21 +1,24 @@
 /**
- * The webhook routes (spec "Webhooks", plus the additive delivery log), each a thin chain:
- * scope -> project context -> validation (webhooks.schemas.ts) -> one WebhookService call -> JSON.
- * GETs need tickets:read, writes tickets:write (spec). Subscriptions belong to the calling user:
- * the service answers another user's as 404. Creation takes its project from the body's
- * project_id when the key is not project-scoped; the body's project_id must name the request's
- * project (a scoped key naming another project is 404, as project context decides).
+ * The webhook operations (spec "Webhooks", plus the additive delivery log): each validated by
+ * webhooks.schemas.ts, then one WebhookService call, then the spec's JSON. Subscriptions belong to
+ * the calling user: the service answers another user's as 404. Creation takes its project from the
+ * body's project_id when the key is not project-scoped; the body's project_id must name the
+ * request's project (a scoped key naming another project is 404, as project context decides).
  */
-import type { Router } from 'express';
 import { AppError } from '@tix/kit';
 import { sendData } from '../../http/envelope.js';
 import { callContext, requireProject } from '../../http/request-context.js';
-import { defineRoute } from '../../http/routing.js';
-import { handleValidated } from '../../http/validate.js';
-import { projectContext } from '../../middleware/project-context.js';
-import { requireScope } from '../../middleware/require-scope.js';
-import type { ProjectResolver } from '../../projects/project-resolver.js';
-import { requireService, type ServiceClients } from '../../services.js';
+import {
+  createdWebhookSchema,
+  deliverySchema,
+  paginationSchema,
+  webhookSchema,
+} from '../../openapi/components.js';
+import { EXAMPLES } from '../../openapi/examples.js';
+import { confirmation, count, json, list, single } from '../../openapi/responses.js';
+import { z } from '../../openapi/zod-openapi.js';
+import { requireService } from '../../services.js';
+import { defineOperation, type Operation } from '../operation.js';
 import { presentDelivery, presentWebhook } from './webhooks.mapping.js';
 import {
   createWebhookBody,
@@ -26,102 +29,152 @@ import {
 
 export const PROJECT_MISMATCH_MESSAGE = 'project_id must be the project of the request';
 
-/** Registers the /webhooks routes on the API router. */
-export function webhookRoutes(
-  router: Router,
-  deps: { services: ServiceClients; projects: ProjectResolver },
-): void {
-  const webhooks = () => requireService(deps.services, 'webhooks');
-  const inProject = projectContext({ resolver: deps.projects });
-  const read = requireScope('tickets:read');
-  const write = requireScope('tickets:write');
+// On the session host, webhooks are managed by admins (design note §5.6); keys keep the spec's scopes.
+export const WEBHOOK_OPERATIONS: Operation[] = [
+  defineOperation({
+    method: 'get',
+    path: '/webhooks',
+    hosts: ['api'],
+    access: { scope: 'tickets:read', role: 'admin' },
+    project: 'required',
+    operationId: 'listWebhooks',
+    tag: 'Webhooks',
+    summary: 'List your webhook subscriptions in the project',
+    description: 'Never includes `secret`.',
+    success: json(200, 'The subscriptions.', list('webhooks', webhookSchema, { count }), {
+      webhooks: [EXAMPLES.webhook],
+      count: 1,
+    }),
+    errors: [400],
+    async handle(_input, request, response, { services }) {
+      const listed = await requireService(services, 'webhooks').ListWebhooks(
+        { project_id: requireProject(request).id },
+        callContext(request),
+      );
+      sendData(response, { webhooks: listed.webhooks.map(presentWebhook), count: listed.count });
+    },
+  }),
 
-  defineRoute(router, '/webhooks', {
-    get: [
-      read,
-      inProject,
-      async (request, response) => {
-        const list = await webhooks().ListWebhooks(
-          { project_id: requireProject(request).id },
-          callContext(request),
-        );
-        sendData(response, { webhooks: list.webhooks.map(presentWebhook), count: list.count });
-      },
-    ],
-    post: [
-      write,
-      projectContext({ resolver: deps.projects, acceptBodyProjectId: true }),
-      ...handleValidated({ body: createWebhookBody }, async ({ body }, request, response) => {
-        const project = requireProject(request);
-        if (body.project_id !== project.id) {
-          throw AppError.validation({ project_id: [PROJECT_MISMATCH_MESSAGE] });
-        }
-        const created = await webhooks().CreateWebhook(
-          {
-            project_id: project.id,
-            url: body.url,
-            events: body.events,
-            ...(body.secret === undefined || body.secret === null ? {} : { secret: body.secret }),
-          },
-          callContext(request),
-        );
-        sendData(response, { webhook: presentWebhook(created) }, 201);
-      }),
-    ],
-  });
-
-  defineRoute(router, '/webhooks/:id', {
-    delete: [
-      write,
-      inProject,
-      ...handleValidated({ params: webhookIdParams }, async ({ params }, request, response) => {
-        const { message } = await webhooks().DeleteWebhook(
-          { project_id: requireProject(request).id, id: params.id },
-          callContext(request),
-        );
-        sendData(response, { message });
-      }),
-    ],
-  });
-
-  defineRoute(router, '/webhooks/:id/deliveries', {
-    get: [
-      read,
-      inProject,
-      ...handleValidated(
-        { params: webhookIdParams, query: listDeliveriesQuery },
-        async ({ params, query }, request, response) => {
-          const page = await webhooks().ListDeliveries(
-            {
-              project_id: requireProject(request).id,
-              webhook_id: params.id,
-              page: { page: query.page, per_page: query.per_page },
-            },
-            callContext(request),
-          );
-          if (!page.pagination)
-            throw AppError.internal('the webhook service answered a page without pagination');
-          sendData(response, {
-            deliveries: page.deliveries.map(presentDelivery),
-            pagination: page.pagination,
-          });
+  defineOperation({
+    method: 'post',
+    path: '/webhooks',
+    hosts: ['api'],
+    access: { scope: 'tickets:write', role: 'admin' },
+    project: 'required',
+    projectFromBody: true,
+    request: { body: createWebhookBody },
+    bodyExample: {
+      url: 'https://hooks.example.com/tix',
+      events: ['ticket.created', 'comment.created'],
+      project_id: 1,
+    },
+    operationId: 'createWebhook',
+    tag: 'Webhooks',
+    summary: 'Subscribe a URL to events',
+    description:
+      'The response is the only time `secret` is shown. Deliveries are signed: `X-Webhook-Signature` is the ' +
+      'lowercase hex HMAC-SHA256 of the raw body keyed with the secret.',
+    success: single(
+      201,
+      'The subscription, with its secret.',
+      'webhook',
+      createdWebhookSchema,
+      EXAMPLES.createdWebhook,
+    ),
+    errors: [400, 409, 422],
+    async handle({ body }, request, response, { services }) {
+      const project = requireProject(request);
+      if (body.project_id !== project.id) {
+        throw AppError.validation({ project_id: [PROJECT_MISMATCH_MESSAGE] });
+      }
+      const created = await requireService(services, 'webhooks').CreateWebhook(
+        {
+          project_id: project.id,
+          url: body.url,
+          events: body.events,
+          ...(body.secret === undefined || body.secret === null ? {} : { secret: body.secret }),
         },
-      ),
-    ],
-  });
+        callContext(request),
+      );
+      sendData(response, { webhook: presentWebhook(created) }, 201);
+    },
+  }),
 
-  defineRoute(router, '/webhooks/:id/deliveries/:deliveryId/redeliver', {
-    post: [
-      write,
-      inProject,
-      ...handleValidated({ params: deliveryParams }, async ({ params }, request, response) => {
-        const queued = await webhooks().RedeliverDelivery(
-          { project_id: requireProject(request).id, webhook_id: params.id, delivery_id: params.deliveryId },
-          callContext(request),
-        );
-        // Accepted: the new delivery is queued; its attempts follow (see its entry in the log).
-        sendData(response, { delivery: presentDelivery(queued) }, 202);
-      }),
-    ],
-  });
-}
+  defineOperation({
+    method: 'delete',
+    path: '/webhooks/:id',
+    hosts: ['api'],
+    access: { scope: 'tickets:write', role: 'admin' },
+    project: 'required',
+    request: { params: webhookIdParams },
+    operationId: 'deleteWebhook',
+    tag: 'Webhooks',
+    summary: 'Delete a webhook subscription',
+    description: 'No further events are delivered to it.',
+    success: confirmation('Webhook deleted'),
+    errors: [400, 404],
+    async handle({ params }, request, response, { services }) {
+      const { message } = await requireService(services, 'webhooks').DeleteWebhook(
+        { project_id: requireProject(request).id, id: params.id },
+        callContext(request),
+      );
+      sendData(response, { message });
+    },
+  }),
+
+  defineOperation({
+    method: 'get',
+    path: '/webhooks/:id/deliveries',
+    hosts: ['api'],
+    access: { scope: 'tickets:read', role: 'admin' },
+    project: 'required',
+    request: { params: webhookIdParams, query: listDeliveriesQuery },
+    operationId: 'listWebhookDeliveries',
+    tag: 'Webhooks',
+    summary: 'The delivery log of a webhook (additive)',
+    success: json(
+      200,
+      'A page of deliveries, newest first.',
+      z.object({ deliveries: z.array(deliverySchema), pagination: paginationSchema }),
+      { deliveries: [EXAMPLES.delivery], pagination: EXAMPLES.pagination },
+    ),
+    errors: [400, 404],
+    async handle({ params, query }, request, response, { services }) {
+      const page = await requireService(services, 'webhooks').ListDeliveries(
+        {
+          project_id: requireProject(request).id,
+          webhook_id: params.id,
+          page: { page: query.page, per_page: query.per_page },
+        },
+        callContext(request),
+      );
+      if (!page.pagination) throw AppError.internal('the webhook service answered a page without pagination');
+      sendData(response, { deliveries: page.deliveries.map(presentDelivery), pagination: page.pagination });
+    },
+  }),
+
+  defineOperation({
+    method: 'post',
+    path: '/webhooks/:id/deliveries/:deliveryId/redeliver',
+    hosts: ['api'],
+    access: { scope: 'tickets:write', role: 'admin' },
+    project: 'required',
+    request: { params: deliveryParams },
+    operationId: 'redeliverWebhookDelivery',
+    tag: 'Webhooks',
+    summary: 'Deliver an event again (additive)',
+    description: 'Queues a new delivery of the same event; follow it in the delivery log.',
+    success: json(202, 'The queued delivery.', z.object({ delivery: deliverySchema }), {
+      delivery: { ...EXAMPLES.delivery, status: 'pending', attempts: [] },
+    }),
+    errors: [400, 404, 409, 422],
+    async handle({ params }, request, response, { services }) {
+      const queued = await requireService(services, 'webhooks').RedeliverDelivery(
+        { project_id: requireProject(request).id, webhook_id: params.id, delivery_id: params.deliveryId },
+        callContext(request),
+      );
+      // Accepted: the new delivery is queued; its attempts follow (see its entry in the log).
+      sendData(response, { delivery: presentDelivery(queued) }, 202);
+    },
+  }),
+];

@@ -1,0 +1,24 @@
+/**
+ * Every HTTP operation the gateway serves, in the order the API description lists them. Each host's
+ * router mounts those served on its host (routes/mount.ts); openapi/document.ts describes them all.
+ */
+import { API_DESCRIPTION_OPERATIONS } from './app/openapi.js';
+import { SESSION_OPERATIONS } from './app/session.js';
+import type { Operation } from './operation.js';
+import { ATTACHMENT_OPERATIONS } from './v1/attachments.js';
+import { BOARD_OPERATIONS } from './v1/board.js';
+import { COMMENT_OPERATIONS } from './v1/comments.js';
+import { LOOKUP_OPERATIONS } from './v1/lookups.js';
+import { TICKET_OPERATIONS } from './v1/tickets.js';
+import { WEBHOOK_OPERATIONS } from './v1/webhooks.js';
+
+export const OPERATIONS: readonly Operation[] = [
+  ...LOOKUP_OPERATIONS,
+  ...TICKET_OPERATIONS,
+  ...BOARD_OPERATIONS,
+  ...COMMENT_OPERATIONS,
+  ...ATTACHMENT_OPERATIONS,
+  ...WEBHOOK_OPERATIONS,
+  ...SESSION_OPERATIONS,
+  ...API_DESCRIPTION_OPERATIONS,
+];
