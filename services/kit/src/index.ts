@@ -20,6 +20,8 @@ export * from './metrics.js';
 export * from './process.js';
 export * from './json-limits.js';
 export * from './crash.js';
+export * from './caller.js';
+export * from './field-errors.js';
 export * from './periodic-job.js';
 export * from './service-config.js';
 export * from './service.js';

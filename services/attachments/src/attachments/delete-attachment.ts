@@ -9,8 +9,7 @@
  * transaction fails after the removal; this order can only leave bytes nobody can reach, for a
  * while, and the sweeper removes them.
  */
-import type { CallContext } from '@tix/kit';
-import { requireAuthorId } from '../shared/caller.js';
+import { requirePrincipal, type CallContext } from '@tix/kit';
 import type { AttachmentDeps } from './attachment-deps.js';
 import { ATTACHMENT_DELETED_MESSAGE, attachmentNotFound } from './attachment-errors.js';
 import { attachmentDeleted } from './attachment-events.js';
@@ -22,7 +21,7 @@ export async function deleteAttachment(
   address: AttachmentAddress,
   call: Pick<CallContext, 'correlationId' | 'principal' | 'logger'>,
 ): Promise<{ message: string }> {
-  const authorId = requireAuthorId(call);
+  const authorId = requirePrincipal(call.principal).user_id;
   const visible = await findVisibleAttachment(deps, address, call);
   const deleted = await deps.attachments.markDeleted(visible.projectId, visible.id, authorId, (row) => [
     attachmentDeleted(row),

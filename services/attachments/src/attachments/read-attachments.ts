@@ -6,8 +6,7 @@
  * a clean 503.
  */
 import type { Readable } from 'node:stream';
-import { AppError } from '@tix/kit';
-import type { Caller } from '../shared/caller.js';
+import { AppError, type Caller } from '@tix/kit';
 import type { AttachmentDeps } from './attachment-deps.js';
 import { attachmentNotFound } from './attachment-errors.js';
 import type { AttachmentRow } from './attachment-row.js';

@@ -4,8 +4,7 @@
  * correlation id): a deleted or merged-away-and-deleted ticket, or one of another project, hides its
  * attachments at once, with no copy of ticket state to keep in step.
  */
-import { AppError, type ServiceClient } from '@tix/kit';
-import type { Caller } from '../shared/caller.js';
+import { AppError, type Caller, type ServiceClient } from '@tix/kit';
 
 export interface TicketAccess {
   /** Resolves when the ticket is live in the project; otherwise the ticket service's 404 (or outage). */

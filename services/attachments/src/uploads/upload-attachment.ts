@@ -13,13 +13,12 @@
  *    logged with its key.
  */
 import { fileTypeFromBuffer } from 'file-type';
-import type { CallContext } from '@tix/kit';
+import { requirePrincipal, type CallContext } from '@tix/kit';
 import { attachmentCreated } from '../attachments/attachment-events.js';
 import type { AttachmentDeps } from '../attachments/attachment-deps.js';
 import type { AttachmentRow } from '../attachments/attachment-row.js';
 import { requireProjectId } from '../attachments/read-attachments.js';
 import type { NewAttachment } from '../attachments/attachment-store.js';
-import { requireAuthorId } from '../shared/caller.js';
 import { newObjectKey } from '../storage/object-store.js';
 import { decideStoredType, FILE_EMPTY_MESSAGE, fileRefused, SNIFF_BYTES } from './file-type-rules.js';
 import { sanitizeFilename } from './filename-rules.js';
@@ -56,7 +55,7 @@ export async function uploadAttachment(
   // The handler has read call.signal already (it only learns of cancellations after its first use).
   const signal = call.signal;
   const projectId = requireProjectId(input.projectId);
-  const createdBy = requireAuthorId(call);
+  const createdBy = requirePrincipal(call.principal).user_id;
   await deps.tickets.requireLiveTicket(projectId, input.ticketId, call);
   const file = await spoolChunks(input.chunks, {
     dir: deps.uploads.spoolDir,

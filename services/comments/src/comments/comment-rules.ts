@@ -7,7 +7,7 @@
  *   (publicCommentBecomesInternal), internal -> public is allowed.
  * Every problem of a request is reported at once (422 with validation_errors per field).
  */
-import { AppError } from '@tix/kit';
+import { AppError, FieldErrors } from '@tix/kit';
 import {
   codePointLength,
   fitsCodePoints,
@@ -34,19 +34,6 @@ export const MESSAGES = {
 
 /** A change of a comment, checked and normalised: only the fields present change. */
 export type CommentEdit = Partial<CommentFields>;
-
-/** Field -> messages, collected so one refusal names every problem. */
-class FieldErrors {
-  private readonly errors: Record<string, string[]> = {};
-
-  add(field: string, message: string): void {
-    (this.errors[field] ??= []).push(message);
-  }
-
-  throwIfAny(): void {
-    if (Object.keys(this.errors).length > 0) throw AppError.validation({ ...this.errors });
-  }
-}
 
 /** The message for text PostgreSQL cannot store or a comment should not hold, if any. */
 function characterProblem(text: string, messages: { control: string; unicode: string }): string | undefined {

@@ -1,5 +1,5 @@
 /** Creating a comment: on a live ticket of the project, written by the caller, HTML sanitized. */
-import { requirePrincipal, type Caller } from '../shared/caller.js';
+import { requirePrincipal, type Caller } from '@tix/kit';
 import type { CommentDeps } from './comment-deps.js';
 import { commentCreated } from './comment-events.js';
 import type { CommentRow } from './comment-row.js';
@@ -25,7 +25,7 @@ export async function createComment(
   input: CreateCommentInput,
   caller: Caller,
 ): Promise<CommentRow> {
-  const author = requirePrincipal(caller);
+  const author = requirePrincipal(caller.principal);
   await requireLiveTicket(deps.tickets, input, caller);
   const fields = checkNewComment(input);
   return deps.store.insert(

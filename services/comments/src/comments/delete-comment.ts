@@ -4,7 +4,7 @@
  * the same transaction. Afterwards the id is 404. Refusals: 401, 404, then 403 (not the author, not
  * an admin).
  */
-import { requirePrincipal, type Caller } from '../shared/caller.js';
+import { requirePrincipal, type Caller } from '@tix/kit';
 import type { CommentDeps } from './comment-deps.js';
 import { commentNotFound } from './comment-errors.js';
 import { commentDeleted } from './comment-events.js';
@@ -19,7 +19,7 @@ export async function deleteComment(
   address: CommentAddress,
   caller: Caller,
 ): Promise<{ message: string }> {
-  const principal = requirePrincipal(caller);
+  const principal = requirePrincipal(caller.principal);
   const found = await getComment(deps, address, caller);
   assertCanDeleteComment(principal, found);
   const deleted = await deps.store.delete(address.projectId, address.id, (row, deletedAt) => [

@@ -1,5 +1,5 @@
 /** Reading one comment: of the caller's project, on a ticket that is still live there. */
-import type { Caller } from '../shared/caller.js';
+import type { Caller } from '@tix/kit';
 import type { CommentDeps } from './comment-deps.js';
 import { commentNotFound } from './comment-errors.js';
 import type { CommentRow } from './comment-row.js';

@@ -4,7 +4,7 @@
  * includeInternal false the internal notes are left out before the limit, so the caller gets the
  * oldest 1000 comments it asked to see.
  */
-import type { Caller } from '../shared/caller.js';
+import type { Caller } from '@tix/kit';
 import type { CommentDeps } from './comment-deps.js';
 import type { CommentRow } from './comment-row.js';
 import type { CommentPosition } from './comment-store.js';

@@ -3,8 +3,7 @@
  * tickets those are. Every request asks it (GetTicket, as the caller, with the caller's correlation
  * id) instead of keeping a copy: a deleted or moved-away ticket hides its comments at once.
  */
-import { AppError, type ServiceClient } from '@tix/kit';
-import type { Caller } from '../shared/caller.js';
+import { AppError, type Caller, type ServiceClient } from '@tix/kit';
 import { commentNotFound } from './comment-errors.js';
 import type { CommentRow } from './comment-row.js';
 

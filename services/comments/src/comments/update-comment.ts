@@ -4,7 +4,7 @@
  * reachable), 403 (not the author, not a team lead or admin), 422 (fields). A change that changes
  * nothing writes nothing and emits no event.
  */
-import { requirePrincipal, type Caller } from '../shared/caller.js';
+import { requirePrincipal, type Caller } from '@tix/kit';
 import type { CommentDeps } from './comment-deps.js';
 import { commentNotFound } from './comment-errors.js';
 import { commentUpdated } from './comment-events.js';
@@ -26,7 +26,7 @@ export async function updateComment(
   input: UpdateCommentInput,
   caller: Caller,
 ): Promise<CommentRow> {
-  const principal = requirePrincipal(caller);
+  const principal = requirePrincipal(caller.principal);
   const found = await getComment(deps, input, caller);
   assertCanEditComment(principal, found);
   const edit = checkCommentEdit(found, input);

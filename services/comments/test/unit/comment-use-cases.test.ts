@@ -3,7 +3,7 @@
  * 422), what the ticket service's answers become, and that refused calls write nothing.
  */
 import { expect } from 'chai';
-import { AppError } from '@tix/kit';
+import { AppError, type Caller } from '@tix/kit';
 import type { Principal, Role } from '@tix/protos';
 import type { CommentDeps } from '../../src/comments/comment-deps.js';
 import type { CommentRow } from '../../src/comments/comment-row.js';
@@ -13,7 +13,6 @@ import { deleteComment } from '../../src/comments/delete-comment.js';
 import { getComment } from '../../src/comments/get-comment.js';
 import { listComments } from '../../src/comments/list-comments.js';
 import { updateComment } from '../../src/comments/update-comment.js';
-import type { Caller } from '../../src/shared/caller.js';
 
 const PROJECT = 1;
 const TICKET = 7;

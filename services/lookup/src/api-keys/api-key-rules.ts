@@ -1,6 +1,7 @@
 /** What makes an API key request valid: its scopes and its label. Pure. */
 import { SCOPES, isScope, type Scope } from '@tix/protos';
-import { checkRequiredText, quoted, type FieldErrors } from '../shared/field-errors.js';
+import type { FieldErrors } from '@tix/kit';
+import { checkRequiredText, quoted } from '../shared/text-rules.js';
 
 export const API_KEY_NAME_MAX = 200;
 /** Unknown scopes named one by one; beyond this they are counted. */

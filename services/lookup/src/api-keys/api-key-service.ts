@@ -1,12 +1,12 @@
 /** API key administration: creating (the only time a value is shown), listing and revoking keys. */
-import { AppError, newDomainEvent } from '@tix/kit';
+import { AppError, FieldErrors, newDomainEvent } from '@tix/kit';
 import type { Scope } from '@tix/protos';
 import type { ProjectSelector, ProjectService } from '../projects/project-service.js';
-import { FieldErrors, quoted } from '../shared/field-errors.js';
 import type { UserSelector, UserService } from '../users/user-service.js';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from './api-key-format.js';
 import { checkKeyName, checkScopes } from './api-key-rules.js';
 import type { ApiKeyRecord, ApiKeyStore } from './api-key-store.js';
+import { quoted } from '../shared/text-rules.js';
 
 export const API_KEY_NOT_FOUND = 'API key not found';
 

@@ -2,7 +2,7 @@
  * What makes a project valid: name, slug, ticket-number prefix, description and its workflow (the
  * ordered statuses). Pure; the service applies these before anything is stored.
  */
-import { checkOptionalText, checkRequiredText, FieldErrors } from '../shared/field-errors.js';
+import { FieldErrors } from '@tix/kit';
 import {
   PREFIX_PATTERN,
   PREFIX_RULE,
@@ -11,6 +11,7 @@ import {
   SNAKE_SLUG_PATTERN,
   SNAKE_SLUG_RULE,
 } from '../shared/slugs.js';
+import { checkOptionalText, checkRequiredText } from '../shared/text-rules.js';
 
 export interface StatusDefinition {
   slug: string;

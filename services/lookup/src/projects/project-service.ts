@@ -1,6 +1,5 @@
 /** Project use cases: resolving, listing and creating projects (with their workflows). */
-import { AppError } from '@tix/kit';
-import { FieldErrors } from '../shared/field-errors.js';
+import { AppError, FieldErrors } from '@tix/kit';
 import { PROJECT_SLUG_PATTERN } from '../shared/slugs.js';
 import { UniqueViolation } from '../shared/unique-violation.js';
 import { validateNewProject, type StatusDefinition } from './project-rules.js';

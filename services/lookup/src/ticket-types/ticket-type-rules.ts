@@ -3,9 +3,9 @@
  * @tix/custom-fields, the one definition of the custom-field language). Pure.
  */
 import { parseFieldSchema, type FieldSchema } from '@tix/custom-fields';
-import { jsonNestingExceeds, jsonTooDeepMessage } from '@tix/kit';
-import { checkOptionalText, checkRequiredText, FieldErrors } from '../shared/field-errors.js';
+import { FieldErrors, jsonNestingExceeds, jsonTooDeepMessage } from '@tix/kit';
 import { SNAKE_SLUG_PATTERN, SNAKE_SLUG_RULE } from '../shared/slugs.js';
+import { checkOptionalText, checkRequiredText } from '../shared/text-rules.js';
 
 export interface NewTicketType {
   name: string;

@@ -1,7 +1,6 @@
 /** Ticket-type use cases: listing, fetching and creating a project's ticket types. */
-import { AppError } from '@tix/kit';
+import { AppError, FieldErrors } from '@tix/kit';
 import type { ProjectSelector, ProjectService } from '../projects/project-service.js';
-import { FieldErrors } from '../shared/field-errors.js';
 import { UniqueViolation } from '../shared/unique-violation.js';
 import { validateNewTicketType } from './ticket-type-rules.js';
 import type { TicketTypeRecord, TicketTypeStore } from './ticket-type-store.js';

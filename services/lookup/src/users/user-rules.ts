@@ -1,6 +1,7 @@
 /** What makes a user valid: name, email (stored lower-cased), role and an optional password. Pure. */
 import { ROLES, isRole, type Role } from '@tix/protos';
-import { checkRequiredText, FieldErrors } from '../shared/field-errors.js';
+import { FieldErrors } from '@tix/kit';
+import { checkRequiredText } from '../shared/text-rules.js';
 
 export interface NewUser {
   name: string;

@@ -1,6 +1,5 @@
 /** User use cases: listing, creating, and password sign-in. */
-import { AppError } from '@tix/kit';
-import { fieldError } from '../shared/field-errors.js';
+import { AppError, fieldError } from '@tix/kit';
 import { UniqueViolation } from '../shared/unique-violation.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password-hash.js';
 import { isValidEmail, normaliseEmail, validateNewUser } from './user-rules.js';

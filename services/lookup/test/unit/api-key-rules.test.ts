@@ -1,6 +1,6 @@
 import { expect } from 'chai';
+import { FieldErrors } from '@tix/kit';
 import { checkKeyName, checkScopes, defaultKeyName } from '../../src/api-keys/api-key-rules.js';
-import { FieldErrors } from '../../src/shared/field-errors.js';
 import { refusal } from './support.js';
 
 describe('API key rules', () => {
@@ -62,7 +62,7 @@ describe('API key rules: hostile input', () => {
 
 describe('text checks', () => {
   it('finds control characters; multi-line texts may keep tabs and line breaks', async () => {
-    const { hasControlCharacters, quoted } = await import('../../src/shared/field-errors.js');
+    const { hasControlCharacters, quoted } = await import('../../src/shared/text-rules.js');
     expect(hasControlCharacters('plain text, ünïcode ✓', false)).to.be.false;
     for (const bad of ['\u0000', 'a\u0001', '\u001f', '\u007f', 'a\tb', 'a\nb']) {
       expect(hasControlCharacters(bad, false), JSON.stringify(bad)).to.be.true;

@@ -3,8 +3,8 @@
  * default slugs, at least one change; per ticket, an id that is unknown, deleted, of another
  * project, or whose project lacks the status fails alone (failed_ids) while the others are updated.
  */
+import type { FieldErrors } from '@tix/kit';
 import type { ProjectWorkflow } from '../lookup/workflow.js';
-import type { FieldErrors } from '../shared/field-errors.js';
 import type { TicketRow } from '../tickets/ticket-row.js';
 
 export const BULK_MAX_IDS = 100;

@@ -5,10 +5,10 @@
  * cannot be updated — unknown, deleted, of another project, or a status their project lacks — are
  * reported in failed_ids.
  */
+import { FieldErrors } from '@tix/kit';
 import type { LookupCaller } from '../lookup/lookup-directory.js';
 import { findStatus, type ProjectWorkflow } from '../lookup/workflow.js';
 import { requireAuthor } from '../shared/caller.js';
-import { FieldErrors } from '../shared/field-errors.js';
 import { retryOnWriteConflict, WRITE_ATTEMPTS } from '../shared/write-retry.js';
 import { changeEvents, type TicketDeps } from '../tickets/ticket-steps.js';
 import { checkAssignee } from '../tickets/ticket-references.js';

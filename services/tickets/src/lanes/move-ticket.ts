@@ -7,11 +7,10 @@
  * writes ticket.updated (+ ticket.status_changed when the status changed). A move carries no version:
  * when another write changes the ticket meanwhile, the move starts over from the new state.
  */
-import { AppError } from '@tix/kit';
+import { AppError, FieldErrors } from '@tix/kit';
 import type { LookupCaller } from '../lookup/lookup-directory.js';
 import type { WorkflowStatus } from '../lookup/workflow.js';
 import { requireAuthor } from '../shared/caller.js';
-import { FieldErrors } from '../shared/field-errors.js';
 import { retryOnWriteConflict } from '../shared/write-retry.js';
 import {
   applyOneChange,

@@ -3,8 +3,8 @@
  * ticket of the same project, not the source itself, not merged into anything; the source is not
  * merged already. The merged source is closed in the project's first closed status as a duplicate.
  */
+import type { FieldErrors } from '@tix/kit';
 import { firstClosedStatus, type ProjectWorkflow, type WorkflowStatus } from '../lookup/workflow.js';
-import type { FieldErrors } from '../shared/field-errors.js';
 import { stateOf, type TicketRow, type TicketState } from '../tickets/ticket-row.js';
 
 /** Records why `source` cannot be merged into `target` (null: no live ticket `targetId` in the project). */

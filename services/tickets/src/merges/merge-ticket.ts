@@ -4,9 +4,9 @@
  * to be unchanged since it was checked (both rows locked in id order), so two crossing merges can
  * never both win and make a cycle.
  */
+import { FieldErrors } from '@tix/kit';
 import type { LookupCaller } from '../lookup/lookup-directory.js';
 import { requireAuthor } from '../shared/caller.js';
-import { FieldErrors } from '../shared/field-errors.js';
 import { retryOnWriteConflict } from '../shared/write-retry.js';
 import {
   applyOneChange,

@@ -2,7 +2,7 @@
  * Who is writing: every change is stamped with the principal's user (created_by / updated_by) and
  * its source (api for API keys, web for browser sessions, system for internal jobs).
  */
-import { AppError } from '@tix/kit';
+import { requirePrincipal } from '@tix/kit';
 import type { Principal } from '@tix/protos';
 
 export type SourceType = 'api' | 'web' | 'system';
@@ -20,8 +20,8 @@ export function sourceTypeOf(principal: Principal): SourceType {
   return 'system';
 }
 
-/** The author of a write; 401 when the call carries no principal (a write must be attributable). */
+/** The author of a write; 401 when the call carries no principal (kit requirePrincipal). */
 export function requireAuthor(principal: Principal | null): Author {
-  if (!principal) throw AppError.unauthenticated('Authentication required');
-  return { userId: principal.user_id, sourceType: sourceTypeOf(principal) };
+  const author = requirePrincipal(principal);
+  return { userId: author.user_id, sourceType: sourceTypeOf(author) };
 }

@@ -9,11 +9,10 @@
  * gets the recorded ticket back (as it is now; no new event), another fingerprint 409. This is what
  * answers a client's retry when the gateway died after the create but before storing its response.
  */
-import { AppError, type IdempotencyContext } from '@tix/kit';
+import { AppError, FieldErrors, type IdempotencyContext } from '@tix/kit';
 import type { LookupCaller } from '../lookup/lookup-directory.js';
 import { initialStatus } from '../lookup/workflow.js';
 import { requireAuthor } from '../shared/caller.js';
-import { FieldErrors } from '../shared/field-errors.js';
 import { retryOnWriteConflict } from '../shared/write-retry.js';
 import { checkCustomFields, parseCustomFieldsJson } from './custom-field-rules.js';
 import { IDEMPOTENCY_MISMATCH_MESSAGE } from './idempotency-sweep.js';

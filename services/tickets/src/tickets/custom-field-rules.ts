@@ -4,8 +4,7 @@
  * values and the whole is re-validated. Errors are keyed `custom_fields.<name>`.
  */
 import { validateCustomFields, type CustomFieldValues, type FieldSchema } from '@tix/custom-fields';
-import { jsonNestingExceeds, jsonTooDeepMessage } from '@tix/kit';
-import type { FieldErrors } from '../shared/field-errors.js';
+import { jsonNestingExceeds, jsonTooDeepMessage, type FieldErrors } from '@tix/kit';
 
 export const CUSTOM_FIELDS_NOT_OBJECT = 'custom_fields must be an object';
 

@@ -2,8 +2,8 @@
  * Rules about what a ticket points at in the lookup service: its type must be a type of the
  * ticket's project, and an assignee must be an existing, active user.
  */
+import type { FieldErrors } from '@tix/kit';
 import type { LookupCaller, LookupDirectory, TicketTypeInfo, UserInfo } from '../lookup/lookup-directory.js';
-import type { FieldErrors } from '../shared/field-errors.js';
 
 export const TICKET_TYPE_NOT_IN_PROJECT = 'Ticket type not found in this project';
 

@@ -3,8 +3,8 @@
  * tags and status. Each check records its messages in a FieldErrors and returns the normalised
  * value, so a request's every problem is reported at once.
  */
+import type { FieldErrors } from '@tix/kit';
 import { findStatus, statusList, type ProjectWorkflow, type WorkflowStatus } from '../lookup/workflow.js';
-import type { FieldErrors } from '../shared/field-errors.js';
 import { codePointLength, hasControlCharacters, hasLoneSurrogate } from '../shared/text-rules.js';
 import { isPriority, PRIORITIES, type Priority } from './ticket-row.js';
 

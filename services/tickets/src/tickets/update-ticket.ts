@@ -7,10 +7,10 @@
  * version by exactly 1 and writes ticket.updated (+ status_changed / assigned).
  */
 import type { CustomFieldValues } from '@tix/custom-fields';
+import { FieldErrors } from '@tix/kit';
 import type { LookupCaller } from '../lookup/lookup-directory.js';
 import type { ProjectWorkflow, WorkflowStatus } from '../lookup/workflow.js';
 import { requireAuthor } from '../shared/caller.js';
-import { FieldErrors } from '../shared/field-errors.js';
 import { retryOnWriteConflict } from '../shared/write-retry.js';
 import { checkCustomFields, parseCustomFieldsJson } from './custom-field-rules.js';
 import { applyOneChange, loadLiveTicket, type ProjectTicket, type TicketDeps } from './ticket-steps.js';

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
+import { FieldErrors } from '@tix/kit';
 import {
   bulkOutcome,
   checkBulkStatus,
   checkTicketIds,
   selectBulkTargets,
 } from '../../src/bulk/bulk-rules.js';
-import { FieldErrors } from '../../src/shared/field-errors.js';
 import { describeError, PLATFORM, refusal, SUPPORT, ticketRow } from './support.js';
 
 async function errorsOf(check: (errors: FieldErrors) => unknown) {

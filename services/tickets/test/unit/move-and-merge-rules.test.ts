@@ -1,8 +1,8 @@
 import { expect } from 'chai';
+import { FieldErrors } from '@tix/kit';
 import { laneLimitOf } from '../../src/lanes/board.js';
 import { checkResolutionType, resolutionAfterMove } from '../../src/lanes/move-ticket.js';
 import { checkMerge, checkMergeStatus, mergedState } from '../../src/merges/merge-rules.js';
-import { FieldErrors } from '../../src/shared/field-errors.js';
 import { PLATFORM, refusal, SUPPORT, ticketRow } from './support.js';
 
 async function errorsOf(check: (errors: FieldErrors) => unknown): Promise<unknown> {

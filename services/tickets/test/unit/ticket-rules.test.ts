@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { FieldErrors } from '../../src/shared/field-errors.js';
+import { FieldErrors } from '@tix/kit';
 import {
   checkDescription,
   checkPriority,

@@ -4,9 +4,8 @@
  * subscription, with its own 3 attempts. Only the subscription's owner sees or redelivers; a
  * deleted subscription has no log (404).
  */
-import { AppError } from '@tix/kit';
+import { AppError, requirePrincipal } from '@tix/kit';
 import type { Principal } from '@tix/protos';
-import { requireOwner } from '../shared/owner.js';
 import type { SubscriptionStore } from '../subscriptions/subscription-store.js';
 import { WEBHOOK_NOT_FOUND_MESSAGE } from '../subscriptions/manage-subscriptions.js';
 import type { DeliveryLogStore, DeliveryRow } from './delivery-log-store.js';
@@ -52,7 +51,7 @@ async function ownedWebhook(
   webhookId: number,
   principal: Principal | null,
 ): Promise<void> {
-  const owner = requireOwner(principal);
+  const owner = requirePrincipal(principal).user_id;
   if (!(await deps.subscriptions.findOwned(projectId, owner, webhookId))) {
     throw AppError.notFound(WEBHOOK_NOT_FOUND_MESSAGE);
   }

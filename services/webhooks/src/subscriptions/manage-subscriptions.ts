@@ -3,10 +3,9 @@
  * policy, answering the secret this once), delete one. A subscription belongs to the user who made
  * it: another user's, or one in another project, is answered 404 like a missing one.
  */
-import { AppError } from '@tix/kit';
+import { AppError, requirePrincipal } from '@tix/kit';
 import type { Principal } from '@tix/protos';
 import { TargetRefused, vetTarget, type Resolver, type TargetMode } from '../delivery/target-policy.js';
-import { requireOwner } from '../shared/owner.js';
 import type { SecretBox } from './secret-box.js';
 import type { SubscriptionStore, WebhookRow } from './subscription-store.js';
 import {
@@ -41,7 +40,7 @@ export function listWebhooks(
   projectId: number,
   principal: Principal | null,
 ): Promise<WebhookRow[]> {
-  return deps.subscriptions.listOwned(projectId, requireOwner(principal));
+  return deps.subscriptions.listOwned(projectId, requirePrincipal(principal).user_id);
 }
 
 /**
@@ -54,7 +53,7 @@ export async function createWebhook(
   input: CreateWebhookInput,
   principal: Principal | null,
 ): Promise<WebhookRow & { secret: string }> {
-  const userId = requireOwner(principal);
+  const userId = requirePrincipal(principal).user_id;
   const errors: Record<string, string[]> = {};
   try {
     await vetTarget(input.url, deps.targetMode, deps.resolver);
@@ -87,7 +86,11 @@ export async function deleteWebhook(
   input: { projectId: number; id: number },
   principal: Principal | null,
 ): Promise<{ message: string }> {
-  const deleted = await deps.subscriptions.deleteOwned(input.projectId, requireOwner(principal), input.id);
+  const deleted = await deps.subscriptions.deleteOwned(
+    input.projectId,
+    requirePrincipal(principal).user_id,
+    input.id,
+  );
   if (!deleted) throw AppError.notFound(WEBHOOK_NOT_FOUND_MESSAGE);
   return { message: WEBHOOK_DELETED_MESSAGE };
 }

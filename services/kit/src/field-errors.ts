@@ -2,7 +2,7 @@
  * Collecting per-field validation messages, so one refusal reports every problem of a request at
  * once (422 validation_failed with validation_errors keyed by field).
  */
-import { AppError } from '@tix/kit';
+import { AppError } from './errors.js';
 
 /** Field path -> messages, in the order they were found. */
 export class FieldErrors {
@@ -19,7 +19,7 @@ export class FieldErrors {
       for (const message of messages) this.add(field, message);
   }
 
-  /** True when `field` already has a message. */
+  /** True when `field` already has a message (later checks of the same field are then skipped). */
   has(field: string): boolean {
     return field in this.errors;
   }
