@@ -9,7 +9,7 @@
  * Only the first failing part is reported (params, then query, then body). A missing body is
  * validated as `{}`, so required fields are named one by one.
  */
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { z } from 'zod';
 import { AppError } from '@tix/kit';
 
@@ -22,7 +22,7 @@ export interface RequestSchemas {
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : unknown;
 
-/** What a handler receives: each part as its schema parsed it. */
+/** What an operation's handler receives: each part as its schema parsed it. */
 export interface ValidatedInput<S extends RequestSchemas> {
   params: Parsed<S['params']>;
   query: Parsed<S['query']>;
@@ -84,15 +84,9 @@ export function parseBody<S extends z.ZodType>(schema: S, value: unknown): z.out
   throw AppError.validation(validationErrorsOf(result.error.issues, 'body'));
 }
 
-/**
- * The schemas each validation middleware applies, so that tests can prove the OpenAPI document was
- * built from the very schema objects the routes validate with (gateway/src/openapi).
- */
-export const validationSchemasOf = new WeakMap<RequestHandler, RequestSchemas>();
-
 /** Middleware validating the parts `schemas` names and replacing them with the parsed values. */
 export function validate(schemas: RequestSchemas): RequestHandler {
-  const middleware: RequestHandler = (request, _response, next) => {
+  return (request, _response, next) => {
     if (schemas.params) request.params = parseParams(schemas.params, request.params) as Request['params'];
     if (schemas.query) {
       // Express 5 computes request.query with a getter on every read; pin the parsed value instead.
@@ -106,32 +100,4 @@ export function validate(schemas: RequestSchemas): RequestHandler {
     if (schemas.body) request.body = parseBody(schemas.body, request.body);
     next();
   };
-  validationSchemasOf.set(middleware, schemas);
-  return middleware;
-}
-
-/** A route handler reading its input as validated. */
-export type ValidatedHandler<S extends RequestSchemas> = (
-  input: ValidatedInput<S>,
-  request: Request,
-  response: Response,
-) => Promise<void> | void;
-
-/**
- * The two handlers ending a route: `validate(schemas)`, then `handler` with the parsed input
- * (typed by the schemas). Pairing them here means a handler can never read unvalidated input.
- */
-export function handleValidated<S extends RequestSchemas>(
-  schemas: S,
-  handler: ValidatedHandler<S>,
-): RequestHandler[] {
-  return [
-    validate(schemas),
-    (request, response) =>
-      handler(
-        { params: request.params, query: request.query, body: request.body as unknown } as ValidatedInput<S>,
-        request,
-        response,
-      ),
-  ];
 }

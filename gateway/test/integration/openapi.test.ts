@@ -1,22 +1,37 @@
 /**
  * The API description over real HTTP: GET /api/openapi on the app host answers the document as plain
  * JSON, without credentials; GET /api/docs answers the reference page with a strict CSP, and every
- * file the page loads is served from swagger-ui-dist with its content type.
+ * file the page loads is served from swagger-ui-dist with its content type. Every operation the
+ * served document lists is served on its host, with exactly the methods it lists on each path.
  */
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect } from 'chai';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { buildOpenApiDocument } from '../../src/openapi/document.js';
-import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { FULL_KEY, startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
+import { bearer, request, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** A concrete URL path for a documented one (ids 1, a delivery UUID, a real asset of the page). */
+function concretePath(path: string): string {
+  return path
+    .replace('{deliveryId}', '0b3f8a0e-6f5c-4a59-9a53-8d3f3a4f9c01')
+    .replace('{asset}', 'swagger-ui.css')
+    .replace(/\{[^}]+\}/g, '1');
+}
 
 describe('the API description on the app host', () => {
+  let lookup: FakeLookup;
   let gateway: TestGateway;
 
   before(async () => {
-    gateway = await startTestGateway({ services: {} });
+    lookup = await startFakeLookup();
+    gateway = await startTestGateway({ services: { lookup: lookup.address } });
   });
   after(async () => {
     await gateway.close();
+    await lookup.stop();
   });
 
   it('GET /api/openapi answers the OpenAPI 3.1 document as plain JSON, without credentials', async () => {
@@ -95,5 +110,50 @@ describe('the API description on the app host', () => {
       expect(body.ok).to.equal(false);
       expect(body.error.code).to.equal(404);
     }
+  });
+
+  it('serves every documented operation on its host, with exactly the documented methods', async () => {
+    const document = (await request(`${gateway.appUrl}/api/openapi`)).body as OpenAPIV3_1.Document;
+    const session = await request(`${gateway.appUrl}/api/csrf-token`);
+    const browser = {
+      Cookie: session.headers.get('set-cookie')!.split(';')[0]!,
+      'X-CSRF-Token': session.body.data.token as string,
+    };
+    const problems: string[] = [];
+    for (const [path, item] of Object.entries(document.paths ?? {})) {
+      const methods = METHODS.filter((method) => item?.[method]);
+      // Operations of the session host name it as their server; the others are the API host's.
+      const onApp = item![methods[0]!]!.servers?.[0]?.url.startsWith('{app_url}') ?? false;
+      const url = onApp
+        ? `${gateway.appUrl}/api${concretePath(path)}`
+        : `${gateway.apiUrl}/v1${concretePath(path)}?project_id=1`;
+      const headers = onApp ? browser : bearer(FULL_KEY);
+
+      const options = await fetch(url, { method: 'OPTIONS', headers });
+      const allowed = methods.flatMap((method) =>
+        method === 'get' ? ['GET', 'HEAD'] : [method.toUpperCase()],
+      );
+      expect(options.status, `OPTIONS ${path}`).to.equal(204);
+      expect(options.headers.get('allow')?.split(', ').sort(), `Allow of ${path}`).to.deep.equal(
+        [...allowed, 'OPTIONS'].sort(),
+      );
+
+      for (const method of methods) {
+        const response = await fetch(url, {
+          method: method.toUpperCase(),
+          headers: { ...headers, 'Content-Type': 'application/json' },
+          ...(method === 'get' || method === 'delete' ? {} : { body: '{}' }),
+        });
+        const isJson = response.headers.get('content-type')?.startsWith('application/json') ?? false;
+        const body = (isJson ? await response.json() : await response.text()) as {
+          error?: { message?: string };
+        };
+        const message = String(body.error?.message ?? '');
+        if (response.status === 405 || message.startsWith('Route ')) {
+          problems.push(`${method.toUpperCase()} ${path}: ${response.status} ${message}`);
+        }
+      }
+    }
+    expect(problems, 'documented but not served').to.deep.equal([]);
   });
 });

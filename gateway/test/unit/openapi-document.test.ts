@@ -74,6 +74,16 @@ const SPEC_SCOPES: Record<string, string | null> = {
   'GET /ticket-types': 'tickets:read',
   'GET /users': 'tickets:read',
 };
+/** The additive operations' scopes (reads tickets:read, writes tickets:write, as their resources). */
+const ADDITIVE_SCOPES: Record<string, string> = {
+  'POST /tickets/{id}/merge': 'tickets:write',
+  'POST /tickets/{id}/restore': 'tickets:write',
+  'GET /attachments/{id}': 'tickets:read',
+  'GET /webhooks/{id}/deliveries': 'tickets:read',
+  'POST /webhooks/{id}/deliveries/{deliveryId}/redeliver': 'tickets:write',
+};
+/** The API operations that need no project (spec "Project context (shared)"). */
+const WITHOUT_PROJECT = ['GET /projects', 'GET /users'];
 /** Spec "Extra errors" per endpoint (the document may list more; never fewer). */
 const SPEC_EXTRA_ERRORS: Record<string, number[]> = {
   'GET /tickets': [400],
@@ -162,6 +172,49 @@ describe('the OpenAPI document', () => {
         expect(Object.keys(operation!.responses ?? {}), `${endpoint} ${status}`).to.include(String(status));
       }
     }
+  });
+
+  it("states the scope of every API operation: the spec's, or for additive ones their resource's", () => {
+    const pinned: Record<string, string | null> = { ...SPEC_SCOPES, ...ADDITIVE_SCOPES };
+    expect(apiOperations.map((entry) => entry.key).sort()).to.deep.equal(Object.keys(pinned).sort());
+    for (const { key, operation } of apiOperations) {
+      const scopes = pinned[key] ? [pinned[key]] : [];
+      expect(operation.security, key).to.deep.equal([{ ApiKeyBearer: scopes }, { ApiKeyHeader: scopes }]);
+      expect(operation.description, key).to.include(
+        pinned[key] ? `Scope: \`${pinned[key]}\`.` : 'Any valid API key.',
+      );
+    }
+  });
+
+  it('takes the project context (key scope, project_id, project) on every API operation bound to a project', () => {
+    for (const { key, operation } of apiOperations) {
+      const query = parameters(operation)
+        .filter((parameter) => parameter.in === 'query')
+        .map((parameter) => parameter.name);
+      const statuses = Object.keys(operation.responses ?? {});
+      if (WITHOUT_PROJECT.includes(key)) {
+        expect(query, key).to.not.include.members(['project_id', 'project']);
+        expect(statuses, key).to.not.include('404');
+      } else {
+        expect(query, key).to.include.members(['project_id', 'project']);
+        expect(statuses, key).to.include.members(['400', '404']);
+      }
+    }
+  });
+
+  it('names, tags, describes and secures every operation', () => {
+    const all = operations(document);
+    const ids = all.map(({ operation }) => operation.operationId);
+    expect(new Set(ids).size, 'unique operationIds').to.equal(all.length);
+    const tags = (document.tags ?? []).map((tag) => tag.name);
+    for (const { key, operation } of all) {
+      expect(operation.operationId, key).to.be.a('string').and.not.equal('');
+      expect(operation.summary, key).to.be.a('string').and.not.equal('');
+      expect(operation.tags, key).to.have.length(1);
+      expect(tags, key).to.include(operation.tags![0]);
+      expect(operation.security, key).to.be.an('array');
+    }
+    expect(tags.every((tag) => all.some(({ operation }) => operation.tags?.includes(tag)))).to.equal(true);
   });
 
   it('has the session endpoints the gateway serves and the API description itself', () => {

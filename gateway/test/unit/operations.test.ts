@@ -1,0 +1,53 @@
+/**
+ * The declared operations themselves (routes/index.ts): what the API description cannot show, such
+ * as the role each one will need on the session host, and the JSON body parser's exemption of the
+ * multipart uploads.
+ */
+import { expect } from 'chai';
+import type { Request } from 'express';
+import type { Role, Scope } from '@tix/protos';
+import { OPERATIONS } from '../../src/routes/index.js';
+import { isAttachmentUpload } from '../../src/routes/v1/attachments.js';
+
+/** The design note's role table (§5.3): the least role holding each scope. */
+const ROLE_OF_SCOPE: Record<Scope, Role> = {
+  'tickets:read': 'viewer',
+  'comments:read': 'viewer',
+  'tickets:write': 'agent',
+  'comments:write': 'agent',
+  'tickets:delete': 'team_lead',
+};
+
+describe('the declared operations', () => {
+  it('are each declared once', () => {
+    const ids = OPERATIONS.map((operation) => operation.operationId);
+    expect(new Set(ids).size).to.equal(ids.length);
+    const routes = OPERATIONS.flatMap((operation) =>
+      operation.hosts.map((host) => `${host} ${operation.method} ${operation.path}`),
+    );
+    expect(new Set(routes).size).to.equal(routes.length);
+  });
+
+  it('name the role the session host will require: the role table, and admin for webhooks (§5.6)', () => {
+    for (const operation of OPERATIONS) {
+      const { access } = operation;
+      if (access === 'public' || 'session' in access) continue;
+      const expected = operation.path.startsWith('/webhooks')
+        ? 'admin'
+        : access.scope === null
+          ? 'viewer'
+          : ROLE_OF_SCOPE[access.scope];
+      expect(access.role, operation.operationId).to.equal(expected);
+    }
+  });
+
+  it('leave every multipart upload to its handler (the JSON body parser exempts it)', () => {
+    const uploads = OPERATIONS.filter((operation) => operation.upload);
+    expect(uploads.map((operation) => operation.operationId)).to.deep.equal(['uploadAttachment']);
+    for (const operation of uploads) {
+      const path = operation.path.replace(/:[A-Za-z]+/g, '12');
+      const request = { method: operation.method.toUpperCase(), path } as Request;
+      expect(isAttachmentUpload(request), operation.operationId).to.equal(true);
+    }
+  });
+});
