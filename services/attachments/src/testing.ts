@@ -21,7 +21,6 @@ import { attachmentService } from './server.js';
 import { createMinioClient } from './storage/object-store.js';
 
 export { ATTACHMENTS_MIGRATIONS_DIR } from './server.js';
-export { DEFAULT_UPLOAD_POLICY } from './config.js';
 export { fileTooLargeMessage, SNIFF_BYTES } from './uploads/file-type-rules.js';
 export { CHUNK_BYTES } from './attachments/attachment-handlers.js';
 
