@@ -61,8 +61,9 @@ function accessCheck(operation: Operation, host: HostRole): RequestHandler | und
   const { access } = operation;
   if (access === 'public' || 'session' in access) {
     // The session router itself loads the session and checks CSRF; the handler does the rest.
-    if (host !== 'app')
-      throw new Error(`${operation.operationId}: a session operation is served on the app host`);
+    if (host !== 'app') {
+      throw new Error(`${operation.operationId}: session and public operations are served on the app host`);
+    }
     return undefined;
   }
   if (host === 'app') {
