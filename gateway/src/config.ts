@@ -14,7 +14,13 @@ import {
   type BreakerOptions,
   type LogLevel,
 } from '@tix/kit';
-import { SERVICE_NAMES, SERVICE_NOT_DEPLOYED, serviceAddressVariable, type ServiceName } from '@tix/protos';
+import {
+  ATTACHMENT_LIMITS,
+  SERVICE_NAMES,
+  SERVICE_NOT_DEPLOYED,
+  serviceAddressVariable,
+  type ServiceName,
+} from '@tix/protos';
 import { LIMITS_ENV, limitsConfigFrom, type LimitsConfig } from './limits/config.js';
 import type { CorsPolicy } from './middleware/cors.js';
 import { DEFAULT_ATTACHMENT_MAX_BYTES, type AttachmentLimits } from './routes/v1/attachments.schemas.js';
@@ -169,7 +175,7 @@ const GatewayEnvSchema = z
       .number()
       .int()
       .positive()
-      .max(2_147_483_647)
+      .max(ATTACHMENT_LIMITS.maxConfigurableBytes)
       .default(DEFAULT_ATTACHMENT_MAX_BYTES),
     /** How long one upload or download may take end to end (slow clients). */
     ATTACHMENT_TRANSFER_TIMEOUT_MS: env.positiveInt(10 * 60_000),

@@ -2,7 +2,9 @@
  * @tix/protos: the contracts between Tix processes.
  * - gRPC service definitions, loaded once with LOADER_OPTIONS and typed by the generated types;
  * - the generated message types, one namespace per proto package;
- * - the domain-event catalog (names and envelope) shared by producers and consumers.
+ * - the domain-event catalog (names and envelope) shared by producers and consumers;
+ * - the contract's vocabulary (vocabulary.ts): priorities, sort fields, custom-field types, text and
+ *   list limits, MAX_INT32, code-point length, checked by the gateway and enforced by the services.
  */
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
@@ -23,6 +25,7 @@ export * from './events.js';
 export * from './principal.js';
 export * from './fleet.js';
 export * from './presenters.js';
+export * from './vocabulary.js';
 
 export type * as common from '../generated/tix/common/v1/index.js';
 export type * as lookup from '../generated/tix/lookup/v1/index.js';

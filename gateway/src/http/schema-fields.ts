@@ -5,9 +5,7 @@
  * by `label` ("Title must be at most 200 characters"); query parameters are named as spelled in the URL.
  */
 import { z } from 'zod';
-
-/** The largest id the contracts carry (int32). */
-export const MAX_INT32 = 2_147_483_647;
+import { fitsCodePoints, MAX_INT32, SLUG_MAX_LENGTH } from '@tix/protos';
 
 /** What every field documents. */
 export interface FieldDoc {
@@ -16,26 +14,6 @@ export interface FieldDoc {
 }
 
 const DIGITS = /^[0-9]+$/;
-
-/** The number of Unicode code points of `value` (the spec's "characters"; an emoji counts once). */
-export function codePointLength(value: string): number {
-  let count = 0;
-  for (let index = 0; index < value.length; index += 1) {
-    const unit = value.charCodeAt(index);
-    // A high surrogate followed by a low one is one code point.
-    if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < value.length) {
-      const next = value.charCodeAt(index + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) index += 1;
-    }
-    count += 1;
-  }
-  return count;
-}
-
-/** True when `value` has at most `max` code points (cheap when its UTF-16 length already fits). */
-export function fitsCodePoints(value: string, max: number): boolean {
-  return value.length <= max || codePointLength(value) <= max;
-}
 
 /**
  * A JSON integer in [min, max] (default max: int32). Strings such as "5" are refused: bodies are
@@ -88,7 +66,7 @@ export function slugField(label: string, doc: FieldDoc) {
       error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a string`),
     })
     .min(1, `${label} cannot be empty`)
-    .max(64, `${label} must be at most 64 characters`)
+    .max(SLUG_MAX_LENGTH, `${label} must be at most ${SLUG_MAX_LENGTH} characters`)
     .meta(metaOf(doc));
 }
 

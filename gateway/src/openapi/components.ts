@@ -5,8 +5,14 @@
  * Objects are open (no additionalProperties: false): the spec lets new optional fields appear in v1.
  */
 import { z } from './zod-openapi.js';
-import { SUBSCRIBABLE_EVENT_TYPES } from '@tix/protos';
-import { RESOLUTION_TYPES, TICKET_PRIORITIES } from '../routes/v1/tickets.schemas.js';
+import {
+  COMMENT_LIMITS,
+  CUSTOM_FIELD_TYPES,
+  RESOLUTION_TYPES,
+  SUBSCRIBABLE_EVENT_TYPES,
+  TICKET_LIMITS,
+  TICKET_PRIORITIES,
+} from '@tix/protos';
 import { EXAMPLES } from './examples.js';
 
 const timestamp = (description: string) =>
@@ -47,24 +53,11 @@ export const projectSchema = z
   })
   .openapi('Project', { description: 'A project (spec Project).', examples: [EXAMPLES.project] });
 
-export const FIELD_TYPES = [
-  'text',
-  'textarea',
-  'number',
-  'date',
-  'datetime',
-  'select',
-  'multi_select',
-  'boolean',
-  'email',
-  'url',
-] as const;
-
 export const fieldSchemaEntrySchema = z
   .object({
     name: z.string().meta({ description: 'Key used in `custom_fields`.' }),
     label: z.string(),
-    type: z.enum(FIELD_TYPES),
+    type: z.enum(CUSTOM_FIELD_TYPES),
     required: z.boolean(),
     constraints: z.record(z.string(), z.unknown()).meta({
       description:
@@ -107,8 +100,11 @@ export const ticketSchema = z
     ticket_type_id: id('A ticket type of the project.'),
     project_ref_id: z.number().int().meta({ description: 'Per-project sequence number.' }),
     ticket_number: z.string().meta({ description: '`<PREFIX>-<n>`.' }),
-    title: z.string().meta({ description: '1 to 200 characters.' }),
-    description: z.string().nullable().meta({ description: 'Markdown, at most 5000 characters.' }),
+    title: z.string().meta({ description: `1 to ${TICKET_LIMITS.title} characters.` }),
+    description: z
+      .string()
+      .nullable()
+      .meta({ description: `Markdown, at most ${TICKET_LIMITS.description} characters.` }),
     status: z.string().meta({ description: 'A status slug of the project; tolerate unknown values.' }),
     status_label: z.string(),
     priority: z.string().meta({
@@ -147,11 +143,11 @@ export const commentSchema = z
     id: id('Comment id.'),
     ticket_id: id('Ticket id.'),
     user_id: id('Author.'),
-    content: z.string().meta({ description: 'At most 50000 characters.' }),
+    content: z.string().meta({ description: `At most ${COMMENT_LIMITS.content} characters.` }),
     content_html: z
       .string()
       .nullable()
-      .meta({ description: 'Sanitized HTML, at most 50000 characters, or null.' }),
+      .meta({ description: `Sanitized HTML, at most ${COMMENT_LIMITS.contentHtml} characters, or null.` }),
     is_internal: z.boolean().meta({ description: 'true: team-only note; false: customer-visible.' }),
     created_at: timestamp('Creation time'),
     updated_at: timestamp('Last change'),

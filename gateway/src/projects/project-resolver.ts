@@ -4,7 +4,7 @@
  * requests for the same project share one call. Unknown projects are 404 `Project not found`.
  */
 import { AppError, type OutgoingContext, type ServiceClient } from '@tix/kit';
-import type { lookup } from '@tix/protos';
+import { MAX_INT32, type lookup } from '@tix/protos';
 import { TtlCache } from '@tix/kit';
 
 export const PROJECT_NOT_FOUND_MESSAGE = 'Project not found';
@@ -24,7 +24,6 @@ export interface ProjectResolverOptions {
   now?: () => number;
 }
 
-const MAX_INT32 = 2_147_483_647;
 const MAX_SLUG_LENGTH = 200;
 
 /** Creates the cached resolver described in the file header. */

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { z } from 'zod';
 import type { AppError } from '@tix/kit';
+import { TICKET_SORT_FIELDS } from '@tix/protos';
 import { parseBody, parseParams, parseQuery } from '../../src/http/validate.js';
 import * as boardSchemas from '../../src/routes/v1/board.schemas.js';
 import * as actionSchemas from '../../src/routes/v1/ticket-actions.schemas.js';
@@ -83,7 +84,7 @@ describe('ticket route schemas', () => {
     });
 
     it("normalises sort: '+', ' ' (a decoded '+') and bare mean ascending", () => {
-      for (const field of schemas.SORT_FIELDS) {
+      for (const field of TICKET_SORT_FIELDS) {
         for (const prefix of ['+', ' ', '']) {
           expect(parseQuery(listTicketsQuery, { sort: `${prefix}${field}` }).sort).to.equal(`+${field}`);
         }

@@ -9,7 +9,7 @@ import {
   validate,
   validationErrorsOf,
 } from '../../src/http/validate.js';
-import { codePointLength } from '../../src/http/schema-fields.js';
+import { codePointLength } from '@tix/protos';
 import { fakeRequest, run } from '../support/fake-http.js';
 
 function caught(action: () => unknown): AppError {

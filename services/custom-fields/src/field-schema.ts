@@ -1,8 +1,8 @@
 /** Validating a ticket type's field_schema when it is saved (spec: "Ticket type"). */
 import { parseConstraints } from './field-constraints.js';
-import { codePointLength, hasUnstorableCharacters } from './formats.js';
+import { codePointLength, CUSTOM_FIELD_TYPES } from '@tix/protos';
+import { hasUnstorableCharacters } from './formats.js';
 import {
-  FIELD_TYPES,
   type FieldDefinition,
   type FieldErrors,
   type FieldSchema,
@@ -79,9 +79,9 @@ function parseEntry(
   if (labelProblem) refuse('label', labelProblem);
 
   const type = entry.type;
-  const knownType = FIELD_TYPES.includes(type as FieldType);
+  const knownType = CUSTOM_FIELD_TYPES.includes(type as FieldType);
   if (type === undefined) refuse('type', 'type is required');
-  else if (!knownType) refuse('type', `type must be one of: ${FIELD_TYPES.join(', ')}`);
+  else if (!knownType) refuse('type', `type must be one of: ${CUSTOM_FIELD_TYPES.join(', ')}`);
 
   const required = entry.required ?? false;
   if (typeof required !== 'boolean') refuse('required', 'required must be true or false');

@@ -1,13 +1,6 @@
 /** Format checks for the string-shaped field types, and string facts every stored string needs. */
 import { LIMITS } from './types.js';
 
-/** Length in Unicode code points, so an emoji or an accented letter written as one character counts 1. */
-export function codePointLength(value: string): number {
-  let length = 0;
-  for (const _ of value) length++;
-  return length;
-}
-
 /**
  * True when the string cannot be stored as JSON text in PostgreSQL: a NUL character (jsonb refuses
  * `\u0000`) or a lone surrogate (not valid Unicode).

@@ -7,7 +7,6 @@
 export {
   CONSTRAINT_KEYS,
   type CustomFieldValues,
-  FIELD_TYPES,
   type FieldDefinition,
   type FieldErrors,
   type FieldSchema,

@@ -1,18 +1,8 @@
 /** The field_schema vocabulary shared by the schema parser and the value validator. */
+import { MAX_INT32, MIN_INT32, type CustomFieldType } from '@tix/protos';
 
-export const FIELD_TYPES = [
-  'text',
-  'textarea',
-  'number',
-  'date',
-  'datetime',
-  'select',
-  'multi_select',
-  'boolean',
-  'email',
-  'url',
-] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
+/** A field's type: one of CUSTOM_FIELD_TYPES (@tix/protos, also in the gateway's OpenAPI document). */
+export type FieldType = CustomFieldType;
 
 export interface FieldDefinition {
   name: string;
@@ -68,8 +58,8 @@ export const LIMITS = {
   /** Longest URL. */
   maxUrlLength: 2048,
   /** Smallest and largest `order`, so it fits a 32-bit integer column. */
-  minOrder: -2147483648,
-  maxOrder: 2147483647,
+  minOrder: MIN_INT32,
+  maxOrder: MAX_INT32,
 } as const;
 
 /** Narrows unknown JSON to a plain object (not an array, not a class instance). */

@@ -1,6 +1,6 @@
 /** The rule for one value of one field: its type, its constraints, and the form it is stored in. */
+import { codePointLength } from '@tix/protos';
 import {
-  codePointLength,
   hasUnstorableCharacters,
   isCalendarDate,
   isEmailAddress,

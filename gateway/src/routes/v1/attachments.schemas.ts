@@ -4,6 +4,7 @@
  * while it streams (http/multipart-upload.ts), not by a schema.
  */
 import { z } from 'zod';
+import { ATTACHMENT_LIMITS } from '@tix/protos';
 import { idParam } from '../../http/schema-fields.js';
 
 export const INVALID_ATTACHMENT_ID_MESSAGE = 'Invalid attachment id';
@@ -18,7 +19,7 @@ export const attachmentIdParams = z.object({
 export const FILE_FIELD = 'file';
 
 /** 25 MiB, as the attachment service's default. */
-export const DEFAULT_ATTACHMENT_MAX_BYTES = 25 * 1024 * 1024;
+export const DEFAULT_ATTACHMENT_MAX_BYTES = ATTACHMENT_LIMITS.defaultMaxBytes;
 
 /** How the gateway bounds attachment transfers. */
 export interface AttachmentLimits {
@@ -28,13 +29,5 @@ export interface AttachmentLimits {
   transferDeadlineMs: number;
 }
 
-/** `File is larger than 25 MB` for 25 MiB (the attachment service words it the same way). */
-export function fileTooLargeMessage(maxBytes: number): string {
-  const size =
-    maxBytes % (1024 * 1024) === 0
-      ? `${maxBytes / (1024 * 1024)} MB`
-      : maxBytes % 1024 === 0
-        ? `${maxBytes / 1024} KB`
-        : `${maxBytes} bytes`;
-  return `File is larger than ${size}`;
-}
+/** `File is larger than 25 MB` for 25 MiB: the attachment service's message, from the same function. */
+export { fileTooLargeMessage } from '@tix/protos';

@@ -6,10 +6,9 @@
  * parameters are dropped.
  */
 import { z } from 'zod';
-import { fitsCodePoints, idParam } from '../../http/schema-fields.js';
+import { COMMENT_LIMITS, fitsCodePoints } from '@tix/protos';
+import { idParam } from '../../http/schema-fields.js';
 import { BODY_NOT_OBJECT_MESSAGE } from './tickets.schemas.js';
-
-export const COMMENT_LIMITS = { content: 50_000, contentHtml: 50_000 } as const;
 
 export const INVALID_COMMENT_ID_MESSAGE = 'Invalid comment id';
 
@@ -49,8 +48,7 @@ const contentField = z
     `Content must be at most ${COMMENT_LIMITS.content} characters`,
   )
   .meta({
-    description:
-      'The comment as written (plain text or markdown), kept as given; not blank; at most 50000 characters.',
+    description: `The comment as written (plain text or markdown), kept as given; not blank; at most ${COMMENT_LIMITS.content} characters.`,
     example: 'Restarted the printer; please try again.',
     maxLength: COMMENT_LIMITS.content,
   });
@@ -65,7 +63,7 @@ const contentHtmlField = z
   .meta({
     description:
       'An HTML rendition, sanitized by the server (allow-listed tags; links get rel="noopener noreferrer nofollow" ' +
-      'and target="_blank"); at most 50000 characters, also after sanitizing. null means none (on update: clears it).',
+      `and target="_blank"); at most ${COMMENT_LIMITS.contentHtml} characters, also after sanitizing. null means none (on update: clears it).`,
     example: '<p>Restarted the printer; please <a href="https://status.example.com">try again</a>.</p>',
     maxLength: COMMENT_LIMITS.contentHtml,
   });

@@ -4,16 +4,9 @@
  * no body).
  */
 import { z } from 'zod';
+import { BULK_STATUSES, RESOLUTION_TYPES, TICKET_LIMITS } from '@tix/protos';
 import { enumField, idField, slugField } from '../../http/schema-fields.js';
-import {
-  assigneeField,
-  BODY_NOT_OBJECT_MESSAGE,
-  BULK_STATUSES,
-  priorityField,
-  RESOLUTION_TYPES,
-  TICKET_LIMITS,
-  tagsField,
-} from './tickets.schemas.js';
+import { assigneeField, BODY_NOT_OBJECT_MESSAGE, priorityField, tagsField } from './tickets.schemas.js';
 
 // ---- PATCH /tickets/{id}/status ------------------------------------------------------------------
 
@@ -60,7 +53,10 @@ export const bulkUpdateBody = z
         .min(1, 'Give at least 1 ticket ID')
         .max(TICKET_LIMITS.bulkIds, `Give at most ${TICKET_LIMITS.bulkIds} ticket IDs`)
         .overwrite((ids) => [...new Set(ids)])
-        .meta({ description: '1 to 100 ticket ids of the project; duplicates collapse.', example: [42, 43] }),
+        .meta({
+          description: `1 to ${TICKET_LIMITS.bulkIds} ticket ids of the project; duplicates collapse.`,
+          example: [42, 43],
+        }),
       status: enumField('Status', BULK_STATUSES, {
         description: 'One of the default statuses: open, work_in_progress, waiting, closed.',
         example: 'closed',

@@ -7,45 +7,26 @@
  */
 import { z } from 'zod';
 import {
+  fitsCodePoints,
+  MAX_INT32,
+  PAGE_LIMITS,
+  TICKET_LIMITS,
+  TICKET_PRIORITIES,
+  TICKET_SORT_FIELDS,
+} from '@tix/protos';
+import {
   enumField,
   enumParam,
-  fitsCodePoints,
   idField,
   idParam,
   integerField,
   integerParam,
-  MAX_INT32,
   requiredTextField,
   slugField,
   textField,
   textParam,
 } from '../../http/schema-fields.js';
 import { bodyProjectIdField } from '../../middleware/project-context.js';
-
-export const TICKET_PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
-export const RESOLUTION_TYPES = ['resolved', 'wont_fix', 'duplicate'] as const;
-/** Bulk updates may only move tickets to the four default statuses (spec). */
-export const BULK_STATUSES = ['open', 'work_in_progress', 'waiting', 'closed'] as const;
-export const SORT_FIELDS = [
-  'id',
-  'title',
-  'status',
-  'priority',
-  'created_at',
-  'updated_at',
-  'assigned_to',
-] as const;
-
-export const TICKET_LIMITS = {
-  title: 200,
-  description: 5000,
-  tags: 20,
-  tag: 50,
-  q: 200,
-  perPage: 100,
-  bulkIds: 100,
-  laneLimit: 500,
-} as const;
 
 export const INVALID_TICKET_ID_MESSAGE = 'Invalid ticket id';
 export const BODY_NOT_OBJECT_MESSAGE = 'Request body must be a JSON object';
@@ -62,19 +43,18 @@ const tagValue = z
   .min(1, 'Tags cannot be empty')
   .refine((tag) => fitsCodePoints(tag, TICKET_LIMITS.tag), TAG_TOO_LONG)
   .meta({
-    description: 'A tag: trimmed and lower-cased, 1 to 50 characters.',
+    description: `A tag: trimmed and lower-cased, 1 to ${TICKET_LIMITS.tag} characters.`,
     example: 'billing',
     maxLength: TICKET_LIMITS.tag,
   });
 
-/** Tags: at most 20; duplicates (after trimming and lower-casing) are collapsed. */
+/** Tags: at most TICKET_LIMITS.tags; duplicates (after trimming and lower-casing) are collapsed. */
 export const tagsField = z
   .array(tagValue, { error: 'Tags must be an array of strings' })
   .max(TICKET_LIMITS.tags, `Give at most ${TICKET_LIMITS.tags} tags`)
   .overwrite((tags) => [...new Set(tags)])
   .meta({
-    description:
-      'Labels of the ticket (additive). At most 20, each trimmed and lower-cased; duplicates collapse.',
+    description: `Labels of the ticket (additive). At most ${TICKET_LIMITS.tags}, each trimmed and lower-cased; duplicates collapse.`,
     example: ['billing', 'vip'],
   });
 
@@ -122,10 +102,10 @@ export const ticketIdParams = z.object({
 // ---- GET /tickets --------------------------------------------------------------------------------
 
 const SORT_MESSAGE =
-  `sort must be one of ${SORT_FIELDS.join(', ')}, ` +
+  `sort must be one of ${TICKET_SORT_FIELDS.join(', ')}, ` +
   'optionally prefixed with + (ascending) or - (descending)';
 // A literal '+' in a query string decodes to a space, so a leading space means ascending too.
-const SORT_PATTERN = new RegExp(`^[ +-]?(${SORT_FIELDS.join('|')})$`);
+const SORT_PATTERN = new RegExp(`^[ +-]?(${TICKET_SORT_FIELDS.join('|')})$`);
 
 /** `sort`, normalised to `+field` or `-field` (a bare field name is ascending). */
 export const sortParam = z
@@ -135,7 +115,7 @@ export const sortParam = z
   .meta({
     description:
       'Sort field with a + (ascending) or - (descending) prefix; a bare field is ascending. ' +
-      `Fields: ${SORT_FIELDS.join(', ')}. Priority sorts by severity, status by workflow order; ties by id.`,
+      `Fields: ${TICKET_SORT_FIELDS.join(', ')}. Priority sorts by severity, status by workflow order; ties by id.`,
     example: '-created_at',
   });
 
@@ -149,11 +129,11 @@ export const listTicketsQuery = z.object({
   }).default(1),
   per_page: integerParam({
     min: 1,
-    max: TICKET_LIMITS.perPage,
-    message: `per_page must be an integer from 1 to ${TICKET_LIMITS.perPage}`,
-    description: 'Tickets per page, 1 to 100.',
+    max: PAGE_LIMITS.maxPerPage,
+    message: `per_page must be an integer from 1 to ${PAGE_LIMITS.maxPerPage}`,
+    description: `Tickets per page, 1 to ${PAGE_LIMITS.maxPerPage}.`,
     example: 50,
-  }).default(50),
+  }).default(PAGE_LIMITS.defaultPerPage),
   sort: sortParam.default('-created_at'),
   status: z
     .string({ error: 'status must be a status slug of the project' })
@@ -178,7 +158,11 @@ export const listTicketsQuery = z.object({
       (tag) => fitsCodePoints(tag, TICKET_LIMITS.tag),
       `tag must be 1 to ${TICKET_LIMITS.tag} characters`,
     )
-    .meta({ description: 'Only tickets carrying this tag (additive).', example: 'billing', maxLength: 50 })
+    .meta({
+      description: 'Only tickets carrying this tag (additive).',
+      example: 'billing',
+      maxLength: TICKET_LIMITS.tag,
+    })
     .optional(),
 });
 
@@ -186,13 +170,13 @@ export const listTicketsQuery = z.object({
 
 const titleField = requiredTextField('Title', {
   max: TICKET_LIMITS.title,
-  description: 'Title, 1 to 200 characters after trimming.',
+  description: `Title, 1 to ${TICKET_LIMITS.title} characters after trimming.`,
   example: 'Printer on fire',
 });
 
 const descriptionField = textField('Description', {
   max: TICKET_LIMITS.description,
-  description: 'Markdown, at most 5000 characters; null means none (on update: clears it).',
+  description: `Markdown, at most ${TICKET_LIMITS.description} characters; null means none (on update: clears it).`,
   example: 'It started after the update.',
 });
 

@@ -4,14 +4,12 @@
  * names, the secret's format) is the webhook service's to decide, and its 422s name each field.
  */
 import { z } from 'zod';
-import { SUBSCRIBABLE_EVENT_TYPES } from '@tix/protos';
-import { idParam, integerField, integerParam, MAX_INT32 } from '../../http/schema-fields.js';
-import { BODY_NOT_OBJECT_MESSAGE, TICKET_LIMITS } from './tickets.schemas.js';
+import { MAX_INT32, PAGE_LIMITS, SUBSCRIBABLE_EVENT_TYPES, WEBHOOK_LIMITS } from '@tix/protos';
+import { idParam, integerField, integerParam } from '../../http/schema-fields.js';
+import { BODY_NOT_OBJECT_MESSAGE } from './tickets.schemas.js';
 
 export const INVALID_WEBHOOK_ID_MESSAGE = 'Invalid webhook id';
 export const INVALID_DELIVERY_ID_MESSAGE = 'Invalid delivery id';
-/** A URL longer than this is refused here (the service refuses it too). */
-export const MAX_WEBHOOK_URL_LENGTH = 2048;
 /** More names than this in `events` cannot be a subset of the enum (duplicates aside). */
 export const MAX_EVENT_NAMES = 50;
 
@@ -39,12 +37,13 @@ export const createWebhookBody = z.object(
         error: (issue) => (issue.input === undefined ? 'URL is required' : 'URL must be a string'),
       })
       .min(1, 'URL is required')
-      .max(MAX_WEBHOOK_URL_LENGTH, `URL must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`)
+      // The webhook service refuses a longer URL too, with the same message.
+      .max(WEBHOOK_LIMITS.url, `URL must be at most ${WEBHOOK_LIMITS.url} characters`)
       .meta({
         description:
           'Absolute URL receiving the POSTs. Production: https only, and the host must resolve to public addresses.',
         example: 'https://hooks.example.com/tix',
-        maxLength: MAX_WEBHOOK_URL_LENGTH,
+        maxLength: WEBHOOK_LIMITS.url,
       }),
     events: z
       .array(z.string({ error: 'Each event must be a string' }), {
@@ -67,7 +66,8 @@ export const createWebhookBody = z.object(
       .nullable()
       .meta({
         description:
-          'Signing secret, 16 to 256 printable ASCII characters; generated (whsec_ + 32 random bytes, base64) when omitted or null. Returned only in this response.',
+          `Signing secret, ${WEBHOOK_LIMITS.secretMin} to ${WEBHOOK_LIMITS.secretMax} printable ASCII characters; ` +
+          'generated (whsec_ + 32 random bytes, base64) when omitted or null. Returned only in this response.',
         example: null,
       })
       .optional(),
@@ -85,11 +85,11 @@ export const listDeliveriesQuery = z.object({
   }).default(1),
   per_page: integerParam({
     min: 1,
-    max: TICKET_LIMITS.perPage,
-    message: `per_page must be an integer from 1 to ${TICKET_LIMITS.perPage}`,
-    description: 'Deliveries per page, 1 to 100.',
+    max: PAGE_LIMITS.maxPerPage,
+    message: `per_page must be an integer from 1 to ${PAGE_LIMITS.maxPerPage}`,
+    description: `Deliveries per page, 1 to ${PAGE_LIMITS.maxPerPage}.`,
     example: 50,
-  }).default(50),
+  }).default(PAGE_LIMITS.defaultPerPage),
 });
 
 export type CreateWebhookBody = z.output<typeof createWebhookBody>;

@@ -13,11 +13,12 @@
  * A claim of application/octet-stream (or none) is no claim: what the bytes are decides.
  */
 import { AppError } from '@tix/kit';
+import { ATTACHMENT_LIMITS } from '@tix/protos';
 
 /** 25 MiB. */
-export const DEFAULT_MAX_BYTES = 25 * 1024 * 1024;
+export const DEFAULT_MAX_BYTES = ATTACHMENT_LIMITS.defaultMaxBytes;
 /** size_bytes is an int32 in the contract and the database. */
-export const MAX_CONFIGURABLE_BYTES = 2_147_483_647;
+export const MAX_CONFIGURABLE_BYTES = ATTACHMENT_LIMITS.maxConfigurableBytes;
 /** How much of the head of a file the signature check reads (file-type needs ~4100 bytes; OOXML more). */
 export const SNIFF_BYTES = 64 * 1024;
 
@@ -112,17 +113,8 @@ export function fileRefused(message: string): AppError {
   return AppError.validation({ file: [message] });
 }
 
-/** `File is larger than 25 MB` for 25 MiB; exact KB or bytes for sizes that are no whole MB. */
-export function fileTooLargeMessage(maxBytes: number): string {
-  return `File is larger than ${formatSize(maxBytes)}`;
-}
-
-/** 1 MB = 1024 KB = 1048576 bytes, as operators write the limit. */
-export function formatSize(bytes: number): string {
-  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MB`;
-  if (bytes % 1024 === 0) return `${bytes / 1024} KB`;
-  return `${bytes} bytes`;
-}
+/** `File is larger than 25 MB` for 25 MiB (the gateway's message, from the same function). */
+export { fileTooLargeMessage } from '@tix/protos';
 
 export const FILE_EMPTY_MESSAGE = 'File is empty';
 

@@ -3,17 +3,8 @@
  * ticket service's text fields, so a client meets one behaviour across the API).
  */
 
-/** Length in Unicode code points, so an emoji or an accented letter written as one character counts 1. */
-export function codePointLength(value: string): number {
-  let length = 0;
-  for (const _ of value) length++;
-  return length;
-}
-
-/** True when `value` has at most `max` code points (cheap when its UTF-16 length already fits). */
-export function fitsCodePoints(value: string, max: number): boolean {
-  return value.length <= max || codePointLength(value) <= max;
-}
+/** Length in Unicode code points, and the cheap "at most max" test: the contract's (@tix/protos). */
+export { codePointLength, fitsCodePoints } from '@tix/protos';
 
 /**
  * True when `text` holds C0 control characters or DEL other than tab, LF and CR. PostgreSQL text

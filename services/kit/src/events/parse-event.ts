@@ -5,9 +5,7 @@
  * Unknown event types are fine (a consumer simply has nothing to do for them).
  */
 import { z } from 'zod';
-import type { DomainEvent } from '@tix/protos';
-
-const MAX_INT32 = 2_147_483_647;
+import { MAX_INT32, type DomainEvent } from '@tix/protos';
 
 const DomainEventSchema = z.object({
   id: z.uuid(),

@@ -1,19 +1,6 @@
 import { expect } from 'chai';
-import type { lookup } from '@tix/protos';
+import { CUSTOM_FIELD_TYPES, type lookup } from '@tix/protos';
 import { fields, startLookupFixture, type LookupFixture } from './support.js';
-
-const FIELD_TYPES = [
-  'text',
-  'textarea',
-  'number',
-  'date',
-  'datetime',
-  'select',
-  'multi_select',
-  'boolean',
-  'email',
-  'url',
-];
 
 describe('lookup: SeedDemo', () => {
   let lookup: LookupFixture;
@@ -50,7 +37,7 @@ describe('lookup: SeedDemo', () => {
     const types = first.ticket_types.flatMap((t) =>
       (JSON.parse(t.field_schema_json) as { type: string }[]).map((f) => f.type),
     );
-    expect([...new Set(types)].sort()).to.deep.equal([...FIELD_TYPES].sort());
+    expect([...new Set(types)].sort()).to.deep.equal([...CUSTOM_FIELD_TYPES].sort());
     for (const project of first.projects) {
       const own = first.ticket_types.filter((t) => t.project_id === project.id);
       expect(own.length, project.slug).to.be.greaterThan(0);

@@ -3,14 +3,12 @@
  * tickets in lane order — at most `lane_limit` of them (default 50, 1 to 500), so a project with
  * 100,000 tickets still answers fast — and its exact count; `priority` and `assignee` filter both.
  */
+import { BOARD_LIMITS } from '@tix/protos';
 import type { LookupCaller } from '../lookup/lookup-directory.js';
 import type { ProjectWorkflow, WorkflowStatus } from '../lookup/workflow.js';
 import { checkFilter } from '../tickets/list-rules.js';
 import type { TicketDeps } from '../tickets/ticket-steps.js';
 import type { TicketRow } from '../tickets/ticket-row.js';
-
-export const DEFAULT_LANE_LIMIT = 50;
-export const MAX_LANE_LIMIT = 500;
 
 export interface BoardInput {
   projectId: number;
@@ -32,10 +30,10 @@ export interface Board {
   total: number;
 }
 
-/** The lane limit to apply: the requested one clamped to 1..500, else 100. */
+/** The lane limit to apply: the requested one clamped to 1..500, else the default (50). */
 export function laneLimitOf(requested: number | undefined): number {
-  if (requested === undefined || requested === 0) return DEFAULT_LANE_LIMIT;
-  return Math.min(Math.max(requested, 1), MAX_LANE_LIMIT);
+  if (requested === undefined || requested === 0) return BOARD_LIMITS.defaultLaneLimit;
+  return Math.min(Math.max(requested, 1), BOARD_LIMITS.maxLaneLimit);
 }
 
 /** The project's board (see the file header); 400 for a bad priority. */

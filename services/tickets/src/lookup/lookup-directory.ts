@@ -8,7 +8,7 @@
  */
 import { AppError, type CallContext, type OutgoingContext, type ServiceClient } from '@tix/kit';
 import type { FieldSchema } from '@tix/custom-fields';
-import { parseFieldSchemaJson } from '@tix/protos';
+import { MAX_INT32, parseFieldSchemaJson } from '@tix/protos';
 import type { LookupCacheTtls } from '../config.js';
 import { TtlCache } from '@tix/kit';
 import { toProjectWorkflow, type ProjectWorkflow } from './workflow.js';
@@ -39,8 +39,6 @@ export interface LookupDirectory {
 }
 
 type LookupClient = Pick<ServiceClient<'lookup'>, 'ResolveProject' | 'GetTicketType' | 'GetUsers'>;
-
-const MAX_INT32 = 2_147_483_647;
 
 function outgoing(caller: LookupCaller): OutgoingContext {
   return { correlationId: caller.correlationId, principal: caller.principal };

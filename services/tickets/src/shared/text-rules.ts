@@ -1,11 +1,7 @@
 /** Facts about caller-supplied strings that every stored or searched string must respect. */
 
-/** Length in Unicode code points, so an emoji or an accented letter written as one character counts 1. */
-export function codePointLength(value: string): number {
-  let length = 0;
-  for (const _ of value) length++;
-  return length;
-}
+/** Length in Unicode code points: the contract's one definition (@tix/protos). */
+export { codePointLength } from '@tix/protos';
 
 /**
  * True when `text` holds C0 control characters or DEL (tab, LF and CR allowed when `multiLine`).

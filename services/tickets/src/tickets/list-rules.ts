@@ -4,21 +4,20 @@
  * are 400 with validation_errors keyed by parameter.
  */
 import { AppError } from '@tix/kit';
+import {
+  codePointLength,
+  isTicketPriority,
+  PAGE_LIMITS,
+  TICKET_LIMITS,
+  TICKET_PRIORITIES,
+  TICKET_SORT_FIELDS,
+  type TicketPriority,
+  type TicketSortField,
+} from '@tix/protos';
 import { findStatus, statusList, type ProjectWorkflow } from '../lookup/workflow.js';
-import { codePointLength, hasControlCharacters, hasLoneSurrogate } from '../shared/text-rules.js';
-import { TAG_MAX_LENGTH } from './ticket-rules.js';
-import { isPriority, PRIORITIES, type Priority } from './ticket-row.js';
+import { hasControlCharacters, hasLoneSurrogate } from '../shared/text-rules.js';
 
-export const SORT_FIELDS = [
-  'id',
-  'title',
-  'status',
-  'priority',
-  'created_at',
-  'updated_at',
-  'assigned_to',
-] as const;
-export type SortField = (typeof SORT_FIELDS)[number];
+export type SortField = TicketSortField;
 
 export interface SortOrder {
   field: SortField;
@@ -27,9 +26,6 @@ export interface SortOrder {
 
 export const DEFAULT_SORT: SortOrder = { field: 'created_at', descending: true };
 export const DEFAULT_PAGE = 1;
-export const DEFAULT_PER_PAGE = 50;
-export const MAX_PER_PAGE = 100;
-export const Q_MAX_LENGTH = 200;
 /** 400 for one query parameter, like the gateway's own query validation. */
 export function invalidParameter(parameter: string, message: string): AppError {
   return AppError.badRequest(`Invalid ${parameter}`, { [parameter]: [message] });
@@ -50,10 +46,10 @@ export function parseSort(text: string): SortOrder {
   } else if (text.startsWith('+') || text.startsWith(' ')) {
     field = text.slice(1);
   }
-  if (!(SORT_FIELDS as readonly string[]).includes(field)) {
+  if (!(TICKET_SORT_FIELDS as readonly string[]).includes(field)) {
     throw invalidParameter(
       'sort',
-      `sort must be one of ${SORT_FIELDS.join(', ')}, with an optional + or - prefix`,
+      `sort must be one of ${TICKET_SORT_FIELDS.join(', ')}, with an optional + or - prefix`,
     );
   }
   return { field: field as SortField, descending };
@@ -68,7 +64,10 @@ export interface PageWindow {
 /** The requested page, clamped (page >= 1, per_page 1..100; 0 or absent means the default). */
 export function pageWindow(request: { page?: number; per_page?: number } | null): PageWindow {
   const page = Math.max(request?.page || DEFAULT_PAGE, 1);
-  const perPage = Math.min(Math.max(request?.per_page || DEFAULT_PER_PAGE, 1), MAX_PER_PAGE);
+  const perPage = Math.min(
+    Math.max(request?.per_page || PAGE_LIMITS.defaultPerPage, 1),
+    PAGE_LIMITS.maxPerPage,
+  );
   return { page, perPage, offset: (page - 1) * perPage };
 }
 
@@ -86,7 +85,7 @@ export function paginationOf(total: number, window: PageWindow) {
 export interface TicketFilter {
   projectId: number;
   status?: string;
-  priority?: Priority;
+  priority?: TicketPriority;
   assignee?: number;
   tag?: string;
 }
@@ -111,16 +110,21 @@ export function checkFilter(project: ProjectWorkflow, parameters: FilterParamete
     filter.status = parameters.status;
   }
   if (parameters.priority !== undefined) {
-    if (!isPriority(parameters.priority))
-      throw invalidParameter('priority', `priority must be one of ${PRIORITIES.join(', ')}`);
+    if (!isTicketPriority(parameters.priority))
+      throw invalidParameter('priority', `priority must be one of ${TICKET_PRIORITIES.join(', ')}`);
     filter.priority = parameters.priority;
   }
   if (parameters.assignee !== undefined) filter.assignee = parameters.assignee;
   if (parameters.tag !== undefined) {
     const tag = parameters.tag.trim().toLowerCase();
     const length = codePointLength(tag);
-    if (length === 0 || length > TAG_MAX_LENGTH || hasControlCharacters(tag, false) || hasLoneSurrogate(tag))
-      throw invalidParameter('tag', `tag must be 1 to ${TAG_MAX_LENGTH} characters of text`);
+    if (
+      length === 0 ||
+      length > TICKET_LIMITS.tag ||
+      hasControlCharacters(tag, false) ||
+      hasLoneSurrogate(tag)
+    )
+      throw invalidParameter('tag', `tag must be 1 to ${TICKET_LIMITS.tag} characters of text`);
     filter.tag = tag;
   }
   return filter;
@@ -129,8 +133,8 @@ export function checkFilter(project: ProjectWorkflow, parameters: FilterParamete
 /** Checks `q`: 1 to 200 characters of text (PostgreSQL cannot even compare NUL). */
 export function checkSearchText(q: string): string {
   const length = codePointLength(q);
-  if (length === 0 || length > Q_MAX_LENGTH || q.includes('\0') || hasLoneSurrogate(q))
-    throw invalidParameter('q', `q must be 1 to ${Q_MAX_LENGTH} characters of text`);
+  if (length === 0 || length > TICKET_LIMITS.q || q.includes('\0') || hasLoneSurrogate(q))
+    throw invalidParameter('q', `q must be 1 to ${TICKET_LIMITS.q} characters of text`);
   return q;
 }
 

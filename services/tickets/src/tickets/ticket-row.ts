@@ -1,11 +1,9 @@
 /** A ticket as stored: the shape every store query returns and every use case works on. */
+import type { ResolutionType, TicketPriority } from '@tix/protos';
 import type { SourceType } from '../shared/caller.js';
 
-export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
-export type Priority = (typeof PRIORITIES)[number];
-
-export const RESOLUTION_TYPES = ['resolved', 'wont_fix', 'duplicate'] as const;
-export type ResolutionType = (typeof RESOLUTION_TYPES)[number];
+export type { ResolutionType };
+export type Priority = TicketPriority;
 
 /** What a change may set on a ticket (everything else is bookkeeping). */
 export interface TicketState {
@@ -51,12 +49,10 @@ export function stateOf(row: TicketRow): TicketState {
   };
 }
 
-/** True when `value` is a priority slug. */
-export function isPriority(value: string): value is Priority {
-  return (PRIORITIES as readonly string[]).includes(value);
-}
-
-/** True when `value` is a resolution type. */
-export function isResolutionType(value: string): value is ResolutionType {
-  return (RESOLUTION_TYPES as readonly string[]).includes(value);
-}
+// The contract's vocabulary (@tix/protos), where the ticket rules used to find it.
+export {
+  isTicketPriority as isPriority,
+  isResolutionType,
+  RESOLUTION_TYPES,
+  TICKET_PRIORITIES as PRIORITIES,
+} from '@tix/protos';

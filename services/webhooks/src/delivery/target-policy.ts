@@ -16,6 +16,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { WEBHOOK_LIMITS } from '@tix/protos';
 
 export type TargetMode = 'production' | 'development';
 
@@ -33,11 +34,9 @@ export const systemResolver: Resolver = async (hostname) => {
   return found.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
 };
 
-export const MAX_URL_LENGTH = 2048;
-
 export const TARGET_MESSAGES = {
   invalid: 'URL must be an absolute http or https URL',
-  tooLong: `URL must be at most ${MAX_URL_LENGTH} characters`,
+  tooLong: `URL must be at most ${WEBHOOK_LIMITS.url} characters`,
   httpsRequired: 'URL must use https',
   credentials: 'URL must not contain a user name or password',
   unresolvable: 'URL host cannot be resolved',
@@ -93,7 +92,7 @@ function hasUnsafeCharacters(text: string): boolean {
 
 /** The URL checks that need no network: syntax, scheme, credentials. Throws TargetRefused. */
 export function parseTargetUrl(text: string, mode: TargetMode): URL {
-  if (text.length > MAX_URL_LENGTH) throw new TargetRefused(TARGET_MESSAGES.tooLong);
+  if (text.length > WEBHOOK_LIMITS.url) throw new TargetRefused(TARGET_MESSAGES.tooLong);
   if (hasUnsafeCharacters(text)) throw new TargetRefused(TARGET_MESSAGES.invalid);
   let url: URL;
   try {

@@ -4,21 +4,19 @@
  * rules are the target policy's (delivery/target-policy.ts). No I/O.
  */
 import { randomBytes } from 'node:crypto';
-import { SUBSCRIBABLE_EVENT_TYPES } from '@tix/protos';
+import { SUBSCRIBABLE_EVENT_TYPES, WEBHOOK_LIMITS } from '@tix/protos';
 
-export const SECRET_MIN = 16;
-export const SECRET_MAX = 256;
 /** Live subscriptions one project may have (each event is fanned out to all of them). */
 export const MAX_WEBHOOKS_PER_PROJECT = 100;
 
 export const SUBSCRIPTION_MESSAGES = {
   eventsEmpty: 'Events must name at least one event type',
-  secret: `Secret must be ${SECRET_MIN} to ${SECRET_MAX} printable ASCII characters without spaces`,
+  secret: `Secret must be ${WEBHOOK_LIMITS.secretMin} to ${WEBHOOK_LIMITS.secretMax} printable ASCII characters without spaces`,
   projectFull: `A project can have at most ${MAX_WEBHOOKS_PER_PROJECT} webhooks`,
 } as const;
 
 /** Printable ASCII without the space: a secret survives copy-paste into any config file or header. */
-const SECRET_PATTERN = new RegExp(`^[\\x21-\\x7e]{${SECRET_MIN},${SECRET_MAX}}$`);
+const SECRET_PATTERN = new RegExp(`^[\\x21-\\x7e]{${WEBHOOK_LIMITS.secretMin},${WEBHOOK_LIMITS.secretMax}}$`);
 
 /** A fresh secret: `whsec_` + base64 of 32 random bytes (the Standard Webhooks format). */
 export function generateSecret(): string {

@@ -1,0 +1,157 @@
+/**
+ * The contract's vocabulary: the values and limits a request is checked against, defined once. The
+ * gateway checks them first (its schemas and their OpenAPI description) and the services enforce
+ * them (their rules files), both from these constants, so a limit cannot differ between the
+ * gateway's message and the service's. Numbers are the spec's ("Limits", "Tickets", "Comments")
+ * unless marked additive. Text lengths count Unicode code points (codePointLength).
+ */
+
+// ---- integers and text ---------------------------------------------------------------------------
+
+/** The largest integer the contracts carry (int32): ids, sizes, orders. */
+export const MAX_INT32 = 2_147_483_647;
+/** The smallest int32. */
+export const MIN_INT32 = -2_147_483_648;
+
+/**
+ * The number of Unicode code points of `value`: the spec's "characters", so an emoji or an accented
+ * letter written as one character counts 1 (a lone surrogate counts 1 too).
+ */
+export function codePointLength(value: string): number {
+  let count = 0;
+  for (let index = 0; index < value.length; index += 1) {
+    const unit = value.charCodeAt(index);
+    // A high surrogate followed by a low one is one code point.
+    if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < value.length) {
+      const next = value.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) index += 1;
+    }
+    count += 1;
+  }
+  return count;
+}
+
+/** True when `value` has at most `max` code points (cheap when its UTF-16 length already fits). */
+export function fitsCodePoints(value: string, max: number): boolean {
+  return value.length <= max || codePointLength(value) <= max;
+}
+
+/** Slugs (projects, statuses, ticket types): at most this many characters. */
+export const SLUG_MAX_LENGTH = 64;
+
+// ---- tickets -------------------------------------------------------------------------------------
+
+/** Ticket priorities, least urgent first (spec: `low`, `medium`, `high`, `critical`). */
+export const TICKET_PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
+export type TicketPriority = (typeof TICKET_PRIORITIES)[number];
+
+export function isTicketPriority(value: string): value is TicketPriority {
+  return (TICKET_PRIORITIES as readonly string[]).includes(value);
+}
+
+/** Resolution types of a closed ticket (spec). */
+export const RESOLUTION_TYPES = ['resolved', 'wont_fix', 'duplicate'] as const;
+export type ResolutionType = (typeof RESOLUTION_TYPES)[number];
+
+export function isResolutionType(value: string): value is ResolutionType {
+  return (RESOLUTION_TYPES as readonly string[]).includes(value);
+}
+
+/** The statuses a bulk update may set (spec: one of the four default slugs). */
+export const BULK_STATUSES = ['open', 'work_in_progress', 'waiting', 'closed'] as const;
+
+/** The fields GET /tickets may sort by (spec "List rules"). */
+export const TICKET_SORT_FIELDS = [
+  'id',
+  'title',
+  'status',
+  'priority',
+  'created_at',
+  'updated_at',
+  'assigned_to',
+] as const;
+export type TicketSortField = (typeof TICKET_SORT_FIELDS)[number];
+
+/** Ticket text and list limits. */
+export const TICKET_LIMITS = {
+  title: 200,
+  description: 5000,
+  /** Tags per ticket (additive). */
+  tags: 20,
+  /** Characters per tag (additive). */
+  tag: 50,
+  /** The `q` search text (additive bound). */
+  q: 200,
+  /** Ticket ids of one bulk update. */
+  bulkIds: 100,
+} as const;
+
+/** Pages of a list (tickets, webhook deliveries): `per_page` 1 to 100, default 50. */
+export const PAGE_LIMITS = { defaultPerPage: 50, maxPerPage: 100 } as const;
+
+/** Tickets per board lane (additive `lane_limit`): 1 to 500, default 50. */
+export const BOARD_LIMITS = { defaultLaneLimit: 50, maxLaneLimit: 500 } as const;
+
+// ---- comments ------------------------------------------------------------------------------------
+
+/** Comment text limits: `content` and `content_html`, 50000 characters each. */
+export const COMMENT_LIMITS = { content: 50_000, contentHtml: 50_000 } as const;
+
+// ---- projects, ticket types, users, API keys (lookup) --------------------------------------------
+
+/** Project names, descriptions and status labels; statuses per workflow. */
+export const PROJECT_LIMITS = { name: 200, description: 2000, statusLabel: 100, statuses: 50 } as const;
+
+/** Ticket type names and descriptions. */
+export const TICKET_TYPE_LIMITS = { name: 100, description: 2000 } as const;
+
+/** User names, emails (RFC 5321 path limit) and passwords. */
+export const USER_LIMITS = { name: 200, email: 254, passwordMin: 8, passwordMax: 1024 } as const;
+
+/** API key names. */
+export const API_KEY_LIMITS = { name: 200 } as const;
+
+// ---- custom fields -------------------------------------------------------------------------------
+
+/** The types of a ticket type's custom field (spec "Ticket type", field_schema). */
+export const CUSTOM_FIELD_TYPES = [
+  'text',
+  'textarea',
+  'number',
+  'date',
+  'datetime',
+  'select',
+  'multi_select',
+  'boolean',
+  'email',
+  'url',
+] as const;
+export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
+
+// ---- webhooks ------------------------------------------------------------------------------------
+
+/** A webhook's target URL (at most 2048 characters) and a caller-given secret (16 to 256). */
+export const WEBHOOK_LIMITS = { url: 2048, secretMin: 16, secretMax: 256 } as const;
+
+// ---- attachments ---------------------------------------------------------------------------------
+
+/**
+ * The largest file by default (25 MiB; both the gateway and the attachment service let an operator
+ * change it, keeping the two equal), and the largest either accepts (size_bytes is an int32).
+ */
+export const ATTACHMENT_LIMITS = {
+  defaultMaxBytes: 25 * 1024 * 1024,
+  maxConfigurableBytes: MAX_INT32,
+} as const;
+
+/** `File is larger than 25 MB` for 25 MiB; exact KB or bytes for sizes that are no whole MB. */
+export function fileTooLargeMessage(maxBytes: number): string {
+  return `File is larger than ${formatSize(maxBytes)}`;
+}
+
+/** 1 MB = 1024 KB = 1048576 bytes, as operators write the limit. */
+function formatSize(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KB`;
+  return `${bytes} bytes`;
+}

@@ -1,0 +1,67 @@
+import { expect } from 'chai';
+import {
+  ATTACHMENT_LIMITS,
+  BULK_STATUSES,
+  codePointLength,
+  CUSTOM_FIELD_TYPES,
+  fileTooLargeMessage,
+  fitsCodePoints,
+  isResolutionType,
+  isTicketPriority,
+  MAX_INT32,
+  MIN_INT32,
+  PAGE_LIMITS,
+  TICKET_LIMITS,
+  TICKET_PRIORITIES,
+  TICKET_SORT_FIELDS,
+} from '../src/index.js';
+
+describe("the contract's vocabulary", () => {
+  it('counts code points: an emoji or a lone surrogate is one character', () => {
+    expect(codePointLength('')).to.equal(0);
+    expect(codePointLength('abc')).to.equal(3);
+    expect(codePointLength('é🔥x')).to.equal(3);
+    expect(codePointLength('a\ud800b')).to.equal(3);
+    expect(codePointLength('\udc00\ud800')).to.equal(2);
+    expect(codePointLength('🔥'.repeat(200))).to.equal(200);
+  });
+
+  it('fitsCodePoints agrees with codePointLength at the limit', () => {
+    for (const value of ['', 'x'.repeat(200), 'x'.repeat(201), '🔥'.repeat(200), '🔥'.repeat(201)]) {
+      expect(fitsCodePoints(value, TICKET_LIMITS.title), `${value.length}`).to.equal(
+        codePointLength(value) <= TICKET_LIMITS.title,
+      );
+    }
+  });
+
+  it("holds the spec's values", () => {
+    expect(TICKET_PRIORITIES).to.deep.equal(['low', 'medium', 'high', 'critical']);
+    expect(BULK_STATUSES).to.deep.equal(['open', 'work_in_progress', 'waiting', 'closed']);
+    expect(TICKET_SORT_FIELDS).to.deep.equal([
+      'id',
+      'title',
+      'status',
+      'priority',
+      'created_at',
+      'updated_at',
+      'assigned_to',
+    ]);
+    expect(TICKET_LIMITS).to.deep.include({ title: 200, description: 5000, bulkIds: 100 });
+    expect(PAGE_LIMITS).to.deep.equal({ defaultPerPage: 50, maxPerPage: 100 });
+    expect(CUSTOM_FIELD_TYPES).to.have.length(10);
+    expect([MIN_INT32, MAX_INT32]).to.deep.equal([-(2 ** 31), 2 ** 31 - 1]);
+  });
+
+  it('narrows priorities and resolution types', () => {
+    expect(TICKET_PRIORITIES.every(isTicketPriority)).to.equal(true);
+    expect(isTicketPriority('urgent')).to.equal(false);
+    expect(isResolutionType('wont_fix')).to.equal(true);
+    expect(isResolutionType('fixed')).to.equal(false);
+  });
+
+  it('words the file size limit as operators write it', () => {
+    expect(fileTooLargeMessage(ATTACHMENT_LIMITS.defaultMaxBytes)).to.equal('File is larger than 25 MB');
+    expect(fileTooLargeMessage(256 * 1024)).to.equal('File is larger than 256 KB');
+    expect(fileTooLargeMessage(1000)).to.equal('File is larger than 1000 bytes');
+  });
+});
