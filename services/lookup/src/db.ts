@@ -1,28 +1,17 @@
 /**
- * The lookup service's Prisma client (engine-free, through @prisma/adapter-pg) over the pool the kit
- * opens for the service. Stores receive the client; nothing else touches Prisma.
+ * What the lookup stores add to the kit's database helpers: named statements for the hot reads
+ * (API key authentication, project resolution, users by id) and the unique index a write violated.
  */
-import { PrismaPg } from '@prisma/adapter-pg';
-import type pg from 'pg';
-import { Prisma, PrismaClient } from './generated/prisma/client.js';
+import { namedStatements } from '@tix/kit';
 
-export type { PrismaClient } from './generated/prisma/client.js';
-/** The client inside an interactive transaction. */
-export type PrismaTransaction = Prisma.TransactionClient;
-
-/** A Prisma client over the service's pool (the pool's owner closes the connections). */
-export function prismaClientOver(pool: pg.Pool): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg(pool) });
-}
+/** `text` as a named statement, parsed and planned once per connection (a fixed set of shapes). */
+export const prepared = namedStatements('lookup');
 
 /**
  * The name of the unique index a write violated (e.g. "projects_slug_key"), or undefined when
- * `error` is not a unique violation. With driver adapters Prisma reports the index, not the fields.
+ * `error` is not a unique violation.
  */
 export function violatedUniqueIndex(error: unknown): string | undefined {
-  if (!(error instanceof Prisma.PrismaClientKnownRequestError) || error.code !== 'P2002') return undefined;
-  const meta = error.meta as
-    { target?: unknown; driverAdapterError?: { cause?: { constraint?: { index?: unknown } } } } | undefined;
-  const index = meta?.driverAdapterError?.cause?.constraint?.index ?? meta?.target;
-  return typeof index === 'string' ? index : 'unknown';
+  const { code, constraint } = (error ?? {}) as { code?: string; constraint?: string };
+  return code === '23505' ? (constraint ?? 'unknown') : undefined;
 }

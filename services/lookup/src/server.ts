@@ -11,7 +11,6 @@ import { apiKeyHandlers } from './api-keys/api-key-handlers.js';
 import { createApiKeyService } from './api-keys/api-key-service.js';
 import { createApiKeyStore } from './api-keys/api-key-store.js';
 import { loadConfig } from './config.js';
-import { prismaClientOver } from './db.js';
 import { demoHandlers } from './demo/demo-handlers.js';
 import { createDemoSeeder } from './demo/seed-demo.js';
 import { projectHandlers } from './projects/project-handlers.js';
@@ -39,12 +38,11 @@ export function lookupService(options: { now?: () => Date } = {}) {
     peers: [],
     outbox: true,
     register: ({ pool, logger }) => {
-      const prisma = prismaClientOver(pool);
       const now = options.now ?? (() => new Date());
-      const projects = createProjectService(createProjectStore(prisma));
-      const ticketTypes = createTicketTypeService(createTicketTypeStore(prisma), projects);
-      const users = createUserService(createUserStore(prisma));
-      const apiKeyStore = createApiKeyStore(prisma);
+      const projects = createProjectService(createProjectStore(pool));
+      const ticketTypes = createTicketTypeService(createTicketTypeStore(pool), projects);
+      const users = createUserService(createUserStore(pool));
+      const apiKeyStore = createApiKeyStore(pool);
       const apiKeys = createApiKeyService({ store: apiKeyStore, users, projects, now });
       const authenticator = createApiKeyAuthenticator({ store: apiKeyStore, logger, now });
       const seeder = createDemoSeeder({ projects, ticketTypes, users, apiKeys });

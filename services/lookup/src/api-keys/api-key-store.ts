@@ -1,7 +1,8 @@
-/** Reading and writing API keys, and the revocation event in the same transaction (Prisma only). */
+/** Reading and writing API keys, and the revocation event in the same transaction (SQL only). */
+import type pg from 'pg';
+import { inTransaction, outboxInsert } from '@tix/kit';
 import type { DomainEvent, Role } from '@tix/protos';
-import type { Prisma } from '../generated/prisma/client.js';
-import type { PrismaClient } from '../db.js';
+import { prepared } from '../db.js';
 
 export interface ApiKeyRecord {
   id: number;
@@ -47,77 +48,73 @@ export interface ApiKeyStore {
   ): Promise<{ revokedAt: Date; alreadyRevoked: boolean } | null>;
 }
 
-const RECORD_FIELDS = {
-  id: true,
-  name: true,
-  prefix: true,
-  scopes: true,
-  projectId: true,
-  userId: true,
-  createdAt: true,
-  lastUsedAt: true,
-  revokedAt: true,
-} as const;
+const COLUMNS = `k.id, k.name, k.prefix, k.scopes, k.project_id AS "projectId", k.user_id AS "userId",
+  k.created_at AS "createdAt", k.last_used_at AS "lastUsedAt", k.revoked_at AS "revokedAt"`;
 
-/** The Prisma-backed API key store. */
-export function createApiKeyStore(prisma: PrismaClient): ApiKeyStore {
+const CREATE = `
+  INSERT INTO api_keys AS k (name, prefix, key_hash, scopes, project_id, user_id)
+  VALUES ($1, $2, $3, $4, $5, $6)
+  RETURNING ${COLUMNS}`;
+const LIST = `
+  SELECT ${COLUMNS} FROM api_keys k
+   WHERE ($1::int IS NULL OR k.user_id = $1) AND ($2::int IS NULL OR k.project_id = $2)
+   ORDER BY k.id`;
+/** Every authenticated request's key, with its owner: one round trip. */
+const BY_HASH = `
+  SELECT ${COLUMNS}, u.role AS "ownerRole", u.is_active AS "ownerIsActive"
+    FROM api_keys k JOIN users u ON u.id = k.user_id
+   WHERE k.key_hash = $1`;
+const UNREVOKED_BY_NAME = `
+  SELECT ${COLUMNS} FROM api_keys k
+   WHERE k.user_id = $1 AND k.name = $2 AND k.revoked_at IS NULL
+   ORDER BY k.id LIMIT 1`;
+const RECORD_USE = `
+  UPDATE api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at <= $3)`;
+// The row lock taken by this UPDATE makes concurrent revocations agree on one time and one event.
+const REVOKE = 'UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL';
+const REVOKED_AT = 'SELECT revoked_at AS "revokedAt" FROM api_keys WHERE id = $1';
+
+/** The SQL-backed API key store. */
+export function createApiKeyStore(pool: pg.Pool): ApiKeyStore {
   return {
-    create(key) {
-      return prisma.apiKey.create({ data: key, select: RECORD_FIELDS });
+    async create(key) {
+      const { rows } = await pool.query<ApiKeyRecord>(CREATE, [
+        key.name,
+        key.prefix,
+        key.keyHash,
+        key.scopes,
+        key.projectId,
+        key.userId,
+      ]);
+      return rows[0]!;
     },
-    list(filter) {
-      return prisma.apiKey.findMany({
-        where: {
-          ...(filter.userId === undefined ? {} : { userId: filter.userId }),
-          ...(filter.projectId === undefined ? {} : { projectId: filter.projectId }),
-        },
-        select: RECORD_FIELDS,
-        orderBy: { id: 'asc' },
-      });
+    async list(filter) {
+      return (await pool.query<ApiKeyRecord>(LIST, [filter.userId ?? null, filter.projectId ?? null])).rows;
     },
     async findByHash(keyHash) {
-      const row = await prisma.apiKey.findUnique({
-        where: { keyHash },
-        select: { ...RECORD_FIELDS, user: { select: { id: true, role: true, isActive: true } } },
-      });
-      if (!row) return null;
-      const { user, ...key } = row;
-      return { key, owner: user };
+      const { rows } = await pool.query<ApiKeyRecord & { ownerRole: Role; ownerIsActive: boolean }>(
+        prepared(BY_HASH, [keyHash]),
+      );
+      if (!rows[0]) return null;
+      const { ownerRole, ownerIsActive, ...key } = rows[0];
+      return { key, owner: { id: key.userId, role: ownerRole, isActive: ownerIsActive } };
     },
-    findUnrevokedByName(userId, name) {
-      return prisma.apiKey.findFirst({
-        where: { userId, name, revokedAt: null },
-        select: RECORD_FIELDS,
-        orderBy: { id: 'asc' },
-      });
+    async findUnrevokedByName(userId, name) {
+      return (await pool.query<ApiKeyRecord>(UNREVOKED_BY_NAME, [userId, name])).rows[0] ?? null;
     },
     async recordUse(id, now, notBefore) {
-      await prisma.apiKey.updateMany({
-        where: { id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: notBefore } }] },
-        data: { lastUsedAt: now },
-      });
+      await pool.query(prepared(RECORD_USE, [id, now, notBefore]));
     },
     revoke(id, now, event) {
-      return prisma.$transaction(async (tx) => {
-        // The row lock taken by this UPDATE makes concurrent revocations agree on one time and one event.
-        const { count } = await tx.apiKey.updateMany({
-          where: { id, revokedAt: null },
-          data: { revokedAt: now },
-        });
-        if (count === 1) {
-          const domainEvent = event(now);
-          await tx.outboxEvent.create({
-            data: {
-              id: domainEvent.id,
-              eventType: domainEvent.type,
-              payload: domainEvent as unknown as Prisma.InputJsonObject,
-            },
-          });
+      return inTransaction(pool, async (client) => {
+        const { rowCount } = await client.query(REVOKE, [id, now]);
+        if (rowCount === 1) {
+          await client.query(outboxInsert([event(now)]));
           return { revokedAt: now, alreadyRevoked: false };
         }
-        const existing = await tx.apiKey.findUnique({ where: { id }, select: { revokedAt: true } });
-        if (!existing?.revokedAt) return null;
-        return { revokedAt: existing.revokedAt, alreadyRevoked: true };
+        const { rows } = await client.query<{ revokedAt: Date | null }>(REVOKED_AT, [id]);
+        const revokedAt = rows[0]?.revokedAt;
+        return revokedAt ? { revokedAt, alreadyRevoked: true } : null;
       });
     },
   };

@@ -1,5 +1,6 @@
-/** Reading and writing projects and their statuses (Prisma only; no rules). */
-import { violatedUniqueIndex, type PrismaClient } from '../db.js';
+/** Reading and writing projects and their statuses (SQL only; no rules). */
+import type pg from 'pg';
+import { prepared, violatedUniqueIndex } from '../db.js';
 import { UniqueViolation } from '../shared/unique-violation.js';
 import type { NewProject } from './project-rules.js';
 
@@ -31,87 +32,72 @@ export interface ProjectStore {
   create(project: NewProject): Promise<ProjectRecord>;
 }
 
-const WITH_STATUSES = {
-  statuses: {
-    select: { slug: true, label: true, isClosed: true, position: true },
-    orderBy: { position: 'asc' },
-  },
-} as const;
+/** The statuses `s` as one JSON array in workflow order, so a project is read in one round trip. */
+const STATUSES_JSON = `coalesce(json_agg(json_build_object('slug', s.slug, 'label', s.label,
+  'isClosed', s.is_closed, 'position', s.position) ORDER BY s.position), '[]')`;
+
+const SELECT_PROJECTS = `
+  SELECT p.id, p.name, p.slug, p.prefix, p.description,
+         (SELECT ${STATUSES_JSON} FROM project_statuses s WHERE s.project_id = p.id) AS statuses
+    FROM projects p`;
+
+const BY_ID = `${SELECT_PROJECTS} WHERE p.id = $1`;
+const BY_SLUG = `${SELECT_PROJECTS} WHERE p.slug = $1`;
+const LIST = `${SELECT_PROJECTS} WHERE $1::int IS NULL OR p.id = $1 ORDER BY p.id`;
+
+/** The project and its statuses in one statement, so both or neither are written. */
+const CREATE = `
+  WITH p AS (
+    INSERT INTO projects (name, slug, prefix, description, updated_at)
+    VALUES ($1, $2, $3, $4, now())
+    RETURNING id, name, slug, prefix, description
+  ), inserted AS (
+    INSERT INTO project_statuses (project_id, slug, label, is_closed, position)
+    SELECT p.id, s.slug, s.label, s.is_closed, s.position
+      FROM p, jsonb_to_recordset($5::jsonb) AS s(slug text, label text, is_closed boolean, position int)
+    RETURNING slug, label, is_closed, position
+  )
+  SELECT p.id, p.name, p.slug, p.prefix, p.description, (SELECT ${STATUSES_JSON} FROM inserted s) AS statuses
+    FROM p`;
 
 const UNIQUE_INDEX_FIELDS: Record<string, string> = {
   projects_slug_key: 'slug',
   projects_prefix_key: 'prefix',
 };
 
-function toRecord(row: {
-  id: number;
-  name: string;
-  slug: string;
-  prefix: string;
-  description: string;
-  statuses: StatusRecord[];
-}): ProjectRecord {
+/** The SQL-backed project store. */
+export function createProjectStore(pool: pg.Pool): ProjectStore {
+  const one = async (text: string, value: unknown) =>
+    (await pool.query<ProjectRecord>(prepared(text, [value]))).rows[0] ?? null;
   return {
-    id: row.id,
-    name: row.name,
-    slug: row.slug,
-    prefix: row.prefix,
-    description: row.description,
-    statuses: row.statuses.map((s) => ({
-      slug: s.slug,
-      label: s.label,
-      isClosed: s.isClosed,
-      position: s.position,
-    })),
-  };
-}
-
-/** The Prisma-backed project store. */
-export function createProjectStore(prisma: PrismaClient): ProjectStore {
-  return {
-    async findById(id) {
-      const row = await prisma.project.findUnique({ where: { id }, include: WITH_STATUSES });
-      return row && toRecord(row);
-    },
-    async findBySlug(slug) {
-      const row = await prisma.project.findUnique({ where: { slug }, include: WITH_STATUSES });
-      return row && toRecord(row);
-    },
+    findById: (id) => one(BY_ID, id),
+    findBySlug: (slug) => one(BY_SLUG, slug),
     async list(options = {}) {
-      const rows = await prisma.project.findMany({
-        where: options.onlyId === undefined ? {} : { id: options.onlyId },
-        include: WITH_STATUSES,
-        orderBy: { id: 'asc' },
-      });
-      return rows.map(toRecord);
+      return (await pool.query<ProjectRecord>(LIST, [options.onlyId ?? null])).rows;
     },
     async takenIdentifiers(slug, prefix) {
-      const rows = await prisma.project.findMany({
-        where: { OR: [{ slug }, { prefix }] },
-        select: { slug: true, prefix: true },
-      });
+      const { rows } = await pool.query<{ slug: string; prefix: string }>(
+        'SELECT slug, prefix FROM projects WHERE slug = $1 OR prefix = $2',
+        [slug, prefix],
+      );
       return { slug: rows.some((r) => r.slug === slug), prefix: rows.some((r) => r.prefix === prefix) };
     },
     async create(project) {
+      const statuses = project.statuses.map((status, position) => ({
+        slug: status.slug,
+        label: status.label,
+        is_closed: status.isClosed,
+        position,
+      }));
       try {
-        const row = await prisma.project.create({
-          data: {
-            name: project.name,
-            slug: project.slug,
-            prefix: project.prefix,
-            description: project.description,
-            statuses: {
-              create: project.statuses.map((status, position) => ({
-                slug: status.slug,
-                label: status.label,
-                isClosed: status.isClosed,
-                position,
-              })),
-            },
-          },
-          include: WITH_STATUSES,
-        });
-        return toRecord(row);
+        const { rows } = await pool.query<ProjectRecord>(CREATE, [
+          project.name,
+          project.slug,
+          project.prefix,
+          project.description,
+          JSON.stringify(statuses),
+        ]);
+        return rows[0]!;
       } catch (error) {
         const index = violatedUniqueIndex(error);
         const field = index && UNIQUE_INDEX_FIELDS[index];

@@ -1,6 +1,7 @@
-/** Reading and writing ticket types (Prisma only; no rules). */
-import { violatedUniqueIndex, type PrismaClient } from '../db.js';
-import type { Prisma } from '../generated/prisma/client.js';
+/** Reading and writing ticket types (SQL only; no rules). */
+import type pg from 'pg';
+import { inTransaction } from '@tix/kit';
+import { prepared, violatedUniqueIndex } from '../db.js';
 import { UniqueViolation } from '../shared/unique-violation.js';
 import type { NewTicketType } from './ticket-type-rules.js';
 
@@ -29,70 +30,59 @@ export interface TicketTypeStore {
   create(projectId: number, type: NewTicketType): Promise<TicketTypeRecord>;
 }
 
+const COLUMNS = `id, project_id AS "projectId", name, slug, description, is_default AS "isDefault",
+  field_schema AS "fieldSchema"`;
+
+const LIST = `SELECT ${COLUMNS} FROM ticket_types WHERE project_id = $1 ORDER BY id`;
+const IN_PROJECT = `SELECT ${COLUMNS} FROM ticket_types WHERE project_id = $1 AND id = $2`;
+const BY_SLUG = `SELECT ${COLUMNS} FROM ticket_types WHERE project_id = $1 AND slug = $2`;
+const TAKEN = 'SELECT name, slug FROM ticket_types WHERE project_id = $1 AND (name = $2 OR slug = $3)';
+// Locking the project serialises default changes per project, so two concurrent "new default"
+// requests cannot both leave their type marked default.
+const LOCK_PROJECT = 'SELECT id FROM projects WHERE id = $1 FOR UPDATE';
+const UNSET_DEFAULT =
+  'UPDATE ticket_types SET is_default = false, updated_at = now() WHERE project_id = $1 AND is_default';
+const CREATE = `
+  INSERT INTO ticket_types (project_id, name, slug, description, is_default, field_schema, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6::jsonb, now())
+  RETURNING ${COLUMNS}`;
+
 const UNIQUE_INDEX_FIELDS: Record<string, string> = {
   ticket_types_project_id_name_key: 'name',
   ticket_types_project_id_slug_key: 'slug',
 };
 
-function toRecord(row: TicketTypeRecord): TicketTypeRecord {
-  return {
-    id: row.id,
-    projectId: row.projectId,
-    name: row.name,
-    slug: row.slug,
-    description: row.description,
-    isDefault: row.isDefault,
-    fieldSchema: row.fieldSchema,
-  };
-}
-
-/** The Prisma-backed ticket-type store. */
-export function createTicketTypeStore(prisma: PrismaClient): TicketTypeStore {
+/** The SQL-backed ticket-type store. */
+export function createTicketTypeStore(pool: pg.Pool): TicketTypeStore {
+  const one = async (text: string, values: unknown[]) =>
+    (await pool.query<TicketTypeRecord>(prepared(text, values))).rows[0] ?? null;
   return {
     async listByProject(projectId) {
-      const rows = await prisma.ticketType.findMany({ where: { projectId }, orderBy: { id: 'asc' } });
-      return rows.map(toRecord);
+      return (await pool.query<TicketTypeRecord>(LIST, [projectId])).rows;
     },
-    async findInProject(projectId, id) {
-      const row = await prisma.ticketType.findFirst({ where: { id, projectId } });
-      return row && toRecord(row);
-    },
-    async findBySlug(projectId, slug) {
-      const row = await prisma.ticketType.findUnique({ where: { projectId_slug: { projectId, slug } } });
-      return row && toRecord(row);
-    },
+    findInProject: (projectId, id) => one(IN_PROJECT, [projectId, id]),
+    findBySlug: (projectId, slug) => one(BY_SLUG, [projectId, slug]),
     async takenIdentifiers(projectId, name, slug) {
-      const rows = await prisma.ticketType.findMany({
-        where: { projectId, OR: [{ name }, { slug }] },
-        select: { name: true, slug: true },
-      });
+      const { rows } = await pool.query<{ name: string; slug: string }>(TAKEN, [projectId, name, slug]);
       return { name: rows.some((r) => r.name === name), slug: rows.some((r) => r.slug === slug) };
     },
     async create(projectId, type) {
       try {
-        const row = await prisma.$transaction(async (tx) => {
+        return await inTransaction(pool, async (client) => {
           if (type.isDefault) {
-            // Serialises default changes per project, so two concurrent "new default" requests
-            // cannot both leave their type marked default.
-            await tx.$queryRaw`SELECT id FROM projects WHERE id = ${projectId} FOR UPDATE`;
-            await tx.ticketType.updateMany({
-              where: { projectId, isDefault: true },
-              data: { isDefault: false },
-            });
+            await client.query(LOCK_PROJECT, [projectId]);
+            await client.query(UNSET_DEFAULT, [projectId]);
           }
-          return tx.ticketType.create({
-            data: {
-              projectId,
-              name: type.name,
-              slug: type.slug,
-              description: type.description,
-              isDefault: type.isDefault,
-              // FieldDefinition is plain JSON data; its interface just lacks the index signature Prisma asks for.
-              fieldSchema: type.fieldSchema as unknown as Prisma.InputJsonArray,
-            },
-          });
+          const { rows } = await client.query<TicketTypeRecord>(CREATE, [
+            projectId,
+            type.name,
+            type.slug,
+            type.description,
+            type.isDefault,
+            JSON.stringify(type.fieldSchema),
+          ]);
+          return rows[0]!;
         });
-        return toRecord(row);
       } catch (error) {
         const index = violatedUniqueIndex(error);
         const field = index && UNIQUE_INDEX_FIELDS[index];

@@ -1,6 +1,7 @@
-/** Reading and writing users (Prisma only; no rules). */
+/** Reading and writing users (SQL only; no rules). */
+import type pg from 'pg';
 import type { Role } from '@tix/protos';
-import { violatedUniqueIndex, type PrismaClient } from '../db.js';
+import { prepared, violatedUniqueIndex } from '../db.js';
 import { UniqueViolation } from '../shared/unique-violation.js';
 
 export interface UserRecord {
@@ -25,43 +26,45 @@ export interface UserStore {
   create(user: { name: string; email: string; role: Role; passwordHash: string | null }): Promise<UserRecord>;
 }
 
-const PUBLIC_FIELDS = { id: true, name: true, email: true, role: true, isActive: true } as const;
+const PUBLIC_COLUMNS = 'id, name, email, role, is_active AS "isActive"';
 
-/** The Prisma-backed user store. */
-export function createUserStore(prisma: PrismaClient): UserStore {
+const LIST = `SELECT ${PUBLIC_COLUMNS} FROM users WHERE is_active OR NOT $1 ORDER BY id`;
+const BY_IDS = `SELECT ${PUBLIC_COLUMNS} FROM users WHERE id = ANY($1::int[]) ORDER BY id`;
+const BY_ID = `SELECT ${PUBLIC_COLUMNS} FROM users WHERE id = $1`;
+const BY_EMAIL = `SELECT ${PUBLIC_COLUMNS} FROM users WHERE email = $1`;
+const CREDENTIALS = `SELECT ${PUBLIC_COLUMNS}, password_hash AS "passwordHash" FROM users WHERE email = $1`;
+const CREATE = `
+  INSERT INTO users (name, email, role, password_hash, updated_at) VALUES ($1, $2, $3::"Role", $4, now())
+  RETURNING ${PUBLIC_COLUMNS}`;
+
+/** The SQL-backed user store. */
+export function createUserStore(pool: pg.Pool): UserStore {
+  const one = async (text: string, value: unknown) =>
+    (await pool.query<UserRecord>(prepared(text, [value]))).rows[0] ?? null;
   return {
-    list({ activeOnly }) {
-      return prisma.user.findMany({
-        where: activeOnly ? { isActive: true } : {},
-        select: PUBLIC_FIELDS,
-        orderBy: { id: 'asc' },
-      });
+    async list({ activeOnly }) {
+      return (await pool.query<UserRecord>(LIST, [activeOnly])).rows;
     },
-    findByIds(ids) {
-      return prisma.user.findMany({
-        where: { id: { in: [...ids] } },
-        select: PUBLIC_FIELDS,
-        orderBy: { id: 'asc' },
-      });
+    async findByIds(ids) {
+      return (await pool.query<UserRecord>(prepared(BY_IDS, [ids]))).rows;
     },
-    findById(id) {
-      return prisma.user.findUnique({ where: { id }, select: PUBLIC_FIELDS });
-    },
-    findByEmail(email) {
-      return prisma.user.findUnique({ where: { email }, select: PUBLIC_FIELDS });
-    },
+    findById: (id) => one(BY_ID, id),
+    findByEmail: (email) => one(BY_EMAIL, email),
     async findCredentials(email) {
-      const row = await prisma.user.findUnique({
-        where: { email },
-        select: { ...PUBLIC_FIELDS, passwordHash: true },
-      });
-      if (!row) return null;
-      const { passwordHash, ...user } = row;
+      const { rows } = await pool.query<UserRecord & { passwordHash: string | null }>(CREDENTIALS, [email]);
+      if (!rows[0]) return null;
+      const { passwordHash, ...user } = rows[0];
       return { user, passwordHash };
     },
     async create(user) {
       try {
-        return await prisma.user.create({ data: user, select: PUBLIC_FIELDS });
+        const { rows } = await pool.query<UserRecord>(CREATE, [
+          user.name,
+          user.email,
+          user.role,
+          user.passwordHash,
+        ]);
+        return rows[0]!;
       } catch (error) {
         if (violatedUniqueIndex(error) === 'users_email_key') throw new UniqueViolation('email');
         throw error;
