@@ -1,6 +1,6 @@
 /**
  * The transactional outbox. A service writes its domain events into its own `outbox_events` table in
- * the same transaction as the change (newDomainEvent + outboxInsert, or the Prisma model below); the
+ * the same transaction as the change (newDomainEvent + outboxInsert, the one outbox writer); the
  * relay publishes them to RabbitMQ with publisher confirms and only then marks them published. A broker
  * outage delays events, never loses them; a crash between publish and mark can only duplicate one
  * batch, which consumers absorb by event id.
