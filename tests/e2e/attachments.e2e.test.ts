@@ -10,9 +10,14 @@ import { expect } from 'chai';
 import { eventually } from '@tix/kit/testing';
 import type { DomainEvent } from '@tix/protos';
 import { createProbeQueue } from '../support/broker.js';
-import { tixJson } from '../support/cli.js';
 import { fleet } from '../support/fleet.js';
-import { createKey, createProject, unique, type ProjectFixture } from '../support/fixtures.js';
+import {
+  createKey,
+  createProject,
+  createTicketType,
+  unique,
+  type ProjectFixture,
+} from '../support/fixtures.js';
 import { request, type ApiResponse } from '../support/http.js';
 
 /** A whole 1x1 PNG: the type check recognises it whatever follows. */
@@ -57,17 +62,7 @@ describe('attachments through the fleet', function () {
     project = await createProject();
     other = await createProject();
     for (const target of [project, other]) {
-      await tixJson([
-        'ticket-type',
-        'create',
-        '--project',
-        target.slug,
-        '--name',
-        'Task',
-        '--slug',
-        'task',
-        '--default',
-      ]);
+      await createTicketType(target.slug, { isDefault: true });
     }
     key = await createKey({ project: project.slug });
     otherKey = await createKey({ project: other.slug });

@@ -7,8 +7,13 @@ import { expect } from 'chai';
 import { eventually } from '@tix/kit/testing';
 import type { DomainEvent } from '@tix/protos';
 import { createProbeQueue } from '../support/broker.js';
-import { tixJson } from '../support/cli.js';
-import { createKey, createProject, unique, type ProjectFixture } from '../support/fixtures.js';
+import {
+  createKey,
+  createProject,
+  createTicketType,
+  unique,
+  type ProjectFixture,
+} from '../support/fixtures.js';
 import { request, type ApiResponse } from '../support/http.js';
 
 type Role = 'admin' | 'team_lead' | 'agent' | 'viewer';
@@ -47,18 +52,7 @@ describe('comments through the fleet', () => {
 
   before(async () => {
     project = await createProject();
-    typeId = (
-      await tixJson<{ id: number }>([
-        'ticket-type',
-        'create',
-        '--project',
-        project.slug,
-        '--name',
-        'Task',
-        '--slug',
-        'task',
-      ])
-    ).id;
+    typeId = (await createTicketType(project.slug)).id;
     author = await createKey({ project: project.slug, role: 'agent' });
     for (const role of ['admin', 'team_lead', 'agent', 'viewer'] as const)
       others[role] = await createKey({ project: project.slug, role });

@@ -2,8 +2,7 @@ import { expect } from 'chai';
 import { eventually } from '@tix/kit/testing';
 import type { DomainEvent } from '@tix/protos';
 import { createProbeQueue, startBroker, stopBroker } from '../support/broker.js';
-import { tixJson } from '../support/cli.js';
-import { createKey, createProject, unique } from '../support/fixtures.js';
+import { createKey, createProject, createTicketType, unique } from '../support/fixtures.js';
 import { request } from '../support/http.js';
 
 interface TicketData {
@@ -27,16 +26,7 @@ describe('ticket events survive a RabbitMQ outage', function () {
 
   it('publishes every event of changes made while the broker was down, once each', async () => {
     const project = await createProject();
-    const type = await tixJson<{ id: number }>([
-      'ticket-type',
-      'create',
-      '--project',
-      project.slug,
-      '--name',
-      'Task',
-      '--slug',
-      'task',
-    ]);
+    const type = await createTicketType(project.slug);
     const { key } = await createKey({ project: project.slug });
     probe = await createProbeQueue(unique('e2e.outage.'), 'ticket.*');
 

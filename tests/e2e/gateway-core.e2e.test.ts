@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { eventually } from '@tix/kit/testing';
 import { tixJson } from '../support/cli.js';
-import { createKey, createProject, type ProjectFixture } from '../support/fixtures.js';
+import { createKey, createProject, createTicketType, type ProjectFixture } from '../support/fixtures.js';
 import { request, type ApiResponse } from '../support/http.js';
 
 /** Every answer of the gateway, errors included, is an envelope with a correlation id. */
@@ -26,17 +26,7 @@ describe('gateway core', () => {
 
   before(async () => {
     [projectA, projectB] = await Promise.all([createProject(), createProject()]);
-    await tixJson([
-      'ticket-type',
-      'create',
-      '--project',
-      projectA.slug,
-      '--name',
-      'Question',
-      '--slug',
-      'question',
-      '--default',
-    ]);
+    await createTicketType(projectA.slug, { name: 'Question', slug: 'question', isDefault: true });
     unscoped = await createKey();
     scopedToA = await createKey({ project: projectA.slug });
   });

@@ -4,8 +4,7 @@
  * of the fleet may exit (the launcher records every crash, also those it restarts).
  */
 import { expect } from 'chai';
-import { tixJson } from '../support/cli.js';
-import { createKey, createProject } from '../support/fixtures.js';
+import { createKey, createProject, createTicketType } from '../support/fixtures.js';
 import { fleet } from '../support/fleet.js';
 
 interface Answer {
@@ -38,19 +37,7 @@ describe('hostile requests that once crashed the gateway or answered 500', funct
 
   before(async () => {
     const project = await createProject();
-    typeId = (
-      await tixJson<{ id: number }>([
-        'ticket-type',
-        'create',
-        '--project',
-        project.slug,
-        '--name',
-        'Task',
-        '--slug',
-        'task',
-        '--default',
-      ])
-    ).id;
+    typeId = (await createTicketType(project.slug, { isDefault: true })).id;
     key = (await createKey({ project: project.slug })).key;
     const created = await send('/tickets', {
       method: 'POST',

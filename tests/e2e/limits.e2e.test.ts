@@ -9,8 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { eventually, freePort } from '@tix/kit/testing';
 import { REPO_ROOT } from '@tix/local/fleet-layout';
-import { tixJson } from '../support/cli.js';
-import { createKey, createProject, unique } from '../support/fixtures.js';
+import { createKey, createProject, createTicketType, unique } from '../support/fixtures.js';
 import { fleet } from '../support/fleet.js';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -113,17 +112,7 @@ describe('limits at spec defaults (own gateway process, Redis)', function () {
 
   it('20 concurrent creates with one Idempotency-Key make exactly one ticket', async () => {
     const project = await createProject();
-    await tixJson([
-      'ticket-type',
-      'create',
-      '--project',
-      project.slug,
-      '--name',
-      'Task',
-      '--slug',
-      'task',
-      '--default',
-    ]);
+    await createTicketType(project.slug, { isDefault: true });
     const { key } = await createKey({ project: project.slug });
     const types = await call('/v1/ticket-types', { key });
     const title = unique('Idempotent ');

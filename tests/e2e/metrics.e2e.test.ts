@@ -5,8 +5,7 @@
  */
 import { expect } from 'chai';
 import { eventually, metricValue, scrapeMetrics } from '@tix/kit/testing';
-import { tixJson } from '../support/cli.js';
-import { createKey, createProject } from '../support/fixtures.js';
+import { createKey, createProject, createTicketType } from '../support/fixtures.js';
 import { fleet } from '../support/fleet.js';
 import { request } from '../support/http.js';
 
@@ -30,17 +29,7 @@ describe('metrics of the fleet', () => {
 
   it('a ticket created through the gateway is counted at every hop', async () => {
     const project = await createProject();
-    const type = await tixJson<{ id: number }>([
-      'ticket-type',
-      'create',
-      '--project',
-      project.slug,
-      '--name',
-      'Task',
-      '--slug',
-      'task',
-      '--default',
-    ]);
+    const type = await createTicketType(project.slug, { isDefault: true });
     const { key } = await createKey({ project: project.slug });
     const [gatewayBefore, ticketsBefore] = await Promise.all([scrape('gateway'), scrape('tickets')]);
 

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { eventually } from '@tix/kit/testing';
-import { tixJson } from '../support/cli.js';
-import { createKey, createProject } from '../support/fixtures.js';
+import { createKey, createProject, createTicketType } from '../support/fixtures.js';
 import { fleet } from '../support/fleet.js';
 import { request } from '../support/http.js';
 
@@ -20,16 +19,7 @@ describe('a service outage behind the gateway (circuit breaker)', function () {
 
   it('answers 503 fast while the ticket service is down and recovers when it is back', async () => {
     const project = await createProject();
-    const type = await tixJson<{ id: number }>([
-      'ticket-type',
-      'create',
-      '--project',
-      project.slug,
-      '--name',
-      'Task',
-      '--slug',
-      'task',
-    ]);
+    const type = await createTicketType(project.slug);
     const { key } = await createKey({ project: project.slug });
     const created = await request('/v1/tickets', {
       method: 'POST',

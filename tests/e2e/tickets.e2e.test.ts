@@ -4,8 +4,13 @@
  * parallel creates, exactly one winner of two simultaneous PUTs), and the error envelopes.
  */
 import { expect } from 'chai';
-import { tixJson } from '../support/cli.js';
-import { createKey, createProject, createUser, type ProjectFixture } from '../support/fixtures.js';
+import {
+  createKey,
+  createProject,
+  createTicketType,
+  createUser,
+  type ProjectFixture,
+} from '../support/fixtures.js';
 import { request, type ApiResponse } from '../support/http.js';
 
 const SEVERITY_FIELD = {
@@ -34,21 +39,6 @@ function expectError(response: ApiResponse, code: number, message: string, field
   if (fields) expect(Object.keys(response.body.error!.validation_errors ?? {})).to.have.members(fields);
 }
 
-async function createTicketType(project: ProjectFixture, slug: string, fields: unknown[] = []) {
-  return tixJson<{ id: number }>([
-    'ticket-type',
-    'create',
-    '--project',
-    project.slug,
-    '--name',
-    slug,
-    '--slug',
-    slug,
-    '--fields',
-    JSON.stringify(fields),
-  ]);
-}
-
 describe('tickets through the fleet', () => {
   let project: ProjectFixture;
   let bugType: number;
@@ -57,7 +47,8 @@ describe('tickets through the fleet', () => {
 
   before(async () => {
     project = await createProject();
-    bugType = (await createTicketType(project, 'bug', [SEVERITY_FIELD])).id;
+    bugType = (await createTicketType(project.slug, { name: 'bug', slug: 'bug', fields: [SEVERITY_FIELD] }))
+      .id;
     key = await createKey({ project: project.slug });
     assignee = await createUser('agent');
   });
@@ -219,7 +210,7 @@ describe('tickets through the fleet', () => {
 
   it('numbers 50 parallel creates in one project 1..50, with no gap and no duplicate', async () => {
     const fresh = await createProject();
-    const type = await createTicketType(fresh, 'task');
+    const type = await createTicketType(fresh.slug, { name: 'task' });
     const freshKey = await createKey({ project: fresh.slug, scopes: 'tickets:read,tickets:write' });
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, index) =>

@@ -9,8 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { eventually } from '@tix/kit/testing';
-import { tixJson } from '../support/cli.js';
-import { createKey, createProject, type ProjectFixture } from '../support/fixtures.js';
+import { createKey, createProject, createTicketType, type ProjectFixture } from '../support/fixtures.js';
 import { request } from '../support/http.js';
 
 interface Received {
@@ -75,18 +74,7 @@ describe('webhooks through the fleet', function () {
 
   before(async () => {
     project = await createProject();
-    typeId = (
-      await tixJson<{ id: number }>([
-        'ticket-type',
-        'create',
-        '--project',
-        project.slug,
-        '--name',
-        'Task',
-        '--slug',
-        'task',
-      ])
-    ).id;
+    typeId = (await createTicketType(project.slug)).id;
     key = (await createKey({ project: project.slug, scopes: 'tickets:read,tickets:write' })).key;
   });
   beforeEach(async () => {

@@ -52,3 +52,15 @@ export async function createKey(
   }>(args);
   return { ...key, user };
 }
+
+/** Creates a ticket type (default name Task, slug task) in a project; prints the TicketType object. */
+export async function createTicketType(
+  projectSlug: string,
+  options: { name?: string; slug?: string; isDefault?: boolean; fields?: unknown[] } = {},
+): Promise<{ id: number; name: string; slug: string; is_default: boolean }> {
+  const args = ['ticket-type', 'create', '--project', projectSlug, '--name', options.name ?? 'Task'];
+  args.push('--slug', options.slug ?? 'task');
+  if (options.isDefault) args.push('--default');
+  if (options.fields) args.push('--fields', JSON.stringify(options.fields));
+  return tixJson(args);
+}

@@ -15,8 +15,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
-import { tixJson } from './cli.js';
-import { createKey, createProject, type ProjectFixture } from './fixtures.js';
+import { createKey, createProject, createTicketType, type ProjectFixture } from './fixtures.js';
 import { fleet } from './fleet.js';
 
 // ---- the document, loosely typed (only what the sweep and the fuzzer read) -----------------------
@@ -122,17 +121,7 @@ export interface SweepTarget {
 /** A fresh project with a ticket type, a ticket, a comment, an attachment, a webhook and both auths. */
 export async function prepareTarget(): Promise<SweepTarget> {
   const project = await createProject();
-  const type = await tixJson<{ id: number }>([
-    'ticket-type',
-    'create',
-    '--project',
-    project.slug,
-    '--name',
-    'Task',
-    '--slug',
-    'task',
-    '--default',
-  ]);
+  const type = await createTicketType(project.slug, { isDefault: true });
   const key = await createKey({ project: project.slug, role: 'admin' });
   const apiAuth = { authorization: `Bearer ${key.key}` };
   const post = async (path: string, body: unknown) => {
