@@ -9,7 +9,7 @@ import { defineTixService, grpcService } from '@tix/kit';
 import { loadConfig } from './config.js';
 import { createLookupDirectory } from './lookup/lookup-directory.js';
 import { startIdempotencySweep } from './tickets/idempotency-sweep.js';
-import { ticketHandlers } from './tickets/ticket-handlers.js';
+import { ticketHandlers } from './ticket-handlers.js';
 import { createTicketReadStore } from './tickets/ticket-read-store.js';
 import { createTicketWriteStore } from './tickets/ticket-write-store.js';
 

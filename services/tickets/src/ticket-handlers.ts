@@ -1,16 +1,16 @@
 /** gRPC handlers of the TicketService: translate messages to use-case inputs and back, nothing else. */
 import type { AsyncHandlers } from '@tix/kit';
 import type { ticket } from '@tix/protos';
-import { bulkUpdateTickets } from '../bulk/bulk-update-tickets.js';
-import { getBoard } from '../lanes/board.js';
-import { moveTicket } from '../lanes/move-ticket.js';
-import { mergeTicket } from '../merges/merge-ticket.js';
-import { createTicket } from './create-ticket.js';
-import { deleteTicket, restoreTicket } from './delete-restore-ticket.js';
-import { getTicket, listTickets, searchTickets } from './read-tickets.js';
-import type { ProjectTicket, TicketDeps } from './ticket-steps.js';
-import { toTicketMessage } from './ticket-mapper.js';
-import { updateTicket } from './update-ticket.js';
+import { bulkUpdateTickets } from './bulk/bulk-update-tickets.js';
+import { getBoard } from './lanes/board.js';
+import { moveTicket } from './lanes/move-ticket.js';
+import { mergeTicket } from './merges/merge-ticket.js';
+import { createTicket } from './tickets/create-ticket.js';
+import { deleteTicket, restoreTicket } from './tickets/delete-restore-ticket.js';
+import { getTicket, listTickets, searchTickets } from './tickets/read-tickets.js';
+import type { ProjectTicket, TicketDeps } from './tickets/ticket-steps.js';
+import { toTicketMessage } from './tickets/ticket-mapper.js';
+import { updateTicket } from './tickets/update-ticket.js';
 
 export type TicketHandlers = AsyncHandlers<ticket.TicketServiceHandlers>;
 
