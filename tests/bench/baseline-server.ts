@@ -14,6 +14,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import pg from 'pg';
+import { BOARD_LIMITS, MAX_INT32, TICKET_PRIORITIES } from '@tix/protos';
 import type { BenchProject } from './environment.js';
 import { laneRankAfter } from './lane-rank.js';
 
@@ -44,10 +45,8 @@ const PRIORITY_LABELS: Record<string, string> = {
   high: 'High',
   critical: 'Critical',
 };
-const PRIORITIES = new Set(Object.keys(PRIORITY_LABELS));
-const DEFAULT_LANE_LIMIT = 50;
+const PRIORITIES = new Set<string>(TICKET_PRIORITIES);
 const TICKET_ID = /^[1-9][0-9]{0,9}$/;
-const MAX_INT32 = 2_147_483_647;
 
 const COLUMNS = `id, project_id, ticket_type_id, project_ref_id, title, description, status, priority,
   assigned_to, created_by, updated_by, custom_fields, source_type, merged_into_id, resolution_type, tags,
@@ -269,7 +268,12 @@ export async function startBaselineServer(options: BaselineOptions): Promise<Run
   });
 
   app.get('/v1/board', async (request, response) => {
-    const laneLimit = queryInt(request, 'lane_limit', DEFAULT_LANE_LIMIT, 500);
+    const laneLimit = queryInt(
+      request,
+      'lane_limit',
+      BOARD_LIMITS.defaultLaneLimit,
+      BOARD_LIMITS.maxLaneLimit,
+    );
     const [lanes, counts] = await Promise.all([
       pool.query<TicketRow>(
         statement(

@@ -5,6 +5,7 @@
  */
 import { randomInt } from 'node:crypto';
 import autocannon from 'autocannon';
+import { TICKET_PRIORITIES } from '@tix/protos';
 import { cpuUse, type CpuByGroup, type CpuSnapshot, type CpuUse } from './cpu-usage.js';
 
 export const OPERATIONS = ['get', 'list', 'create', 'board'] as const;
@@ -55,8 +56,6 @@ export interface MeasureOptions {
   cpuSnapshot?: () => Promise<CpuSnapshot | undefined>;
 }
 
-const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
-
 /** A create body nobody has sent before (the counter alone makes it unique within this process). */
 let createCounter = 0;
 function createBody(workload: Workload): string {
@@ -65,7 +64,7 @@ function createBody(workload: Workload): string {
     ticket_type_id: workload.ticketTypeId,
     title: `Bench ticket ${createCounter} ${randomInt(1_000_000_000)}`,
     description: `Created by pnpm bench (request ${createCounter}).`,
-    priority: PRIORITIES[createCounter % PRIORITIES.length],
+    priority: TICKET_PRIORITIES[createCounter % TICKET_PRIORITIES.length],
     tags: ['bench'],
   });
 }

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { AppError } from '@tix/kit';
-import { isRole, presentUser } from '@tix/protos';
+import { isRole, presentUser, USER_LIMITS } from '@tix/protos';
 import { sendData } from '../../http/envelope.js';
 import { callContext } from '../../http/request-context.js';
 import { endSession, startSession } from '../../middleware/session.js';
@@ -30,11 +30,11 @@ export const LoginBody = z.object(
       .string({ error: 'Email is required' })
       .trim()
       .min(1, 'Email is required')
-      .max(254, 'Email is too long'),
+      .max(USER_LIMITS.email, 'Email is too long'),
     password: z
       .string({ error: 'Password is required' })
       .min(1, 'Password is required')
-      .max(1024, 'Password is too long'),
+      .max(USER_LIMITS.passwordMax, 'Password is too long'),
   },
   { error: 'Expected a JSON object' },
 );

@@ -8,25 +8,18 @@
  * Every problem of a request is reported at once (422 with validation_errors per field).
  */
 import { AppError, FieldErrors } from '@tix/kit';
-import {
-  codePointLength,
-  fitsCodePoints,
-  hasControlCharacters,
-  hasLoneSurrogate,
-} from '../shared/text-rules.js';
+import { codePointLength, COMMENT_LIMITS, fitsCodePoints } from '@tix/protos';
+import { hasControlCharacters, hasLoneSurrogate } from '../shared/text-rules.js';
 import { sanitizeCommentHtml } from './comment-html.js';
 import type { CommentFields } from './comment-row.js';
 
-export const CONTENT_MAX_LENGTH = 50_000;
-export const CONTENT_HTML_MAX_LENGTH = 50_000;
-
 export const MESSAGES = {
   contentEmpty: 'Content cannot be empty',
-  contentTooLong: `Content must be at most ${CONTENT_MAX_LENGTH} characters`,
+  contentTooLong: `Content must be at most ${COMMENT_LIMITS.content} characters`,
   contentControl: 'Content must not contain control characters',
   contentUnicode: 'Content must be valid Unicode text',
-  htmlTooLong: `Content HTML must be at most ${CONTENT_HTML_MAX_LENGTH} characters`,
-  htmlTooLongSanitized: `Content HTML must be at most ${CONTENT_HTML_MAX_LENGTH} characters after sanitizing`,
+  htmlTooLong: `Content HTML must be at most ${COMMENT_LIMITS.contentHtml} characters`,
+  htmlTooLongSanitized: `Content HTML must be at most ${COMMENT_LIMITS.contentHtml} characters after sanitizing`,
   htmlControl: 'Content HTML must not contain control characters',
   htmlUnicode: 'Content HTML must be valid Unicode text',
   publicToInternal: 'A public comment cannot be made internal',
@@ -44,7 +37,7 @@ function characterProblem(text: string, messages: { control: string; unicode: st
 
 function checkContent(errors: FieldErrors, content: string): string {
   if (content.trim() === '') errors.add('content', MESSAGES.contentEmpty);
-  else if (!fitsCodePoints(content, CONTENT_MAX_LENGTH)) errors.add('content', MESSAGES.contentTooLong);
+  else if (!fitsCodePoints(content, COMMENT_LIMITS.content)) errors.add('content', MESSAGES.contentTooLong);
   else {
     const problem = characterProblem(content, {
       control: MESSAGES.contentControl,
@@ -57,7 +50,7 @@ function checkContent(errors: FieldErrors, content: string): string {
 
 /** The sanitized HTML (null when none is left); the limit applies to the input and to the result. */
 function checkContentHtml(errors: FieldErrors, html: string): string | null {
-  if (!fitsCodePoints(html, CONTENT_HTML_MAX_LENGTH)) {
+  if (!fitsCodePoints(html, COMMENT_LIMITS.contentHtml)) {
     errors.add('content_html', MESSAGES.htmlTooLong);
     return null;
   }
@@ -67,7 +60,7 @@ function checkContentHtml(errors: FieldErrors, html: string): string | null {
     return null;
   }
   const sanitized = sanitizeCommentHtml(html);
-  if (sanitized !== null && codePointLength(sanitized) > CONTENT_HTML_MAX_LENGTH)
+  if (sanitized !== null && codePointLength(sanitized) > COMMENT_LIMITS.contentHtml)
     errors.add('content_html', MESSAGES.htmlTooLongSanitized);
   return sanitized;
 }

@@ -3,9 +3,6 @@
  * ticket service's text fields, so a client meets one behaviour across the API).
  */
 
-/** Length in Unicode code points, and the cheap "at most max" test: the contract's (@tix/protos). */
-export { codePointLength, fitsCodePoints } from '@tix/protos';
-
 /**
  * True when `text` holds C0 control characters or DEL other than tab, LF and CR. PostgreSQL text
  * cannot store NUL at all, and the others are never meant in a comment.

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { MAX_INT32 } from '@tix/protos';
 import { refusalOf, startCommentFixture, type CommentFixture, listAll } from './support.js';
 
 /** Input PostgreSQL cannot store, absurd sizes and ids are refused as the caller's fault, never a 500. */
@@ -7,7 +8,6 @@ describe('comments: hostile input is refused, never answered with 500', function
   let f: CommentFixture;
   let ticket: number;
   let existing: number;
-  const MAX_INT32 = 2_147_483_647;
 
   before(async () => {
     f = await startCommentFixture('comments_hostile');

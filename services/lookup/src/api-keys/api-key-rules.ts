@@ -1,9 +1,8 @@
 /** What makes an API key request valid: its scopes and its label. Pure. */
-import { SCOPES, isScope, type Scope } from '@tix/protos';
+import { API_KEY_LIMITS, SCOPES, isScope, type Scope } from '@tix/protos';
 import type { FieldErrors } from '@tix/kit';
 import { checkRequiredText, quoted } from '../shared/text-rules.js';
 
-export const API_KEY_NAME_MAX = 200;
 /** Unknown scopes named one by one; beyond this they are counted. */
 const MAX_REPORTED_SCOPES = 5;
 
@@ -30,7 +29,7 @@ export function checkScopes(errors: FieldErrors, requested: readonly string[]): 
 /** Checks the key's label; an empty one becomes "key created <date>". */
 export function checkKeyName(errors: FieldErrors, name: string, now: Date): string {
   if (name.trim() === '') return defaultKeyName(now);
-  return checkRequiredText(errors, 'name', name, { label: 'Name', max: API_KEY_NAME_MAX });
+  return checkRequiredText(errors, 'name', name, { label: 'Name', max: API_KEY_LIMITS.name });
 }
 
 /** The label of a key created without one, e.g. "key created 2026-01-31 14:05 UTC". */

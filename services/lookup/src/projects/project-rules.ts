@@ -3,6 +3,7 @@
  * ordered statuses). Pure; the service applies these before anything is stored.
  */
 import { FieldErrors } from '@tix/kit';
+import { PROJECT_LIMITS } from '@tix/protos';
 import {
   PREFIX_PATTERN,
   PREFIX_RULE,
@@ -35,11 +36,6 @@ export const DEFAULT_WORKFLOW: readonly StatusDefinition[] = Object.freeze([
   { slug: 'waiting', label: 'Waiting', isClosed: false },
   { slug: 'closed', label: 'Closed', isClosed: true },
 ]);
-
-/** More lanes than this is not a workflow anyone can work with; also bounds the request. */
-export const MAX_STATUSES = 50;
-
-export const PROJECT_LIMITS = { name: 200, description: 2000, statusLabel: 100 } as const;
 
 /**
  * Validates a create-project request and returns it normalised (names and labels trimmed, the
@@ -76,8 +72,9 @@ export function validateNewProject(input: {
 const RESERVED_STATUS_SLUGS = new Set(['total']);
 
 function checkWorkflow(errors: FieldErrors, statuses: readonly StatusDefinition[]): StatusDefinition[] {
-  if (statuses.length > MAX_STATUSES) {
-    errors.add('statuses', `A workflow has at most ${MAX_STATUSES} statuses`);
+  // More lanes than this is not a workflow anyone can work with; it also bounds the request.
+  if (statuses.length > PROJECT_LIMITS.statuses) {
+    errors.add('statuses', `A workflow has at most ${PROJECT_LIMITS.statuses} statuses`);
     return [];
   }
   const seen = new Set<string>();

@@ -4,6 +4,7 @@
  */
 import { parseFieldSchema, type FieldSchema } from '@tix/custom-fields';
 import { FieldErrors, jsonNestingExceeds, jsonTooDeepMessage } from '@tix/kit';
+import { TICKET_TYPE_LIMITS } from '@tix/protos';
 import { SNAKE_SLUG_PATTERN, SNAKE_SLUG_RULE } from '../shared/slugs.js';
 import { checkOptionalText, checkRequiredText } from '../shared/text-rules.js';
 
@@ -14,8 +15,6 @@ export interface NewTicketType {
   isDefault: boolean;
   fieldSchema: FieldSchema;
 }
-
-export const TICKET_TYPE_LIMITS = { name: 100, description: 2000 } as const;
 
 /** The request field that carries the schema; custom-fields error paths are reported under it. */
 export const FIELD_SCHEMA_FIELD = 'field_schema';

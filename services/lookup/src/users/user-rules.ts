@@ -1,5 +1,5 @@
 /** What makes a user valid: name, email (stored lower-cased), role and an optional password. Pure. */
-import { ROLES, isRole, type Role } from '@tix/protos';
+import { ROLES, USER_LIMITS, isRole, type Role } from '@tix/protos';
 import { FieldErrors } from '@tix/kit';
 import { checkRequiredText } from '../shared/text-rules.js';
 
@@ -11,8 +11,6 @@ export interface NewUser {
   /** Plain text, to be hashed by the service; undefined for users who never sign in with a password. */
   password?: string;
 }
-
-export const USER_LIMITS = { name: 200, email: 254, passwordMin: 8, passwordMax: 1024 } as const;
 
 // The WHATWG "valid email address" shape, plus a dot in the domain (no intranet-only addresses).
 const EMAIL_PATTERN =

@@ -4,19 +4,17 @@
  * project, or whose project lacks the status fails alone (failed_ids) while the others are updated.
  */
 import type { FieldErrors } from '@tix/kit';
+import { BULK_STATUSES, TICKET_LIMITS } from '@tix/protos';
 import type { ProjectWorkflow } from '../lookup/workflow.js';
 import type { TicketRow } from '../tickets/ticket-row.js';
 
-export const BULK_MAX_IDS = 100;
-/** The statuses a bulk update may set (spec: one of the four default slugs). */
-export const BULK_STATUSES = ['open', 'work_in_progress', 'waiting', 'closed'] as const;
 export const BULK_NOTHING_TO_UPDATE = 'At least one of status, priority, assigned_to or tags is required';
 
 /** The distinct ids in first-seen order; records an error unless there are 1 to 100. */
 export function checkTicketIds(errors: FieldErrors, ids: readonly number[]): number[] {
   const distinct = [...new Set(ids)];
-  if (distinct.length < 1 || distinct.length > BULK_MAX_IDS)
-    errors.add('ticket_ids', `ticket_ids must hold 1 to ${BULK_MAX_IDS} ticket ids`);
+  if (distinct.length < 1 || distinct.length > TICKET_LIMITS.bulkIds)
+    errors.add('ticket_ids', `ticket_ids must hold 1 to ${TICKET_LIMITS.bulkIds} ticket ids`);
   return distinct;
 }
 

@@ -8,6 +8,7 @@
  * when another write changes the ticket meanwhile, the move starts over from the new state.
  */
 import { AppError, FieldErrors } from '@tix/kit';
+import { isResolutionType, RESOLUTION_TYPES, type ResolutionType } from '@tix/protos';
 import type { LookupCaller } from '../lookup/lookup-directory.js';
 import type { WorkflowStatus } from '../lookup/workflow.js';
 import { requireAuthor } from '../shared/caller.js';
@@ -18,13 +19,7 @@ import {
   type ProjectTicket,
   type TicketDeps,
 } from '../tickets/ticket-steps.js';
-import {
-  isResolutionType,
-  RESOLUTION_TYPES,
-  stateOf,
-  type ResolutionType,
-  type TicketRow,
-} from '../tickets/ticket-row.js';
+import { stateOf, type TicketRow } from '../tickets/ticket-row.js';
 import { checkStatus } from '../tickets/ticket-rules.js';
 import {
   adjacencyProblem,

@@ -1,8 +1,5 @@
 /** Facts about caller-supplied strings that every stored or searched string must respect. */
 
-/** Length in Unicode code points: the contract's one definition (@tix/protos). */
-export { codePointLength } from '@tix/protos';
-
 /**
  * True when `text` holds C0 control characters or DEL (tab, LF and CR allowed when `multiLine`).
  * PostgreSQL text cannot store NUL at all, and the others are never meant in a title or a tag.

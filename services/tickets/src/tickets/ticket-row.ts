@@ -2,7 +2,7 @@
 import type { ResolutionType, TicketPriority } from '@tix/protos';
 import type { SourceType } from '../shared/caller.js';
 
-export type { ResolutionType };
+/** A ticket priority (TICKET_PRIORITIES in @tix/protos). */
 export type Priority = TicketPriority;
 
 /** What a change may set on a ticket (everything else is bookkeeping). */
@@ -48,11 +48,3 @@ export function stateOf(row: TicketRow): TicketState {
     mergedIntoId: row.mergedIntoId,
   };
 }
-
-// The contract's vocabulary (@tix/protos), where the ticket rules used to find it.
-export {
-  isTicketPriority as isPriority,
-  isResolutionType,
-  RESOLUTION_TYPES,
-  TICKET_PRIORITIES as PRIORITIES,
-} from '@tix/protos';

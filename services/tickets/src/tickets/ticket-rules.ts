@@ -4,14 +4,15 @@
  * value, so a request's every problem is reported at once.
  */
 import type { FieldErrors } from '@tix/kit';
+import {
+  codePointLength,
+  isTicketPriority,
+  TICKET_LIMITS,
+  TICKET_PRIORITIES,
+  type TicketPriority,
+} from '@tix/protos';
 import { findStatus, statusList, type ProjectWorkflow, type WorkflowStatus } from '../lookup/workflow.js';
-import { codePointLength, hasControlCharacters, hasLoneSurrogate } from '../shared/text-rules.js';
-import { isPriority, PRIORITIES, type Priority } from './ticket-row.js';
-
-export const TITLE_MAX_LENGTH = 200;
-export const DESCRIPTION_MAX_LENGTH = 5000;
-export const TAGS_MAX_COUNT = 20;
-export const TAG_MAX_LENGTH = 50;
+import { hasControlCharacters, hasLoneSurrogate } from '../shared/text-rules.js';
 
 /** Records why `text` cannot be stored (control characters, invalid Unicode); true when it can. */
 function checkCharacters(
@@ -36,25 +37,29 @@ function checkCharacters(
 export function checkTitle(errors: FieldErrors, value: string): string {
   const title = value.trim();
   if (title.length === 0) errors.add('title', 'Title is required');
-  else if (codePointLength(title) > TITLE_MAX_LENGTH)
-    errors.add('title', `Title must be at most ${TITLE_MAX_LENGTH} characters`);
+  else if (codePointLength(title) > TICKET_LIMITS.title)
+    errors.add('title', `Title must be at most ${TICKET_LIMITS.title} characters`);
   else checkCharacters(errors, 'title', 'Title', title, false);
   return title;
 }
 
 /** Description: kept as written (markdown), at most 5000 code points; tabs and line breaks allowed. */
 export function checkDescription(errors: FieldErrors, value: string): string {
-  if (codePointLength(value) > DESCRIPTION_MAX_LENGTH)
-    errors.add('description', `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters`);
+  if (codePointLength(value) > TICKET_LIMITS.description)
+    errors.add('description', `Description must be at most ${TICKET_LIMITS.description} characters`);
   else checkCharacters(errors, 'description', 'Description', value, true);
   return value;
 }
 
-export const PRIORITY_MESSAGE = `Priority must be one of ${PRIORITIES.join(', ')}`;
+export const PRIORITY_MESSAGE = `Priority must be one of ${TICKET_PRIORITIES.join(', ')}`;
 
 /** Priority: one of low, medium, high, critical. */
-export function checkPriority(errors: FieldErrors, value: string, field = 'priority'): Priority | undefined {
-  if (isPriority(value)) return value;
+export function checkPriority(
+  errors: FieldErrors,
+  value: string,
+  field = 'priority',
+): TicketPriority | undefined {
+  if (isTicketPriority(value)) return value;
   errors.add(field, PRIORITY_MESSAGE);
   return undefined;
 }
@@ -68,14 +73,15 @@ export function normaliseTags(errors: FieldErrors, values: readonly string[]): s
   for (const raw of values) {
     const tag = raw.trim().toLowerCase();
     const length = codePointLength(tag);
-    if (length === 0 || length > TAG_MAX_LENGTH) {
-      if (!errors.has('tags')) errors.add('tags', `Each tag must be 1 to ${TAG_MAX_LENGTH} characters`);
+    if (length === 0 || length > TICKET_LIMITS.tag) {
+      if (!errors.has('tags')) errors.add('tags', `Each tag must be 1 to ${TICKET_LIMITS.tag} characters`);
       continue;
     }
     if (!checkCharacters(errors, 'tags', 'Tags', tag, false)) continue;
     if (!tags.includes(tag)) tags.push(tag);
   }
-  if (tags.length > TAGS_MAX_COUNT) errors.add('tags', `Tags must have at most ${TAGS_MAX_COUNT} items`);
+  if (tags.length > TICKET_LIMITS.tags)
+    errors.add('tags', `Tags must have at most ${TICKET_LIMITS.tags} items`);
   return tags;
 }
 

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { MAX_INT32 } from '@tix/protos';
 import { questionTicket, refusalOf, searchAll, startTicketFixture, type TicketFixture } from './support.js';
 
 /** Input PostgreSQL cannot store (NUL), absurd numbers and odd Unicode are refused or handled, never a 500. */
@@ -6,7 +7,6 @@ describe('tickets: hostile input is refused, never answered with 500', () => {
   let f: TicketFixture;
   let project: number;
   let ticketId: number;
-  const MAX_INT32 = 2_147_483_647;
 
   before(async () => {
     f = await startTicketFixture();

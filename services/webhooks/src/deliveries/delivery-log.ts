@@ -5,14 +5,12 @@
  * deleted subscription has no log (404).
  */
 import { AppError, requirePrincipal } from '@tix/kit';
-import type { Principal } from '@tix/protos';
+import { PAGE_LIMITS, type Principal } from '@tix/protos';
 import type { SubscriptionStore } from '../subscriptions/subscription-store.js';
 import { WEBHOOK_NOT_FOUND_MESSAGE } from '../subscriptions/manage-subscriptions.js';
 import type { DeliveryLogStore, DeliveryRow } from './delivery-log-store.js';
 
 export const DELIVERY_NOT_FOUND_MESSAGE = 'Delivery not found';
-export const DEFAULT_PER_PAGE = 50;
-export const MAX_PER_PAGE = 100;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -31,7 +29,10 @@ export interface PageWindow {
 /** The requested page, clamped (page >= 1, per_page 1..100; 0 or absent means the default). */
 export function pageWindow(request: { page?: number; per_page?: number } | null | undefined): PageWindow {
   const page = Math.max(request?.page || 1, 1);
-  const perPage = Math.min(Math.max(request?.per_page || DEFAULT_PER_PAGE, 1), MAX_PER_PAGE);
+  const perPage = Math.min(
+    Math.max(request?.per_page || PAGE_LIMITS.defaultPerPage, 1),
+    PAGE_LIMITS.maxPerPage,
+  );
   return { page, perPage };
 }
 
