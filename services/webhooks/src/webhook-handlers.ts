@@ -1,7 +1,7 @@
 /** gRPC handlers of the WebhookService: translate messages to use-case inputs and back, nothing else. */
 import type { AsyncHandlers } from '@tix/kit';
 import type { webhook } from '@tix/protos';
-import { listDeliveries, redeliver, type DeliveryLogDeps } from './deliveries/delivery-log.js';
+import { listDeliveries, redeliver, type DeliveryLogDeps } from './delivery/delivery-log.js';
 import {
   createWebhook,
   deleteWebhook,

@@ -1,6 +1,6 @@
 /** Rows -> WebhookService messages (field names are the API's; timestamps ISO 8601 UTC). */
 import type { webhook } from '@tix/protos';
-import type { DeliveryRow } from './deliveries/delivery-log-store.js';
+import type { DeliveryRow } from './delivery/delivery-log-store.js';
 import type { WebhookRow } from './subscriptions/subscription-store.js';
 
 /** A subscription; `secret` only when given (the create response). */

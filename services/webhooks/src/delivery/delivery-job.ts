@@ -1,5 +1,5 @@
 /** A delivery as the workers hold it between its attempts. */
-import type { ClaimedDelivery } from '../deliveries/delivery-queue-store.js';
+import type { ClaimedDelivery } from './delivery-queue-store.js';
 import type { AttemptTarget } from './perform-attempt.js';
 
 export interface Job extends AttemptTarget {

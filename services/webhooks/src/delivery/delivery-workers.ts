@@ -19,7 +19,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { Logger } from '@tix/kit';
-import type { AttemptResult, DeliveryQueueStore } from '../deliveries/delivery-queue-store.js';
+import type { AttemptResult, DeliveryQueueStore } from './delivery-queue-store.js';
 import { createBatcher, createCoalescer } from '../shared/batcher.js';
 import { listenForDeliveries } from './delivery-notifications.js';
 import { toJob, type Job } from './delivery-job.js';

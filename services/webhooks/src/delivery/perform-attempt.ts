@@ -5,8 +5,8 @@
  * timeout bounds the whole attempt, name resolution included. Never throws.
  */
 import type { Logger } from '@tix/kit';
-import type { ClaimedDelivery } from '../deliveries/delivery-queue-store.js';
-import type { AttemptRecord } from '../deliveries/delivery-log-store.js';
+import type { ClaimedDelivery } from './delivery-queue-store.js';
+import type { AttemptRecord } from './delivery-log-store.js';
 import type { SecretBox } from '../subscriptions/secret-box.js';
 import type { HttpSender } from './http-sender.js';
 import { isSuccessStatus } from './retry-policy.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { pageWindow, paginationOf } from '../../src/deliveries/delivery-log.js';
+import { pageWindow, paginationOf } from '../../src/delivery/delivery-log.js';
 import { toDeliveryMessage, toWebhookMessage } from '../../src/webhook-mapper.js';
 
 describe('delivery log paging and messages', () => {
