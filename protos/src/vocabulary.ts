@@ -31,6 +31,32 @@ export function codePointLength(value: string): number {
   return count;
 }
 
+/**
+ * True when `text` holds C0 control characters or DEL (tab, LF and CR allowed when `multiLine`).
+ * PostgreSQL text cannot store NUL at all, and the others are never meant in a name, title or tag.
+ */
+export function hasControlCharacters(text: string, multiLine: boolean): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 0x7f) return true;
+    if (code < 0x20 && !(multiLine && (code === 0x09 || code === 0x0a || code === 0x0d))) return true;
+  }
+  return false;
+}
+
+/** True when `text` holds a lone UTF-16 surrogate (not Unicode; PostgreSQL cannot store it as UTF-8). */
+export function hasLoneSurrogate(text: string): boolean {
+  return /\p{Cs}/u.test(text);
+}
+
+/**
+ * A caller-supplied value quoted for a message, cut to `max` characters: messages (and the gRPC
+ * metadata carrying them) stay small whatever was sent.
+ */
+export function quoted(value: string, max = 64): string {
+  return JSON.stringify(value.length > max ? `${value.slice(0, max)}…` : value);
+}
+
 /** True when `value` has at most `max` code points (cheap when its UTF-16 length already fits). */
 export function fitsCodePoints(value: string, max: number): boolean {
   return value.length <= max || codePointLength(value) <= max;

@@ -6,11 +6,13 @@ import {
   CUSTOM_FIELD_TYPES,
   fileTooLargeMessage,
   fitsCodePoints,
+  hasControlCharacters,
   isResolutionType,
   isTicketPriority,
   MAX_INT32,
   MIN_INT32,
   PAGE_LIMITS,
+  quoted,
   TICKET_LIMITS,
   TICKET_PRIORITIES,
   TICKET_SORT_FIELDS,
@@ -63,5 +65,18 @@ describe("the contract's vocabulary", () => {
     expect(fileTooLargeMessage(ATTACHMENT_LIMITS.defaultMaxBytes)).to.equal('File is larger than 25 MB');
     expect(fileTooLargeMessage(256 * 1024)).to.equal('File is larger than 256 KB');
     expect(fileTooLargeMessage(1000)).to.equal('File is larger than 1000 bytes');
+  });
+});
+
+describe('text checks (vocabulary)', () => {
+  it('finds control characters; multi-line texts may keep tabs and line breaks', () => {
+    expect(hasControlCharacters('plain text, ünïcode ✓', false)).to.be.false;
+    for (const bad of ['\u0000', 'a\u0001', '\u001f', '\u007f', 'a\tb', 'a\nb']) {
+      expect(hasControlCharacters(bad, false), JSON.stringify(bad)).to.be.true;
+    }
+    expect(hasControlCharacters('line 1\r\n\tline 2', true)).to.be.false;
+    expect(hasControlCharacters('a\u0000b', true)).to.be.true;
+    expect(quoted('abc')).to.equal('"abc"');
+    expect(quoted('x'.repeat(70))).to.equal(`"${'x'.repeat(64)}…"`);
   });
 });

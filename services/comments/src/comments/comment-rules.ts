@@ -8,8 +8,13 @@
  * Every problem of a request is reported at once (422 with validation_errors per field).
  */
 import { AppError, FieldErrors } from '@tix/kit';
-import { codePointLength, COMMENT_LIMITS, fitsCodePoints } from '@tix/protos';
-import { hasControlCharacters, hasLoneSurrogate } from '../shared/text-rules.js';
+import {
+  codePointLength,
+  COMMENT_LIMITS,
+  fitsCodePoints,
+  hasControlCharacters,
+  hasLoneSurrogate,
+} from '@tix/protos';
 import { sanitizeCommentHtml } from './comment-html.js';
 import type { CommentFields } from './comment-row.js';
 
@@ -30,7 +35,7 @@ export type CommentEdit = Partial<CommentFields>;
 
 /** The message for text PostgreSQL cannot store or a comment should not hold, if any. */
 function characterProblem(text: string, messages: { control: string; unicode: string }): string | undefined {
-  if (hasControlCharacters(text)) return messages.control;
+  if (hasControlCharacters(text, true)) return messages.control;
   if (hasLoneSurrogate(text)) return messages.unicode;
   return undefined;
 }

@@ -1,7 +1,7 @@
 /** What makes an API key request valid: its scopes and its label. Pure. */
-import { API_KEY_LIMITS, SCOPES, isScope, type Scope } from '@tix/protos';
+import { API_KEY_LIMITS, SCOPES, isScope, type Scope, quoted } from '@tix/protos';
 import type { FieldErrors } from '@tix/kit';
-import { checkRequiredText, quoted } from '../shared/text-rules.js';
+import { checkRequiredText } from '../shared/text-rules.js';
 
 /** Unknown scopes named one by one; beyond this they are counted. */
 const MAX_REPORTED_SCOPES = 5;

@@ -6,7 +6,7 @@ import type { UserSelector, UserService } from '../users/user-service.js';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from './api-key-format.js';
 import { checkKeyName, checkScopes } from './api-key-rules.js';
 import type { ApiKeyRecord, ApiKeyStore } from './api-key-store.js';
-import { quoted } from '../shared/text-rules.js';
+import { quoted } from '@tix/protos';
 
 export const API_KEY_NOT_FOUND = 'API key not found';
 

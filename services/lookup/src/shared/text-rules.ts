@@ -3,27 +3,7 @@
  * refusal reports every problem of a request at once.
  */
 import type { FieldErrors } from '@tix/kit';
-
-/**
- * A caller-supplied value quoted for a message, cut to `max` characters: messages (and the gRPC
- * metadata carrying them) stay small whatever was sent.
- */
-export function quoted(value: string, max = 64): string {
-  return JSON.stringify(value.length > max ? `${value.slice(0, max)}…` : value);
-}
-
-/**
- * True when `text` holds C0 control characters or DEL (tab, LF and CR allowed when `multiLine`).
- * PostgreSQL text cannot store NUL at all, and the others are never meant in names.
- */
-export function hasControlCharacters(text: string, multiLine: boolean): boolean {
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code === 0x7f) return true;
-    if (code < 0x20 && !(multiLine && (code === 0x09 || code === 0x0a || code === 0x0d))) return true;
-  }
-  return false;
-}
+import { hasControlCharacters } from '@tix/protos';
 
 /**
  * Checks a required one-line text: trimmed, non-empty, at most `max` characters, no control

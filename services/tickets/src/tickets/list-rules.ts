@@ -13,9 +13,10 @@ import {
   TICKET_SORT_FIELDS,
   type TicketPriority,
   type TicketSortField,
+  hasControlCharacters,
+  hasLoneSurrogate,
 } from '@tix/protos';
 import { findStatus, statusList, type ProjectWorkflow } from '../lookup/workflow.js';
-import { hasControlCharacters, hasLoneSurrogate } from '../shared/text-rules.js';
 
 export type SortField = TicketSortField;
 

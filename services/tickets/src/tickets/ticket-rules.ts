@@ -10,9 +10,10 @@ import {
   TICKET_LIMITS,
   TICKET_PRIORITIES,
   type TicketPriority,
+  hasControlCharacters,
+  hasLoneSurrogate,
 } from '@tix/protos';
 import { findStatus, statusList, type ProjectWorkflow, type WorkflowStatus } from '../lookup/workflow.js';
-import { hasControlCharacters, hasLoneSurrogate } from '../shared/text-rules.js';
 
 /** Records why `text` cannot be stored (control characters, invalid Unicode); true when it can. */
 function checkCharacters(
