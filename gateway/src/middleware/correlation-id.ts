@@ -43,10 +43,8 @@ export function correlationId(logger: Logger): RequestHandler {
     const id = chooseCorrelationId(request.headers['x-correlation-id']);
     request.correlationId = id;
     response.setHeader(CORRELATION_ID_RESPONSE_HEADER, id);
-    response.once(
-      'close',
-      trackInFlight({ correlationId: id, what: `${request.method} ${request.path.slice(0, 200)}` }),
-    );
+    const describe = () => `${request.method} ${request.path.slice(0, 200)}`;
+    response.once('close', trackInFlight({ correlationId: id, what: describe }));
     if (!logRequests) return next();
     const startedAt = process.hrtime.bigint();
     response.once('finish', () => {

@@ -17,8 +17,11 @@ export const EX_SOFTWARE = 70;
 /** One request or call under way. */
 export interface InFlightWork {
   correlationId: string;
-  /** `POST /v1/tickets/:id/attachments`, `tix.ticket.v1.TicketService/CreateTicket`... */
-  what: string;
+  /**
+   * `POST /v1/tickets/1/attachments`, `CreateTicket`...; a function when building the text would
+   * cost every request something that only a crash reads.
+   */
+  what: string | (() => string);
 }
 
 const inFlight = new Set<InFlightWork>();
@@ -29,12 +32,12 @@ export function trackInFlight(work: InFlightWork): () => void {
   return () => inFlight.delete(work);
 }
 
-/** The work under way now (at most `limit` entries, oldest first). */
-export function workInFlight(limit = 50): InFlightWork[] {
-  const found: InFlightWork[] = [];
-  for (const work of inFlight) {
+/** The work under way now (at most `limit` entries, oldest first), described. */
+export function workInFlight(limit = 50): { correlationId: string; what: string }[] {
+  const found: { correlationId: string; what: string }[] = [];
+  for (const { correlationId, what } of inFlight) {
     if (found.length === limit) break;
-    found.push(work);
+    found.push({ correlationId, what: typeof what === 'string' ? what : what() });
   }
   return found;
 }

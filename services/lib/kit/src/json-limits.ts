@@ -25,22 +25,22 @@ const CLOSE_BRACKET = 0x5d;
 
 /**
  * True when `json` (UTF-8 bytes or a string) opens more than `limit` objects/arrays inside each other.
- * One pass, no allocation; brackets inside strings do not count. Malformed text is not judged here
- * (the parser refuses it); only its depth is. In UTF-8 every byte of a multi-byte character is >= 0x80,
+ * One pass, no allocation; brackets inside strings do not count, and strings are skipped with the
+ * native indexOf, so the scan costs a fraction of JSON.parse. Malformed text is not judged here (the
+ * parser refuses it); only its depth is. In UTF-8 every byte of a multi-byte character is >= 0x80,
  * so looking at bytes is exact.
  */
 export function jsonNestingExceeds(json: Uint8Array | string, limit = MAX_JSON_DEPTH): boolean {
-  const at: (index: number) => number =
+  const codeAt: (index: number) => number =
     typeof json === 'string' ? (index) => json.charCodeAt(index) : (index) => json[index]!;
+  const nextQuote: (from: number) => number =
+    typeof json === 'string' ? (from) => json.indexOf('"', from) : (from) => json.indexOf(QUOTE, from);
   let depth = 0;
-  let inString = false;
   for (let index = 0; index < json.length; index += 1) {
-    const code = at(index);
-    if (inString) {
-      if (code === BACKSLASH) index += 1;
-      else if (code === QUOTE) inString = false;
-    } else if (code === QUOTE) {
-      inString = true;
+    const code = codeAt(index);
+    if (code === QUOTE) {
+      index = closingQuote(index + 1, codeAt, nextQuote);
+      if (index === -1) return false;
     } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
       depth += 1;
       if (depth > limit) return true;
@@ -49,4 +49,21 @@ export function jsonNestingExceeds(json: Uint8Array | string, limit = MAX_JSON_D
     }
   }
   return false;
+}
+
+/** Where the string opened before `from` ends (-1: unterminated): the first quote not escaped. */
+function closingQuote(
+  from: number,
+  codeAt: (index: number) => number,
+  nextQuote: (from: number) => number,
+): number {
+  for (let start = from; ;) {
+    const quote = nextQuote(start);
+    if (quote === -1) return -1;
+    let backslashes = 0;
+    for (let before = quote - 1; before >= from && codeAt(before) === BACKSLASH; before -= 1)
+      backslashes += 1;
+    if (backslashes % 2 === 0) return quote;
+    start = quote + 1;
+  }
 }

@@ -21,5 +21,11 @@ describe('jsonNestingExceeds', () => {
     const text = JSON.stringify({ a: `${'['.repeat(1000)}"\\${'{'.repeat(1000)}`, b: ['é', '😀[['] });
     expect(jsonNestingExceeds(text, 2)).to.equal(false);
     expect(jsonNestingExceeds(Buffer.from(text), 2)).to.equal(false);
+    // A string ending in an escaped backslash closes at its quote; what follows counts again.
+    const afterBackslash = JSON.stringify(['x\\', [[1]]]);
+    expect(jsonNestingExceeds(afterBackslash, 2)).to.equal(true);
+    expect(jsonNestingExceeds(Buffer.from(afterBackslash), 2)).to.equal(true);
+    // Unterminated text is the parser's to refuse, not deep.
+    expect(jsonNestingExceeds('["abc', 2)).to.equal(false);
   });
 });
