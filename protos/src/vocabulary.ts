@@ -115,6 +115,33 @@ export const TICKET_LIMITS = {
 /** Pages of a list (tickets, webhook deliveries): `per_page` 1 to 100, default 50. */
 export const PAGE_LIMITS = { defaultPerPage: 50, maxPerPage: 100 } as const;
 
+/** One page of a list: its number, its size and the rows before it. */
+export interface PageWindow {
+  page: number;
+  perPage: number;
+  offset: number;
+}
+
+/** The requested page, clamped (page >= 1, per_page 1..100; 0 or absent means the default). */
+export function pageWindow(request: { page?: number; per_page?: number } | null | undefined): PageWindow {
+  const page = Math.max(request?.page || 1, 1);
+  const perPage = Math.min(
+    Math.max(request?.per_page || PAGE_LIMITS.defaultPerPage, 1),
+    PAGE_LIMITS.maxPerPage,
+  );
+  return { page, perPage, offset: (page - 1) * perPage };
+}
+
+/** The spec's Pagination object; total_pages is 0 when nothing matches. */
+export function paginationOf(total: number, window: PageWindow) {
+  return {
+    total,
+    page: window.page,
+    per_page: window.perPage,
+    total_pages: Math.ceil(total / window.perPage),
+  };
+}
+
 /** Tickets per board lane (additive `lane_limit`): 1 to 500, default 50. */
 export const BOARD_LIMITS = { defaultLaneLimit: 50, maxLaneLimit: 500 } as const;
 

@@ -12,6 +12,8 @@ import {
   MAX_INT32,
   MIN_INT32,
   PAGE_LIMITS,
+  pageWindow,
+  paginationOf,
   quoted,
   TICKET_LIMITS,
   TICKET_PRIORITIES,
@@ -78,5 +80,35 @@ describe('text checks (vocabulary)', () => {
     expect(hasControlCharacters('a\u0000b', true)).to.be.true;
     expect(quoted('abc')).to.equal('"abc"');
     expect(quoted('x'.repeat(70))).to.equal(`"${'x'.repeat(64)}…"`);
+  });
+});
+
+describe('pages of a list: pageWindow and paginationOf (tickets, webhook deliveries)', () => {
+  it('defaults to page 1 of 50', () => {
+    expect(pageWindow(null)).to.deep.equal({ page: 1, perPage: 50, offset: 0 });
+    expect(pageWindow({ page: 0, per_page: 0 })).to.deep.equal({ page: 1, perPage: 50, offset: 0 });
+  });
+
+  it('clamps per_page to 1..100 and page to >= 1', () => {
+    expect(pageWindow({ page: -3, per_page: 500 })).to.deep.equal({ page: 1, perPage: 100, offset: 0 });
+    expect(pageWindow({ page: 3, per_page: -1 })).to.deep.equal({ page: 3, perPage: 1, offset: 2 });
+    expect(pageWindow({ page: 3, per_page: 500 })).to.deep.equal({ page: 3, perPage: 100, offset: 200 });
+  });
+
+  it('computes offsets of huge pages exactly', () => {
+    expect(pageWindow({ page: 2_147_483_647, per_page: 100 }).offset).to.equal(214_748_364_600);
+  });
+
+  it('counts total pages (0 when nothing matches)', () => {
+    const window = pageWindow({ page: 2, per_page: 10 });
+    expect(paginationOf(31, window)).to.deep.equal({ total: 31, page: 2, per_page: 10, total_pages: 4 });
+    expect(paginationOf(30, window).total_pages).to.equal(3);
+    expect(paginationOf(0, window).total_pages).to.equal(0);
+    expect(paginationOf(101, pageWindow({ page: 2 }))).to.deep.equal({
+      total: 101,
+      page: 2,
+      per_page: 50,
+      total_pages: 3,
+    });
   });
 });

@@ -1,13 +1,12 @@
 /**
  * The rules of GET /tickets as the service applies them: sort parsing, filters checked against the
- * project, page clamping and the pagination object, and the `q` pattern. Query-parameter problems
+ * project, and the `q` pattern (pages: the vocabulary's pageWindow and paginationOf). Query-parameter problems
  * are 400 with validation_errors keyed by parameter.
  */
 import { AppError } from '@tix/kit';
 import {
   codePointLength,
   isTicketPriority,
-  PAGE_LIMITS,
   TICKET_LIMITS,
   TICKET_PRIORITIES,
   TICKET_SORT_FIELDS,
@@ -26,7 +25,6 @@ export interface SortOrder {
 }
 
 export const DEFAULT_SORT: SortOrder = { field: 'created_at', descending: true };
-export const DEFAULT_PAGE = 1;
 /** 400 for one query parameter, like the gateway's own query validation. */
 export function invalidParameter(parameter: string, message: string): AppError {
   return AppError.badRequest(`Invalid ${parameter}`, { [parameter]: [message] });
@@ -54,32 +52,6 @@ export function parseSort(text: string): SortOrder {
     );
   }
   return { field: field as SortField, descending };
-}
-
-export interface PageWindow {
-  page: number;
-  perPage: number;
-  offset: number;
-}
-
-/** The requested page, clamped (page >= 1, per_page 1..100; 0 or absent means the default). */
-export function pageWindow(request: { page?: number; per_page?: number } | null): PageWindow {
-  const page = Math.max(request?.page || DEFAULT_PAGE, 1);
-  const perPage = Math.min(
-    Math.max(request?.per_page || PAGE_LIMITS.defaultPerPage, 1),
-    PAGE_LIMITS.maxPerPage,
-  );
-  return { page, perPage, offset: (page - 1) * perPage };
-}
-
-/** The spec's Pagination object; total_pages is 0 when nothing matches. */
-export function paginationOf(total: number, window: PageWindow) {
-  return {
-    total,
-    page: window.page,
-    per_page: window.perPage,
-    total_pages: Math.ceil(total / window.perPage),
-  };
 }
 
 /** The filters of a list (and, without `q`, of the board). */

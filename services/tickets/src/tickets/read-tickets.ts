@@ -2,16 +2,10 @@
  * Reading tickets: one ticket, a filtered and sorted page with its pagination, or every ticket whose
  * title or description contains a text (no pagination, streamed).
  */
+import { pageWindow, paginationOf } from '@tix/protos';
 import type { LookupCaller } from '../lookup/lookup-directory.js';
 import type { ProjectWorkflow } from '../lookup/workflow.js';
-import {
-  checkFilter,
-  checkSearchText,
-  pageWindow,
-  paginationOf,
-  parseSort,
-  type FilterParameters,
-} from './list-rules.js';
+import { checkFilter, checkSearchText, parseSort, type FilterParameters } from './list-rules.js';
 import { loadLiveTicket, type ProjectTicket, type TicketDeps } from './ticket-steps.js';
 import type { TicketRow } from './ticket-row.js';
 

@@ -1,12 +1,5 @@
 import { expect } from 'chai';
-import {
-  checkFilter,
-  checkSearchText,
-  containsPattern,
-  pageWindow,
-  paginationOf,
-  parseSort,
-} from '../../src/tickets/list-rules.js';
+import { checkFilter, checkSearchText, containsPattern, parseSort } from '../../src/tickets/list-rules.js';
 import { describeError, refusal, SUPPORT } from './support.js';
 
 describe('list rules', () => {
@@ -40,29 +33,6 @@ describe('list rules', () => {
           },
         });
       }
-    });
-  });
-
-  describe('pageWindow and paginationOf', () => {
-    it('defaults to page 1 of 50', () => {
-      expect(pageWindow(null)).to.deep.equal({ page: 1, perPage: 50, offset: 0 });
-      expect(pageWindow({ page: 0, per_page: 0 })).to.deep.equal({ page: 1, perPage: 50, offset: 0 });
-    });
-
-    it('clamps per_page to 1..100 and page to >= 1', () => {
-      expect(pageWindow({ page: -3, per_page: 500 })).to.deep.equal({ page: 1, perPage: 100, offset: 0 });
-      expect(pageWindow({ page: 3, per_page: -1 })).to.deep.equal({ page: 3, perPage: 1, offset: 2 });
-    });
-
-    it('computes offsets of huge pages exactly', () => {
-      expect(pageWindow({ page: 2_147_483_647, per_page: 100 }).offset).to.equal(214_748_364_600);
-    });
-
-    it('counts total pages (0 when nothing matches)', () => {
-      const window = pageWindow({ page: 2, per_page: 10 });
-      expect(paginationOf(31, window)).to.deep.equal({ total: 31, page: 2, per_page: 10, total_pages: 4 });
-      expect(paginationOf(30, window).total_pages).to.equal(3);
-      expect(paginationOf(0, window).total_pages).to.equal(0);
     });
   });
 

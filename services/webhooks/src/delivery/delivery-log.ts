@@ -5,7 +5,7 @@
  * deleted subscription has no log (404).
  */
 import { AppError, requirePrincipal } from '@tix/kit';
-import { PAGE_LIMITS, type Principal } from '@tix/protos';
+import { pageWindow, paginationOf, type Principal } from '@tix/protos';
 import type { SubscriptionStore } from '../subscriptions/subscription-store.js';
 import { WEBHOOK_NOT_FOUND_MESSAGE } from '../subscriptions/manage-subscriptions.js';
 import type { DeliveryLogStore, DeliveryRow } from './delivery-log-store.js';
@@ -19,31 +19,6 @@ export interface DeliveryLogDeps {
   deliveries: DeliveryLogStore;
   /** Wakes the delivery workers (a redelivery is due at once). */
   onQueued: () => void;
-}
-
-export interface PageWindow {
-  page: number;
-  perPage: number;
-}
-
-/** The requested page, clamped (page >= 1, per_page 1..100; 0 or absent means the default). */
-export function pageWindow(request: { page?: number; per_page?: number } | null | undefined): PageWindow {
-  const page = Math.max(request?.page || 1, 1);
-  const perPage = Math.min(
-    Math.max(request?.per_page || PAGE_LIMITS.defaultPerPage, 1),
-    PAGE_LIMITS.maxPerPage,
-  );
-  return { page, perPage };
-}
-
-/** The spec's Pagination object; total_pages is 0 when there is nothing. */
-export function paginationOf(total: number, window: PageWindow) {
-  return {
-    total,
-    page: window.page,
-    per_page: window.perPage,
-    total_pages: Math.ceil(total / window.perPage),
-  };
 }
 
 async function ownedWebhook(
@@ -66,8 +41,7 @@ export async function listDeliveries(
 ): Promise<{ rows: DeliveryRow[]; pagination: ReturnType<typeof paginationOf> }> {
   await ownedWebhook(deps, input.projectId, input.webhookId, principal);
   const window = pageWindow(input.page);
-  const offset = (window.page - 1) * window.perPage;
-  const { rows, total } = await deps.deliveries.page(input.webhookId, offset, window.perPage);
+  const { rows, total } = await deps.deliveries.page(input.webhookId, window.offset, window.perPage);
   return { rows, pagination: paginationOf(total, window) };
 }
 

@@ -1,21 +1,7 @@
 import { expect } from 'chai';
-import { pageWindow, paginationOf } from '../../src/delivery/delivery-log.js';
 import { toDeliveryMessage, toWebhookMessage } from '../../src/webhook-mapper.js';
 
-describe('delivery log paging and messages', () => {
-  it('clamps the page window like the ticket list (default 50, 1..100)', () => {
-    expect(pageWindow(null)).to.deep.equal({ page: 1, perPage: 50 });
-    expect(pageWindow({ page: 0, per_page: 0 })).to.deep.equal({ page: 1, perPage: 50 });
-    expect(pageWindow({ page: 3, per_page: 500 })).to.deep.equal({ page: 3, perPage: 100 });
-    expect(paginationOf(101, { page: 2, perPage: 50 })).to.deep.equal({
-      total: 101,
-      page: 2,
-      per_page: 50,
-      total_pages: 3,
-    });
-    expect(paginationOf(0, { page: 1, perPage: 50 }).total_pages).to.equal(0);
-  });
-
+describe('delivery log messages', () => {
   it('maps rows to messages: secret only when given, absent codes and errors absent', () => {
     const row = {
       id: 4,
