@@ -31,6 +31,25 @@ export function mountOperations(
   for (const [path, methods] of routes) defineRoute(router, path, methods);
 }
 
+/**
+ * Whether a request is one of the host's `upload` operations, whose handler reads the multipart body
+ * itself: the JSON body parser leaves those alone. Built from the declarations, so a new upload
+ * operation needs nothing else.
+ */
+export function readsOwnBody(
+  operations: readonly Operation[],
+  host: HostRole,
+): (request: { method: string; path: string }) => boolean {
+  const uploads = operations
+    .filter((operation) => operation.upload && operation.hosts.includes(host))
+    .map((operation) => ({
+      method: operation.method.toUpperCase(),
+      path: new RegExp(`^${operation.path.replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`),
+    }));
+  return (request) =>
+    uploads.some(({ method, path }) => request.method === method && path.test(request.path));
+}
+
 function chainOf(operation: Operation, host: HostRole, deps: RouteDeps): RequestHandler[] {
   const chain: RequestHandler[] = [];
   const access = accessCheck(operation, host);

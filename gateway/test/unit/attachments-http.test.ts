@@ -16,7 +16,8 @@ import {
   type FileSink,
   type IncomingFile,
 } from '../../src/http/multipart-upload.js';
-import { isAttachmentUpload } from '../../src/routes/v1/attachments.js';
+import { OPERATIONS } from '../../src/routes/index.js';
+import { readsOwnBody } from '../../src/routes/mount.js';
 import { loadConfig } from '../../src/config.js';
 import { fileTooLargeMessage } from '../../src/routes/v1/attachments.schemas.js';
 
@@ -263,7 +264,8 @@ describe('attachments over HTTP (unit)', () => {
     ]) {
       expect(isMultipartFormData(type), String(type)).to.equal(false);
     }
-    const upload = (method: string, path: string) => isAttachmentUpload({ method, path } as Request);
+    const isUpload = readsOwnBody(OPERATIONS, 'api');
+    const upload = (method: string, path: string) => isUpload({ method, path });
     expect(upload('POST', '/tickets/12/attachments')).to.equal(true);
     expect(upload('POST', '/tickets/abc/attachments/')).to.equal(true);
     expect(upload('GET', '/tickets/12/attachments')).to.equal(false);

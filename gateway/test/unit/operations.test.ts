@@ -4,10 +4,9 @@
  * multipart uploads.
  */
 import { expect } from 'chai';
-import type { Request } from 'express';
 import type { Role, Scope } from '@tix/protos';
 import { OPERATIONS } from '../../src/routes/index.js';
-import { isAttachmentUpload } from '../../src/routes/v1/attachments.js';
+import { readsOwnBody } from '../../src/routes/mount.js';
 
 /** The design note's role table (§5.3): the least role holding each scope. */
 const ROLE_OF_SCOPE: Record<Scope, Role> = {
@@ -44,10 +43,18 @@ describe('the declared operations', () => {
   it('leave every multipart upload to its handler (the JSON body parser exempts it)', () => {
     const uploads = OPERATIONS.filter((operation) => operation.upload);
     expect(uploads.map((operation) => operation.operationId)).to.deep.equal(['uploadAttachment']);
+    const isUpload = readsOwnBody(OPERATIONS, 'api');
     for (const operation of uploads) {
       const path = operation.path.replace(/:[A-Za-z]+/g, '12');
-      const request = { method: operation.method.toUpperCase(), path } as Request;
-      expect(isAttachmentUpload(request), operation.operationId).to.equal(true);
+      expect(isUpload({ method: operation.method.toUpperCase(), path }), operation.operationId).to.equal(
+        true,
+      );
+    }
+    for (const operation of OPERATIONS.filter((each) => !each.upload)) {
+      const path = operation.path.replace(/:[A-Za-z]+/g, '12');
+      expect(isUpload({ method: operation.method.toUpperCase(), path }), operation.operationId).to.equal(
+        false,
+      );
     }
   });
 });

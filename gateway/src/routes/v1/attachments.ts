@@ -6,7 +6,7 @@
  * attachment is reachable, and what a file may be, is decided by the attachment service; its errors
  * pass through unchanged.
  *
- * Uploads read their own body: parseJsonBody exempts them (isAttachmentUpload).
+ * Uploads read their own body: parseJsonBody exempts them (mount.ts readsOwnBody).
  */
 import type * as grpc from '@grpc/grpc-js';
 import type { Request } from 'express';
@@ -29,15 +29,8 @@ import {
   type AttachmentLimits,
 } from './attachments.schemas.js';
 
-const UPLOAD_PATH = /^\/tickets\/[^/]+\/attachments\/?$/;
-
 /** Upload chunks handed to gRPC and not yet written out, per upload: bounds the gateway's memory. */
 export const MAX_UPLOAD_MESSAGES_IN_FLIGHT = 4;
-
-/** POST /tickets/{id}/attachments: the body is multipart and read by the handler, not parseJsonBody. */
-export function isAttachmentUpload(request: Request): boolean {
-  return request.method === 'POST' && UPLOAD_PATH.test(request.path);
-}
 
 /**
  * An UploadAttachment client stream as the sink of the multipart reader: header first, then chunks.

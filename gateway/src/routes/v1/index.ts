@@ -8,9 +8,8 @@ import type { GatewayLimits } from '../../limits/index.js';
 import { authenticateApiKey } from '../../middleware/authenticate-api-key.js';
 import { parseJsonBody } from '../../middleware/parse-json-body.js';
 import { OPERATIONS } from '../index.js';
-import { mountOperations } from '../mount.js';
+import { mountOperations, readsOwnBody } from '../mount.js';
 import type { RouteDeps } from '../operation.js';
-import { isAttachmentUpload } from './attachments.js';
 
 export interface ApiRouterDeps extends RouteDeps {
   apiKeys: ApiKeyAuthenticator;
@@ -25,8 +24,8 @@ export function createApiRouter(deps: ApiRouterDeps): Router {
   // Rate limit (failed authentication counts as anonymous) and quota, then idempotency once the body
   // is parsed (limits/index.ts).
   for (const handler of deps.limits?.afterAuthentication ?? []) router.use(handler);
-  // Attachment uploads are multipart and streamed by their route.
-  router.use(parseJsonBody({ limitBytes: deps.bodyLimitBytes, isExempt: isAttachmentUpload }));
+  // Uploads (attachments) are multipart and streamed by their handler.
+  router.use(parseJsonBody({ limitBytes: deps.bodyLimitBytes, isExempt: readsOwnBody(OPERATIONS, 'api') }));
   for (const handler of deps.limits?.afterBodyParsing ?? []) router.use(handler);
   mountOperations(router, 'api', OPERATIONS, deps);
   return router;
