@@ -18,7 +18,6 @@ import {
   loadExternalsInChild,
   removeBuildOnlyFiles,
   removeUnreachablePackages,
-  removeUnusedPrismaCompilers,
 } from './runtime-dependencies.js';
 
 export const HEALTHCHECK_ENTRY = 'deploy/images/healthcheck.ts';
@@ -94,7 +93,6 @@ export async function buildServiceImage(
   ]);
   removeUnreachablePackages(path.join(appDir, 'node_modules'), new Set(kept.keys()));
   removeBuildOnlyFiles(path.join(appDir, 'node_modules'));
-  removeUnusedPrismaCompilers(appDir, bundle.externals);
 
   const problems = compareResolutions(root, appDir, bundle.externals);
   if (problems.length > 0)

@@ -1,7 +1,7 @@
 /**
  * Bundles a deployable into runnable JavaScript with esbuild. Workspace packages (`@tix/*`, which
- * export TypeScript sources) and the generated Prisma client are compiled into the bundle; every npm
- * package stays an external import, to be installed pruned next to it (runtime-dependencies.ts).
+ * export TypeScript sources) are compiled into the bundle; every npm package stays an external
+ * import, to be installed pruned next to it (runtime-dependencies.ts).
  */
 import { builtinModules } from 'node:module';
 import { readFileSync, realpathSync } from 'node:fs';
@@ -25,16 +25,12 @@ export const FILE_RELATIVE_MODULES: { module: RegExp; why: string }[] = [
     module: /^services\/[a-z-]+\/src\/server\.ts$/,
     why: "a service's migrations folder: read by tests and the launcher, never at run time",
   },
-  {
-    module: /^services\/[a-z-]+\/src\/generated\/prisma\/client\.ts$/,
-    why: 'the generated Prisma client sets globalThis.__dirname for engine files; the engine-free client loads none',
-  },
 ];
 
 export interface ExternalImport {
-  /** As written in the source, e.g. `@prisma/client/runtime/client`. */
+  /** As written in the source, e.g. `pg-protocol/dist/messages`. */
   specifier: string;
-  /** The npm package it belongs to, e.g. `@prisma/client`. */
+  /** The npm package it belongs to, e.g. `pg-protocol`. */
   packageName: string;
   /** The bundled file (relative to the repository root) that imports it. */
   importer: string;

@@ -2,9 +2,8 @@
  * The npm packages a bundle imports, installed next to it and nothing else. `pnpm deploy --prod`
  * installs the deployable's production dependencies from the workspace lockfile (flat, hoisted
  * layout, so a bundle at <app>/dist resolves every package from <app>/node_modules); then everything
- * the bundle cannot reach is removed: dev tools pulled in as optional peers (the Prisma CLI through
- * @prisma/client), the copied workspace sources (already bundled), type declarations, source maps and
- * the Prisma query compilers of other databases.
+ * the bundle cannot reach is removed: the copied workspace sources (already bundled), type
+ * declarations and source maps.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
@@ -148,33 +147,6 @@ export function removeBuildOnlyFiles(dir: string): number {
     }
   }
   return count;
-}
-
-const PRISMA_COMPILER = /^(query_compiler_[a-z]+_bg\.[a-z]+)\./;
-
-/**
- * @prisma/client ships a query compiler per database and size variant (~5 MB each) plus an edge
- * build; the generated client imports exactly one. Keeps the ones the bundle imports, deletes the
- * rest, and returns the deleted file names.
- */
-export function removeUnusedPrismaCompilers(appDir: string, externals: ExternalImport[]): string[] {
-  const runtimeDir = path.join(appDir, 'node_modules/@prisma/client/runtime');
-  if (!existsSync(runtimeDir)) return [];
-  const used = new Set(
-    externals
-      .map((external) => /^@prisma\/client\/runtime\/(.+)$/.exec(external.specifier)?.[1])
-      .map((file) => (file ? PRISMA_COMPILER.exec(file)?.[1] : undefined))
-      .filter((stem): stem is string => stem !== undefined),
-  );
-  const removed: string[] = [];
-  for (const file of readdirSync(runtimeDir)) {
-    const stem = PRISMA_COMPILER.exec(file)?.[1];
-    if ((stem !== undefined && !used.has(stem)) || file.startsWith('wasm-compiler-edge.')) {
-      rmSync(path.join(runtimeDir, file));
-      removed.push(file);
-    }
-  }
-  return removed;
 }
 
 /**

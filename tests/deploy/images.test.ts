@@ -31,7 +31,6 @@ import {
   dependencyClosure,
   removeBuildOnlyFiles,
   removeUnreachablePackages,
-  removeUnusedPrismaCompilers,
 } from '../../deploy/images/runtime-dependencies.js';
 
 interface Stage {
@@ -206,32 +205,6 @@ describe('deploy: images', () => {
       expect(
         compareResolutions(path.join(root, 'workspace'), path.join(root, 'app'), externals),
       ).to.deep.equal(['b: pkg/src/index.ts uses 3.0.0 in the workspace, the image has 1.0.0']);
-    });
-
-    it('keeps only the Prisma query compiler the bundle imports', () => {
-      const runtime = 'app/node_modules/@prisma/client/runtime';
-      writeFiles(root, {
-        [`${runtime}/client.mjs`]: '',
-        [`${runtime}/query_compiler_fast_bg.postgresql.mjs`]: '',
-        [`${runtime}/query_compiler_fast_bg.postgresql.wasm-base64.mjs`]: '',
-        [`${runtime}/query_compiler_fast_bg.mysql.mjs`]: '',
-        [`${runtime}/query_compiler_small_bg.postgresql.mjs`]: '',
-        [`${runtime}/wasm-compiler-edge.mjs`]: '',
-      });
-      const externals = [
-        'client',
-        'query_compiler_fast_bg.postgresql.mjs',
-        'query_compiler_fast_bg.postgresql.wasm-base64.mjs',
-      ].map((file) => ({
-        specifier: `@prisma/client/runtime/${file}`,
-        packageName: '@prisma/client',
-        importer: 'x.ts',
-      }));
-      expect(removeUnusedPrismaCompilers(path.join(root, 'app'), externals).sort()).to.deep.equal([
-        'query_compiler_fast_bg.mysql.mjs',
-        'query_compiler_small_bg.postgresql.mjs',
-        'wasm-compiler-edge.mjs',
-      ]);
     });
   });
 
