@@ -3,11 +3,12 @@
  * refusal reports every problem of a request at once.
  */
 import type { FieldErrors } from '@tix/kit';
-import { hasControlCharacters } from '@tix/protos';
+import { codePointLength, hasControlCharacters } from '@tix/protos';
 
 /**
- * Checks a required one-line text: trimmed, non-empty, at most `max` characters, no control
- * characters. Returns the trimmed value (also when it failed, so callers can keep collecting errors).
+ * Checks a required one-line text: trimmed, non-empty, at most `max` characters (code points, as
+ * everywhere in the contract), no control characters. Returns the trimmed value (also when it
+ * failed, so callers can keep collecting errors).
  */
 export function checkRequiredText(
   errors: FieldErrors,
@@ -17,7 +18,7 @@ export function checkRequiredText(
 ): string {
   const trimmed = value.trim();
   if (trimmed.length === 0) errors.add(field, `${options.label} is required`);
-  else if (trimmed.length > options.max)
+  else if (codePointLength(trimmed) > options.max)
     errors.add(field, `${options.label} must be at most ${options.max} characters`);
   else if (hasControlCharacters(trimmed, false))
     errors.add(field, `${options.label} must not contain control characters`);
@@ -34,7 +35,7 @@ export function checkOptionalText(
   value: string,
   options: { label: string; max: number },
 ): string {
-  if (value.length > options.max)
+  if (codePointLength(value) > options.max)
     errors.add(field, `${options.label} must be at most ${options.max} characters`);
   else if (hasControlCharacters(value, true))
     errors.add(field, `${options.label} must not contain control characters`);

@@ -43,6 +43,10 @@ describe('ticket type rules', () => {
     expect(error.validationErrors).to.deep.equal({ name: ['Name must be at most 100 characters'] });
   });
 
+  it('counts characters as code points: 100 emoji (200 UTF-16 units) are a valid name', () => {
+    expect(validateNewTicketType({ ...valid, name: '🎫'.repeat(100) }).name).to.equal('🎫'.repeat(100));
+  });
+
   it('validates the schema with @tix/custom-fields and reports its errors under field_schema', async () => {
     const error = await refusal(() =>
       validateNewTicketType({ ...valid, fieldSchemaJson: '{"not":"an array"}' }),
