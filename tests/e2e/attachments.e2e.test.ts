@@ -7,18 +7,19 @@
  */
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { eventually } from '@tix/kit/testing';
+import { eventually, expectError } from '@tix/kit/testing';
 import type { DomainEvent } from '@tix/protos';
 import { createProbeQueue } from '../support/broker.js';
 import { fleet } from '../support/fleet.js';
 import {
   createKey,
   createProject,
+  createTicket,
   createTicketType,
-  unique,
   type ProjectFixture,
+  unique,
 } from '../support/fixtures.js';
-import { request, type ApiResponse } from '../support/http.js';
+import { request } from '../support/http.js';
 
 /** A whole 1x1 PNG: the type check recognises it whatever follows. */
 const PNG_HEAD = Buffer.from(
@@ -40,13 +41,6 @@ function binaryPng(length: number): Buffer {
 
 function sha256(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
-}
-
-function expectError(response: ApiResponse, code: number, message: string, validation?: unknown): void {
-  expect(response.status, response.text).to.equal(code);
-  const error: Record<string, unknown> = { code, message };
-  if (validation !== undefined) error.validation_errors = validation;
-  expect(response.body).to.deep.equal({ ok: false, error });
 }
 
 describe('attachments through the fleet', function () {
@@ -71,15 +65,13 @@ describe('attachments through the fleet', function () {
     await probe?.remove();
   });
 
-  async function createTicket(apiKey = key.key): Promise<number> {
+  async function newTicket(apiKey = key.key): Promise<number> {
     const types = await request('/v1/ticket-types', { key: apiKey });
-    const response = await request('/v1/tickets', {
-      method: 'POST',
-      key: apiKey,
-      body: { ticket_type_id: types.body.data.ticket_types[0].id, title: 'Files attached' },
+    const ticket = await createTicket(apiKey, {
+      ticket_type_id: types.body.data.ticket_types[0].id,
+      title: 'Files attached',
     });
-    expect(response.status, response.text).to.equal(201);
-    return response.body.data.ticket.id as number;
+    return ticket.id as number;
   }
 
   async function upload(ticketId: number, bytes: Buffer, filename: string, type: string, apiKey = key.key) {
@@ -101,7 +93,7 @@ describe('attachments through the fleet', function () {
   }
 
   it('round-trips a 20 MB binary file byte for byte, with the spec headers for a non-ASCII name', async () => {
-    const ticketId = await createTicket();
+    const ticketId = await newTicket();
     const bytes = binaryPng(20 * 1024 * 1024);
     const uploaded = await upload(ticketId, bytes, 'Ünïcödé 图像 2026.png', 'image/png');
     expect(uploaded.status, uploaded.text).to.equal(201);
@@ -142,7 +134,7 @@ describe('attachments through the fleet', function () {
   });
 
   it("answers 404 for another project's attachment id, and refuses a renamed executable", async () => {
-    const ticketId = await createTicket();
+    const ticketId = await newTicket();
     const uploaded = await upload(ticketId, binaryPng(1000), 'mine.png', 'image/png');
     const id = uploaded.body.data.attachment.id as number;
     const theirDownload = await download(id, otherKey.key);
@@ -177,7 +169,7 @@ describe('attachments through the fleet', function () {
   });
 
   it('deletes (200, then 404) and publishes attachment.created and attachment.deleted once each', async () => {
-    const ticketId = await createTicket();
+    const ticketId = await newTicket();
     const uploaded = await upload(ticketId, Buffer.from('id,name\n1,Zoë\n'), 'people.csv', 'text/csv');
     expect(uploaded.status, uploaded.text).to.equal(201);
     const attachment = uploaded.body.data.attachment;

@@ -4,17 +4,19 @@
  * role, project scope, and the comment events reaching RabbitMQ once each with the API's JSON.
  */
 import { expect } from 'chai';
-import { eventually } from '@tix/kit/testing';
+import { eventually, expectError } from '@tix/kit/testing';
 import type { DomainEvent } from '@tix/protos';
 import { createProbeQueue } from '../support/broker.js';
 import {
+  createComment,
   createKey,
   createProject,
+  createTicket,
   createTicketType,
-  unique,
   type ProjectFixture,
+  unique,
 } from '../support/fixtures.js';
-import { request, type ApiResponse } from '../support/http.js';
+import { request } from '../support/http.js';
 
 type Role = 'admin' | 'team_lead' | 'agent' | 'viewer';
 type Key = Awaited<ReturnType<typeof createKey>>;
@@ -33,14 +35,6 @@ interface CommentJson {
 /** The comment an event carries. */
 function dataOf(event: DomainEvent): CommentJson {
   return event.data as unknown as CommentJson;
-}
-
-function expectError(response: ApiResponse, code: number, message: string, validationErrors?: object): void {
-  expect(response.status, response.text).to.equal(code);
-  expect(response.body).to.deep.equal({
-    ok: false,
-    error: { code, message, ...(validationErrors ? { validation_errors: validationErrors } : {}) },
-  });
 }
 
 describe('comments through the fleet', () => {
@@ -63,17 +57,10 @@ describe('comments through the fleet', () => {
   const api = (method: string, path: string, body?: unknown, key = author.key) =>
     request(`/v1${path}`, { method, key, body });
 
-  async function newTicket(): Promise<number> {
-    const response = await api('POST', '/tickets', { ticket_type_id: typeId, title: 'Printer on fire' });
-    expect(response.status, response.text).to.equal(201);
-    return response.body.data.ticket.id as number;
-  }
-
-  async function newComment(ticket: number, body: object, key = author.key): Promise<CommentJson> {
-    const response = await api('POST', `/tickets/${ticket}/comments`, body, key);
-    expect(response.status, response.text).to.equal(201);
-    return response.body.data.comment as CommentJson;
-  }
+  const newTicket = async (): Promise<number> =>
+    (await createTicket<{ id: number }>(author.key, { ticket_type_id: typeId, title: 'Printer on fire' })).id;
+  const newComment = (ticket: number, body: Record<string, unknown>, key = author.key) =>
+    createComment<CommentJson>(key, ticket, body);
 
   it('runs the spec flow: note, public reply, list, include_internal, edit, publish, delete', async () => {
     const ticket = await newTicket();

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { eventually } from '@tix/kit/testing';
 import type { DomainEvent } from '@tix/protos';
 import { createProbeQueue, startBroker, stopBroker } from '../support/broker.js';
-import { createKey, createProject, createTicketType, unique } from '../support/fixtures.js';
+import { createKey, createProject, createTicket, createTicketType, unique } from '../support/fixtures.js';
 import { request } from '../support/http.js';
 
 interface TicketData {
@@ -35,13 +35,7 @@ describe('ticket events survive a RabbitMQ outage', function () {
 
     const tickets: TicketData[] = [];
     for (let i = 0; i < 10; i += 1) {
-      const created = await request('/v1/tickets', {
-        method: 'POST',
-        key,
-        body: { ticket_type_id: type.id, title: `Outage ${i}` },
-      });
-      expect(created.status, created.text).to.equal(201);
-      tickets.push(created.body.data.ticket);
+      tickets.push(await createTicket(key, { ticket_type_id: type.id, title: `Outage ${i}` }));
     }
     for (const ticket of tickets.slice(0, 5)) {
       const updated = await request(`/v1/tickets/${ticket.id}`, {

@@ -3,50 +3,25 @@
  * raised limits (support/fleet.ts), so this suite starts a second gateway (gateway/src/main.ts) in
  * front of the same services, with no RATE_LIMIT_* overrides and the limits in Redis.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { expect } from 'chai';
-import { eventually, freePort } from '@tix/kit/testing';
+import { eventually, freePort, startMainProcess, type TestProcess } from '@tix/kit/testing';
 import { REPO_ROOT } from '@tix/local/fleet-layout';
 import { createKey, createProject, createTicketType, unique } from '../support/fixtures.js';
 import { fleet } from '../support/fleet.js';
+import { request, type ApiResponse, type RequestOptions } from '../support/http.js';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  body: any;
-}
-
 describe('limits at spec defaults (own gateway process, Redis)', function () {
   this.timeout(60_000);
-  let child: ChildProcess;
+  let gateway: TestProcess | undefined;
   let apiUrl: string;
-  let exited: Promise<number | null>;
   const prefix = `tix:e2e:${randomBytes(4).toString('hex')}:`;
 
-  const call = async (
-    pathAndQuery: string,
-    options: { key: string; method?: string; body?: unknown; headers?: Record<string, string> },
-  ): Promise<Answer> => {
-    const headers: Record<string, string> = { authorization: `Bearer ${options.key}`, ...options.headers };
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${apiUrl}${pathAndQuery}`, {
-      method: options.method ?? 'GET',
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      headers: response.headers,
-      text,
-      body: text ? JSON.parse(text) : undefined,
-    };
-  };
+  const call = (pathAndQuery: string, options: Omit<RequestOptions, 'baseUrl'>): Promise<ApiResponse> =>
+    request(pathAndQuery, { ...options, baseUrl: apiUrl });
 
   before(async () => {
     const env: NodeJS.ProcessEnv = {
@@ -60,12 +35,8 @@ describe('limits at spec defaults (own gateway process, Redis)', function () {
     };
     for (const name of Object.keys(env)) if (/^RATE_LIMIT|^QUOTA_|^IDEMPOTENCY_/.test(name)) delete env[name];
     apiUrl = `http://127.0.0.1:${env.GATEWAY_API_PORT}`;
-    child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'gateway/src/main.ts')], {
-      cwd: REPO_ROOT,
-      env,
-      stdio: ['ignore', 'ignore', process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore'],
-    });
-    exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    // Its whole environment is the one built here (inheritEnv: false), so no raised limit leaks in.
+    gateway = startMainProcess(path.join(REPO_ROOT, 'gateway'), env, { inheritEnv: false });
     await eventually(
       () =>
         fetch(`${apiUrl}/readyz`).then(
@@ -77,10 +48,7 @@ describe('limits at spec defaults (own gateway process, Redis)', function () {
     );
   });
   after(async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await gateway?.stop();
     // Its Redis keys (own prefix) expire on their own: a minute for windows, an hour for idempotency.
   });
 
@@ -100,7 +68,7 @@ describe('limits at spec defaults (own gateway process, Redis)', function () {
     const refused = await call('/v1/projects', { key });
     expect(refused.status).to.equal(429);
     expect(refused.body).to.deep.include({ ok: false });
-    expect(refused.body.error.code).to.equal(429);
+    expect(refused.body.error?.code).to.equal(429);
     expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60);
     expect(Number(refused.headers.get('x-ratelimit-reset'))).to.be.greaterThan(Date.now() / 1000);
     // The fleet's own gateway (other limits, other store) is unaffected.

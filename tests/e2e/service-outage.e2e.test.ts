@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { eventually } from '@tix/kit/testing';
-import { createKey, createProject, createTicketType } from '../support/fixtures.js';
+import { createKey, createProject, createTicket, createTicketType } from '../support/fixtures.js';
 import { fleet } from '../support/fleet.js';
 import { request } from '../support/http.js';
 
@@ -21,13 +21,8 @@ describe('a service outage behind the gateway (circuit breaker)', function () {
     const project = await createProject();
     const type = await createTicketType(project.slug);
     const { key } = await createKey({ project: project.slug });
-    const created = await request('/v1/tickets', {
-      method: 'POST',
-      key,
-      body: { ticket_type_id: type.id, title: 'Before the outage' },
-    });
-    expect(created.status, created.text).to.equal(201);
-    const path = `/v1/tickets/${created.body.data.ticket.id as number}`;
+    const created = await createTicket(key, { ticket_type_id: type.id, title: 'Before the outage' });
+    const path = `/v1/tickets/${created.id as number}`;
 
     await fleet().kill('tickets', 'SIGKILL');
     ticketsDown = true;

@@ -4,14 +4,16 @@
  * parallel creates, exactly one winner of two simultaneous PUTs), and the error envelopes.
  */
 import { expect } from 'chai';
+import { expectError } from '@tix/kit/testing';
 import {
   createKey,
   createProject,
+  createTicket,
   createTicketType,
   createUser,
   type ProjectFixture,
 } from '../support/fixtures.js';
-import { request, type ApiResponse } from '../support/http.js';
+import { request } from '../support/http.js';
 
 const SEVERITY_FIELD = {
   name: 'severity',
@@ -32,13 +34,6 @@ interface TicketJson {
   [field: string]: unknown;
 }
 
-function expectError(response: ApiResponse, code: number, message: string, fields?: string[]): void {
-  expect(response.status, response.text).to.equal(code);
-  expect(response.body.ok).to.equal(false);
-  expect(response.body.error).to.include({ code, message });
-  if (fields) expect(Object.keys(response.body.error!.validation_errors ?? {})).to.have.members(fields);
-}
-
 describe('tickets through the fleet', () => {
   let project: ProjectFixture;
   let bugType: number;
@@ -56,15 +51,12 @@ describe('tickets through the fleet', () => {
   const api = (method: string, path: string, body?: unknown, apiKey = key.key) =>
     request(`/v1${path}`, { method, key: apiKey, body });
 
-  async function create(fields: Record<string, unknown>): Promise<TicketJson> {
-    const response = await api('POST', '/tickets', {
+  const create = (fields: Record<string, unknown>) =>
+    createTicket<TicketJson>(key.key, {
       ticket_type_id: bugType,
       custom_fields: { severity: 'low' },
       ...fields,
     });
-    expect(response.status, response.text).to.equal(201);
-    return response.body.data.ticket as TicketJson;
-  }
 
   it('runs the spec flow: create, get, list, update, conflict, move, board, bulk, delete, restore, merge', async () => {
     // Create: the whole ticket, numbered in the project.
@@ -205,6 +197,9 @@ describe('tickets through the fleet', () => {
       await api('POST', `/tickets/${third.id}/merge`, { target_id: first.id }),
       422,
       'Validation failed',
+      {
+        id: [`Ticket ${third.id} is already merged into ticket ${first.id}`],
+      },
     );
   });
 

@@ -9,7 +9,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { eventually } from '@tix/kit/testing';
-import { createKey, createProject, createTicketType, type ProjectFixture } from '../support/fixtures.js';
+import {
+  createKey,
+  createProject,
+  createTicket,
+  createTicketType,
+  type ProjectFixture,
+} from '../support/fixtures.js';
 import { request } from '../support/http.js';
 
 interface Received {
@@ -99,13 +105,7 @@ describe('webhooks through the fleet', function () {
       'ticket.status_changed',
       'ticket.assigned',
     ]);
-    const created = await request('/v1/tickets', {
-      method: 'POST',
-      key,
-      body: { ticket_type_id: typeId, title: 'Hooked' },
-    });
-    expect(created.status, created.text).to.equal(201);
-    const ticket = created.body.data.ticket;
+    const ticket = await createTicket(key, { ticket_type_id: typeId, title: 'Hooked' });
     await eventually(() => receiver.received.length >= 1, 15_000);
     const me = (await request('/v1/users', { key })).body.data.users[0];
     const updated = await request(`/v1/tickets/${ticket.id}`, {
@@ -145,12 +145,7 @@ describe('webhooks through the fleet', function () {
   it('a failing receiver: 3 attempts, failed in the log; redeliver sends it again', async () => {
     const hook = await subscribe(['ticket.created']);
     receiver.answer(500);
-    const created = await request('/v1/tickets', {
-      method: 'POST',
-      key,
-      body: { ticket_type_id: typeId, title: 'Failing' },
-    });
-    expect(created.status).to.equal(201);
+    await createTicket(key, { ticket_type_id: typeId, title: 'Failing' });
     const failed = await eventually(async () => {
       const log = await request(`/v1/webhooks/${hook.id}/deliveries`, { key });
       const newest = log.body.data.deliveries[0] as
@@ -186,11 +181,7 @@ describe('webhooks through the fleet', function () {
       expect(response.status, response.text).to.equal(201);
       const deleted = await request(`/v1/webhooks/${hook.id}`, { method: 'DELETE', key });
       expect(deleted.body).to.deep.equal({ ok: true, data: { message: 'Webhook deleted' } });
-      await request('/v1/tickets', {
-        method: 'POST',
-        key,
-        body: { ticket_type_id: typeId, title: 'After delete' },
-      });
+      await createTicket(key, { ticket_type_id: typeId, title: 'After delete' });
       await eventually(() => other.received.length === 1, 15_000);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(receiver.received).to.have.length(0);

@@ -1,6 +1,11 @@
-/** Test data made through the admin CLI, as an operator would make it. */
+/**
+ * Test data, one builder per resource: projects, users, keys and ticket types through the admin CLI,
+ * as an operator makes them; tickets and comments through the API, as an integrator does.
+ */
 import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
 import { tixJson } from './cli.js';
+import { request } from './http.js';
 
 export interface ProjectFixture {
   id: number;
@@ -63,4 +68,22 @@ export async function createTicketType(
   if (options.isDefault) args.push('--default');
   if (options.fields) args.push('--fields', JSON.stringify(options.fields));
   return tixJson(args);
+}
+
+/** Creates a ticket through the API as the key's user (201 asserted); answers the spec Ticket. */
+export async function createTicket<T = any>(key: string, body: Record<string, unknown>): Promise<T> {
+  const response = await request('/v1/tickets', { method: 'POST', key, body });
+  expect(response.status, response.text).to.equal(201);
+  return response.body.data.ticket as T;
+}
+
+/** Adds a comment through the API as the key's user (201 asserted); answers the spec Comment. */
+export async function createComment<T = any>(
+  key: string,
+  ticketId: number,
+  body: Record<string, unknown>,
+): Promise<T> {
+  const response = await request(`/v1/tickets/${ticketId}/comments`, { method: 'POST', key, body });
+  expect(response.status, response.text).to.equal(201);
+  return response.body.data.comment as T;
 }

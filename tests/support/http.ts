@@ -25,6 +25,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** 'app' talks to the session host instead of the API host. */
   host?: 'api' | 'app';
+  /** Another gateway than the shared fleet's (e.g. one a suite started itself). */
+  baseUrl?: string;
 }
 
 /** Sends a request to the gateway and decodes the JSON envelope. */
@@ -32,7 +34,7 @@ export async function request<T = Envelope>(
   path: string,
   options: RequestOptions = {},
 ): Promise<ApiResponse<T>> {
-  const base = options.host === 'app' ? fleet().appUrl : fleet().apiUrl;
+  const base = options.baseUrl ?? (options.host === 'app' ? fleet().appUrl : fleet().apiUrl);
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   let body: string | undefined = options.rawBody;

@@ -5,10 +5,10 @@
  * another project's attachment id, 503 while the store is down, and no 500 for any bad input.
  */
 import { expect } from 'chai';
+import { expectError } from '@tix/kit/testing';
 import {
   binaryPng,
   exe,
-  expectError,
   form,
   MAX,
   PNG,

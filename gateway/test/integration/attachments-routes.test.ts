@@ -5,9 +5,9 @@
  * the list, one attachment, HEAD, and deletion with its events.
  */
 import { expect } from 'chai';
+import { expectError } from '@tix/kit/testing';
 import {
   binaryPng,
-  expectError,
   form,
   PNG,
   rawMultipart,

@@ -8,6 +8,7 @@ import { createServiceClient, type ServiceClient } from '@tix/kit';
 import { startTestCommentServer, type TestCommentServer } from '@tix/comment-service/testing';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { startTestTicketServer, type TestTicketServer } from '@tix/ticket-service/testing';
+import { expectError } from '@tix/kit/testing';
 import {
   bearer,
   request,
@@ -95,19 +96,6 @@ describe('comment routes + real comment, ticket and lookup services (fresh datab
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  }
-
-  function expectError(
-    response: JsonResponse,
-    code: number,
-    message: string,
-    validationErrors?: Record<string, string[]>,
-  ) {
-    expect(response.status, JSON.stringify(response.body)).to.equal(code);
-    expect(response.body).to.deep.equal({
-      ok: false,
-      error: { code, message, ...(validationErrors ? { validation_errors: validationErrors } : {}) },
     });
   }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { AppError } from '@tix/kit';
-import { freePort } from '@tix/kit/testing';
+import { expectError, freePort } from '@tix/kit/testing';
 import { startFakeLookup, FULL_KEY, NO_TICKETS_READ_KEY, type FakeLookup } from '../support/fake-lookup.js';
 import {
   bearer,
@@ -12,9 +12,9 @@ import {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-function expectError(response: JsonResponse, status: number, message: string): void {
-  expect(response.body).to.deep.equal({ ok: false, error: { code: status, message } });
-  expect(response.status).to.equal(status);
+/** The whole envelope, and the headers every error carries. */
+function expectErrorResponse(response: JsonResponse, status: number, message: string): void {
+  expectError(response, status, message);
   expect(response.headers.get('x-correlation-id')).to.match(UUID);
   expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
 }
@@ -34,12 +34,16 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
   afterEach(() => lookup.reset());
 
   it('404 names the method and path of an unknown route', async () => {
-    expectError(
+    expectErrorResponse(
       await request(`${gateway.apiUrl}/v1/nope`, { headers: bearer(FULL_KEY) }),
       404,
       'Route GET /v1/nope not found',
     );
-    expectError(await request(`${gateway.apiUrl}/elsewhere?x=1`), 404, 'Route GET /elsewhere not found');
+    expectErrorResponse(
+      await request(`${gateway.apiUrl}/elsewhere?x=1`),
+      404,
+      'Route GET /elsewhere not found',
+    );
   });
 
   it('405 with an Allow header for a known path asked with another method', async () => {
@@ -47,7 +51,7 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
       method: 'DELETE',
       headers: bearer(FULL_KEY),
     });
-    expectError(response, 405, 'Method DELETE not allowed on /v1/projects');
+    expectErrorResponse(response, 405, 'Method DELETE not allowed on /v1/projects');
     expect(response.headers.get('allow')).to.equal('GET, HEAD, OPTIONS');
   });
 
@@ -57,7 +61,7 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
       headers: { ...bearer(FULL_KEY), 'Content-Type': 'application/json' },
       body: '{"title": ',
     });
-    expectError(response, 400, 'Malformed JSON body');
+    expectErrorResponse(response, 400, 'Malformed JSON body');
   });
 
   it('400 naming the limit for JSON nested deeper than 32 levels, in any field or none', async () => {
@@ -76,7 +80,7 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
       `{"zzz_unknown":${nested(32, '[', ']')}}`,
       nested(33, '[', ']'),
     ]) {
-      expectError(await post(body), 400, message);
+      expectErrorResponse(await post(body), 400, message);
     }
     // At the limit the body is parsed and reaches the route (which answers on its own terms).
     const atLimit = await post(`{"name":"n","zzz":${nested(31)}}`);
@@ -92,13 +96,13 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
       headers: { ...bearer(FULL_KEY), 'Content-Type': 'application/json' },
       body: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]),
     });
-    expectError(invalid, 400, 'Request body is not valid UTF-8');
+    expectErrorResponse(invalid, 400, 'Request body is not valid UTF-8');
     const latin1 = await request(`${gateway.apiUrl}/v1/projects`, {
       method: 'POST',
       headers: { ...bearer(FULL_KEY), 'Content-Type': 'application/json; charset=ISO-8859-1' },
       body: '{"name":"caf\u00e9"}',
     });
-    expectError(latin1, 415, 'JSON must be sent as UTF-8');
+    expectErrorResponse(latin1, 415, 'JSON must be sent as UTF-8');
   });
 
   it('413 for a body over BODY_LIMIT, 415 for a non-JSON body on POST', async () => {
@@ -107,37 +111,37 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
       headers: { ...bearer(FULL_KEY), 'Content-Type': 'application/json' },
       body: JSON.stringify({ content: 'x'.repeat(4096) }),
     });
-    expectError(tooLarge, 413, 'Request body too large (limit 2048 bytes)');
+    expectErrorResponse(tooLarge, 413, 'Request body too large (limit 2048 bytes)');
     const notJson = await request(`${gateway.apiUrl}/v1/projects`, {
       method: 'POST',
       headers: { ...bearer(FULL_KEY), 'Content-Type': 'text/plain' },
       body: 'hello',
     });
-    expectError(notJson, 415, 'Content-Type must be application/json');
+    expectErrorResponse(notJson, 415, 'Content-Type must be application/json');
   });
 
   it('401 without a key, 401 Invalid API key for unknown and malformed keys', async () => {
     const missing = await request(`${gateway.apiUrl}/v1/projects`);
-    expectError(missing, 401, 'API key required');
+    expectErrorResponse(missing, 401, 'API key required');
     expect(missing.headers.get('www-authenticate')).to.equal('Bearer');
-    expectError(
+    expectErrorResponse(
       await request(`${gateway.apiUrl}/v1/projects`, { headers: bearer('tix_unknown_key_999') }),
       401,
       'Invalid API key',
     );
-    expectError(
+    expectErrorResponse(
       await request(`${gateway.apiUrl}/v1/projects`, { headers: { 'X-API-Key': 'tix_unknown_key_999' } }),
       401,
       'Invalid API key',
     );
-    expectError(
+    expectErrorResponse(
       await request(`${gateway.apiUrl}/v1/projects`, { headers: { Authorization: 'Bearer ' } }),
       401,
       'Invalid API key',
     );
     const callsBefore = lookup.calls.AuthenticateApiKey ?? 0;
     // Not a plausible key at all: refused without asking lookup.
-    expectError(
+    expectErrorResponse(
       await request(`${gateway.apiUrl}/v1/projects`, { headers: bearer('short') }),
       401,
       'Invalid API key',
@@ -146,7 +150,7 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
   });
 
   it('403 names the missing scope', async () => {
-    expectError(
+    expectErrorResponse(
       await request(`${gateway.apiUrl}/v1/ticket-types?project_id=1`, {
         headers: bearer(NO_TICKETS_READ_KEY),
       }),
@@ -156,17 +160,17 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
   });
 
   it('400 Project ID is required. and 404 Project not found', async () => {
-    expectError(
+    expectErrorResponse(
       await request(`${gateway.apiUrl}/v1/ticket-types`, { headers: bearer(FULL_KEY) }),
       400,
       'Project ID is required.',
     );
-    expectError(
+    expectErrorResponse(
       await request(`${gateway.apiUrl}/v1/ticket-types?project_id=99`, { headers: bearer(FULL_KEY) }),
       404,
       'Project not found',
     );
-    expectError(
+    expectErrorResponse(
       await request(`${gateway.apiUrl}/v1/ticket-types?project=nope`, { headers: bearer(FULL_KEY) }),
       404,
       'Project not found',
@@ -193,12 +197,12 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
     const response = await request(`${gateway.apiUrl}/v1/ticket-types?project=broken`, {
       headers: bearer(FULL_KEY),
     });
-    expectError(response, 500, 'Internal server error');
+    expectErrorResponse(response, 500, 'Internal server error');
   });
 
   it('500 when the service fails unexpectedly, with its message hidden', async () => {
     lookup.override('ListUsers', () => Promise.reject(new TypeError('password=hunter2 in stack')));
-    expectError(
+    expectErrorResponse(
       await request(`${gateway.apiUrl}/v1/users`, { headers: bearer(FULL_KEY) }),
       500,
       'Internal server error',
@@ -207,7 +211,7 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
 
   it('a service AppError keeps its kind and message', async () => {
     lookup.override('ListUsers', () => Promise.reject(AppError.conflict('Rare simultaneous write')));
-    expectError(
+    expectErrorResponse(
       await request(`${gateway.apiUrl}/v1/users`, { headers: bearer(FULL_KEY) }),
       409,
       'Rare simultaneous write',
@@ -221,7 +225,7 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
       () => new Promise((resolve) => setTimeout(() => resolve({ users: [] }), 1_000)),
     );
     try {
-      expectError(
+      expectErrorResponse(
         await request(`${slowGateway.apiUrl}/v1/users`, { headers: bearer(FULL_KEY) }),
         504,
         'Service did not answer in time',
@@ -235,12 +239,12 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
     const downGateway = await startTestGateway({ services: { lookup: `127.0.0.1:${await freePort()}` } });
     const absentGateway = await startTestGateway({ services: {} });
     try {
-      expectError(
+      expectErrorResponse(
         await request(`${downGateway.apiUrl}/v1/projects`, { headers: bearer(FULL_KEY) }),
         503,
         'Service temporarily unavailable',
       );
-      expectError(
+      expectErrorResponse(
         await request(`${absentGateway.apiUrl}/v1/projects`, { headers: bearer(FULL_KEY) }),
         503,
         'The lookup service is not deployed',

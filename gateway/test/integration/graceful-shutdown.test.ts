@@ -5,10 +5,7 @@
  * and exits 0 within SHUTDOWN_GRACE_MS; a request slower than the grace period is cut and the process
  * still exits 0 on time. main-process.test.ts covers start-up and configuration refusals.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import {
   createTestVhost,
@@ -16,26 +13,24 @@ import {
   freePort,
   metricValue,
   scrapeMetrics,
+  startMainProcess,
+  type TestProcess,
   type TestVhost,
 } from '@tix/kit/testing';
 import { FULL_KEY, startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
 import { bearer, request } from '../support/test-gateway.js';
 
-const GATEWAY_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
 interface RunningMain {
-  child: ChildProcess;
-  exit: Promise<{ code: number | null; at: number }>;
+  main: TestProcess;
   api: string;
   metrics: string;
 }
 
 async function startMain(lookup: FakeLookup, amqpUrl: string, graceMs: number): Promise<RunningMain> {
   const [apiPort, appPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: GATEWAY_DIR,
-    env: {
-      PATH: process.env.PATH ?? '',
+  const main = startMainProcess(
+    import.meta.url,
+    {
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
       GATEWAY_API_PORT: String(apiPort),
@@ -49,14 +44,11 @@ async function startMain(lookup: FakeLookup, amqpUrl: string, graceMs: number): 
       WEBHOOKS_SERVICE_ADDR: 'none',
       AMQP_URL: amqpUrl,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exit = new Promise<{ code: number | null; at: number }>((resolve) =>
-    child.once('exit', (code) => resolve({ code, at: Date.now() })),
+    { inheritEnv: false },
   );
   const api = `http://127.0.0.1:${apiPort}`;
   await eventually(() => request(`${api}/healthz`).then((response) => response.status === 200), 20_000, 100);
-  return { child, exit, api, metrics: `http://127.0.0.1:${metricsPort}/metrics` };
+  return { main, api, metrics: `http://127.0.0.1:${metricsPort}/metrics` };
 }
 
 /** Sends raw HTTP/1.1 on one connection and collects everything until the server closes it. */
@@ -95,9 +87,9 @@ describe('gateway graceful shutdown (real process)', function () {
     lookup = await startFakeLookup();
     vhost = await createTestVhost('gateway_shutdown');
   });
-  afterEach(() => {
+  afterEach(async () => {
     lookup.reset();
-    if (running?.child.exitCode === null) running.child.kill('SIGKILL');
+    await running?.main.kill();
     running = undefined;
   });
   after(async () => {
@@ -113,8 +105,7 @@ describe('gateway graceful shutdown (real process)', function () {
     expect(metricValue(text, 'process_resident_memory_bytes', { service: 'gateway' })).to.be.greaterThan(0);
     // The public listener knows nothing of it.
     expect((await request(`${running.api}/metrics`)).status).to.equal(404);
-    running.child.kill('SIGTERM');
-    expect((await running.exit).code).to.equal(0);
+    expect(await running.main.stop()).to.equal(0);
   });
 
   it('on SIGTERM: refuses new connections, says not ready, finishes the request in flight, exits 0 in time', async () => {
@@ -133,7 +124,7 @@ describe('gateway graceful shutdown (real process)', function () {
     await eventually(() => lookup.calls.ListUsers === 1);
 
     const signalledAt = Date.now();
-    running.child.kill('SIGTERM');
+    const stopped = running.main.stop();
     await eventually(() => refuses(`${running!.api}/healthz`), 1_000);
     expect(lookup.calls.ListUsers).to.equal(1);
     // A readiness probe on the open connection, during the drain (answered after the first reply).
@@ -147,9 +138,8 @@ describe('gateway graceful shutdown (real process)', function () {
     expect(second).to.contain('"status":"shutting_down"');
     expect(second).to.match(/connection: close/i);
 
-    const exit = await running.exit;
-    expect(exit.code).to.equal(0);
-    expect(exit.at - signalledAt).to.be.lessThan(graceMs);
+    expect(await stopped).to.equal(0);
+    expect(running.main.exitedAt()! - signalledAt).to.be.lessThan(graceMs);
   });
 
   it('cuts a request that outlasts the grace period and still exits 0 on time', async () => {
@@ -165,10 +155,9 @@ describe('gateway graceful shutdown (real process)', function () {
     );
     await eventually(() => lookup.calls.ListUsers === 1);
     const signalledAt = Date.now();
-    running.child.kill('SIGTERM');
-    const exit = await running.exit;
-    expect(exit.code).to.equal(0);
-    expect(exit.at - signalledAt).to.be.within(graceMs, graceMs + 3_000);
+    const stopped = running.main.stop();
+    expect(await stopped).to.equal(0);
+    expect(running.main.exitedAt()! - signalledAt).to.be.within(graceMs, graceMs + 3_000);
     expect(await slow).to.equal('cut');
   });
 });

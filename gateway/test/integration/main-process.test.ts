@@ -1,24 +1,20 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import {
   createTestVhost,
   eventually,
   freePort,
-  startTestProcess,
+  startMainProcess,
   type TestProcess,
   type TestVhost,
 } from '@tix/kit/testing';
 import { FULL_KEY, startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
 import { bearer, request } from '../support/test-gateway.js';
 
-const GATEWAY_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
 function startMain(env: Record<string, string>): TestProcess {
-  return startTestProcess(
-    'src/main.ts',
+  return startMainProcess(
+    import.meta.url,
     { NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env },
-    { cwd: GATEWAY_DIR, inheritEnv: false },
+    { inheritEnv: false },
   );
 }
 
@@ -58,12 +54,12 @@ describe('the gateway process (src/main.ts)', () => {
       );
       const inFlight = request(`${api}/v1/users`, { headers: bearer(FULL_KEY) });
       await eventually(() => lookup.calls.ListUsers === 1);
-      gateway.child.kill('SIGTERM');
+      const stopped = gateway.stop();
 
       const response = await inFlight;
       expect(response.status).to.equal(200);
       expect(response.body).to.deep.equal({ ok: true, data: { users: [], count: 0 } });
-      expect(await gateway.exited).to.equal(0);
+      expect(await stopped).to.equal(0);
       const refused = await fetch(`${api}/healthz`).then(
         () => false,
         () => true,
@@ -71,19 +67,19 @@ describe('the gateway process (src/main.ts)', () => {
       expect(refused).to.equal(true);
     } finally {
       lookup.reset();
-      if (gateway.child.exitCode === null) gateway.child.kill('SIGKILL');
+      await gateway.kill();
     }
   });
 
-  it('refuses a bad configuration, naming the variable (exit 1)', async () => {
+  it('refuses a bad configuration, naming the variable (exit 78, EX_CONFIG)', async () => {
     const gateway = startMain({ GATEWAY_API_PORT: 'eighty', CORS_ORIGINS: 'https://ok.example, not a url' });
-    expect(await gateway.exited).to.equal(1);
+    expect(await gateway.exited).to.equal(78);
     expect(gateway.output()).to.contain('GATEWAY_API_PORT').and.contain('CORS_ORIGINS');
   });
 
   it('refuses "none" service addresses in production', async () => {
     const gateway = startMain({ NODE_ENV: 'production', CORS_ORIGINS: '*', TICKETS_SERVICE_ADDR: 'none' });
-    expect(await gateway.exited).to.equal(1);
+    expect(await gateway.exited).to.equal(78);
     expect(gateway.output()).to.contain('TICKETS_SERVICE_ADDR');
   });
 });

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { createServiceClient, type ServiceClient } from '@tix/kit';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { startTestTicketServer } from '@tix/ticket-service/testing';
+import { expectError } from '@tix/kit/testing';
 import {
   bearer,
   request,
@@ -100,14 +101,6 @@ describe('ticket routes + real ticket and lookup services (fresh databases)', fu
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  }
-
-  function expectError(response: JsonResponse, code: number, message: string, fields?: string[]) {
-    expect(response.status, JSON.stringify(response.body)).to.equal(code);
-    expect(response.body.ok).to.equal(false);
-    expect(response.body.error.code).to.equal(code);
-    expect(response.body.error.message).to.equal(message);
-    if (fields) expect(Object.keys(response.body.error.validation_errors ?? {})).to.have.members(fields);
   }
 
   async function create(body: Record<string, unknown>, project = 'alpha'): Promise<Record<string, any>> {
@@ -419,6 +412,9 @@ describe('ticket routes + real ticket and lookup services (fresh databases)', fu
       await beta('POST', `/tickets/${one.id}/merge`, { target_id: two.id }),
       422,
       'Validation failed',
+      {
+        id: [`Ticket ${one.id} is already merged into ticket ${two.id}`],
+      },
     );
   });
 

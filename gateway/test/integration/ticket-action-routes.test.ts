@@ -5,9 +5,10 @@
  */
 import { expect } from 'chai';
 import { AppError } from '@tix/kit';
+import { expectError } from '@tix/kit/testing';
 import { FULL_KEY, SCOPED_KEY } from '../support/fake-lookup.js';
 import { TICKET_JSON } from '../support/fake-tickets.js';
-import { expectError, READ_ONLY_KEY, useFakeTicketGateway } from '../support/fake-ticket-gateway.js';
+import { READ_ONLY_KEY, useFakeTicketGateway } from '../support/fake-ticket-gateway.js';
 import { bearer, request, startTestGateway } from '../support/test-gateway.js';
 
 describe('ticket action and board routes (fakes over gRPC)', () => {

@@ -6,8 +6,9 @@
  */
 import { expect } from 'chai';
 import { AppError } from '@tix/kit';
+import { expectError } from '@tix/kit/testing';
 import { TICKET_JSON, ticketMessage } from '../support/fake-tickets.js';
-import { expectError, READ_WRITE_KEY, useFakeTicketGateway } from '../support/fake-ticket-gateway.js';
+import { READ_WRITE_KEY, useFakeTicketGateway } from '../support/fake-ticket-gateway.js';
 
 describe('ticket routes: list, create, get, update, delete (fakes over gRPC)', () => {
   const fakes = useFakeTicketGateway();

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { createServiceClient, type ServiceClient } from '@tix/kit';
-import { eventually } from '@tix/kit/testing';
+import { eventually, expectError } from '@tix/kit/testing';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { startTestWebhookServer, type TestWebhookServer } from '@tix/webhook-service/testing';
 import {
@@ -80,19 +80,6 @@ describe('webhook routes + real webhook and lookup services (fresh databases)', 
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  }
-
-  function expectError(
-    response: JsonResponse,
-    code: number,
-    message: string,
-    errors?: Record<string, string[]>,
-  ) {
-    expect(response.status, JSON.stringify(response.body)).to.equal(code);
-    expect(response.body.ok).to.equal(false);
-    expect(response.body.error.code).to.equal(code);
-    expect(response.body.error.message).to.equal(message);
-    if (errors) expect(response.body.error.validation_errors).to.deep.equal(errors);
   }
 
   async function create(body: Record<string, unknown>, key = keys.ada): Promise<Record<string, any>> {

@@ -70,19 +70,6 @@ export function form(bytes: Buffer, filename: string, type = 'application/octet-
   return data;
 }
 
-/** The whole error envelope, exactly. */
-export function expectError(
-  response: JsonResponse,
-  code: number,
-  message: string,
-  validation?: unknown,
-): void {
-  expect(response.status, JSON.stringify(response.body)).to.equal(code);
-  const error: Record<string, unknown> = { code, message };
-  if (validation !== undefined) error.validation_errors = validation;
-  expect(response.body).to.deep.equal({ ok: false, error });
-}
-
 /** The spec Attachment, as the routes answer it. */
 export interface AttachmentJson {
   id: number;

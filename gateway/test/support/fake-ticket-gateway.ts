@@ -3,7 +3,6 @@
  * delete, and read-only unscoped), a fake ticket service, and a test gateway in front of both,
  * started once per describe block and reset after each test.
  */
-import { expect } from 'chai';
 import { AppError } from '@tix/kit';
 import type { lookup as lookupTypes } from '@tix/protos';
 import { FULL_KEY, KEYS, startFakeLookup, type FakeLookup } from './fake-lookup.js';
@@ -69,16 +68,4 @@ export function useFakeTicketGateway(): FakeTicketGateway {
     harness.tickets.reset();
   });
   return harness;
-}
-
-/** Asserts the whole error envelope and the status. */
-export function expectError(
-  response: JsonResponse,
-  code: number,
-  message: string,
-  validation_errors?: Record<string, unknown>,
-): void {
-  const error = validation_errors ? { code, message, validation_errors } : { code, message };
-  expect(response.body, JSON.stringify(response.body)).to.deep.equal({ ok: false, error });
-  expect(response.status).to.equal(code);
 }

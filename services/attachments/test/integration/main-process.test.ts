@@ -6,7 +6,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import pg from 'pg';
 import { createServiceClient } from '@tix/kit';
@@ -17,8 +16,7 @@ import {
   freePort,
   type TestDatabase,
   type TestVhost,
-  startTestProcess,
-  type TestProcess,
+  startMainProcess,
 } from '@tix/kit/testing';
 import type { Principal } from '@tix/protos';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
@@ -26,12 +24,6 @@ import { startTestTicketServer, type TestTicketServer } from '@tix/ticket-servic
 import { ATTACHMENTS_MIGRATIONS_DIR } from '../../src/server.js';
 import { startTestS3Server, type TestS3Server } from '../../src/testing.js';
 import { PNG_BYTES, upload } from './support.js';
-
-const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-function startMain(env: Record<string, string>): TestProcess {
-  return startTestProcess('src/main.ts', { LOG_LEVEL: 'warn', ...env }, { cwd: PACKAGE_DIR });
-}
 
 describe('attachments: the service process (src/main.ts)', function () {
   this.timeout(90_000);
@@ -67,7 +59,7 @@ describe('attachments: the service process (src/main.ts)', function () {
     const port = await freePort();
     // The store is "not up yet" when the process starts, as under the launcher.
     await s3.cut();
-    const main = startMain({
+    const main = startMainProcess(import.meta.url, {
       ATTACHMENTS_DATABASE_URL: database.url,
       AMQP_URL: vhost.url,
       GRPC_HOST: '127.0.0.1',
@@ -119,20 +111,19 @@ describe('attachments: the service process (src/main.ts)', function () {
       }, 20_000);
       expect(published).to.be.true;
 
-      main.child.kill('SIGTERM');
-      expect(await main.exited, main.output()).to.equal(0);
+      expect(await main.stop(), main.output()).to.equal(0);
       expect(await client.checkHealth(500)).to.be.false;
     } finally {
       client.close();
       lookupClient.close();
       ticketClient.close();
       await sql.end();
-      if (main.child.exitCode === null) main.child.kill('SIGKILL');
+      await main.kill();
     }
   });
 
   it('refuses to start with a bad configuration, naming the variables (exit 78)', async () => {
-    const main = startMain({
+    const main = startMainProcess(import.meta.url, {
       GRPC_PORT: 'x',
       TICKETS_SERVICE_ADDR: 'none',
       ATTACHMENT_ALLOWED_TYPES: 'image/png,text/html',

@@ -1,5 +1,3 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import pg from 'pg';
 import { createServiceClient } from '@tix/kit';
@@ -10,18 +8,11 @@ import {
   freePort,
   type TestDatabase,
   type TestVhost,
-  startTestProcess,
-  type TestProcess,
+  startMainProcess,
 } from '@tix/kit/testing';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { startTestTicketServer, type TestTicketServer } from '@tix/ticket-service/testing';
 import { COMMENTS_MIGRATIONS_DIR } from '../../src/server.js';
-
-const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-function startMain(env: Record<string, string>): TestProcess {
-  return startTestProcess('src/main.ts', { LOG_LEVEL: 'warn', ...env }, { cwd: PACKAGE_DIR });
-}
 
 describe('comments: the service process (src/main.ts)', function () {
   this.timeout(60_000);
@@ -45,7 +36,7 @@ describe('comments: the service process (src/main.ts)', function () {
 
   it('serves gRPC with the ticket service behind it, relays the outbox to RabbitMQ, and stops cleanly on SIGTERM', async () => {
     const port = await freePort();
-    const main = startMain({
+    const main = startMainProcess(import.meta.url, {
       COMMENTS_DATABASE_URL: database.url,
       AMQP_URL: vhost.url,
       GRPC_HOST: '127.0.0.1',
@@ -86,20 +77,19 @@ describe('comments: the service process (src/main.ts)', function () {
       }, 20_000);
       expect(published).to.be.true;
 
-      main.child.kill('SIGTERM');
-      expect(await main.exited, main.output()).to.equal(0);
+      expect(await main.stop(), main.output()).to.equal(0);
       expect(await client.checkHealth(500)).to.be.false;
     } finally {
       client.close();
       ticketClient.close();
       lookupClient.close();
       await sql.end();
-      if (main.child.exitCode === null) main.child.kill('SIGKILL');
+      await main.kill();
     }
   });
 
   it('refuses to start with a bad configuration, naming the variables (exit 78)', async () => {
-    const main = startMain({ GRPC_PORT: 'x', TICKETS_SERVICE_ADDR: 'none' });
+    const main = startMainProcess(import.meta.url, { GRPC_PORT: 'x', TICKETS_SERVICE_ADDR: 'none' });
     expect(await main.exited).to.equal(78);
     expect(main.output()).to.contain('GRPC_PORT').and.to.contain('TICKETS_SERVICE_ADDR');
   });

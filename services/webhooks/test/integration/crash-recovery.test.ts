@@ -4,10 +4,7 @@
  * every event reaches the receiver at least once, duplicates carrying the same webhook-id and body.
  * Also: a broker connection cut under a running service is re-established and nothing is lost.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import pg from 'pg';
@@ -17,14 +14,15 @@ import {
   createTestVhost,
   eventually,
   freePort,
+  startMainProcess,
   type TestDatabase,
+  type TestProcess,
   type TestVhost,
 } from '@tix/kit/testing';
 import type { DomainEvent } from '@tix/protos';
 import { startTestWebhookServer, WEBHOOKS_MIGRATIONS_DIR } from '../../src/testing.js';
 import { asUser, domainEvent, openPublisher, startReceiver, type Receiver } from './support.js';
 
-const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
 const PROJECT = 4;
 const OWNER = asUser(31);
 
@@ -50,7 +48,7 @@ describe('no loss across crashes and broker disconnections', function () {
   let vhost: TestVhost;
   let database: TestDatabase;
   let receiver: Receiver;
-  let child: ChildProcess | undefined;
+  let child: TestProcess | undefined;
 
   before(async () => {
     database = await createTestDatabase('webhooks_crash', WEBHOOKS_MIGRATIONS_DIR);
@@ -59,11 +57,7 @@ describe('no loss across crashes and broker disconnections', function () {
     vhost = await createTestVhost('webhooks_crash');
   });
   afterEach(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child!.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
-    }
+    await child?.kill();
     child = undefined;
     await receiver?.close();
     await vhost?.drop();
@@ -72,19 +66,15 @@ describe('no loss across crashes and broker disconnections', function () {
     await database?.drop();
   });
 
-  async function startProcess(port: number): Promise<ChildProcess> {
-    const started = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-      env: {
-        ...process.env,
-        NODE_ENV: 'development',
-        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
-        WEBHOOKS_DATABASE_URL: database.url,
-        AMQP_URL: vhost.url,
-        GRPC_PORT: String(port),
-        WEBHOOK_TIMEOUT_MS: '1000',
-        WEBHOOK_CONSUMER_PREFETCH: '8',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
+  async function startProcess(port: number): Promise<TestProcess> {
+    const started = startMainProcess(import.meta.url, {
+      NODE_ENV: 'development',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
+      WEBHOOKS_DATABASE_URL: database.url,
+      AMQP_URL: vhost.url,
+      GRPC_PORT: String(port),
+      WEBHOOK_TIMEOUT_MS: '1000',
+      WEBHOOK_CONSUMER_PREFETCH: '8',
     });
     child = started;
     const client = createServiceClient('webhooks', `127.0.0.1:${port}`, { deadlineMs: 2_000 });
@@ -117,8 +107,7 @@ describe('no loss across crashes and broker disconnections', function () {
         await publisher.publishEvent(event);
       }
       await eventually(() => receiver.requests.length >= 6, 20_000);
-      child.kill('SIGKILL');
-      await new Promise((resolve) => child!.once('exit', resolve));
+      await child.kill();
       // Events committed while the service is down wait in the durable queue.
       for (let i = 0; i < 10; i += 1) {
         const event = domainEvent('ticket.created', PROJECT, { id: 100 + i });

@@ -4,9 +4,6 @@
  * flight finish and be recorded, and exits 0 within SHUTDOWN_GRACE_MS; an attempt that outlasts the
  * grace period is cut, not recorded, and the delivery stays pending for the next start.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import pg from 'pg';
 import { createServiceClient, type ServiceClient } from '@tix/kit';
@@ -16,45 +13,37 @@ import {
   freePort,
   metricValue,
   scrapeMetrics,
+  startMainProcess,
   type TestDatabase,
+  type TestProcess,
 } from '@tix/kit/testing';
 import { createFanOutStore } from '../../src/events/fan-out-store.js';
 import { WEBHOOKS_MIGRATIONS_DIR } from '../../src/testing.js';
 import { asUser, startReceiver, type Receiver } from './support.js';
 
-const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
-
 interface Running {
-  child: ChildProcess;
-  exit: Promise<{ code: number | null; at: number }>;
+  main: TestProcess;
   client: ServiceClient<'webhooks'>;
   metricsUrl: string;
 }
 
 async function startMain(databaseUrl: string, graceMs: number): Promise<Running> {
   const [grpcPort, metricsPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'error',
-      WEBHOOKS_DATABASE_URL: databaseUrl,
-      AMQP_URL: 'amqp://guest:guest@127.0.0.1:1', // no broker: the API and the workers still run
-      GRPC_PORT: String(grpcPort),
-      METRICS_PORT: String(metricsPort),
-      SHUTDOWN_GRACE_MS: String(graceMs),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const main = startMainProcess(import.meta.url, {
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'error',
+    WEBHOOKS_DATABASE_URL: databaseUrl,
+    AMQP_URL: 'amqp://guest:guest@127.0.0.1:1', // no broker: the API and the workers still run
+    GRPC_PORT: String(grpcPort),
+    METRICS_PORT: String(metricsPort),
+    SHUTDOWN_GRACE_MS: String(graceMs),
   });
-  const exit = new Promise<{ code: number | null; at: number }>((resolve) =>
-    child.once('exit', (code) => resolve({ code, at: Date.now() })),
-  );
   const client = createServiceClient('webhooks', `127.0.0.1:${grpcPort}`, {
     deadlineMs: 5_000,
     breaker: false,
   });
   await eventually(() => client.checkHealth(), 20_000, 100);
-  return { child, exit, client, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` };
+  return { main, client, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` };
 }
 
 describe('webhook service process: metrics and graceful shutdown', function () {
@@ -70,7 +59,7 @@ describe('webhook service process: metrics and graceful shutdown', function () {
     receiver = await startReceiver();
   });
   afterEach(async () => {
-    if (running?.child.exitCode === null) running.child.kill('SIGKILL');
+    await running?.main.kill();
     running?.client.close();
     running = undefined;
     await receiver.close();
@@ -119,8 +108,7 @@ describe('webhook service process: metrics and graceful shutdown', function () {
     expect(
       metricValue(text, 'tix_grpc_server_handled_total', { method: 'CreateWebhook', code: 'OK' }),
     ).to.equal(1);
-    running.child.kill('SIGTERM');
-    expect((await running.exit).code).to.equal(0);
+    expect(await running.main.stop()).to.equal(0);
   });
 
   it('on SIGTERM: stops serving gRPC, finishes the attempt in flight, records it, exits 0 in time', async () => {
@@ -131,14 +119,13 @@ describe('webhook service process: metrics and graceful shutdown', function () {
     await eventually(() => receiver.requests.length === 1, 10_000);
 
     const signalledAt = Date.now();
-    running.child.kill('SIGTERM');
+    const stopped = running.main.stop();
     // No more calls are taken while the attempt is still waiting for its answer.
     await eventually(async () => !(await running!.client.checkHealth(300)), 2_000);
     expect(receiver.requests[0]!.status).to.equal(null);
 
-    const exit = await running.exit;
-    expect(exit.code).to.equal(0);
-    expect(exit.at - signalledAt).to.be.lessThan(graceMs);
+    expect(await stopped).to.equal(0);
+    expect(running.main.exitedAt()! - signalledAt).to.be.lessThan(graceMs);
     expect(receiver.requests[0]!.status).to.equal(200);
     expect(await deliveryOf(hookId)).to.deep.equal([{ status: 'delivered', attempt_count: 1 }]);
   });
@@ -151,10 +138,9 @@ describe('webhook service process: metrics and graceful shutdown', function () {
     await eventually(() => receiver.requests.length === 1, 10_000);
 
     const signalledAt = Date.now();
-    running.child.kill('SIGTERM');
-    const exit = await running.exit;
-    expect(exit.code).to.equal(0);
-    expect(exit.at - signalledAt).to.be.within(graceMs, graceMs + 3_000);
+    const stopped = running.main.stop();
+    expect(await stopped).to.equal(0);
+    expect(running.main.exitedAt()! - signalledAt).to.be.within(graceMs, graceMs + 3_000);
     expect(await deliveryOf(hookId)).to.deep.equal([{ status: 'pending', attempt_count: 0 }]);
   });
 });

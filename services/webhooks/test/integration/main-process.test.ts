@@ -2,8 +2,6 @@
  * The process as operators run it (src/main.ts): a bad configuration stops it with EX_CONFIG (78)
  * naming the variable; SIGTERM lets an attempt in flight finish and be recorded, then exits 0.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import pg from 'pg';
 import { createServiceClient } from '@tix/kit';
@@ -11,7 +9,7 @@ import {
   createTestDatabase,
   eventually,
   freePort,
-  startTestProcess,
+  startMainProcess,
   type TestDatabase,
   type TestProcess,
 } from '@tix/kit/testing';
@@ -19,10 +17,8 @@ import { createFanOutStore } from '../../src/events/fan-out-store.js';
 import { WEBHOOKS_MIGRATIONS_DIR } from '../../src/testing.js';
 import { asUser, startReceiver } from './support.js';
 
-const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
-
 function run(env: NodeJS.ProcessEnv): TestProcess {
-  return startTestProcess(MAIN, { LOG_LEVEL: 'error', ...env });
+  return startMainProcess(import.meta.url, { LOG_LEVEL: 'error', ...env });
 }
 
 describe('webhook service process', function () {
@@ -70,14 +66,13 @@ describe('webhook service process', function () {
         body: '{"event":"ticket.created","timestamp":1,"data":{"id":1}}',
       });
       await eventually(() => receiver.requests.length === 1, 10_000);
-      started.child.kill('SIGTERM');
-      expect(await started.exited).to.equal(0);
+      expect(await started.stop(), started.output()).to.equal(0);
       const { rows } = await sql.query('SELECT status, attempt_count FROM deliveries WHERE webhook_id = $1', [
         hook.id,
       ]);
       expect(rows).to.deep.equal([{ status: 'delivered', attempt_count: 1 }]);
     } finally {
-      started.child.kill('SIGKILL');
+      await started.kill();
       client.close();
       await sql.end();
       await receiver.close();

@@ -1,7 +1,10 @@
 /** Helpers for tests across the workspace: fresh databases, free ports, quiet loggers, real services. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ServiceName } from '@tix/protos';
 import { DEFAULT_DATABASE_SERVER_URL, serviceDatabaseUrl } from '../config.js';
 import { dropDatabase, ensureDatabase } from '../db/databases.js';
@@ -15,6 +18,7 @@ import {
   type TixServiceDefinition,
 } from '../service.js';
 
+export * from './envelope.js';
 export * from './metrics.js';
 
 export interface TestDatabase {
@@ -219,6 +223,12 @@ export interface TestProcess {
   output(): string;
   /** Its exit code (null when killed by a signal). */
   exited: Promise<number | null>;
+  /** When it exited (Date.now()), once it has: for timing a graceful stop. */
+  exitedAt(): number | undefined;
+  /** Sends the signal (SIGTERM by default) and answers the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** SIGKILL unless it already exited (for after hooks); resolves once it is gone. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -238,8 +248,51 @@ export function startTestProcess(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let exitedAt: number | undefined;
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.once('exit', () => (exitedAt = Date.now()));
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-  return { child, output: () => output, exited };
+  const running = () => child.exitCode === null && child.signalCode === null;
+  return {
+    child,
+    output: () => output,
+    exited,
+    exitedAt: () => exitedAt,
+    stop: (signal = 'SIGTERM') => {
+      if (running()) child.kill(signal);
+      return exited;
+    },
+    kill: async () => {
+      if (running()) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/**
+ * A package's process, `src/main.ts`, run from the package's folder as the launcher runs it, with
+ * LOG_LEVEL=warn unless `env` says otherwise. `from` is any path inside the package, or a test
+ * file's `import.meta.url`: the nearest folder above it with a package.json is the package.
+ */
+export function startMainProcess(
+  from: string,
+  env: NodeJS.ProcessEnv,
+  options: { inheritEnv?: boolean } = {},
+): TestProcess {
+  return startTestProcess(
+    'src/main.ts',
+    { LOG_LEVEL: 'warn', ...env },
+    { ...options, cwd: packageDirOf(from) },
+  );
+}
+
+function packageDirOf(from: string): string {
+  let dir = path.resolve(from.startsWith('file:') ? fileURLToPath(from) : from);
+  while (!existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`no package.json above ${from}`);
+    dir = parent;
+  }
+  return dir;
 }
