@@ -51,6 +51,21 @@ export function presentUser(user: lookup.User__Output) {
   return { id: user.id, name: user.name, email: user.email, role: user.role, is_active: user.is_active };
 }
 
+/** An API key as an admin sees it (never its value): the session host's key list and the CLI's. */
+export function presentApiKey(key: lookup.ApiKey__Output) {
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    scopes: key.scopes,
+    project_id: key.project_id ?? null,
+    user_id: key.user_id,
+    created_at: key.created_at,
+    last_used_at: key.last_used_at ?? null,
+    revoked_at: key.revoked_at ?? null,
+  };
+}
+
 /** A JSON-text object field (custom_fields_json); empty text means {}. */
 function parseObjectJson(json: string): Record<string, unknown> {
   if (json.trim() === '') return {};

@@ -42,6 +42,8 @@ export function apiKeyHandlers(
       const list = await keys.listApiKeys({
         ...(request.user_email === undefined ? {} : { userEmail: request.user_email }),
         ...(request.project_slug === undefined ? {} : { projectSlug: request.project_slug }),
+        ...(request.user_id === undefined ? {} : { userId: request.user_id }),
+        ...(request.project_id === undefined ? {} : { projectId: request.project_id }),
       });
       return { keys: list.map(toApiKeyMessage) };
     },

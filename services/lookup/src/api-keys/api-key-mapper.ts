@@ -28,6 +28,7 @@ export function toCreatedApiKeyMessage(key: ApiKeyRecord, value: string): lookup
     user_id: key.userId,
     name: key.name,
     created_at: key.createdAt.toISOString(),
+    prefix: key.prefix,
   };
 }
 

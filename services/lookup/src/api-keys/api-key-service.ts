@@ -28,7 +28,13 @@ export interface ApiKeyService {
    */
   createApiKey(input: CreateApiKeyInput): Promise<{ key: ApiKeyRecord; value: string }>;
   /** Keys in id order, filtered by owner email and/or project slug (404 when either does not exist). */
-  listApiKeys(filter: { userEmail?: string; projectSlug?: string }): Promise<ApiKeyRecord[]>;
+  /** Keys of a user and/or a project (named by email/slug or by id); 404 for one that does not exist. */
+  listApiKeys(filter: {
+    userEmail?: string;
+    projectSlug?: string;
+    userId?: number;
+    projectId?: number;
+  }): Promise<ApiKeyRecord[]>;
   /**
    * Revokes a key and emits api_key.revoked with it; revoking again returns the original time and
    * emits nothing. 404 when there is no such key.
@@ -93,14 +99,23 @@ export function createApiKeyService(deps: {
 
     async listApiKeys(filter) {
       const where: { userId?: number; projectId?: number } = {};
-      if (filter.userEmail !== undefined) {
-        const user = await users.findUser({ email: filter.userEmail });
-        if (!user) throw AppError.notFound(`User not found: ${quoted(filter.userEmail)}`);
+      if (filter.userEmail !== undefined || filter.userId !== undefined) {
+        const user = await users.findUser(
+          filter.userId !== undefined ? { id: filter.userId } : { email: filter.userEmail! },
+        );
+        if (!user)
+          throw AppError.notFound(`User not found: ${quoted(filter.userEmail ?? String(filter.userId))}`);
         where.userId = user.id;
       }
-      if (filter.projectSlug !== undefined) {
-        const project = await projects.findProject({ slug: filter.projectSlug });
-        if (!project) throw AppError.notFound(`Project not found: ${quoted(filter.projectSlug)}`);
+      if (filter.projectSlug !== undefined || filter.projectId !== undefined) {
+        const project = await projects.findProject(
+          filter.projectId !== undefined ? { id: filter.projectId } : { slug: filter.projectSlug! },
+        );
+        if (!project) {
+          throw AppError.notFound(
+            `Project not found: ${quoted(filter.projectSlug ?? String(filter.projectId))}`,
+          );
+        }
         where.projectId = project.id;
       }
       return store.list(where);

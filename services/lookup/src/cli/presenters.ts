@@ -4,6 +4,7 @@
  * (the presenters of @tix/protos).
  */
 import {
+  presentApiKey,
   presentProject,
   presentTicketType,
   presentUser,
@@ -25,17 +26,7 @@ export interface CreatedKeyOutput {
   user_id: number;
 }
 
-export interface KeyListEntry {
-  id: number;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  project_id: number | null;
-  user_id: number;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
+export type KeyListEntry = ReturnType<typeof presentApiKey>;
 
 export interface SeedOutput {
   projects: ProjectOutput[];
@@ -59,17 +50,7 @@ export function presentCreatedKey(key: lookup.CreatedApiKey__Output): CreatedKey
 
 /** `key list` output: `{ keys, count }`, never a key value. */
 export function presentKeyList(list: lookup.ApiKeyList__Output): { keys: KeyListEntry[]; count: number } {
-  const keys = list.keys.map((key) => ({
-    id: key.id,
-    name: key.name,
-    prefix: key.prefix,
-    scopes: key.scopes,
-    project_id: key.project_id ?? null,
-    user_id: key.user_id,
-    created_at: key.created_at,
-    last_used_at: key.last_used_at ?? null,
-    revoked_at: key.revoked_at ?? null,
-  }));
+  const keys = list.keys.map(presentApiKey);
   return { keys, count: keys.length };
 }
 

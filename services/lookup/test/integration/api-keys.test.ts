@@ -39,6 +39,7 @@ describe('lookup: API keys', () => {
       user_id: agentId,
       name: 'support bot',
       created_at: created.created_at,
+      prefix: created.key.slice(0, 12),
     });
     expect(created.key).to.match(/^tix_[0-9A-Za-z]{49}$/);
     expect(Date.parse(created.created_at)).not.to.be.NaN;

@@ -36,6 +36,7 @@ const created: lookup.CreatedApiKey__Output = {
   user_id: 2,
   name: 'CI',
   created_at: '2026-01-01T00:00:00.000Z',
+  prefix: 'tix_abc',
 };
 
 describe('CLI output shapes (DESIGN.md "Admin CLI")', () => {

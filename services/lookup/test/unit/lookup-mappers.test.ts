@@ -102,6 +102,7 @@ describe('lookup.v1 mappers', () => {
       user_id: 3,
       name: 'CI',
       created_at: '2026-01-02T03:04:05.006Z',
+      prefix: 'tix_abcdefgh',
     });
   });
 
