@@ -29,6 +29,24 @@ export interface Principal {
   project_id?: number;
 }
 
+/**
+ * The roles as one table (decisions.md, "Roles"): the scopes each role allows. Viewers read; agents
+ * also write tickets, comments and attachments; team leads and admins also delete tickets. A session
+ * holds its user's role's scopes; an API key holds those of its scopes its owner's role allows, so a
+ * key never exceeds its owner.
+ */
+export const ROLE_SCOPES: Readonly<Record<Role, readonly Scope[]>> = {
+  viewer: ['tickets:read', 'comments:read'],
+  agent: ['tickets:read', 'comments:read', 'tickets:write', 'comments:write'],
+  team_lead: ['tickets:read', 'comments:read', 'tickets:write', 'comments:write', 'tickets:delete'],
+  admin: ['tickets:read', 'comments:read', 'tickets:write', 'comments:write', 'tickets:delete'],
+};
+
+/** Whether `role` allows `scope` (the ROLE_SCOPES table). */
+export function roleAllows(role: Role, scope: Scope): boolean {
+  return ROLE_SCOPES[role].includes(scope);
+}
+
 /** True when `role` is `minimum` or more powerful. */
 export function roleAtLeast(role: Role, minimum: Role): boolean {
   return ROLES.indexOf(role) <= ROLES.indexOf(minimum);

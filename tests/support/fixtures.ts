@@ -27,17 +27,21 @@ export async function createProject(options: { statuses?: string } = {}): Promis
   return tixJson<ProjectFixture>(args);
 }
 
+export type Role = 'admin' | 'team_lead' | 'agent' | 'viewer';
+
+/** Creates a user (with a password when given, so that it can sign in on the session host). */
 export async function createUser(
-  role: 'admin' | 'team_lead' | 'agent' | 'viewer' = 'agent',
+  role: Role = 'agent',
+  options: { password?: string } = {},
 ): Promise<{ id: number; email: string }> {
   const email = `${unique(role)}@example.com`;
-  return tixJson(['user', 'create', '--name', `User ${email}`, '--email', email, '--role', role]);
+  const args = ['user', 'create', '--name', `User ${email}`, '--email', email, '--role', role];
+  if (options.password !== undefined) args.push('--password', options.password);
+  return tixJson(args);
 }
 
 /** Creates a user and a key for it; returns the key value and ids. */
-export async function createKey(
-  options: { scopes?: string; project?: string; role?: 'admin' | 'team_lead' | 'agent' | 'viewer' } = {},
-) {
+export async function createKey(options: { scopes?: string; project?: string; role?: Role } = {}) {
   const user = await createUser(options.role ?? 'agent');
   const args = [
     'key',

@@ -15,8 +15,9 @@ import http from 'node:http';
 import net from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
-import { createKey, createProject, createTicketType, type ProjectFixture } from './fixtures.js';
+import { createKey, createProject, createTicketType, createUser, type ProjectFixture } from './fixtures.js';
 import { fleet } from './fleet.js';
+import { signIn } from './session.js';
 
 // ---- the document, loosely typed (only what the sweep and the fuzzer read) -----------------------
 
@@ -64,7 +65,10 @@ export interface SweptOperation {
   operation: Operation;
 }
 
-/** Every operation of the served document (an operation with its own `servers` is on the app host). */
+/**
+ * Every operation of the served document, on the API host when it is served there (the session
+ * host serves the same declarations: one sweep covers their validation), else on the app host.
+ */
 export async function loadOperations(): Promise<SweptOperation[]> {
   const response = await fetch(`${fleet().appUrl}/api/openapi`);
   expect(response.status).to.equal(200);
@@ -73,7 +77,10 @@ export async function loadOperations(): Promise<SweptOperation[]> {
     Object.entries(item).map(([method, operation]) => ({
       method: method.toUpperCase(),
       path,
-      host: operation.servers ? ('app' as const) : ('api' as const),
+      host:
+        operation.servers && !operation.servers.some((server) => server.url.startsWith('{api_url}'))
+          ? ('app' as const)
+          : ('api' as const),
       operation,
     })),
   );
@@ -99,6 +106,7 @@ export const ABSENT_ID = '2147483000';
 const EXAMPLE_UUID = '0b3f8a0e-6f5c-4a59-9a53-8d3f3a4f9c01';
 /** A webhook target that refuses connections at once (the discard port). */
 export const HOOK_URL = 'http://127.0.0.1:9/hook';
+const SWEEP_PASSWORD = 'sweep password 1';
 
 export interface SweepTarget {
   project: ProjectFixture;
@@ -109,7 +117,7 @@ export interface SweepTarget {
   webhookId: number;
   /** Bearer key (admin, scoped to the project) for the API host. */
   apiAuth: Record<string, string>;
-  /** Session cookie and CSRF token for the app host. */
+  /** Session cookie and CSRF token of a signed-in admin, for the app host. */
   appAuth: Record<string, string>;
   authFor(entry: SweptOperation): Record<string, string>;
   /** The path with its parameters filled (overrides first, then a real or an absent id). */
@@ -150,11 +158,15 @@ export async function prepareTarget(): Promise<SweepTarget> {
   const attachmentId = ((await uploaded.json()) as { data: { attachment: { id: number } } }).data.attachment
     .id;
 
-  // A browser session with its CSRF token, for the app host.
+  // For the app host: an admin signed in (so every operation is reached past the sign-in gate), and
+  // an anonymous session for signing out, which would otherwise end the signed-in one mid-sweep.
+  const admin = await createUser('admin', { password: SWEEP_PASSWORD });
+  const appAuth = (await signIn(admin.email, SWEEP_PASSWORD)).headers();
   const csrf = await fetch(`${fleet().appUrl}/api/csrf-token`);
-  const cookie = (csrf.headers.get('set-cookie') ?? '').split(';')[0]!;
-  const token = ((await csrf.json()) as { data: { token: string } }).data.token;
-  const appAuth = { cookie, 'x-csrf-token': token };
+  const anonymousAuth = {
+    cookie: (csrf.headers.get('set-cookie') ?? '').split(';')[0]!,
+    'x-csrf-token': ((await csrf.json()) as { data: { token: string } }).data.token,
+  };
 
   /** A real id for reads and edits (so the request reaches the services), an absent one otherwise. */
   const idFor = (entry: SweptOperation, name: string): string => {
@@ -180,7 +192,8 @@ export async function prepareTarget(): Promise<SweepTarget> {
     webhookId,
     apiAuth,
     appAuth,
-    authFor: (entry) => (entry.host === 'api' ? apiAuth : appAuth),
+    authFor: (entry) =>
+      entry.host === 'api' ? apiAuth : entry.operation.operationId === 'logout' ? anonymousAuth : appAuth,
     pathWith: (entry, overrides = {}) =>
       entry.path.replace(/\{([^}]+)\}/g, (_match, name: string) => overrides[name] ?? idFor(entry, name)),
     baseBody(entry) {

@@ -4,7 +4,8 @@
  * signing in replaces the session id (no fixation) and its CSRF token.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import { SCOPES, type Principal } from '@tix/protos';
+import { AppError } from '@tix/kit';
+import { ROLE_SCOPES, type Principal } from '@tix/protos';
 import type { LoadedSession } from '../http/request-context.js';
 import {
   isSessionId,
@@ -15,6 +16,7 @@ import {
 } from '../sessions/session-store.js';
 
 export const SESSION_COOKIE = 'tix_session';
+export const NOT_SIGNED_IN_MESSAGE = 'Not signed in';
 
 export interface SessionOptions {
   store: SessionStore;
@@ -53,9 +55,21 @@ export function loadSession(options: SessionOptions): RequestHandler {
   };
 }
 
-/** The principal of a signed-in browser: its user's role, every scope (roles limit it in services). */
+/**
+ * The session host's gate: 401 `Not signed in` for every request but those `isOpen` lets through
+ * (signing in, the CSRF token, the API description), unknown paths included, so an anonymous caller
+ * learns nothing about routes.
+ */
+export function requireSignedIn(isOpen: (request: Request) => boolean): RequestHandler {
+  return (request, _response, next) => {
+    if (!request.principal && !isOpen(request)) throw AppError.unauthenticated(NOT_SIGNED_IN_MESSAGE);
+    next();
+  };
+}
+
+/** The principal of a signed-in browser: its user's role and the scopes that role allows. */
 export function sessionPrincipal(user: NonNullable<SessionData['user']>): Principal {
-  return { kind: 'session', user_id: user.id, role: user.role, scopes: [...SCOPES] };
+  return { kind: 'session', user_id: user.id, role: user.role, scopes: [...ROLE_SCOPES[user.role]] };
 }
 
 /** Starts a new session (new id, new CSRF token), stores it and sets the cookie. */

@@ -93,6 +93,23 @@ export const userSchema = z
   })
   .openapi('User', { description: 'A user (spec User).', examples: [EXAMPLES.user] });
 
+export const apiKeySchema = z
+  .object({
+    id: id('API key id.'),
+    name: z.string(),
+    prefix: z.string().meta({ description: 'The first characters of the key, to recognise it.' }),
+    scopes: z.array(z.string()),
+    project_id: id('The one project the key reaches; null: every project.').nullable(),
+    user_id: id('The user the key acts as.'),
+    created_at: z.string(),
+    last_used_at: z.string().nullable().meta({ description: 'Recorded at most once a minute.' }),
+    revoked_at: z.string().nullable(),
+  })
+  .openapi('ApiKey', {
+    description: 'An API key as admins see it: never its value.',
+    examples: [EXAMPLES.apiKey],
+  });
+
 export const ticketSchema = z
   .object({
     id: id('Ticket id.'),

@@ -15,7 +15,6 @@ import {
   type RouteConfig,
 } from '@asteasolutions/zod-to-openapi';
 import { INTERNAL_ERROR_MESSAGE } from '@tix/kit';
-import type { HostRole } from '../http/request-context.js';
 import { projectContextQuery } from '../middleware/project-context.js';
 import { OPERATIONS } from '../routes/index.js';
 import { TAGS, type OperationDescription } from '../routes/operation.js';
@@ -141,7 +140,9 @@ export function errorStatusesOf(operation: OperationDescription): number[] {
     for (const status of COMMON_SESSION_ERRORS) statuses.add(status);
     if (access.session === 'signed_in') statuses.add(401);
   } else {
-    for (const status of COMMON_API_ERRORS) statuses.add(status);
+    // Served on the session host only: a session, not a key (no quotas), and 401 when not signed in.
+    const common = operation.hosts.includes('api') ? COMMON_API_ERRORS : [...COMMON_SESSION_ERRORS, 401];
+    for (const status of common) statuses.add(status);
   }
   if (operation.request?.params || operation.request?.query) statuses.add(400);
   if (operation.project !== 'none') {
@@ -242,9 +243,24 @@ function securityOf(operation: OperationDescription): Record<string, string[]>[]
       ? [{ [SECURITY_SCHEMES.SessionCookie]: [] }]
       : [{}, { [SECURITY_SCHEMES.SessionCookie]: [] }];
   }
-  // OpenAPI 3.1 lets non-OAuth schemes list the roles (here: scopes) an operation needs.
-  const scopes = access.scope === null ? [] : [access.scope];
-  return [{ [SECURITY_SCHEMES.ApiKeyBearer]: scopes }, { [SECURITY_SCHEMES.ApiKeyHeader]: scopes }];
+  const requirements: Record<string, string[]>[] = [];
+  if (operation.hosts.includes('api')) {
+    // OpenAPI 3.1 lets non-OAuth schemes list the roles (here: scopes) an operation needs.
+    const scopes = access.scope === null ? [] : [access.scope];
+    requirements.push(
+      { [SECURITY_SCHEMES.ApiKeyBearer]: scopes },
+      { [SECURITY_SCHEMES.ApiKeyHeader]: scopes },
+    );
+  }
+  if (operation.hosts.includes('app')) {
+    const roles = [access.role];
+    requirements.push(
+      needsCsrf(operation)
+        ? { [SECURITY_SCHEMES.SessionCookie]: roles, [SECURITY_SCHEMES.CsrfToken]: [] }
+        : { [SECURITY_SCHEMES.SessionCookie]: roles },
+    );
+  }
+  return requirements;
 }
 
 function accessDescription(operation: OperationDescription): string {
@@ -254,7 +270,19 @@ function accessDescription(operation: OperationDescription): string {
     if (needsCsrf(operation)) return 'Session cookie and `X-CSRF-Token` (from GET /api/csrf-token).';
     return access.session === 'signed_in' ? 'A signed-in session.' : 'Session cookie optional.';
   }
-  return access.scope === null ? 'Any valid API key.' : `Scope: \`${access.scope}\`.`;
+  const parts: string[] = [];
+  if (operation.hosts.includes('api')) {
+    parts.push(
+      access.scope === null
+        ? 'Any valid API key.'
+        : `Scope: \`${access.scope}\` (the key's owner's role must allow it).`,
+    );
+  }
+  if (operation.hosts.includes('app')) {
+    const csrf = needsCsrf(operation) ? ' and `X-CSRF-Token`' : '';
+    parts.push(`Session host: a signed-in user of role \`${access.role}\` or higher${csrf}.`);
+  }
+  return parts.join(' ');
 }
 
 // ---- parameters as the values they stand for ------------------------------------------------------
@@ -339,7 +367,7 @@ const JSON_TYPE = 'application/json';
 
 function successResponses(operation: OperationDescription): Record<string, ResponseConfig> {
   const success = operation.success;
-  const postOnApi = hostOf(operation) === 'api' && operation.method === 'post';
+  const postOnApi = operation.hosts.includes('api') && operation.method === 'post';
   switch (success.kind) {
     case 'json':
       return {
@@ -422,20 +450,11 @@ export function openApiPath(expressPath: string): string {
   return expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-/** The one host an operation is described on (serving one on both hosts needs both securities). */
-function hostOf(operation: OperationDescription): HostRole {
-  const [host, ...others] = operation.hosts;
-  if (!host || others.length > 0) {
-    throw new Error(`${operation.operationId}: only operations of exactly one host can be described`);
-  }
-  return host;
-}
-
 function routeOf(
   operation: OperationDescription,
   servers: OpenApiServers,
 ): { route: RouteConfig; overlays: ReturnType<typeof parameterOverlays> } {
-  const host = hostOf(operation);
+  if (operation.hosts.length === 0) throw new Error(`${operation.operationId}: served on no host`);
   const query = queryOf(operation);
   const body = operation.request?.body;
   if (body && operation.bodyExample === undefined) {
@@ -446,7 +465,10 @@ function routeOf(
     throw new Error(`${operation.operationId}: path parameters must be a zod object to be documented`);
   }
   const headerParameters = [parameterRef('CorrelationId')];
-  if (host === 'api' && operation.method === 'post') headerParameters.push(parameterRef('IdempotencyKey'));
+  // Both hosts honour Idempotency-Key on POST; the session host's own POSTs (sign-in, sign-out) do not.
+  if (operation.hosts.includes('api') && operation.method === 'post') {
+    headerParameters.push(parameterRef('IdempotencyKey'));
+  }
 
   const route: RouteConfig = {
     method: operation.method,
@@ -494,8 +516,10 @@ function routeOf(
     },
     responses: { ...successResponses(operation), ...errorResponses(operation) },
   };
-  if (host === 'app') {
+  // The document's servers are the API host's; an operation served elsewhere names its servers.
+  if (operation.hosts.includes('app')) {
     route.servers = [
+      ...(operation.hosts.includes('api') ? [apiServer(servers)] : []),
       {
         url: '{app_url}/api',
         // The variable has no description: swagger-parser 13's 3.1 schema misspells that field.
@@ -508,6 +532,14 @@ function routeOf(
 }
 
 // ---- the document --------------------------------------------------------------------------------
+
+function apiServer(servers: OpenApiServers) {
+  return {
+    url: '{api_url}/v1',
+    description: 'The API host (API keys); api_url is its origin',
+    variables: { api_url: { default: servers.apiUrl } },
+  };
+}
 
 /** Builds the document of `operations` (pure; see openApiDocument for the per-process copy). */
 export function buildOpenApiDocument(
@@ -574,13 +606,7 @@ export function buildOpenApiDocument(
       version: '1.0.0',
       description: API_DESCRIPTION,
     },
-    servers: [
-      {
-        url: '{api_url}/v1',
-        description: 'The API host (API keys); api_url is its origin',
-        variables: { api_url: { default: servers.apiUrl } },
-      },
-    ],
+    servers: [apiServer(servers)],
     security: [{ [SECURITY_SCHEMES.ApiKeyBearer]: [] }, { [SECURITY_SCHEMES.ApiKeyHeader]: [] }],
     tags: TAGS.map((tag) => ({ ...tag })),
   });

@@ -156,4 +156,16 @@ export const EXAMPLES = {
   delivery: presentDelivery(deliveryMessage),
   pagination: { total: 134, page: 1, per_page: 50, total_pages: 3 },
   csrfToken: 'k7Jq2VwX9yZ1aB3cD5eF7gH9iJ1kL3mN5oP7qR9sT1u',
+  apiKey: {
+    id: 12,
+    name: 'Zapier',
+    prefix: 'tix_4fGh9KqL',
+    scopes: ['tickets:read', 'tickets:write'],
+    project_id: 1,
+    user_id: 3,
+    created_at: CREATED_AT,
+    last_used_at: null,
+    revoked_at: null,
+  },
+  apiKeyValue: 'tix_4fGh9KqLm2Pa8sD3fG5hJ7kL9zX1cV3bN5mQ7wE9rT1y0aB2c',
 } as const;

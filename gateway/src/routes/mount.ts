@@ -8,7 +8,7 @@ import type { HostRole } from '../http/request-context.js';
 import { defineRoute } from '../http/routing.js';
 import { validate } from '../http/validate.js';
 import { projectContext } from '../middleware/project-context.js';
-import { requireScope } from '../middleware/require-scope.js';
+import { requireAccess } from '../middleware/require-access.js';
 import type { HttpMethod, Operation, RouteDeps } from './operation.js';
 
 /** Mounts every operation of `operations` served on `host`, in their order. */
@@ -32,22 +32,45 @@ export function mountOperations(
 }
 
 /**
- * Whether a request is one of the host's `upload` operations, whose handler reads the multipart body
- * itself: the JSON body parser leaves those alone. Built from the declarations, so a new upload
- * operation needs nothing else.
+ * Whether a request is one of the operations `filter` picks among those served on `host` (method and
+ * path), for the middleware that runs before routing: the JSON body parser's exemption of uploads,
+ * the session host's sign-in gate. Built from the declarations, so a new operation needs nothing else.
  */
-export function readsOwnBody(
+export function matchesOperations(
   operations: readonly Operation[],
   host: HostRole,
+  filter: (operation: Operation) => boolean,
 ): (request: { method: string; path: string }) => boolean {
-  const uploads = operations
-    .filter((operation) => operation.upload && operation.hosts.includes(host))
+  const picked = operations
+    .filter((operation) => operation.hosts.includes(host) && filter(operation))
     .map((operation) => ({
       method: operation.method.toUpperCase(),
       path: new RegExp(`^${operation.path.replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`),
     }));
-  return (request) =>
-    uploads.some(({ method, path }) => request.method === method && path.test(request.path));
+  return (request) => {
+    // Express answers HEAD with the GET route.
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    return picked.some((operation) => operation.method === method && operation.path.test(request.path));
+  };
+}
+
+/** Uploads read their multipart body themselves: the JSON body parser leaves them alone. */
+export function readsOwnBody(
+  operations: readonly Operation[],
+  host: HostRole,
+): (request: { method: string; path: string }) => boolean {
+  return matchesOperations(operations, host, (operation) => operation.upload !== undefined);
+}
+
+/** What the session host serves without a signed-in user: the public and session-optional operations. */
+export function isOpenWithoutSignIn(
+  operations: readonly Operation[],
+): (request: { method: string; path: string }) => boolean {
+  return matchesOperations(
+    operations,
+    'app',
+    ({ access }) => access === 'public' || ('session' in access && access.session === 'optional'),
+  );
 }
 
 function chainOf(operation: Operation, host: HostRole, deps: RouteDeps): RequestHandler[] {
@@ -85,10 +108,5 @@ function accessCheck(operation: Operation, host: HostRole): RequestHandler | und
     }
     return undefined;
   }
-  if (host === 'app') {
-    // Where the session host will check `access.role` of the signed-in user.
-    throw new Error(`${operation.operationId}: the session host does not check roles yet`);
-  }
-  // Authentication came first (the API router); null means any valid key.
-  return access.scope === null ? undefined : requireScope(access.scope);
+  return requireAccess(access, host);
 }

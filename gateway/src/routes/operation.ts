@@ -11,6 +11,7 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Role, Scope } from '@tix/protos';
+import type { ApiKeyAuthenticator } from '../auth/api-key-authenticator.js';
 import type { HostRole } from '../http/request-context.js';
 import type { RequestSchemas, ValidatedInput } from '../http/validate.js';
 import type { SessionOptions } from '../middleware/session.js';
@@ -48,6 +49,7 @@ export const TAGS = [
   { name: 'Attachments', description: 'Files on tickets (multipart upload, streamed download).' },
   { name: 'Webhooks', description: 'Signed HTTP notifications, and their delivery log.' },
   { name: 'Session', description: 'Browser sessions on the app host (cookie + CSRF token).' },
+  { name: 'Account', description: 'Account settings on the app host: API keys (admins).' },
   { name: 'API description', description: 'This document and its reference page.' },
 ] as const;
 
@@ -56,6 +58,8 @@ export type Tag = (typeof TAGS)[number]['name'];
 /** What handlers use, handed over once when the routes are mounted. */
 export interface RouteDeps {
   services: ServiceClients;
+  /** API key authentication (a key revoked through this gateway is evicted from it at once). */
+  apiKeys: ApiKeyAuthenticator;
   /** Resolves the project context. */
   projects: ProjectResolver;
   attachments: AttachmentLimits;

@@ -8,8 +8,14 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect } from 'chai';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { buildOpenApiDocument } from '../../src/openapi/document.js';
-import { FULL_KEY, startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
-import { bearer, request, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { FULL_KEY, PASSWORDS, startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
+import {
+  bearer,
+  request,
+  signedInBrowser,
+  startTestGateway,
+  type TestGateway,
+} from '../support/test-gateway.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
@@ -112,45 +118,46 @@ describe('the API description on the app host', () => {
     }
   });
 
-  it('serves every documented operation on its host, with exactly the documented methods', async () => {
+  it('serves every documented operation on each of its hosts, with exactly the documented methods', async () => {
     const document = (await request(`${gateway.appUrl}/api/openapi`)).body as OpenAPIV3_1.Document;
-    const session = await request(`${gateway.appUrl}/api/csrf-token`);
-    const browser = {
-      Cookie: session.headers.get('set-cookie')!.split(';')[0]!,
-      'X-CSRF-Token': session.body.data.token as string,
-    };
+    // Signed in afresh for each path: the loop itself signs out (POST /auth/logout).
+    const signIn = () =>
+      signedInBrowser(gateway.appUrl, 'alice@example.com', PASSWORDS['alice@example.com']!);
     const problems: string[] = [];
     for (const [path, item] of Object.entries(document.paths ?? {})) {
       const methods = METHODS.filter((method) => item?.[method]);
-      // Operations of the session host name it as their server; the others are the API host's.
-      const onApp = item![methods[0]!]!.servers?.[0]?.url.startsWith('{app_url}') ?? false;
-      const url = onApp
-        ? `${gateway.appUrl}/api${concretePath(path)}`
-        : `${gateway.apiUrl}/v1${concretePath(path)}?project_id=1`;
-      const headers = onApp ? browser : bearer(FULL_KEY);
+      // An operation names its servers when the session host serves it; otherwise it is the API host's.
+      const servers = item![methods[0]!]!.servers?.map((server) => server.url) ?? ['{api_url}/v1'];
+      for (const server of servers) {
+        const onApp = server.startsWith('{app_url}');
+        const url = onApp
+          ? `${gateway.appUrl}/api${concretePath(path)}?project_id=1`
+          : `${gateway.apiUrl}/v1${concretePath(path)}?project_id=1`;
+        const headers = onApp ? await signIn() : bearer(FULL_KEY);
 
-      const options = await fetch(url, { method: 'OPTIONS', headers });
-      const allowed = methods.flatMap((method) =>
-        method === 'get' ? ['GET', 'HEAD'] : [method.toUpperCase()],
-      );
-      expect(options.status, `OPTIONS ${path}`).to.equal(204);
-      expect(options.headers.get('allow')?.split(', ').sort(), `Allow of ${path}`).to.deep.equal(
-        [...allowed, 'OPTIONS'].sort(),
-      );
+        const options = await fetch(url, { method: 'OPTIONS', headers });
+        const allowed = methods.flatMap((method) =>
+          method === 'get' ? ['GET', 'HEAD'] : [method.toUpperCase()],
+        );
+        expect(options.status, `OPTIONS ${path}`).to.equal(204);
+        expect(options.headers.get('allow')?.split(', ').sort(), `Allow of ${path}`).to.deep.equal(
+          [...allowed, 'OPTIONS'].sort(),
+        );
 
-      for (const method of methods) {
-        const response = await fetch(url, {
-          method: method.toUpperCase(),
-          headers: { ...headers, 'Content-Type': 'application/json' },
-          ...(method === 'get' || method === 'delete' ? {} : { body: '{}' }),
-        });
-        const isJson = response.headers.get('content-type')?.startsWith('application/json') ?? false;
-        const body = (isJson ? await response.json() : await response.text()) as {
-          error?: { message?: string };
-        };
-        const message = String(body.error?.message ?? '');
-        if (response.status === 405 || message.startsWith('Route ')) {
-          problems.push(`${method.toUpperCase()} ${path}: ${response.status} ${message}`);
+        for (const method of methods) {
+          const response = await fetch(url, {
+            method: method.toUpperCase(),
+            headers: { ...headers, 'Content-Type': 'application/json' },
+            ...(method === 'get' || method === 'delete' ? {} : { body: '{}' }),
+          });
+          const isJson = response.headers.get('content-type')?.startsWith('application/json') ?? false;
+          const body = (isJson ? await response.json() : await response.text()) as {
+            error?: { message?: string };
+          };
+          const message = String(body.error?.message ?? '');
+          if (response.status === 405 || message.startsWith('Route ') || message === 'Not signed in') {
+            problems.push(`${method.toUpperCase()} ${server}${path}: ${response.status} ${message}`);
+          }
         }
       }
     }

@@ -178,7 +178,7 @@ for (const storeKind of stores) {
         kind: 'session',
         user_id: 10,
         role: 'admin',
-        scopes: ['tickets:read', 'tickets:write', 'tickets:delete', 'comments:read', 'comments:write'],
+        scopes: ['tickets:read', 'comments:read', 'tickets:write', 'comments:write', 'tickets:delete'],
       });
 
       // The old token no longer works; the new one does.

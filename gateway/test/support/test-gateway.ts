@@ -140,6 +140,32 @@ export async function request(url: string, init: RequestInit = {}): Promise<Json
   };
 }
 
+/**
+ * Signs in on the session host (CSRF token, then POST /api/auth/login) and answers the headers a
+ * signed-in browser sends: the session cookie and its CSRF token.
+ */
+export async function signedInBrowser(
+  appUrl: string,
+  email: string,
+  password: string,
+): Promise<{ Cookie: string; 'X-CSRF-Token': string }> {
+  const start = await request(`${appUrl}/api/csrf-token`);
+  const login = await request(`${appUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: {
+      Cookie: start.headers.get('set-cookie')!.split(';')[0]!,
+      'X-CSRF-Token': start.body.data.token as string,
+      'Content-Type': 'application/json',
+    },
+    body: JSON.stringify({ email, password }),
+  });
+  if (login.status !== 200) throw new Error(`sign-in failed: ${login.status} ${JSON.stringify(login.body)}`);
+  return {
+    Cookie: login.headers.get('set-cookie')!.split(';')[0]!,
+    'X-CSRF-Token': login.body.data.csrf_token as string,
+  };
+}
+
 /** Authorization header for a key. */
 export function bearer(key: string): Record<string, string> {
   return { Authorization: `Bearer ${key}` };

@@ -4,7 +4,7 @@ import type { Principal } from '@tix/protos';
 import type { ApiKeyAuthenticator } from '../../src/auth/api-key-authenticator.js';
 import { apiKeyOnlyOnApiHost } from '../../src/middleware/api-key-only-on-api-host.js';
 import { authenticateApiKey, readApiKey } from '../../src/middleware/authenticate-api-key.js';
-import { requireScope } from '../../src/middleware/require-scope.js';
+import { requireAccess } from '../../src/middleware/require-access.js';
 import { fakeRequest, run } from '../support/fake-http.js';
 
 const principal: Principal = {
@@ -91,22 +91,61 @@ describe('apiKeyOnlyOnApiHost', () => {
   });
 });
 
-describe('requireScope', () => {
-  it('passes a principal with the scope', async () => {
-    const outcome = await run(requireScope('tickets:read'), fakeRequest({ principal }));
+describe('requireAccess (one check for both hosts)', () => {
+  const onApi = (scope: 'tickets:read' | 'tickets:write' | 'comments:write') =>
+    requireAccess({ scope, role: 'agent' }, 'api')!;
+
+  it('passes a key with the scope its owner may use', async () => {
+    const outcome = await run(onApi('tickets:read'), fakeRequest({ principal }));
     expect([outcome.nextCalled, outcome.error]).to.deep.equal([true, undefined]);
   });
 
   it('403 names the missing scope', async () => {
-    const { error } = await run(requireScope('comments:write'), fakeRequest({ principal }));
+    const { error } = await run(onApi('comments:write'), fakeRequest({ principal }));
     expect([(error as AppError).httpStatus, (error as AppError).message]).to.deep.equal([
       403,
       'Missing required scope: comments:write',
     ]);
   });
 
+  it("403 for a scope the key carries but its owner's role does not allow", async () => {
+    const viewerKey: Principal = { ...principal, role: 'viewer', scopes: ['tickets:read', 'tickets:write'] };
+    expect((await run(onApi('tickets:read'), fakeRequest({ principal: viewerKey }))).nextCalled).to.equal(
+      true,
+    );
+    const { error, nextCalled } = await run(onApi('tickets:write'), fakeRequest({ principal: viewerKey }));
+    expect(nextCalled).to.equal(false);
+    expect([(error as AppError).httpStatus, (error as AppError).message]).to.deep.equal([
+      403,
+      "The key's owner has the viewer role, which does not allow tickets:write",
+    ]);
+  });
+
+  it('needs no check for "any valid key" on the API host, or for viewers on the session host', () => {
+    expect(requireAccess({ scope: null, role: 'viewer' }, 'api')).to.equal(undefined);
+    expect(requireAccess({ scope: 'tickets:read', role: 'viewer' }, 'app')).to.equal(undefined);
+  });
+
+  it("checks the role on the session host: at least the operation's role", async () => {
+    const check = requireAccess({ scope: 'tickets:delete', role: 'team_lead' }, 'app')!;
+    const session = (role: Principal['role']): Principal => ({
+      kind: 'session',
+      user_id: 2,
+      role,
+      scopes: [],
+    });
+    for (const role of ['team_lead', 'admin'] as const) {
+      expect((await run(check, fakeRequest({ principal: session(role) }))).nextCalled, role).to.equal(true);
+    }
+    const { error } = await run(check, fakeRequest({ principal: session('agent') }));
+    expect([(error as AppError).httpStatus, (error as AppError).message]).to.deep.equal([
+      403,
+      'Your role (agent) does not allow this; it needs team_lead or higher',
+    ]);
+  });
+
   it('a route wired without authentication is an internal fault, never a pass', async () => {
-    const { error, nextCalled } = await run(requireScope('tickets:read'), fakeRequest());
+    const { error, nextCalled } = await run(onApi('tickets:read'), fakeRequest());
     expect(nextCalled).to.equal(false);
     expect((error as AppError).kind).to.equal('internal');
   });

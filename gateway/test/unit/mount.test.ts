@@ -178,6 +178,41 @@ describe('mountOperations', () => {
       /again: get \/things is declared twice/,
     );
     expect(mount('api', [thingOperation({ access: { session: 'optional' } })])).to.throw(/app host/);
-    expect(mount('app', [thingOperation({ hosts: ['app'] })])).to.throw(/does not check roles yet/);
+  });
+
+  it('checks the role of a signed-in user on the session host', async () => {
+    const onApp = await serve((router) => {
+      // The session router's sign-in gate sets the principal; here a header names its role.
+      router.use((request, _response, next) => {
+        request.principal = {
+          kind: 'session',
+          user_id: 2,
+          role: String(request.headers['x-role']) as Principal['role'],
+          scopes: [],
+        };
+        next();
+      });
+      mountOperations(
+        router,
+        'app',
+        [thingOperation({ hosts: ['api', 'app'], access: { scope: 'tickets:delete', role: 'team_lead' } })],
+        deps,
+      );
+    });
+    try {
+      const as = async (role: string) => {
+        const response = await fetch(`${onApp.url}/things`, { headers: { 'x-role': role } });
+        return { status: response.status, body: (await response.json()) as { error?: { message: string } } };
+      };
+      expect((await as('team_lead')).status).to.equal(200);
+      expect((await as('admin')).status).to.equal(200);
+      const refused = await as('agent');
+      expect([refused.status, refused.body.error?.message]).to.deep.equal([
+        403,
+        'Your role (agent) does not allow this; it needs team_lead or higher',
+      ]);
+    } finally {
+      await onApp.close();
+    }
   });
 });

@@ -7,7 +7,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect } from 'chai';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { z } from 'zod';
-import { SCOPES } from '@tix/protos';
+import { ROLES, SCOPES } from '@tix/protos';
 import { COMPONENT_SCHEMAS, successEnvelope } from '../../src/openapi/components.js';
 import {
   buildOpenApiDocument,
@@ -126,7 +126,11 @@ function operations(document: Document): { key: string; path: string; operation:
   return found;
 }
 
-const isApi = (operation: Operation) => operation.servers === undefined;
+/** Served on the API host: the document's own server, or named beside the session host's. */
+const isApi = (operation: Operation) =>
+  operation.servers === undefined || operation.servers.some((server) => server.url === '{api_url}/v1');
+const isApp = (operation: Operation) =>
+  operation.servers?.some((server) => server.url === '{app_url}/api') ?? false;
 
 function parameters(operation: Operation): OpenAPIV3_1.ParameterObject[] {
   return (operation.parameters ?? []).filter(
@@ -164,7 +168,7 @@ describe('the OpenAPI document', () => {
       const operation = byKey.get(endpoint);
       expect(operation, endpoint).to.not.equal(undefined);
       const scope = SPEC_SCOPES[endpoint];
-      expect(operation!.security, endpoint).to.deep.equal([
+      expect(operation!.security!.slice(0, 2), endpoint).to.deep.equal([
         { ApiKeyBearer: scope ? [scope] : [] },
         { ApiKeyHeader: scope ? [scope] : [] },
       ]);
@@ -179,9 +183,12 @@ describe('the OpenAPI document', () => {
     expect(apiOperations.map((entry) => entry.key).sort()).to.deep.equal(Object.keys(pinned).sort());
     for (const { key, operation } of apiOperations) {
       const scopes = pinned[key] ? [pinned[key]] : [];
-      expect(operation.security, key).to.deep.equal([{ ApiKeyBearer: scopes }, { ApiKeyHeader: scopes }]);
+      expect(operation.security!.slice(0, 2), key).to.deep.equal([
+        { ApiKeyBearer: scopes },
+        { ApiKeyHeader: scopes },
+      ]);
       expect(operation.description, key).to.include(
-        pinned[key] ? `Scope: \`${pinned[key]}\`.` : 'Any valid API key.',
+        pinned[key] ? `Scope: \`${pinned[key]}\`` : 'Any valid API key.',
       );
     }
   });
@@ -199,6 +206,22 @@ describe('the OpenAPI document', () => {
         expect(query, key).to.include.members(['project_id', 'project']);
         expect(statuses, key).to.include.members(['400', '404']);
       }
+    }
+  });
+
+  it('serves every API operation on the session host too, stating the role it needs there', () => {
+    for (const { key, operation } of apiOperations) {
+      expect(isApp(operation), key).to.equal(true);
+      const session = operation.security!.slice(2);
+      expect(session, key).to.have.length(1);
+      const [role] = session[0]!.SessionCookie!;
+      expect(['viewer', 'agent', 'team_lead', 'admin'], key).to.include(role);
+      expect(Object.keys(session[0]!), key).to.deep.equal(
+        key.startsWith('GET ') ? ['SessionCookie'] : ['SessionCookie', 'CsrfToken'],
+      );
+      expect(operation.description, key).to.include(
+        `Session host: a signed-in user of role \`${role}\` or higher`,
+      );
     }
   });
 
@@ -234,12 +257,12 @@ describe('the OpenAPI document', () => {
       description: 'The API host (API keys); api_url is its origin',
       variables: { api_url: { default: 'http://127.0.0.1:8080' } },
     });
-    for (const { operation } of operations(document).filter((entry) => !isApi(entry.operation))) {
-      expect(operation.servers?.[0]?.url).to.equal('{app_url}/api');
+    for (const { operation } of operations(document).filter((entry) => isApp(entry.operation))) {
+      expect(operation.servers!.at(-1)!.url).to.equal('{app_url}/api');
     }
   });
 
-  it('declares the security schemes the gateway accepts, and only known scopes', () => {
+  it('declares the security schemes the gateway accepts, and only known scopes and roles', () => {
     const schemes = document.components!.securitySchemes!;
     expect(schemes.ApiKeyBearer).to.include({ type: 'http', scheme: 'bearer' });
     expect(schemes.ApiKeyHeader).to.include({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
@@ -247,8 +270,10 @@ describe('the OpenAPI document', () => {
     expect(schemes.CsrfToken).to.include({ type: 'apiKey', in: 'header', name: 'X-CSRF-Token' });
     for (const { operation } of apiOperations) {
       for (const requirement of operation.security ?? []) {
-        for (const scopes of Object.values(requirement)) {
-          for (const scope of scopes) expect(SCOPES).to.include(scope);
+        for (const [scheme, values] of Object.entries(requirement)) {
+          // API keys list scopes; the session cookie lists the role the session host requires.
+          const known: readonly string[] = scheme === 'SessionCookie' ? ROLES : SCOPES;
+          for (const value of values) expect(known, scheme).to.include(value);
         }
       }
     }

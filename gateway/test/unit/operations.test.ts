@@ -27,11 +27,11 @@ describe('the declared operations', () => {
     expect(new Set(routes).size).to.equal(routes.length);
   });
 
-  it('name the role the session host will require: the role table, and admin for webhooks (§5.6)', () => {
+  it('name the role the session host requires: the role table, and admin for webhooks and API keys', () => {
     for (const operation of OPERATIONS) {
       const { access } = operation;
       if (access === 'public' || 'session' in access) continue;
-      const expected = operation.path.startsWith('/webhooks')
+      const expected = ['/webhooks', '/api-keys'].some((prefix) => operation.path.startsWith(prefix))
         ? 'admin'
         : access.scope === null
           ? 'viewer'

@@ -41,13 +41,20 @@ describe('session cookie', () => {
     for (const id of ids) expect(isSessionId(id)).to.equal(true);
   });
 
-  it('a signed-in session acts with every scope, as its user', () => {
+  it('a signed-in session acts as its user, with the scopes of its role (the roles table)', () => {
     expect(sessionPrincipal({ id: 4, role: 'viewer' })).to.deep.equal({
       kind: 'session',
       user_id: 4,
       role: 'viewer',
-      scopes: ['tickets:read', 'tickets:write', 'tickets:delete', 'comments:read', 'comments:write'],
+      scopes: ['tickets:read', 'comments:read'],
     });
+    expect(sessionPrincipal({ id: 5, role: 'team_lead' }).scopes).to.have.members([
+      'tickets:read',
+      'tickets:write',
+      'tickets:delete',
+      'comments:read',
+      'comments:write',
+    ]);
   });
 });
 

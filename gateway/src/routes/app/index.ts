@@ -1,14 +1,16 @@
 /**
- * The app host's /api router (browser sessions): load the session, refuse state-changing requests
- * without the CSRF token, parse the JSON body, route.
+ * The app host's /api router (browser sessions): load the session, refuse anonymous callers (but on
+ * the open operations: sign-in, the CSRF token, the API description), refuse state-changing requests
+ * without the CSRF token, parse the JSON body, route. The v1 resources are the same declarations as
+ * on the API host, checked by role instead of scope (middleware/require-access.ts).
  */
 import { Router } from 'express';
 import type { GatewayLimits } from '../../limits/index.js';
 import { requireCsrfToken } from '../../middleware/csrf.js';
 import { parseJsonBody } from '../../middleware/parse-json-body.js';
-import { loadSession } from '../../middleware/session.js';
+import { loadSession, requireSignedIn } from '../../middleware/session.js';
 import { OPERATIONS } from '../index.js';
-import { mountOperations } from '../mount.js';
+import { isOpenWithoutSignIn, mountOperations, readsOwnBody } from '../mount.js';
 import type { RouteDeps } from '../operation.js';
 
 export interface SessionRouterDeps extends RouteDeps {
@@ -22,8 +24,9 @@ export function createSessionRouter(deps: SessionRouterDeps): Router {
   router.use(loadSession(deps.sessions));
   // Rate limit by session (signed in) or client address, then idempotency after body parsing.
   for (const handler of deps.limits?.afterAuthentication ?? []) router.use(handler);
+  router.use(requireSignedIn(isOpenWithoutSignIn(OPERATIONS)));
   router.use(requireCsrfToken());
-  router.use(parseJsonBody({ limitBytes: deps.bodyLimitBytes }));
+  router.use(parseJsonBody({ limitBytes: deps.bodyLimitBytes, isExempt: readsOwnBody(OPERATIONS, 'app') }));
   for (const handler of deps.limits?.afterBodyParsing ?? []) router.use(handler);
   mountOperations(router, 'app', OPERATIONS, deps);
   return router;

@@ -13,7 +13,7 @@ import { AppError } from '@tix/kit';
 import { isRole, presentUser, USER_LIMITS } from '@tix/protos';
 import { sendData } from '../../http/envelope.js';
 import { callContext } from '../../http/request-context.js';
-import { endSession, startSession } from '../../middleware/session.js';
+import { endSession, NOT_SIGNED_IN_MESSAGE, startSession } from '../../middleware/session.js';
 import { userSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { json, message, single } from '../../openapi/responses.js';
@@ -22,7 +22,6 @@ import { requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
 
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password';
-export const NOT_SIGNED_IN_MESSAGE = 'Not signed in';
 
 export const LoginBody = z.object(
   {

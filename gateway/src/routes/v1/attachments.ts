@@ -114,7 +114,7 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'get',
     path: '/tickets/:id/attachments',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'viewer' },
     project: 'required',
     request: { params: ticketIdParams },
@@ -138,7 +138,7 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'post',
     path: '/tickets/:id/attachments',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'agent' },
     project: 'required',
     request: { params: ticketIdParams },
@@ -177,7 +177,7 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'get',
     path: '/attachments/:id',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'viewer' },
     project: 'required',
     request: { params: attachmentIdParams },
@@ -198,7 +198,7 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'delete',
     path: '/attachments/:id',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'agent' },
     project: 'required',
     request: { params: attachmentIdParams },
@@ -219,7 +219,7 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'get',
     path: '/attachments/:id/download',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'viewer' },
     project: 'required',
     request: { params: attachmentIdParams },

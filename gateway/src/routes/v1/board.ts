@@ -16,7 +16,7 @@ export const BOARD_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'get',
     path: '/board',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'viewer' },
     project: 'required',
     request: { query: boardQuery },

@@ -43,7 +43,7 @@ export const COMMENT_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'get',
     path: '/tickets/:id/comments',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'comments:read', role: 'viewer' },
     project: 'required',
     request: { params: ticketIdParams, query: listCommentsQuery },
@@ -81,7 +81,7 @@ export const COMMENT_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'post',
     path: '/tickets/:id/comments',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'comments:write', role: 'agent' },
     project: 'required',
     request: { params: ticketIdParams, body: createCommentBody },
@@ -112,7 +112,7 @@ export const COMMENT_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'get',
     path: '/comments/:id',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'comments:read', role: 'viewer' },
     project: 'required',
     request: { params: commentIdParams },
@@ -133,7 +133,7 @@ export const COMMENT_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'put',
     path: '/comments/:id',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'comments:write', role: 'agent' },
     project: 'required',
     request: { params: commentIdParams, body: updateCommentBody },
@@ -157,7 +157,7 @@ export const COMMENT_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'delete',
     path: '/comments/:id',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'comments:write', role: 'agent' },
     project: 'required',
     request: { params: commentIdParams },

@@ -3,7 +3,6 @@
  * an anonymous caller learns nothing about routes), then its JSON body is parsed, then routed.
  */
 import { Router } from 'express';
-import type { ApiKeyAuthenticator } from '../../auth/api-key-authenticator.js';
 import type { GatewayLimits } from '../../limits/index.js';
 import { authenticateApiKey } from '../../middleware/authenticate-api-key.js';
 import { parseJsonBody } from '../../middleware/parse-json-body.js';
@@ -12,7 +11,6 @@ import { mountOperations, readsOwnBody } from '../mount.js';
 import type { RouteDeps } from '../operation.js';
 
 export interface ApiRouterDeps extends RouteDeps {
-  apiKeys: ApiKeyAuthenticator;
   bodyLimitBytes: number;
   limits?: GatewayLimits;
 }

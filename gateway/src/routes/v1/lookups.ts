@@ -15,7 +15,7 @@ export const LOOKUP_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'get',
     path: '/projects',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: null, role: 'viewer' },
     project: 'none',
     operationId: 'listProjects',
@@ -40,7 +40,7 @@ export const LOOKUP_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'get',
     path: '/ticket-types',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'viewer' },
     project: 'required',
     operationId: 'listTicketTypes',
@@ -65,7 +65,7 @@ export const LOOKUP_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'get',
     path: '/users',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'viewer' },
     project: 'none',
     operationId: 'listUsers',

@@ -44,7 +44,7 @@ export const TICKET_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'get',
     path: '/tickets',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'viewer' },
     project: 'required',
     request: { query: listTicketsQuery },
@@ -81,7 +81,7 @@ export const TICKET_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'post',
     path: '/tickets',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'agent' },
     project: 'required',
     projectFromBody: true,
@@ -115,7 +115,7 @@ export const TICKET_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'post',
     path: '/tickets/bulk-update',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'agent' },
     project: 'required',
     request: { body: bulkUpdateBody },
@@ -148,7 +148,7 @@ export const TICKET_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'get',
     path: '/tickets/:id',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'viewer' },
     project: 'required',
     request: { params: ticketIdParams },
@@ -169,7 +169,7 @@ export const TICKET_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'put',
     path: '/tickets/:id',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'agent' },
     project: 'required',
     request: { params: ticketIdParams, body: updateTicketBody },
@@ -194,7 +194,7 @@ export const TICKET_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'delete',
     path: '/tickets/:id',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:delete', role: 'team_lead' },
     project: 'required',
     request: { params: ticketIdParams },
@@ -215,7 +215,7 @@ export const TICKET_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'patch',
     path: '/tickets/:id/status',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'agent' },
     project: 'required',
     request: { params: ticketIdParams, body: moveTicketBody },
@@ -239,7 +239,7 @@ export const TICKET_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'post',
     path: '/tickets/:id/merge',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'agent' },
     project: 'required',
     request: { params: ticketIdParams, body: mergeTicketBody },
@@ -262,7 +262,7 @@ export const TICKET_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'post',
     path: '/tickets/:id/restore',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'agent' },
     project: 'required',
     request: { params: ticketIdParams },

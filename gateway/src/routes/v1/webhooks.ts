@@ -34,7 +34,7 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'get',
     path: '/webhooks',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'admin' },
     project: 'required',
     operationId: 'listWebhooks',
@@ -58,7 +58,7 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'post',
     path: '/webhooks',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'admin' },
     project: 'required',
     projectFromBody: true,
@@ -103,7 +103,7 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'delete',
     path: '/webhooks/:id',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'admin' },
     project: 'required',
     request: { params: webhookIdParams },
@@ -125,7 +125,7 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'get',
     path: '/webhooks/:id/deliveries',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'admin' },
     project: 'required',
     request: { params: webhookIdParams, query: listDeliveriesQuery },
@@ -156,7 +156,7 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'post',
     path: '/webhooks/:id/deliveries/:deliveryId/redeliver',
-    hosts: ['api'],
+    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'admin' },
     project: 'required',
     request: { params: deliveryParams },

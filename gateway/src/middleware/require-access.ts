@@ -1,0 +1,50 @@
+/**
+ * Who may call an operation, checked in this one place for both hosts (operation.ts `access`):
+ * - API host: the key must carry the operation's scope (spec Authentication 4: 403
+ *   `Missing required scope: <scope>`) and its owner's role must allow that scope (the roles
+ *   table, ROLE_SCOPES): a key never exceeds its owner, so a viewer's key cannot write.
+ * - Session host: the signed-in user's role must be at least the operation's role.
+ * Authentication came first (the API router's key check, the session router's sign-in gate).
+ */
+import type { RequestHandler } from 'express';
+import { AppError } from '@tix/kit';
+import { roleAllows, roleAtLeast, type Role, type Scope } from '@tix/protos';
+import { requirePrincipal, type HostRole } from '../http/request-context.js';
+
+export function missingScopeMessage(scope: Scope): string {
+  return `Missing required scope: ${scope}`;
+}
+
+export function keyOwnerRoleMessage(role: Role, scope: Scope): string {
+  return `The key's owner has the ${role} role, which does not allow ${scope}`;
+}
+
+export function roleTooLowMessage(role: Role, needed: Role): string {
+  return `Your role (${role}) does not allow this; it needs ${needed} or higher`;
+}
+
+/** The check of `access` on `host`; undefined when every authenticated caller passes. */
+export function requireAccess(
+  access: { scope: Scope | null; role: Role },
+  host: HostRole,
+): RequestHandler | undefined {
+  if (host === 'app') {
+    if (access.role === 'viewer') return undefined;
+    return (request, _response, next) => {
+      const { role } = requirePrincipal(request);
+      if (!roleAtLeast(role, access.role))
+        throw AppError.permissionDenied(roleTooLowMessage(role, access.role));
+      next();
+    };
+  }
+  const { scope } = access;
+  if (scope === null) return undefined;
+  return (request, _response, next) => {
+    const principal = requirePrincipal(request);
+    if (!principal.scopes.includes(scope)) throw AppError.permissionDenied(missingScopeMessage(scope));
+    if (!roleAllows(principal.role, scope)) {
+      throw AppError.permissionDenied(keyOwnerRoleMessage(principal.role, scope));
+    }
+    next();
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * API keys in the account settings (spec Authentication 1: "Keys are created in the account
+ * settings by a user with the admin role"), on the session host only, for admins:
+ *   GET    /api/api-keys         keys, filtered by user_id and/or project_id (never a key value);
+ *   POST   /api/api-keys         a key for any user, with scopes and an optional project; the value
+ *                                is in this response only;
+ *   DELETE /api/api-keys/{id}    revokes it: this gateway forgets it at once, the others on the
+ *                                api_key.revoked event (within the outbox relay's latency).
+ * The lookup service checks the rules (known scopes, an existing active user and project) and the
+ * caller's role again.
+ */
+import { z } from 'zod';
+import { API_KEY_LIMITS, MAX_INT32, presentApiKey, SCOPES } from '@tix/protos';
+import { sendData } from '../../http/envelope.js';
+import { callContext } from '../../http/request-context.js';
+import { idField, idParam, integerParam, requiredTextField } from '../../http/schema-fields.js';
+import { apiKeySchema } from '../../openapi/components.js';
+import { EXAMPLES } from '../../openapi/examples.js';
+import { count, json, list } from '../../openapi/responses.js';
+import { z as zod } from '../../openapi/zod-openapi.js';
+import { requireService } from '../../services.js';
+import { defineOperation, type Operation } from '../operation.js';
+import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
+
+export const INVALID_API_KEY_ID_MESSAGE = 'Invalid API key id';
+export const API_KEY_REVOKED_MESSAGE = 'API key revoked';
+
+const listApiKeysQuery = z.object({
+  user_id: integerParam({
+    min: 1,
+    max: MAX_INT32,
+    message: 'user_id must be a positive integer',
+    description: "Only this user's keys.",
+    example: 3,
+  }).optional(),
+  project_id: integerParam({
+    min: 1,
+    max: MAX_INT32,
+    message: 'project_id must be a positive integer',
+    description: 'Only keys scoped to this project.',
+    example: 1,
+  }).optional(),
+});
+
+const createApiKeyBody = z.object(
+  {
+    name: requiredTextField('Name', {
+      max: API_KEY_LIMITS.name,
+      description: 'A label for the key (unique among the user’s unrevoked keys).',
+      example: 'Zapier',
+    }),
+    scopes: z
+      .array(z.enum(SCOPES, { error: `Each scope must be one of ${SCOPES.join(', ')}` }), {
+        error: (issue) => (issue.input === undefined ? 'Scopes are required' : 'Scopes must be an array'),
+      })
+      .min(1, 'Give at least one scope')
+      .max(SCOPES.length * 4, 'Too many scopes')
+      .meta({ description: `Any of ${SCOPES.join(', ')}.`, example: ['tickets:read', 'tickets:write'] }),
+    user_id: idField('User ID', { description: 'The user the key acts as.', example: 3 }),
+    project_id: idField('Project ID', { description: 'Restricts the key to one project.', example: 1 })
+      .nullable()
+      .optional(),
+  },
+  { error: BODY_NOT_OBJECT_MESSAGE },
+);
+
+const apiKeyIdParams = z.object({
+  id: idParam({ message: INVALID_API_KEY_ID_MESSAGE, description: 'API key id.', example: 12 }),
+});
+
+// Admins only (access.role); the scope is null because API keys never reach these operations.
+export const API_KEY_OPERATIONS: Operation[] = [
+  defineOperation({
+    method: 'get',
+    path: '/api-keys',
+    hosts: ['app'],
+    access: { scope: null, role: 'admin' },
+    project: 'none',
+    request: { query: listApiKeysQuery },
+    operationId: 'listApiKeys',
+    tag: 'Account',
+    summary: 'List API keys (admin)',
+    description:
+      'Prefix, name, scopes, owner and dates of each key; never the key itself. Revoked keys included.',
+    success: json(200, 'The keys.', list('api_keys', apiKeySchema, { count }), {
+      api_keys: [EXAMPLES.apiKey],
+      count: 1,
+    }),
+    errors: [400, 404],
+    async handle({ query }, request, response, { services }) {
+      const listed = await requireService(services, 'lookup').ListApiKeys(
+        {
+          ...(query.user_id === undefined ? {} : { user_id: query.user_id }),
+          ...(query.project_id === undefined ? {} : { project_id: query.project_id }),
+        },
+        callContext(request),
+      );
+      const keys = listed.keys.map(presentApiKey);
+      sendData(response, { api_keys: keys, count: keys.length });
+    },
+  }),
+
+  defineOperation({
+    method: 'post',
+    path: '/api-keys',
+    hosts: ['app'],
+    access: { scope: null, role: 'admin' },
+    project: 'none',
+    request: { body: createApiKeyBody },
+    bodyExample: { name: 'Zapier', scopes: ['tickets:read', 'tickets:write'], user_id: 3, project_id: 1 },
+    operationId: 'createApiKey',
+    tag: 'Account',
+    summary: 'Create an API key for a user (admin)',
+    description: 'The response is the only time the key value (`key`) is shown.',
+    success: json(
+      201,
+      'The key, and its value.',
+      zod.object({
+        api_key: apiKeySchema,
+        key: zod.string().meta({ description: 'The key value, shown once.' }),
+      }),
+      { api_key: EXAMPLES.apiKey, key: EXAMPLES.apiKeyValue },
+    ),
+    errors: [422],
+    async handle({ body }, request, response, { services }) {
+      const lookup = requireService(services, 'lookup');
+      const created = await lookup.CreateApiKey(
+        {
+          name: body.name,
+          scopes: body.scopes,
+          user_id: body.user_id,
+          ...(body.project_id ? { project_id: body.project_id } : {}),
+        },
+        callContext(request),
+      );
+      const { key, ...listed } = created;
+      sendData(response, { api_key: presentApiKey(listed), key }, 201);
+    },
+  }),
+
+  defineOperation({
+    method: 'delete',
+    path: '/api-keys/:id',
+    hosts: ['app'],
+    access: { scope: null, role: 'admin' },
+    project: 'none',
+    request: { params: apiKeyIdParams },
+    operationId: 'revokeApiKey',
+    tag: 'Account',
+    summary: 'Revoke an API key (admin)',
+    description: 'Takes effect at once on every gateway. Revoking a revoked key answers it again.',
+    success: json(
+      200,
+      'Confirmation and the revocation time.',
+      zod.object({
+        message: zod.string(),
+        api_key: zod.object({ id: zod.number().int(), revoked_at: zod.string() }),
+      }),
+      { message: API_KEY_REVOKED_MESSAGE, api_key: { id: 12, revoked_at: '2026-11-25T10:00:00.000Z' } },
+    ),
+    errors: [400, 404],
+    async handle({ params }, request, response, { services }) {
+      const revoked = await requireService(services, 'lookup').RevokeApiKey(
+        { id: params.id },
+        callContext(request),
+      );
+      sendData(response, {
+        message: API_KEY_REVOKED_MESSAGE,
+        api_key: { id: revoked.id, revoked_at: revoked.revoked_at },
+      });
+    },
+  }),
+];
