@@ -20,7 +20,7 @@ export const EVENT_TYPES = {
   ],
   comments: ['comment.created', 'comment.updated', 'comment.deleted'],
   attachments: ['attachment.created', 'attachment.deleted'],
-  lookup: ['api_key.revoked'],
+  lookup: ['api_key.revoked', 'user.updated'],
 } as const;
 
 export type EventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES][number];
