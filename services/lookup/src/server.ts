@@ -1,6 +1,6 @@
 /**
  * The lookup service: stores -> use cases -> handlers for projects, ticket types, users, API keys and
- * the demo data, relaying its outbox (api_key.revoked). main.ts runs it; tests start the same
+ * the demo data, relaying its outbox (api_key.revoked, user.updated). main.ts runs it; tests start the same
  * composition (testing.ts).
  */
 import path from 'node:path';
@@ -41,7 +41,7 @@ export function lookupService(options: { now?: () => Date } = {}) {
       const now = options.now ?? (() => new Date());
       const projects = createProjectService(createProjectStore(pool));
       const ticketTypes = createTicketTypeService(createTicketTypeStore(pool), projects);
-      const users = createUserService(createUserStore(pool));
+      const users = createUserService(createUserStore(pool), { now });
       const apiKeyStore = createApiKeyStore(pool);
       const apiKeys = createApiKeyService({ store: apiKeyStore, users, projects, now });
       const authenticator = createApiKeyAuthenticator({ store: apiKeyStore, logger, now });

@@ -1,13 +1,17 @@
 /** gRPC handlers of the user RPCs: translate messages, nothing else. */
+import { requirePrincipal } from '@tix/kit';
 import { requireAdminCaller } from '../shared/admin-caller.js';
 import type { LookupHandlers } from '../shared/handler-types.js';
 import { toUserMessage } from './user-mapper.js';
 import type { UserService } from './user-service.js';
 
-/** ListUsers, GetUsers, CreateUser and AuthenticatePassword over the user service. */
+/** ListUsers, GetUsers, CreateUser, UpdateUser, ChangePassword and AuthenticatePassword. */
 export function userHandlers(
   users: UserService,
-): Pick<LookupHandlers, 'ListUsers' | 'GetUsers' | 'CreateUser' | 'AuthenticatePassword'> {
+): Pick<
+  LookupHandlers,
+  'ListUsers' | 'GetUsers' | 'CreateUser' | 'UpdateUser' | 'ChangePassword' | 'AuthenticatePassword'
+> {
   return {
     async ListUsers(request) {
       return { users: (await users.listUsers(request.active_only)).map(toUserMessage) };
@@ -26,6 +30,28 @@ export function userHandlers(
         ...(request.password === undefined ? {} : { password: request.password }),
       });
       return toUserMessage(user);
+    },
+
+    // Who may change what is the service's rule (an admin or the CLI anything, a user their own name).
+    async UpdateUser(request, context) {
+      const user = await users.updateUser(
+        request.id,
+        {
+          ...(request.name === undefined ? {} : { name: request.name }),
+          ...(request.role === undefined ? {} : { role: request.role }),
+          ...(request.is_active === undefined ? {} : { isActive: request.is_active }),
+          ...(request.password === undefined ? {} : { password: request.password }),
+        },
+        context.principal,
+      );
+      return toUserMessage(user);
+    },
+
+    async ChangePassword(request, context) {
+      const principal = requirePrincipal(context.principal);
+      return toUserMessage(
+        await users.changePassword(principal.user_id, request.current_password, request.new_password),
+      );
     },
 
     async AuthenticatePassword(request) {

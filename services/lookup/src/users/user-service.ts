@@ -1,14 +1,43 @@
-/** User use cases: listing, creating, and password sign-in. */
-import { AppError, fieldError } from '@tix/kit';
+/** User use cases: listing, creating, changing (user.updated), password sign-in and password changes. */
+import { AppError, FieldErrors, fieldError, newDomainEvent } from '@tix/kit';
+import type { Principal } from '@tix/protos';
 import { UniqueViolation } from '../shared/unique-violation.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password-hash.js';
-import { isValidEmail, normaliseEmail, validateNewUser } from './user-rules.js';
-import type { UserRecord, UserStore } from './user-store.js';
+import {
+  adminLosingFields,
+  changedFields,
+  checkPassword,
+  endsSessions,
+  isValidEmail,
+  LAST_ACTIVE_ADMIN,
+  normaliseEmail,
+  validateNewUser,
+  validateUserChanges,
+  type ChangedField,
+  type UserChange,
+  type UserChangeRequest,
+} from './user-rules.js';
+import type { UserColumnChanges, UserRecord, UserStore } from './user-store.js';
 
 /** The one answer to every failed sign-in, so it never tells which part was wrong. */
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 /** GetUsers answers at most this many ids per call. */
 export const MAX_IDS_PER_CALL = 1000;
+export const USER_NOT_FOUND = 'User not found';
+export const ONLY_AN_ADMIN = 'Only an admin can change this';
+export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
+
+/** The data of a user.updated event: the User object, what changed, and whether sessions end. */
+export interface UserUpdatedData {
+  id: number;
+  name: string;
+  email: string;
+  role: string;
+  is_active: boolean;
+  changed: ChangedField[];
+  /** True when the role, the active flag or the password changed: the user's sessions and cached keys end. */
+  sessions_ended: boolean;
+}
 
 export interface CreateUserInput {
   name: string;
@@ -33,16 +62,68 @@ export interface UserService {
    * the same amount of hashing work whichever check failed.
    */
   authenticatePassword(email: string, password: string): Promise<UserRecord>;
+  /**
+   * Changes a user's name, role, active flag or password and emits user.updated. `caller` null (the
+   * CLI) or an admin may change anything; any other principal only their own name (403). 422 for
+   * invalid values, for nothing to change, and for a change leaving no active admin; 404 for an
+   * unknown id. A change to values the user already has writes nothing and emits nothing.
+   */
+  updateUser(id: number, request: UserChangeRequest, caller: Principal | null): Promise<UserRecord>;
+  /**
+   * The user sets a new password, proving the current one (422 on current_password otherwise, also
+   * for a user without a password); emits user.updated with sessions_ended. 401 when the user does
+   * not exist or is inactive (the principal no longer stands for a signed-in user).
+   */
+  changePassword(userId: number, currentPassword: string, newPassword: string): Promise<UserRecord>;
 }
 
 function duplicateEmail(email: string): AppError {
   return fieldError('email', `A user with email "${email}" already exists`);
 }
 
-/** Builds the user use cases over a store. */
-export function createUserService(store: UserStore): UserService {
+/** 403 unless `caller` may make `request` to user `id`: no principal, an admin, or their own name only. */
+function checkMayChange(id: number, request: UserChangeRequest, caller: Principal | null): void {
+  if (!caller || caller.role === 'admin') return;
+  const onlyName =
+    request.role === undefined && request.isActive === undefined && request.password === undefined;
+  if (caller.user_id !== id || !onlyName) throw AppError.permissionDenied(ONLY_AN_ADMIN);
+}
+
+/** Builds the user use cases over a store (`now` stamps the events; tests move it). */
+export function createUserService(store: UserStore, options: { now?: () => Date } = {}): UserService {
+  const now = options.now ?? (() => new Date());
   // Made now, so the first sign-in with an unknown email does not pay for making it.
   void dummyPasswordHash();
+
+  /** Writes `change` (password already hashed into `columns`) with its user.updated event. */
+  async function write(id: number, change: UserChange, columns: UserColumnChanges): Promise<UserRecord> {
+    const updated = await store.update(id, columns, {
+      async check(before, otherActiveAdmins) {
+        const losing = adminLosingFields(before, change);
+        if (losing.length > 0 && (await otherActiveAdmins()) === 0) {
+          const errors = new FieldErrors();
+          for (const field of losing) errors.add(field, LAST_ACTIVE_ADMIN);
+          errors.throwIfAny();
+        }
+      },
+      event(after, before) {
+        const changed = changedFields(before, change);
+        const data: UserUpdatedData = {
+          id: after.id,
+          name: after.name,
+          email: after.email,
+          role: after.role,
+          is_active: after.isActive,
+          changed,
+          sessions_ended: endsSessions(changed),
+        };
+        return newDomainEvent('user.updated', data, { source: 'lookup', occurredAt: now() });
+      },
+    });
+    if (!updated) throw AppError.notFound(USER_NOT_FOUND);
+    return updated;
+  }
+
   return {
     async findUser(selector) {
       if ('id' in selector) return store.findById(selector.id);
@@ -83,6 +164,39 @@ export function createUserService(store: UserStore): UserService {
         throw AppError.unauthenticated(INVALID_CREDENTIALS);
       }
       return found.user;
+    },
+
+    async updateUser(id, request, caller) {
+      checkMayChange(id, request, caller);
+      const change = validateUserChanges(request);
+      const current = await store.findById(id);
+      if (!current) throw AppError.notFound(USER_NOT_FOUND);
+      // Values the user already has are no change: nothing to write, no event, no session ended.
+      if (changedFields(current, change).length === 0) return current;
+      const columns: UserColumnChanges = {
+        ...(change.name === undefined ? {} : { name: change.name }),
+        ...(change.role === undefined ? {} : { role: change.role }),
+        ...(change.isActive === undefined ? {} : { isActive: change.isActive }),
+        ...(change.password === undefined ? {} : { passwordHash: await hashPassword(change.password) }),
+      };
+      return write(id, change, columns);
+    },
+
+    async changePassword(userId, currentPassword, newPassword) {
+      const errors = new FieldErrors();
+      checkPassword(errors, 'new_password', newPassword);
+      const found = await store.findCredentialsById(userId);
+      // One scrypt verification whatever is missing, as at sign-in.
+      const matches = await verifyPassword(
+        currentPassword,
+        found?.passwordHash ?? (await dummyPasswordHash()),
+      );
+      // A principal whose user is gone or deactivated is signed in no longer.
+      if (!found || !found.user.isActive) throw AppError.unauthenticated();
+      if (found.passwordHash === null || !matches) errors.add('current_password', WRONG_CURRENT_PASSWORD);
+      errors.throwIfAny();
+      const change: UserChange = { password: newPassword };
+      return write(userId, change, { passwordHash: await hashPassword(newPassword) });
     },
   };
 }

@@ -1,6 +1,7 @@
-/** Reading and writing users (SQL only; no rules). */
+/** Reading and writing users, and the user.updated event in the same transaction (SQL only; no rules). */
 import type pg from 'pg';
-import type { Role } from '@tix/protos';
+import { inTransaction, outboxInsert } from '@tix/kit';
+import type { DomainEvent, Role } from '@tix/protos';
 import { prepared, violatedUniqueIndex } from '../db.js';
 import { UniqueViolation } from '../shared/unique-violation.js';
 
@@ -10,6 +11,26 @@ export interface UserRecord {
   email: string;
   role: Role;
   isActive: boolean;
+}
+
+/** New values for a user's columns; undefined ones stay as they are. */
+export interface UserColumnChanges {
+  name?: string;
+  role?: Role;
+  isActive?: boolean;
+  passwordHash?: string;
+}
+
+/** What an update may ask of the store inside its transaction. */
+export interface UserUpdateSteps {
+  /**
+   * Runs on the row as it is before the change, locked, with a count of the active admins other than
+   * this user (consistent: changes of role and active flag are serialised). Throwing refuses the
+   * change: nothing is written.
+   */
+  check?(before: UserRecord, otherActiveAdmins: () => Promise<number>): void | Promise<void>;
+  /** The event of the change, from the row before and after it. */
+  event(after: UserRecord, before: UserRecord): DomainEvent<object>;
 }
 
 export interface UserStore {
@@ -22,6 +43,13 @@ export interface UserStore {
   findByEmail(email: string): Promise<UserRecord | null>;
   /** The user and their password hash (null when they have none), for sign-in only. */
   findCredentials(email: string): Promise<{ user: UserRecord; passwordHash: string | null } | null>;
+  /** The user with that id and their password hash (null when they have none), for password changes only. */
+  findCredentialsById(id: number): Promise<{ user: UserRecord; passwordHash: string | null } | null>;
+  /**
+   * Applies `changes` (bumping updated_at) and writes `steps.event` to the outbox, in one
+   * transaction, after `steps.check` passed. Null when there is no such user.
+   */
+  update(id: number, changes: UserColumnChanges, steps: UserUpdateSteps): Promise<UserRecord | null>;
   /** UniqueViolation('email') when the email is taken. */
   create(user: { name: string; email: string; role: Role; passwordHash: string | null }): Promise<UserRecord>;
 }
@@ -33,6 +61,24 @@ const BY_IDS = `SELECT ${PUBLIC_COLUMNS} FROM users WHERE id = ANY($1::int[]) OR
 const BY_ID = `SELECT ${PUBLIC_COLUMNS} FROM users WHERE id = $1`;
 const BY_EMAIL = `SELECT ${PUBLIC_COLUMNS} FROM users WHERE email = $1`;
 const CREDENTIALS = `SELECT ${PUBLIC_COLUMNS}, password_hash AS "passwordHash" FROM users WHERE email = $1`;
+const CREDENTIALS_BY_ID = `SELECT ${PUBLIC_COLUMNS}, password_hash AS "passwordHash" FROM users WHERE id = $1`;
+const OTHER_ACTIVE_ADMINS = `
+  SELECT count(*)::int AS n FROM users WHERE role = 'admin' AND is_active AND id <> $1`;
+const LOCK_FOR_UPDATE = `SELECT ${PUBLIC_COLUMNS} FROM users WHERE id = $1 FOR UPDATE`;
+/**
+ * Taken (until commit) by every update that sets a role or the active flag, so that two concurrent
+ * changes cannot each count the other's admin and together leave none. Such changes are rare.
+ */
+const ADMIN_CHANGES_LOCK = `SELECT pg_advisory_xact_lock(hashtext('lookup.users.active_admins'))`;
+const UPDATE = `
+  UPDATE users SET
+    name = COALESCE($2, name),
+    role = COALESCE($3::"Role", role),
+    is_active = COALESCE($4, is_active),
+    password_hash = COALESCE($5, password_hash),
+    updated_at = now()
+  WHERE id = $1
+  RETURNING ${PUBLIC_COLUMNS}`;
 const CREATE = `
   INSERT INTO users (name, email, role, password_hash, updated_at) VALUES ($1, $2, $3::"Role", $4, now())
   RETURNING ${PUBLIC_COLUMNS}`;
@@ -55,6 +101,36 @@ export function createUserStore(pool: pg.Pool): UserStore {
       if (!rows[0]) return null;
       const { passwordHash, ...user } = rows[0];
       return { user, passwordHash };
+    },
+    async findCredentialsById(id) {
+      const { rows } = await pool.query<UserRecord & { passwordHash: string | null }>(CREDENTIALS_BY_ID, [
+        id,
+      ]);
+      if (!rows[0]) return null;
+      const { passwordHash, ...user } = rows[0];
+      return { user, passwordHash };
+    },
+    update(id, changes, steps) {
+      return inTransaction(pool, async (client) => {
+        if (changes.role !== undefined || changes.isActive !== undefined)
+          await client.query(ADMIN_CHANGES_LOCK);
+        const before = (await client.query<UserRecord>(LOCK_FOR_UPDATE, [id])).rows[0];
+        if (!before) return null;
+        await steps.check?.(
+          before,
+          async () => (await client.query<{ n: number }>(OTHER_ACTIVE_ADMINS, [id])).rows[0]!.n,
+        );
+        const { rows } = await client.query<UserRecord>(UPDATE, [
+          id,
+          changes.name ?? null,
+          changes.role ?? null,
+          changes.isActive ?? null,
+          changes.passwordHash ?? null,
+        ]);
+        const after = rows[0]!;
+        await client.query(outboxInsert([steps.event(after, before)]));
+        return after;
+      });
     },
     async create(user) {
       try {
