@@ -25,7 +25,26 @@ export type Command =
       /** The field_schema array as JSON text (already checked to parse). */
       fieldsJson: string;
     }
-  | { name: 'user create'; userName: string; email: string; role: string; password?: string }
+  | {
+      name: 'user create';
+      userName: string;
+      email: string;
+      role: string;
+      /** Given on the command line (visible to other users in ps; the runner warns). */
+      password?: string;
+      /** The password is the first line of standard input. */
+      passwordStdin?: true;
+    }
+  | { name: 'user list'; all: boolean }
+  | {
+      name: 'user update';
+      email: string;
+      userName?: string;
+      role?: string;
+      /** true for --activate, false for --deactivate. */
+      isActive?: boolean;
+      passwordStdin?: true;
+    }
   | { name: 'key create'; userEmail: string; scopes: string[]; projectSlug?: string; keyName?: string }
   | { name: 'key list'; userEmail?: string; projectSlug?: string }
   | { name: 'key revoke'; id: number }
@@ -101,16 +120,52 @@ export const COMMANDS: Record<string, CommandDefinition> = {
     },
   },
   'user create': {
-    options: { name: text, email: text, role: text, password: text },
+    options: { name: text, email: text, role: text, password: text, 'password-stdin': flag },
     required: ['name', 'email', 'role'],
     build: (values) => {
       const password = optionalStr(values, 'password');
+      if (password !== undefined && values['password-stdin'] === true)
+        throw new UsageError('give --password or --password-stdin, not both');
       return {
         name: 'user create',
         userName: str(values, 'name'),
         email: str(values, 'email'),
         role: str(values, 'role'),
         ...(password === undefined ? {} : { password }),
+        ...(values['password-stdin'] === true ? { passwordStdin: true as const } : {}),
+      };
+    },
+  },
+  'user list': {
+    options: { all: flag },
+    required: [],
+    build: (values) => ({ name: 'user list', all: values.all === true }),
+  },
+  'user update': {
+    options: {
+      email: text,
+      name: text,
+      role: text,
+      activate: flag,
+      deactivate: flag,
+      'password-stdin': flag,
+    },
+    required: ['email'],
+    build: (values) => {
+      if (values.activate === true && values.deactivate === true)
+        throw new UsageError('give --activate or --deactivate, not both');
+      const userName = optionalStr(values, 'name');
+      const role = optionalStr(values, 'role');
+      let isActive: boolean | undefined;
+      if (values.activate === true) isActive = true;
+      if (values.deactivate === true) isActive = false;
+      return {
+        name: 'user update',
+        email: str(values, 'email'),
+        ...(userName === undefined ? {} : { userName }),
+        ...(role === undefined ? {} : { role }),
+        ...(isActive === undefined ? {} : { isActive }),
+        ...(values['password-stdin'] === true ? { passwordStdin: true as const } : {}),
       };
     },
   },

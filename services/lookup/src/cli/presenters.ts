@@ -37,6 +37,12 @@ export interface SeedOutput {
   created_keys: (CreatedKeyOutput & { name: string })[];
 }
 
+/** `user list` output: `{ users, count }`. */
+export function presentUserList(list: lookup.UserList__Output): { users: UserOutput[]; count: number } {
+  const users = list.users.map(presentUser);
+  return { users, count: users.length };
+}
+
 /** `key create` output: `{ id, key, scopes, project_id, user_id }`. */
 export function presentCreatedKey(key: lookup.CreatedApiKey__Output): CreatedKeyOutput {
   return {
@@ -90,6 +96,16 @@ export const summaries = {
   },
   user(user: UserOutput): string {
     return `Created user ${user.id} ${user.name} <${user.email}>, role ${user.role}\n`;
+  },
+  updatedUser(user: UserOutput): string {
+    return `User ${user.id} ${user.name} <${user.email}>: role ${user.role}, ${user.is_active ? 'active' : 'inactive'}\n`;
+  },
+  userList(list: { users: UserOutput[]; count: number }): string {
+    const lines = list.users.map(
+      (user) =>
+        `${user.id}\t${user.email}\t${user.role}\t${user.is_active ? 'active' : 'inactive'}\t${user.name}`,
+    );
+    return `${[...lines, `${list.count} user${list.count === 1 ? '' : 's'}`].join('\n')}\n`;
   },
   createdKey(key: CreatedKeyOutput): string {
     return `Created API key ${key.id} for user ${key.user_id} (${scopeList(key.scopes)}; ${projectScope(key.project_id)})\nKey: ${key.key}\nStore it now: it is shown only once.\n`;

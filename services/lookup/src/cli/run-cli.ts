@@ -9,15 +9,18 @@ import {
   presentProject,
   presentTicketType,
   presentUser,
+  quoted,
   SERVICE_NOT_DEPLOYED,
   serviceAddressVariable,
 } from '@tix/protos';
+import { normaliseEmail } from '../users/user-rules.js';
 import { parseCommandLine, UsageError, type Command } from './parse-command.js';
 import {
   presentCreatedKey,
   presentKeyList,
   presentRevokedKey,
   presentSeed,
+  presentUserList,
   summaries,
 } from './presenters.js';
 import { USAGE } from './usage.js';
@@ -28,7 +31,12 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   stdout(text: string): void;
   stderr(text: string): void;
+  /** Standard input as text, read only when a command asks for it (--password-stdin); at least its first line. */
+  stdin(): Promise<string>;
 }
+
+export const PASSWORD_ARGUMENT_WARNING =
+  'tix: warning: --password is visible to other users of this machine (ps); prefer --password-stdin\n';
 
 const DEFAULT_DEADLINE_MS = 10_000;
 /** Seeding hashes nothing but creates a few dozen rows; give it room on a slow machine. */
@@ -45,7 +53,31 @@ interface Output {
   summary: string;
 }
 
-async function execute(client: ServiceClient<'lookup'>, command: Command): Promise<Output> {
+/** The first line of `text` without its line break: a password given on standard input. */
+export function firstLine(text: string): string {
+  return /^[^\r\n]*/.exec(text)![0];
+}
+
+/** The password a command carries: from --password, or read from standard input for --password-stdin. */
+async function passwordOf(command: Command, io: CliIo): Promise<string | undefined> {
+  if (command.name === 'user create' && command.password !== undefined) {
+    io.stderr(PASSWORD_ARGUMENT_WARNING);
+    return command.password;
+  }
+  if ((command.name === 'user create' || command.name === 'user update') && command.passwordStdin) {
+    const password = firstLine(await io.stdin());
+    if (password === '')
+      throw new UsageError(`${command.name}: --password-stdin: standard input has no password`);
+    return password;
+  }
+  return undefined;
+}
+
+async function execute(
+  client: ServiceClient<'lookup'>,
+  command: Command,
+  password: string | undefined,
+): Promise<Output> {
   const context = { correlationId: `tix-cli-${randomUUID()}` };
   switch (command.name) {
     case 'project create': {
@@ -86,12 +118,36 @@ async function execute(client: ServiceClient<'lookup'>, command: Command): Promi
             name: command.userName,
             email: command.email,
             role: command.role,
-            ...(command.password === undefined ? {} : { password: command.password }),
+            ...(password === undefined ? {} : { password }),
           },
           context,
         ),
       );
       return { json: user, summary: summaries.user(user) };
+    }
+    case 'user list': {
+      const list = presentUserList(await client.ListUsers({ active_only: !command.all }, context));
+      return { json: list, summary: summaries.userList(list) };
+    }
+    case 'user update': {
+      // The contract changes users by id; the operator names them by email.
+      const email = normaliseEmail(command.email);
+      const { users } = await client.ListUsers({ active_only: false }, context);
+      const found = users.find((user) => user.email === email);
+      if (!found) throw AppError.notFound(`User not found: ${quoted(command.email)}`);
+      const user = presentUser(
+        await client.UpdateUser(
+          {
+            id: found.id,
+            ...(command.userName === undefined ? {} : { name: command.userName }),
+            ...(command.role === undefined ? {} : { role: command.role }),
+            ...(command.isActive === undefined ? {} : { is_active: command.isActive }),
+            ...(password === undefined ? {} : { password }),
+          },
+          context,
+        ),
+      );
+      return { json: user, summary: summaries.updatedUser(user) };
     }
     case 'key create': {
       const key = presentCreatedKey(
@@ -150,8 +206,10 @@ function describeServiceError(error: AppError): string {
 /** Runs the command line `argv` and returns the process exit code; prints through `io`. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let parsed;
+  let password: string | undefined;
   try {
     parsed = parseCommandLine(argv);
+    if (parsed.kind === 'run') password = await passwordOf(parsed.command, io);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     io.stderr(`tix: ${error.message}\nRun "pnpm tix --help" for the commands and their options.\n`);
@@ -170,7 +228,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   const client = createServiceClient('lookup', address, { deadlineMs: DEFAULT_DEADLINE_MS });
   try {
-    const output = await execute(client, parsed.command);
+    const output = await execute(client, parsed.command, password);
     if (parsed.json) io.stdout(`${JSON.stringify(output.json, null, 2)}\n`);
     else io.stdout(output.summary);
     return EXIT.ok;

@@ -10,7 +10,11 @@ Commands:
       ${DEFAULT_STATUSES_SPEC}
   ticket-type create --project SLUG --name NAME --slug SLUG [--description TEXT] [--default] [--fields JSON]
       JSON: the field_schema array, inline
-  user create --name NAME --email EMAIL --role ${ROLES.join('|')} [--password PASS]
+  user create --name NAME --email EMAIL --role ${ROLES.join('|')} [--password-stdin | --password PASS]
+  user list [--all]
+      active users only, unless --all
+  user update --email EMAIL [--name NAME] [--role ${ROLES.join('|')}] [--activate | --deactivate] [--password-stdin]
+      a role, active flag or password change ends the user's sessions
   key create --user EMAIL --scopes LIST [--project SLUG] [--name LABEL]
       LIST: comma list of ${SCOPES.join(',')}
   key list [--user EMAIL] [--project SLUG]
@@ -18,8 +22,10 @@ Commands:
   seed --demo
 
 Options:
-  --json    print exactly one JSON object on stdout (messages go to stderr)
-  --help    show this text
+  --json              print exactly one JSON object on stdout (messages go to stderr)
+  --password-stdin    read the password from the first line of standard input
+                      (--password PASS works too, but other users of this machine can see it in ps)
+  --help              show this text
 
 The CLI talks to the running lookup service at LOOKUP_SERVICE_ADDR (default 127.0.0.1:${FLEET.lookup.defaultPort}).
 Exit codes: 0 done, 1 refused by the service, 2 bad command line, 3 service unreachable.

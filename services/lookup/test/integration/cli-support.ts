@@ -12,13 +12,20 @@ export interface Run {
   stderr: string;
 }
 
-/** Runs the real `tix` bin as a child process, as `pnpm tix` does. */
-export function tix(args: string[], env: Record<string, string>): Promise<Run> {
+/** Runs the real `tix` bin as a child process, as `pnpm tix` does; `input` is written to its stdin. */
+export function tix(
+  args: string[],
+  env: Record<string, string>,
+  options: { input?: string } = {},
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
+    // Without input, stdin is empty (as from /dev/null); a child that exits first may not read it.
+    child.stdin.on('error', () => {});
+    child.stdin.end(options.input ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

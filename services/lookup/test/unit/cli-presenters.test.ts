@@ -5,6 +5,7 @@ import {
   presentKeyList,
   presentRevokedKey,
   presentSeed,
+  presentUserList,
   summaries,
 } from '../../src/cli/presenters.js';
 
@@ -74,6 +75,15 @@ describe('CLI output shapes (DESIGN.md "Admin CLI")', () => {
       role: 'agent',
       is_active: true,
     });
+  });
+
+  it('user list: { users, count }', () => {
+    const inactive = { ...user, id: 4, email: 'di@x.io', is_active: false };
+    expect(presentUserList({ users: [user, inactive] })).to.deep.equal({
+      users: [presentUser(user), presentUser(inactive)],
+      count: 2,
+    });
+    expect(presentUserList({ users: [] })).to.deep.equal({ users: [], count: 0 });
   });
 
   it('key create: { id, key, scopes, project_id, user_id } with project_id null when unscoped', () => {
@@ -156,5 +166,11 @@ describe('CLI output shapes (DESIGN.md "Admin CLI")', () => {
     );
     expect(summaries.createdKey(presentCreatedKey(created))).to.contain('Key: tix_abc\n');
     expect(summaries.keyList({ keys: [], count: 0 })).to.equal('0 keys\n');
+    expect(
+      summaries.userList(presentUserList({ users: [user, { ...user, id: 4, is_active: false }] })),
+    ).to.equal('2\tbo@x.io\tagent\tactive\tBo\n4\tbo@x.io\tagent\tinactive\tBo\n2 users\n');
+    expect(summaries.updatedUser(presentUser({ ...user, is_active: false }))).to.equal(
+      'User 2 Bo <bo@x.io>: role agent, inactive\n',
+    );
   });
 });

@@ -127,6 +127,81 @@ describe('CLI command line', () => {
     ).to.have.nested.property('command.password', 'pw');
   });
 
+  it('parses user create with --password-stdin', () => {
+    expect(
+      parseCommandLine([
+        'user',
+        'create',
+        '--name',
+        'Bo',
+        '--email',
+        'bo@x.io',
+        '--role',
+        'agent',
+        '--password-stdin',
+      ]),
+    ).to.deep.equal({
+      kind: 'run',
+      json: false,
+      command: { name: 'user create', userName: 'Bo', email: 'bo@x.io', role: 'agent', passwordStdin: true },
+    });
+  });
+
+  it('parses user list, active users only unless --all', () => {
+    expect(parseCommandLine(['user', 'list', '--json'])).to.deep.equal({
+      kind: 'run',
+      json: true,
+      command: { name: 'user list', all: false },
+    });
+    expect(parseCommandLine(['user', 'list', '--all'])).to.deep.equal({
+      kind: 'run',
+      json: false,
+      command: { name: 'user list', all: true },
+    });
+  });
+
+  it('parses user update with each of its options', () => {
+    expect(parseCommandLine(['user', 'update', '--email', 'bo@x.io', '--name', 'Bo B.'])).to.deep.equal({
+      kind: 'run',
+      json: false,
+      command: { name: 'user update', email: 'bo@x.io', userName: 'Bo B.' },
+    });
+    expect(
+      parseCommandLine([
+        'user',
+        'update',
+        '--email',
+        'bo@x.io',
+        '--role',
+        'viewer',
+        '--deactivate',
+        '--password-stdin',
+        '--json',
+      ]),
+    ).to.deep.equal({
+      kind: 'run',
+      json: true,
+      command: {
+        name: 'user update',
+        email: 'bo@x.io',
+        role: 'viewer',
+        isActive: false,
+        passwordStdin: true,
+      },
+    });
+    expect(parseCommandLine(['user', 'update', '--email', 'bo@x.io', '--activate'])).to.deep.equal({
+      kind: 'run',
+      json: false,
+      command: { name: 'user update', email: 'bo@x.io', isActive: true },
+    });
+    // Nothing to change is the service's answer (422 on body), not a usage error.
+    expect(parseCommandLine(['user', 'update', '--email', 'bo@x.io'])).to.deep.equal({
+      kind: 'run',
+      json: false,
+      command: { name: 'user update', email: 'bo@x.io' },
+    });
+  });
+
   it('parses key create, splitting and trimming the scope list', () => {
     expect(
       parseCommandLine([
@@ -214,5 +289,31 @@ describe('CLI command line', () => {
     expect(
       usageError(['user', 'create', '--name', 'A', '--email', 'a@b.io', '--role', 'agent', '--json=yes']),
     ).to.match(/^user create: /);
+    expect(
+      usageError([
+        'user',
+        'create',
+        '--name',
+        'A',
+        '--email',
+        'a@b.io',
+        '--role',
+        'agent',
+        '--password',
+        'pw',
+        '--password-stdin',
+      ]),
+    ).to.equal('user create: give --password or --password-stdin, not both');
+    expect(usageError(['user', 'update', '--name', 'A'])).to.equal(
+      'user update: missing required option --email',
+    );
+    expect(usageError(['user', 'update', '--email', 'a@b.io', '--activate', '--deactivate'])).to.equal(
+      'user update: give --activate or --deactivate, not both',
+    );
+    expect(usageError(['user', 'update', '--email', 'a@b.io', '--password', 'pw'])).to.equal(
+      'user update: unknown option --password',
+    );
+    expect(usageError(['user', 'list', '--inactive'])).to.equal('user list: unknown option --inactive');
+    expect(usageError(['user', 'delete'])).to.equal('unknown command "user delete"');
   });
 });
