@@ -81,7 +81,23 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const revocations = startRevocationListener({
     amqpUrl: config.amqpUrl,
     logger,
-    onRevoked: (keyId) => apiKeys.evictKey(keyId),
+    onRevoked: async (revocation) => {
+      if (revocation.kind === 'api_key') {
+        apiKeys.evictKey(revocation.keyId);
+        return;
+      }
+      apiKeys.evictUser(revocation.userId);
+      // With Redis the gateway that made the change ended them already; the memory store is this
+      // gateway's own. A store outage leaves them to their idle timeout (logged).
+      await store
+        .destroyUserSessions(revocation.userId, revocation.endedAt)
+        .catch((error: unknown) =>
+          logger.warn(
+            { err: error, user_id: revocation.userId },
+            "revocation feed: could not end the user's sessions",
+          ),
+        );
+    },
     onConnectionChange: (connected) => apiKeys.setRevocationFeedConnected(connected),
   });
 

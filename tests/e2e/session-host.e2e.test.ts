@@ -285,6 +285,99 @@ describe('the session host: v1 resources by role', function () {
     });
   });
 
+  describe('users and accounts', () => {
+    it("deactivating a user refuses the user's sessions and API keys at once", async () => {
+      const user = await createUser('agent', { password: PASSWORD });
+      const browser = await signIn(user.email, PASSWORD);
+      const created = await as.admin.call('POST', '/api-keys', {
+        name: 'Soon gone',
+        scopes: ['tickets:read'],
+        user_id: user.id,
+      });
+      const key = created.body.data.key as string;
+      expect((await request('/v1/projects', { key })).status).to.equal(200);
+      expect((await browser.call('GET', '/projects')).status).to.equal(200);
+
+      const deactivated = await as.admin.call('PATCH', `/users/${user.id}`, { is_active: false });
+      expect(deactivated.status, deactivated.text).to.equal(200);
+      expect(deactivated.body.data.user).to.include({ id: user.id, is_active: false });
+      expectError(await browser.call('GET', '/projects'), 401, NOT_SIGNED_IN);
+      expectError(await request('/v1/projects', { key }), 401, 'Invalid API key');
+      // Signing in again is refused with the one answer every failed sign-in gets.
+      const start = await request('/api/csrf-token', { host: 'app' });
+      const again = await request('/api/auth/login', {
+        host: 'app',
+        method: 'POST',
+        body: { email: user.email, password: PASSWORD },
+        headers: {
+          cookie: start.headers.get('set-cookie')!.split(';')[0]!,
+          'x-csrf-token': start.body.data.token as string,
+        },
+      });
+      expectError(again, 401, 'Invalid email or password');
+    });
+
+    it("a role change ends the user's sessions; signing in again gives the new role", async () => {
+      const user = await createUser('agent', { password: PASSWORD });
+      const before = await signIn(user.email, PASSWORD);
+      const changed = await as.admin.call('PATCH', `/users/${user.id}`, { role: 'viewer' });
+      expect(changed.status, changed.text).to.equal(200);
+      expectError(await before.call('GET', '/projects'), 401, NOT_SIGNED_IN);
+      const after = await signIn(user.email, PASSWORD);
+      expect(after.user.role).to.equal('viewer');
+      expectError(
+        await after.call('POST', `/tickets?${inProject}`, { ticket_type_id: typeId, title: 'x' }),
+        403,
+        roleRefusal('viewer', 'agent'),
+      );
+    });
+
+    it('changing your password needs the current one, ends your other sessions and renews this one', async () => {
+      const user = await createUser('agent', { password: PASSWORD });
+      const here = await signIn(user.email, PASSWORD);
+      const elsewhere = await signIn(user.email, PASSWORD);
+      const wrong = await here.call('PUT', '/me/password', {
+        current_password: 'not it at all',
+        new_password: 'a brand new passphrase',
+      });
+      expect(wrong.status, wrong.text).to.equal(422);
+      expect(Object.keys(wrong.body.error!.validation_errors!)).to.deep.equal(['current_password']);
+
+      const changed = await here.call('PUT', '/me/password', {
+        current_password: PASSWORD,
+        new_password: 'a brand new passphrase',
+      });
+      expect(changed.status, changed.text).to.equal(200);
+      expectError(await elsewhere.call('GET', '/projects'), 401, NOT_SIGNED_IN);
+      // The old cookie of this browser ended too: the response carried its renewed session.
+      expectError(await here.call('GET', '/projects'), 401, NOT_SIGNED_IN);
+      const cookie = changed.headers.get('set-cookie')!.split(';')[0]!;
+      const renewed = await request('/api/projects', { host: 'app', headers: { cookie } });
+      expect(renewed.status, renewed.text).to.equal(200);
+      const signedIn = await signIn(user.email, 'a brand new passphrase');
+      expect(signedIn.user.id).to.equal(user.id);
+    });
+
+    it('a user changes their own name; only an admin changes roles or creates users', async () => {
+      const renamed = await as.agent.call('PATCH', '/me', { name: 'Agent Smith' });
+      expect(renamed.status, renamed.text).to.equal(200);
+      expect(renamed.body.data.user.name).to.equal('Agent Smith');
+      expectError(
+        await as.agent.call('PATCH', `/users/${as.agent.user.id}`, { role: 'admin' }),
+        403,
+        roleRefusal('agent', 'admin'),
+      );
+      const created = await as.admin.call('POST', '/users', {
+        name: 'New Hire',
+        email: `new-hire-${Date.now()}@example.com`,
+        role: 'agent',
+        password: PASSWORD,
+      });
+      expect(created.status, created.text).to.equal(201);
+      expect(created.body.data.user).to.include({ name: 'New Hire', role: 'agent', is_active: true });
+    });
+  });
+
   /** An API key of the signed-in agent, to arrange data through /v1 (the two hosts share it). */
   async function agentKey(): Promise<string> {
     const key = await createKey({ project: project.slug, role: 'agent' });

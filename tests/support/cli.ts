@@ -16,13 +16,13 @@ export interface CliResult {
  * Runs the CLI as a user would. `viaPnpm` goes through `pnpm tix` (the documented entry point);
  * otherwise the bin is run with node directly, which is faster.
  */
-export function tix(args: string[], options: { viaPnpm?: boolean } = {}): Promise<CliResult> {
+export function tix(args: string[], options: { viaPnpm?: boolean; input?: string } = {}): Promise<CliResult> {
   const command = options.viaPnpm ? 'pnpm' : process.execPath;
   const argv = options.viaPnpm
     ? ['tix', ...args]
     : [path.join(REPO_ROOT, 'services/lookup/bin/tix.js'), ...args];
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       command,
       argv,
       { cwd: REPO_ROOT, env: fleet().env, timeout: 30_000 },
@@ -36,12 +36,17 @@ export function tix(args: string[], options: { viaPnpm?: boolean } = {}): Promis
         });
       },
     );
+    // Standard input carries what must not be on the command line (--password-stdin).
+    child.stdin?.end(options.input ?? '');
   });
 }
 
 /** Runs the CLI and returns its JSON output, failing loudly when it did not succeed. */
-export async function tixJson<T = Record<string, unknown>>(args: string[]): Promise<T> {
-  const result = await tix([...args, '--json']);
+export async function tixJson<T = Record<string, unknown>>(
+  args: string[],
+  options: { input?: string } = {},
+): Promise<T> {
+  const result = await tix([...args, '--json'], options);
   if (result.code !== 0) throw new Error(`tix ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
   return result.json<T>();
 }

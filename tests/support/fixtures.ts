@@ -36,8 +36,8 @@ export async function createUser(
 ): Promise<{ id: number; email: string }> {
   const email = `${unique(role)}@example.com`;
   const args = ['user', 'create', '--name', `User ${email}`, '--email', email, '--role', role];
-  if (options.password !== undefined) args.push('--password', options.password);
-  return tixJson(args);
+  if (options.password === undefined) return tixJson(args);
+  return tixJson([...args, '--password-stdin'], { input: `${options.password}\n` });
 }
 
 /** Creates a user and a key for it; returns the key value and ids. */

@@ -17,6 +17,8 @@ export interface ApiKeyAuthenticator {
   authenticate(key: string, correlationId: string): Promise<Principal>;
   /** Forgets every cached authentication of key `keyId`; returns how many entries went. */
   evictKey(keyId: number): number;
+  /** Forgets every cached authentication of keys owned by `userId` (deactivated, role changed). */
+  evictUser(userId: number): number;
   /** Told by the revocation feed whether it can currently hear revocations. */
   setRevocationFeedConnected(connected: boolean): void;
   /** Number of cached authentications (for tests and metrics). */
@@ -97,6 +99,10 @@ export function createApiKeyAuthenticator(options: ApiKeyAuthenticatorOptions): 
     evictKey(keyId) {
       epoch += 1;
       return cache.deleteWhere((principal) => principal.key_id === keyId);
+    },
+    evictUser(userId) {
+      epoch += 1;
+      return cache.deleteWhere((principal) => principal.user_id === userId);
     },
     setRevocationFeedConnected(connected) {
       if (connected === feedConnected) return;

@@ -1,5 +1,7 @@
 /**
- * Hears `api_key.revoked` events so cached API key authentications die with the key. Each gateway
+ * Hears `api_key.revoked` events so cached API key authentications die with the key, and
+ * `user.updated` events that end a user's sessions (deactivated, role or password changed) so the
+ * user's sessions and cached keys end on every gateway at once. Each gateway
  * replica consumes its own private queue (kit privateQueue: exclusive, auto-delete, bound to
  * EVENTS_EXCHANGE), because every replica must hear every revocation. A broker outage never stops
  * the gateway: the kit's broker layer logs it and reconnects in the background, and meanwhile the
@@ -8,6 +10,13 @@
 import { assertEventsExchange, privateQueue, RECONNECT_BACKOFF, startConsumer, type Logger } from '@tix/kit';
 
 export const API_KEY_REVOKED = 'api_key.revoked';
+export const USER_UPDATED = 'user.updated';
+
+/** What the feed tells the gateway. */
+export type Revocation =
+  | { kind: 'api_key'; keyId: number }
+  /** The user's sessions signed in before `endedAt` end (a session started since then is kept). */
+  | { kind: 'user'; userId: number; endedAt: Date };
 
 export interface RevocationListener {
   isConnected(): boolean;
@@ -17,21 +26,31 @@ export interface RevocationListener {
 export interface RevocationListenerOptions {
   amqpUrl: string;
   logger: Logger;
-  /** Called with the revoked key's id. */
-  onRevoked(keyId: number): void;
+  /** Called for a revoked key, and for a user whose sessions and keys must be forgotten. */
+  onRevoked(revocation: Revocation): Promise<void> | void;
   /** Called on every change between connected and disconnected. */
   onConnectionChange(connected: boolean): void;
   initialRetryDelayMs?: number;
   maxRetryDelayMs?: number;
 }
 
-/** The revoked key id in an `api_key.revoked` message body, or undefined when it names none. */
-export function revokedKeyId(content: Buffer): number | undefined {
+/**
+ * What a message body revokes: the key of an `api_key.revoked`, the user of a `user.updated` that
+ * ended their sessions; undefined for anything else (a user.updated that changed only a name).
+ */
+export function revocationOf(content: Buffer): Revocation | undefined {
   try {
-    const event = JSON.parse(content.toString('utf8')) as { type?: unknown; data?: { id?: unknown } };
-    if (event.type !== API_KEY_REVOKED) return undefined;
+    const event = JSON.parse(content.toString('utf8')) as {
+      type?: unknown;
+      occurred_at?: unknown;
+      data?: { id?: unknown; sessions_ended?: unknown };
+    };
     const id = event.data?.id;
-    return typeof id === 'number' && Number.isInteger(id) ? id : undefined;
+    if (typeof id !== 'number' || !Number.isInteger(id)) return undefined;
+    if (event.type === API_KEY_REVOKED) return { kind: 'api_key', keyId: id };
+    if (event.type !== USER_UPDATED || event.data?.sessions_ended !== true) return undefined;
+    const endedAt = new Date(typeof event.occurred_at === 'string' ? event.occurred_at : Number.NaN);
+    return Number.isNaN(endedAt.getTime()) ? undefined : { kind: 'user', userId: id, endedAt };
   } catch {
     return undefined;
   }
@@ -52,12 +71,19 @@ export function startRevocationListener(options: RevocationListenerOptions): Rev
       initialMs: options.initialRetryDelayMs ?? RECONNECT_BACKOFF.initialMs,
       maxMs: options.maxRetryDelayMs ?? RECONNECT_BACKOFF.maxMs,
     },
-    queue: privateQueue(API_KEY_REVOKED),
+    queue: privateQueue(API_KEY_REVOKED, USER_UPDATED),
     prefetch: 100,
-    decode: revokedKeyId,
-    handle: (keyId) => {
-      options.onRevoked(keyId);
-      logger.info({ key_id: keyId }, 'revocation feed: evicted revoked API key');
+    decode: revocationOf,
+    handle: async (revocation) => {
+      await options.onRevoked(revocation);
+      if (revocation.kind === 'api_key') {
+        logger.info({ key_id: revocation.keyId }, 'revocation feed: evicted revoked API key');
+      } else {
+        logger.info(
+          { user_id: revocation.userId },
+          "revocation feed: ended the user's sessions and cached keys",
+        );
+      }
     },
     onConsumingChange: (consuming) => {
       if (!consuming && !stopped)

@@ -2,6 +2,7 @@
  * Every HTTP operation the gateway serves, in the order the API description lists them. Each host's
  * router mounts those served on its host (routes/mount.ts); openapi/document.ts describes them all.
  */
+import { ACCOUNT_OPERATIONS } from './app/account.js';
 import { API_KEY_OPERATIONS } from './app/api-keys.js';
 import { API_DESCRIPTION_OPERATIONS } from './app/openapi.js';
 import { SESSION_OPERATIONS } from './app/session.js';
@@ -21,6 +22,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...ATTACHMENT_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
   ...SESSION_OPERATIONS,
+  ...ACCOUNT_OPERATIONS,
   ...API_KEY_OPERATIONS,
   ...API_DESCRIPTION_OPERATIONS,
 ];

@@ -49,7 +49,10 @@ export const TAGS = [
   { name: 'Attachments', description: 'Files on tickets (multipart upload, streamed download).' },
   { name: 'Webhooks', description: 'Signed HTTP notifications, and their delivery log.' },
   { name: 'Session', description: 'Browser sessions on the app host (cookie + CSRF token).' },
-  { name: 'Account', description: 'Account settings on the app host: API keys (admins).' },
+  {
+    name: 'Account',
+    description: 'Account settings on the app host: your name and password; users and API keys (admins).',
+  },
   { name: 'API description', description: 'This document and its reference page.' },
 ] as const;
 

@@ -21,7 +21,19 @@ export interface SessionStore {
   /** Creates or replaces a session, alive for the TTL. */
   save(id: string, data: SessionData): Promise<void>;
   destroy(id: string): Promise<void>;
+  /**
+   * Ends the sessions signed in as `userId` that started before `createdBefore` (deactivation, a
+   * role or password change; a session started since, such as the one that changed the password and
+   * was renewed, is kept); answers how many ended.
+   */
+  destroyUserSessions(userId: number, createdBefore: Date): Promise<number>;
   close(): Promise<void>;
+}
+
+/** Whether a session started before `time` (a session with an unreadable start counts as older). */
+export function startedBefore(data: SessionData, time: Date): boolean {
+  const created = Date.parse(data.createdAt);
+  return Number.isNaN(created) || created < time.getTime();
 }
 
 /** A new random session id (32 bytes, base64url: 43 characters). */
@@ -87,6 +99,16 @@ export function createMemorySessionStore(options: {
     destroy(id) {
       sessions.delete(id);
       return Promise.resolve();
+    },
+    destroyUserSessions(userId, createdBefore) {
+      let ended = 0;
+      for (const [id, entry] of sessions) {
+        if (entry.data.user?.id === userId && startedBefore(entry.data, createdBefore)) {
+          sessions.delete(id);
+          ended += 1;
+        }
+      }
+      return Promise.resolve(ended);
     },
     close() {
       sessions.clear();

@@ -22,7 +22,10 @@ describe('API key cache eviction on api_key.revoked (real RabbitMQ vhost)', () =
     listener = startRevocationListener({
       amqpUrl: vhost.url,
       logger: testLogger(),
-      onRevoked: (keyId) => gateway.apiKeys.evictKey(keyId),
+      onRevoked: (revocation) => {
+        if (revocation.kind === 'api_key') gateway.apiKeys.evictKey(revocation.keyId);
+        else gateway.apiKeys.evictUser(revocation.userId);
+      },
       onConnectionChange: (connected) => gateway.apiKeys.setRevocationFeedConnected(connected),
     });
     await eventually(() => listener.isConnected());
@@ -77,7 +80,7 @@ describe('API key cache eviction on api_key.revoked (real RabbitMQ vhost)', () =
     const flaky = startRevocationListener({
       amqpUrl: target.toString(),
       logger: testLogger(),
-      onRevoked: (keyId) => revoked.push(keyId),
+      onRevoked: (revocation) => void (revocation.kind === 'api_key' && revoked.push(revocation.keyId)),
       onConnectionChange: (connected) => changes.push(connected),
       initialRetryDelayMs: 20,
       maxRetryDelayMs: 100,

@@ -125,10 +125,12 @@ describe('the API description on the app host', () => {
       signedInBrowser(gateway.appUrl, 'alice@example.com', PASSWORDS['alice@example.com']!);
     const problems: string[] = [];
     for (const [path, item] of Object.entries(document.paths ?? {})) {
-      const methods = METHODS.filter((method) => item?.[method]);
       // An operation names its servers when the session host serves it; otherwise it is the API host's.
-      const servers = item![methods[0]!]!.servers?.map((server) => server.url) ?? ['{api_url}/v1'];
-      for (const server of servers) {
+      const serversOf = (method: (typeof METHODS)[number]) =>
+        item![method]!.servers?.map((server) => server.url) ?? ['{api_url}/v1'];
+      const documented = METHODS.filter((method) => item?.[method]);
+      for (const server of new Set(documented.flatMap(serversOf))) {
+        const methods = documented.filter((method) => serversOf(method).includes(server));
         const onApp = server.startsWith('{app_url}');
         const url = onApp
           ? `${gateway.appUrl}/api${concretePath(path)}?project_id=1`

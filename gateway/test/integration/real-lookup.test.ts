@@ -98,9 +98,10 @@ describe('gateway + real lookup service (fresh database, RabbitMQ vhost)', funct
     listener = startRevocationListener({
       amqpUrl: vhost.url,
       logger: testLogger(),
-      onRevoked: (keyId) => {
-        revokedKeyIds.push(keyId);
-        gateway.apiKeys.evictKey(keyId);
+      onRevoked: (revocation) => {
+        if (revocation.kind !== 'api_key') return;
+        revokedKeyIds.push(revocation.keyId);
+        gateway.apiKeys.evictKey(revocation.keyId);
       },
       onConnectionChange: (connected) => gateway.apiKeys.setRevocationFeedConnected(connected),
     });

@@ -54,6 +54,25 @@ describe('Redis session store (real Redis)', () => {
     expect(await store.load(newSessionId())).to.equal(null);
   });
 
+  it("ends a user's sessions started before a time, keeping newer ones and other users'", async () => {
+    const [old1, old2, fresh, other] = [newSessionId(), newSessionId(), newSessionId(), newSessionId()];
+    const user = { id: 900, role: 'agent' as const };
+    await store.save(old1, { ...DATA, user, createdAt: '2026-01-01T00:00:00.000Z' });
+    await store.save(old2, { ...DATA, user, createdAt: '2026-01-01T00:00:01.000Z' });
+    await store.save(fresh, { ...DATA, user, createdAt: '2026-01-02T00:00:00.000Z' });
+    await store.save(other, {
+      ...DATA,
+      user: { id: 901, role: 'agent' },
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
+    expect(await store.destroyUserSessions(900, new Date('2026-01-01T12:00:00.000Z'))).to.equal(2);
+    expect(await store.load(old1)).to.equal(null);
+    expect(await store.load(old2)).to.equal(null);
+    expect(await store.load(fresh)).to.not.equal(null);
+    expect(await store.load(other)).to.not.equal(null);
+    expect(await inspector.sCard(`${prefix}user:900`)).to.equal(1);
+  });
+
   describe('when Redis is unreachable', () => {
     let proxy: TcpProxy;
     let flakyClient: RedisClient;

@@ -40,6 +40,7 @@ describe('authenticateApiKey', () => {
         ? Promise.resolve(principal)
         : Promise.reject(AppError.unauthenticated('Invalid API key')),
     evictKey: () => 0,
+    evictUser: () => 0,
     setRevocationFeedConnected: () => undefined,
     cachedCount: 0,
   };

@@ -31,7 +31,10 @@ describe('the declared operations', () => {
     for (const operation of OPERATIONS) {
       const { access } = operation;
       if (access === 'public' || 'session' in access) continue;
-      const expected = ['/webhooks', '/api-keys'].some((prefix) => operation.path.startsWith(prefix))
+      const administration =
+        ['/webhooks', '/api-keys'].some((prefix) => operation.path.startsWith(prefix)) ||
+        ['createUser', 'updateUser'].includes(operation.operationId);
+      const expected = administration
         ? 'admin'
         : access.scope === null
           ? 'viewer'

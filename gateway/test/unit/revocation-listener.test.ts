@@ -1,13 +1,24 @@
 import { expect } from 'chai';
-import { revokedKeyId } from '../../src/auth/revocation-listener.js';
+import { revocationOf } from '../../src/auth/revocation-listener.js';
 
 const event = (body: unknown) => Buffer.from(JSON.stringify(body));
 
-describe('revokedKeyId', () => {
-  it('reads data.id of an api_key.revoked event', () => {
+describe('revocationOf', () => {
+  it('reads the key of an api_key.revoked event', () => {
     expect(
-      revokedKeyId(event({ id: 'e', type: 'api_key.revoked', data: { id: 12, revoked_at: 'x' } })),
-    ).to.equal(12);
+      revocationOf(event({ id: 'e', type: 'api_key.revoked', data: { id: 12, revoked_at: 'x' } })),
+    ).to.deep.equal({ kind: 'api_key', keyId: 12 });
+  });
+
+  it('reads the user of a user.updated event that ended their sessions, and only those', () => {
+    const at = '2026-11-25T10:00:00.000Z';
+    const updated = (data: object) => event({ type: 'user.updated', occurred_at: at, data });
+    expect(revocationOf(updated({ id: 4, changed: ['is_active'], sessions_ended: true }))).to.deep.equal({
+      kind: 'user',
+      userId: 4,
+      endedAt: new Date(at),
+    });
+    expect(revocationOf(updated({ id: 4, changed: ['name'], sessions_ended: false }))).to.equal(undefined);
   });
 
   it('ignores other events and malformed bodies', () => {
@@ -16,10 +27,12 @@ describe('revokedKeyId', () => {
       event({ type: 'api_key.revoked', data: { id: '12' } }),
       event({ type: 'api_key.revoked', data: { id: 1.5 } }),
       event({ type: 'api_key.revoked' }),
+      event({ type: 'user.updated', occurred_at: 'x', data: { id: '4', sessions_ended: true } }),
+      event({ type: 'user.updated', data: { id: 4, sessions_ended: true } }),
       event(null),
       Buffer.from('{not json'),
     ]) {
-      expect(revokedKeyId(content)).to.equal(undefined);
+      expect(revocationOf(content)).to.equal(undefined);
     }
   });
 });

@@ -76,6 +76,22 @@ describe('in-memory session store', () => {
     expect(await store.load('b')).to.equal(null);
   });
 
+  it("ends a user's sessions started before a time, keeping newer ones and other users'", async () => {
+    const store = createMemorySessionStore({ ttlSeconds: 10, now });
+    const user = { id: 900, role: 'agent' as const };
+    await store.save('old', { ...DATA, user, createdAt: '2026-01-01T00:00:00.000Z' });
+    await store.save('fresh', { ...DATA, user, createdAt: '2026-01-02T00:00:00.000Z' });
+    await store.save('other', {
+      ...DATA,
+      user: { id: 901, role: 'agent' },
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
+    expect(await store.destroyUserSessions(900, new Date('2026-01-01T12:00:00.000Z'))).to.equal(1);
+    expect(await store.load('old')).to.equal(null);
+    expect(await store.load('fresh')).to.not.equal(null);
+    expect(await store.load('other')).to.not.equal(null);
+  });
+
   it('returns copies (a caller cannot change a stored session by accident)', async () => {
     const store = createMemorySessionStore({ ttlSeconds: 10, now });
     await store.save('a', DATA);

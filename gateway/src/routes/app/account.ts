@@ -1,0 +1,225 @@
+/**
+ * Account settings and user administration on the session host:
+ *   PATCH /api/me              the signed-in user changes their own name;
+ *   PUT   /api/me/password     ... their own password (the current one required); every other
+ *                              session of theirs ends, and this one is renewed (new id and token);
+ *   POST  /api/users           an admin creates a user;
+ *   PATCH /api/users/{id}      an admin changes a user's name, role, active flag or password; a
+ *                              role, active or password change ends the user's sessions and
+ *                              forgets their cached API keys on this gateway at once (the other
+ *                              gateways on the user.updated event).
+ * The lookup service holds the rules (lengths, the last active admin, who may change what) and
+ * checks the caller again.
+ */
+import { z } from 'zod';
+import { AppError } from '@tix/kit';
+import { isRole, presentUser, ROLES, USER_LIMITS } from '@tix/protos';
+import { sendData } from '../../http/envelope.js';
+import { callContext, requirePrincipal } from '../../http/request-context.js';
+import { idParam, requiredTextField } from '../../http/schema-fields.js';
+import { startSession } from '../../middleware/session.js';
+import { userSchema } from '../../openapi/components.js';
+import { EXAMPLES } from '../../openapi/examples.js';
+import { json, single } from '../../openapi/responses.js';
+import { z as zod } from '../../openapi/zod-openapi.js';
+import { requireService } from '../../services.js';
+import { defineOperation, type Operation, type RouteDeps } from '../operation.js';
+import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
+
+export const INVALID_USER_ID_MESSAGE = 'Invalid user id';
+
+/** A password as the gateway checks it: a string, bounded; its rules are the lookup service's. */
+function passwordField(label: string) {
+  return z
+    .string({
+      error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a string`),
+    })
+    .max(USER_LIMITS.passwordMax, `${label} must be at most ${USER_LIMITS.passwordMax} characters`)
+    .meta({ description: `${USER_LIMITS.passwordMin} to ${USER_LIMITS.passwordMax} characters.` });
+}
+
+const nameField = requiredTextField('Name', {
+  max: USER_LIMITS.name,
+  description: 'Display name.',
+  example: 'Ada',
+});
+const roleField = z
+  .enum(ROLES, { error: `Role must be one of ${ROLES.join(', ')}` })
+  .meta({ description: 'admin, team_lead, agent or viewer.', example: 'agent' });
+
+const updateMeBody = z.object({ name: nameField }, { error: BODY_NOT_OBJECT_MESSAGE });
+
+const changePasswordBody = z.object(
+  { current_password: passwordField('Current password'), new_password: passwordField('New password') },
+  { error: BODY_NOT_OBJECT_MESSAGE },
+);
+
+const createUserBody = z.object(
+  {
+    name: nameField,
+    email: z
+      .string({
+        error: (issue) => (issue.input === undefined ? 'Email is required' : 'Email must be a string'),
+      })
+      .max(USER_LIMITS.email, `Email must be at most ${USER_LIMITS.email} characters`)
+      .meta({ description: 'Unique; stored lower-cased.', example: 'ada@example.com' }),
+    role: roleField,
+    password: passwordField('Password').optional(),
+  },
+  { error: BODY_NOT_OBJECT_MESSAGE },
+);
+
+const updateUserBody = z.object(
+  {
+    name: nameField.optional(),
+    role: roleField.optional(),
+    is_active: z
+      .boolean({ error: 'is_active must be true or false' })
+      .optional()
+      .meta({ description: 'false deactivates: sessions and API keys stop working at once.' }),
+    password: passwordField('Password').optional(),
+  },
+  { error: BODY_NOT_OBJECT_MESSAGE },
+);
+
+const userIdParams = z.object({
+  id: idParam({ message: INVALID_USER_ID_MESSAGE, description: 'User id.', example: 3 }),
+});
+
+/** The User of a lookup answer, refusing a role this gateway does not know. */
+function userOf(user: Parameters<typeof presentUser>[0]) {
+  if (!isRole(user.role)) throw AppError.internal(`lookup returned an unknown role for user ${user.id}`);
+  return presentUser(user);
+}
+
+/** Ends what a user's sessions and keys may no longer do, on this gateway, now. */
+async function forgetUser(deps: RouteDeps, userId: number): Promise<void> {
+  deps.apiKeys.evictUser(userId);
+  await deps.sessions.store.destroyUserSessions(userId, new Date());
+}
+
+export const ACCOUNT_OPERATIONS: Operation[] = [
+  defineOperation({
+    method: 'patch',
+    path: '/me',
+    hosts: ['app'],
+    access: { scope: null, role: 'viewer' },
+    project: 'none',
+    request: { body: updateMeBody },
+    bodyExample: { name: 'Ada Lovelace' },
+    operationId: 'updateMe',
+    tag: 'Account',
+    summary: 'Change your name',
+    success: single(200, 'You, changed.', 'user', userSchema, EXAMPLES.user),
+    errors: [422],
+    async handle({ body }, request, response, { services }) {
+      const user = await requireService(services, 'lookup').UpdateUser(
+        { id: requirePrincipal(request).user_id, name: body.name },
+        callContext(request),
+      );
+      sendData(response, { user: userOf(user) });
+    },
+  }),
+
+  defineOperation({
+    method: 'put',
+    path: '/me/password',
+    hosts: ['app'],
+    access: { scope: null, role: 'viewer' },
+    project: 'none',
+    request: { body: changePasswordBody },
+    bodyExample: { current_password: 'correct horse battery staple', new_password: 'a longer passphrase 2' },
+    operationId: 'changeMyPassword',
+    tag: 'Account',
+    summary: 'Change your password',
+    description:
+      'Every other session of yours ends; this one is renewed (new cookie and CSRF token, also in `X-CSRF-Token`).',
+    success: json(
+      200,
+      'You, and the renewed CSRF token.',
+      zod.object({ user: userSchema, csrf_token: zod.string() }),
+      {
+        user: EXAMPLES.user,
+        csrf_token: EXAMPLES.csrfToken,
+      },
+    ),
+    errors: [422],
+    async handle({ body }, request, response, deps) {
+      const user = await requireService(deps.services, 'lookup').ChangePassword(
+        { current_password: body.current_password, new_password: body.new_password },
+        callContext(request),
+      );
+      if (!isRole(user.role)) throw AppError.internal(`lookup returned an unknown role for user ${user.id}`);
+      await deps.sessions.store.destroyUserSessions(user.id, new Date());
+      const session = await startSession(request, response, deps.sessions, { id: user.id, role: user.role });
+      response.setHeader('X-CSRF-Token', session.data.csrfToken);
+      sendData(response, { user: presentUser(user), csrf_token: session.data.csrfToken });
+    },
+  }),
+
+  defineOperation({
+    method: 'post',
+    path: '/users',
+    hosts: ['app'],
+    access: { scope: null, role: 'admin' },
+    project: 'none',
+    request: { body: createUserBody },
+    bodyExample: {
+      name: 'Ada',
+      email: 'ada@example.com',
+      role: 'agent',
+      password: 'correct horse battery staple',
+    },
+    operationId: 'createUser',
+    tag: 'Account',
+    summary: 'Create a user (admin)',
+    description: 'Without `password` the user cannot sign in until one is set.',
+    success: single(201, 'The user.', 'user', userSchema, EXAMPLES.user),
+    errors: [422],
+    async handle({ body }, request, response, { services }) {
+      const user = await requireService(services, 'lookup').CreateUser(
+        {
+          name: body.name,
+          email: body.email,
+          role: body.role,
+          ...(body.password === undefined ? {} : { password: body.password }),
+        },
+        callContext(request),
+      );
+      sendData(response, { user: userOf(user) }, 201);
+    },
+  }),
+
+  defineOperation({
+    method: 'patch',
+    path: '/users/:id',
+    hosts: ['app'],
+    access: { scope: null, role: 'admin' },
+    project: 'none',
+    request: { params: userIdParams, body: updateUserBody },
+    bodyExample: { role: 'team_lead', is_active: true },
+    operationId: 'updateUser',
+    tag: 'Account',
+    summary: "Change a user's name, role, active flag or password (admin)",
+    description:
+      "A role, active-flag or password change ends the user's sessions, and a deactivated user's API keys stop working, at once.",
+    success: single(200, 'The user.', 'user', userSchema, EXAMPLES.user),
+    errors: [400, 404, 422],
+    async handle({ params, body }, request, response, deps) {
+      const user = await requireService(deps.services, 'lookup').UpdateUser(
+        {
+          id: params.id,
+          ...(body.name === undefined ? {} : { name: body.name }),
+          ...(body.role === undefined ? {} : { role: body.role }),
+          ...(body.is_active === undefined ? {} : { is_active: body.is_active }),
+          ...(body.password === undefined ? {} : { password: body.password }),
+        },
+        callContext(request),
+      );
+      if (body.role !== undefined || body.is_active !== undefined || body.password !== undefined) {
+        await forgetUser(deps, user.id);
+      }
+      sendData(response, { user: userOf(user) });
+    },
+  }),
+];
