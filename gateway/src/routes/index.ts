@@ -4,6 +4,7 @@
  */
 import { ACCOUNT_OPERATIONS } from './app/account.js';
 import { API_KEY_OPERATIONS } from './app/api-keys.js';
+import { CLIENT_ERROR_OPERATIONS } from './app/client-errors.js';
 import { API_DESCRIPTION_OPERATIONS } from './app/openapi.js';
 import { SESSION_OPERATIONS } from './app/session.js';
 import type { Operation } from './operation.js';
@@ -24,5 +25,6 @@ export const OPERATIONS: readonly Operation[] = [
   ...SESSION_OPERATIONS,
   ...ACCOUNT_OPERATIONS,
   ...API_KEY_OPERATIONS,
+  ...CLIENT_ERROR_OPERATIONS,
   ...API_DESCRIPTION_OPERATIONS,
 ];

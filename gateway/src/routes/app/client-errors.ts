@@ -1,0 +1,73 @@
+/**
+ * POST /api/client-errors: the browser's error reports (the spec's limit row: 30 per 60 s). Anyone
+ * with a session may report, signed in or not (the sign-in page fails too), with the CSRF token like
+ * every POST of the session host. A report is logged with the request's correlation id and counted
+ * in `tix_client_errors_total`; it is never echoed back, stored or sent anywhere else, and its
+ * fields are bounded so that a report cannot flood the logs.
+ */
+import { z } from 'zod';
+import { defineCounter } from '@tix/kit';
+import { sendData } from '../../http/envelope.js';
+import { json, message } from '../../openapi/responses.js';
+import { defineOperation, type Operation } from '../operation.js';
+import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
+
+export const CLIENT_ERROR_LIMITS = { message: 2_000, stack: 16_000, url: 2_000, release: 100 } as const;
+export const CLIENT_ERROR_RECORDED = 'Recorded';
+
+const clientErrors = defineCounter({
+  name: 'tix_client_errors_total',
+  help: 'Error reports received from browsers (POST /api/client-errors), by whether a user was signed in.',
+  labelNames: ['signed_in'],
+});
+
+function boundedText(label: string, max: number, description: string) {
+  return z
+    .string({ error: `${label} must be a string` })
+    .max(max, `${label} must be at most ${max} characters`)
+    .meta({ description, maxLength: max });
+}
+
+const clientErrorBody = z.object(
+  {
+    message: boundedText('Message', CLIENT_ERROR_LIMITS.message, 'The error message.').min(
+      1,
+      'Message is required',
+    ),
+    stack: boundedText('Stack', CLIENT_ERROR_LIMITS.stack, 'The stack trace, if any.').optional(),
+    url: boundedText('URL', CLIENT_ERROR_LIMITS.url, 'The page the error happened on.').optional(),
+    release: boundedText('Release', CLIENT_ERROR_LIMITS.release, 'The UI build.').optional(),
+  },
+  { error: BODY_NOT_OBJECT_MESSAGE },
+);
+
+export const CLIENT_ERROR_OPERATIONS: Operation[] = [
+  defineOperation({
+    method: 'post',
+    path: '/client-errors',
+    hosts: ['app'],
+    access: { session: 'optional' },
+    project: 'none',
+    request: { body: clientErrorBody },
+    bodyExample: {
+      message: "TypeError: Cannot read properties of undefined (reading 'lanes')",
+      stack: 'TypeError: ...\n    at Board (board.js:41:17)',
+      url: '/board?project=support',
+      release: '2026.11.25-5c024eb',
+    },
+    operationId: 'reportClientError',
+    tag: 'Session',
+    summary: "Report a browser error (logged with the request's correlation id)",
+    success: json(202, 'Recorded.', message, { message: CLIENT_ERROR_RECORDED }),
+    errors: [422],
+    handle({ body }, request, response) {
+      const userId = request.session?.data.user?.id;
+      clientErrors.inc({ signed_in: userId === undefined ? 'false' : 'true' });
+      request.log.warn(
+        { client_error: body, ...(userId === undefined ? {} : { user_id: userId }) },
+        'browser reported an error',
+      );
+      sendData(response, { message: CLIENT_ERROR_RECORDED }, 202);
+    },
+  }),
+];
