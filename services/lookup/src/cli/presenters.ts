@@ -35,6 +35,8 @@ export interface SeedOutput {
   users: UserOutput[];
   /** Keys issued by this run (empty on a second run), with their values and labels. */
   created_keys: (CreatedKeyOutput & { name: string })[];
+  /** Passwords of the demo users this run created (empty on a second run). */
+  created_passwords: { email: string; password: string }[];
 }
 
 /** `user list` output: `{ users, count }`. */
@@ -65,7 +67,7 @@ export function presentRevokedKey(revoked: lookup.RevokedApiKey__Output): { id: 
   return { id: revoked.id, revoked_at: revoked.revoked_at };
 }
 
-/** `seed --demo` output: what the demo data set consists of, and the keys this run issued. */
+/** `seed --demo` output: what the demo data set consists of, and the keys and passwords this run issued. */
 export function presentSeed(result: lookup.SeedDemoResult__Output): SeedOutput {
   return {
     projects: result.projects.map(presentProject),
@@ -75,6 +77,7 @@ export function presentSeed(result: lookup.SeedDemoResult__Output): SeedOutput {
     })),
     users: result.users.map(presentUser),
     created_keys: result.created_keys.map((key) => ({ ...presentCreatedKey(key), name: key.name })),
+    created_passwords: result.created_passwords.map(({ email, password }) => ({ email, password })),
   };
 }
 
@@ -129,6 +132,12 @@ export const summaries = {
         ? 'No new keys (the demo keys exist already).'
         : 'New keys (shown only once):',
       ...seed.created_keys.map((k) => `  ${k.name}: ${k.key}`),
+      ...(seed.created_passwords.length === 0
+        ? []
+        : [
+            'Sign-in passwords of the new demo users (shown only once):',
+            ...seed.created_passwords.map((p) => `  ${p.email}: ${p.password}`),
+          ]),
     ];
     return `${lines.join('\n')}\n`;
   },

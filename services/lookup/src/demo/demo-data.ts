@@ -1,8 +1,8 @@
 /**
  * The demo data set: two projects (the default workflow and a custom one), ticket types whose
  * custom fields use all ten field types, one user of every role, and keys for the common cases.
- * Demo users get no password: a published password would be a standing admin login on any server
- * the demo was ever seeded on.
+ * Demo users get a random password each, shown once by the run that creates them (seed-demo.ts):
+ * a fixed, published one would be a standing admin login on any server the demo was ever seeded on.
  */
 import { SCOPES, type Role, type Scope } from '@tix/protos';
 import type { StatusDefinition } from '../projects/project-rules.js';

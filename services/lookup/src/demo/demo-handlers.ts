@@ -18,6 +18,7 @@ export function demoHandlers(seeder: DemoSeeder): Pick<LookupHandlers, 'SeedDemo
         ticket_types: outcome.ticketTypes.map(toTicketTypeMessage),
         users: outcome.users.map(toUserMessage),
         created_keys: outcome.createdKeys.map(({ key, value }) => toCreatedApiKeyMessage(key, value)),
+        created_passwords: outcome.createdPasswords,
       };
     },
   };

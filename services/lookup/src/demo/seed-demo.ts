@@ -3,6 +3,7 @@
  * piece is created only when missing, so a second run changes nothing; a demo key that was revoked
  * counts as missing and is issued again.
  */
+import { randomBytes } from 'node:crypto';
 import type { ApiKeyRecord } from '../api-keys/api-key-store.js';
 import type { ApiKeyService } from '../api-keys/api-key-service.js';
 import type { ProjectRecord } from '../projects/project-store.js';
@@ -19,6 +20,13 @@ export interface SeedDemoOutcome {
   users: UserRecord[];
   /** Keys issued by this run, with their values (shown this once). */
   createdKeys: { key: ApiKeyRecord; value: string }[];
+  /** Passwords of the demo users this run created (shown this once), so that they can sign in. */
+  createdPasswords: { email: string; password: string }[];
+}
+
+/** 16 random base64url characters: 96 bits, typed once from the seed's output. */
+function demoPassword(): string {
+  return randomBytes(12).toString('base64url');
 }
 
 export interface DemoSeeder {
@@ -37,7 +45,13 @@ export function createDemoSeeder(deps: {
   let queue: Promise<unknown> = Promise.resolve();
 
   async function seed(): Promise<SeedDemoOutcome> {
-    const outcome: SeedDemoOutcome = { projects: [], ticketTypes: [], users: [], createdKeys: [] };
+    const outcome: SeedDemoOutcome = {
+      projects: [],
+      ticketTypes: [],
+      users: [],
+      createdKeys: [],
+      createdPasswords: [],
+    };
     for (const demo of DEMO_PROJECTS) {
       outcome.projects.push(
         (await projects.findProject({ slug: demo.slug })) ?? (await projects.createProject(demo)),
@@ -61,7 +75,14 @@ export function createDemoSeeder(deps: {
       );
     }
     for (const demo of DEMO_USERS) {
-      outcome.users.push((await users.findUser({ email: demo.email })) ?? (await users.createUser(demo)));
+      const existing = await users.findUser({ email: demo.email });
+      if (existing) {
+        outcome.users.push(existing);
+        continue;
+      }
+      const password = demoPassword();
+      outcome.users.push(await users.createUser({ ...demo, password }));
+      outcome.createdPasswords.push({ email: demo.email, password });
     }
     for (const demo of DEMO_KEYS) {
       const owner = outcome.users.find((user) => user.email === demo.ownerEmail)!;

@@ -280,7 +280,14 @@ describe('admin CLI (pnpm tix) against a real lookup service', function () {
 
   it('seed --demo --json prints what it made; a second run makes no keys', async () => {
     const seeded = json(await tix(['seed', '--demo', '--json'], env));
-    expect(Object.keys(seeded).sort()).to.deep.equal(['created_keys', 'projects', 'ticket_types', 'users']);
+    expect(Object.keys(seeded).sort()).to.deep.equal([
+      'created_keys',
+      'created_passwords',
+      'projects',
+      'ticket_types',
+      'users',
+    ]);
+    expect((seeded.created_passwords as { email: string }[]).map((p) => p.email)).to.have.length(4);
     expect((seeded.projects as { slug: string }[]).map((p) => p.slug)).to.deep.equal(['support', 'platform']);
     expect((seeded.users as { role: string }[]).map((u) => u.role)).to.deep.equal([
       'admin',

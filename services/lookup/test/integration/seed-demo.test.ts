@@ -58,6 +58,17 @@ describe('lookup: SeedDemo', () => {
     expect(first.users.map((u) => u.email)).to.include('admin@example.com');
   });
 
+  it('gives every demo user it creates a random password, shown once, that signs in', async () => {
+    expect(first.created_passwords.map((p) => p.email).sort()).to.deep.equal(
+      first.users.map((u) => u.email).sort(),
+    );
+    expect(new Set(first.created_passwords.map((p) => p.password)).size).to.equal(first.users.length);
+    for (const { email, password } of first.created_passwords) {
+      expect(password).to.match(/^[A-Za-z0-9_-]{16}$/);
+      expect((await lookup.client.AuthenticatePassword({ email, password })).email).to.equal(email);
+    }
+  });
+
   it('issues working keys: an unscoped all-scopes admin key, project-scoped keys and a read-only key', async () => {
     const support = first.projects.find((p) => p.slug === 'support')!;
     const admin = first.users.find((u) => u.role === 'admin')!;
@@ -83,6 +94,7 @@ describe('lookup: SeedDemo', () => {
   it('changes nothing on a second run and answers the same data with no new keys', async () => {
     const second = await lookup.client.SeedDemo({});
     expect(second.created_keys).to.deep.equal([]);
+    expect(second.created_passwords).to.deep.equal([]);
     expect(second.projects).to.deep.equal(first.projects);
     expect(second.ticket_types).to.deep.equal(first.ticket_types);
     expect(second.users).to.deep.equal(first.users);

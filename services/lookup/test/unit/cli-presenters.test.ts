@@ -147,9 +147,15 @@ describe('CLI output shapes (DESIGN.md "Admin CLI")', () => {
     expect(presentRevokedKey({ id: 9, revoked_at: 't' })).to.deep.equal({ id: 9, revoked_at: 't' });
   });
 
-  it('seed: projects, ticket types (with project_id), users and the keys this run created (with name)', () => {
+  it('seed: projects, ticket types (with project_id), users, and the keys and passwords this run created', () => {
     expect(
-      presentSeed({ projects: [project], ticket_types: [type], users: [user], created_keys: [created] }),
+      presentSeed({
+        projects: [project],
+        ticket_types: [type],
+        users: [user],
+        created_keys: [created],
+        created_passwords: [{ email: 'bo@x.io', password: 'p4ss' }],
+      }),
     ).to.deep.equal({
       projects: [presentProject(project)],
       ticket_types: [{ ...presentTicketType(type), project_id: 1 }],
@@ -157,6 +163,7 @@ describe('CLI output shapes (DESIGN.md "Admin CLI")', () => {
       created_keys: [
         { id: 5, key: 'tix_abc', scopes: ['tickets:read'], project_id: null, user_id: 2, name: 'CI' },
       ],
+      created_passwords: [{ email: 'bo@x.io', password: 'p4ss' }],
     });
   });
 
