@@ -12,6 +12,9 @@ import { assertEventsExchange, privateQueue, RECONNECT_BACKOFF, startConsumer, t
 export const API_KEY_REVOKED = 'api_key.revoked';
 export const USER_UPDATED = 'user.updated';
 
+/** A well-formed event that revokes nothing (acknowledged, not rejected as unreadable). */
+const NOTHING_TO_REVOKE = { kind: 'nothing' } as const;
+
 /** What the feed tells the gateway. */
 export type Revocation =
   | { kind: 'api_key'; keyId: number }
@@ -36,9 +39,9 @@ export interface RevocationListenerOptions {
 
 /**
  * What a message body revokes: the key of an `api_key.revoked`, the user of a `user.updated` that
- * ended their sessions; undefined for anything else (a user.updated that changed only a name).
+ * ended their sessions, nothing for a `user.updated` that did not; undefined for an unreadable body.
  */
-export function revocationOf(content: Buffer): Revocation | undefined {
+export function revocationOf(content: Buffer): Revocation | typeof NOTHING_TO_REVOKE | undefined {
   try {
     const event = JSON.parse(content.toString('utf8')) as {
       type?: unknown;
@@ -48,7 +51,9 @@ export function revocationOf(content: Buffer): Revocation | undefined {
     const id = event.data?.id;
     if (typeof id !== 'number' || !Number.isInteger(id)) return undefined;
     if (event.type === API_KEY_REVOKED) return { kind: 'api_key', keyId: id };
-    if (event.type !== USER_UPDATED || event.data?.sessions_ended !== true) return undefined;
+    if (event.type !== USER_UPDATED) return undefined;
+    // A change that ends no session (a new name) is heard, and needs nothing.
+    if (event.data?.sessions_ended !== true) return NOTHING_TO_REVOKE;
     const endedAt = new Date(typeof event.occurred_at === 'string' ? event.occurred_at : Number.NaN);
     return Number.isNaN(endedAt.getTime()) ? undefined : { kind: 'user', userId: id, endedAt };
   } catch {
@@ -75,6 +80,7 @@ export function startRevocationListener(options: RevocationListenerOptions): Rev
     prefetch: 100,
     decode: revocationOf,
     handle: async (revocation) => {
+      if (revocation.kind === 'nothing') return;
       await options.onRevoked(revocation);
       if (revocation.kind === 'api_key') {
         logger.info({ key_id: revocation.keyId }, 'revocation feed: evicted revoked API key');

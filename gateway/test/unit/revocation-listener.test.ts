@@ -18,7 +18,9 @@ describe('revocationOf', () => {
       userId: 4,
       endedAt: new Date(at),
     });
-    expect(revocationOf(updated({ id: 4, changed: ['name'], sessions_ended: false }))).to.equal(undefined);
+    expect(revocationOf(updated({ id: 4, changed: ['name'], sessions_ended: false }))).to.deep.equal({
+      kind: 'nothing',
+    });
   });
 
   it('ignores other events and malformed bodies', () => {

@@ -159,11 +159,13 @@ export const API_KEY_OPERATIONS: Operation[] = [
       { message: API_KEY_REVOKED_MESSAGE, api_key: { id: 12, revoked_at: '2026-11-25T10:00:00.000Z' } },
     ),
     errors: [400, 404],
-    async handle({ params }, request, response, { services }) {
+    async handle({ params }, request, response, { services, apiKeys }) {
       const revoked = await requireService(services, 'lookup').RevokeApiKey(
         { id: params.id },
         callContext(request),
       );
+      // The other gateways hear api_key.revoked; this one need not wait for it.
+      apiKeys.evictKey(revoked.id);
       sendData(response, {
         message: API_KEY_REVOKED_MESSAGE,
         api_key: { id: revoked.id, revoked_at: revoked.revoked_at },
