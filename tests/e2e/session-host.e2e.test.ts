@@ -233,6 +233,33 @@ describe('the session host: v1 resources by role', function () {
     });
   });
 
+  describe("webhooks: an admin manages every owner's", () => {
+    it("lists them on request (owner=all) and deletes another user's; others see only their own", async () => {
+      const agentKey = await createKey({ project: project.slug, role: 'agent' });
+      const hook = await request('/v1/webhooks', {
+        method: 'POST',
+        key: agentKey.key,
+        body: { url: 'http://127.0.0.1:9/agent-hook', events: ['ticket.created'], project_id: project.id },
+      });
+      expect(hook.status, hook.text).to.equal(201);
+      const hookId = hook.body.data.webhook.id as number;
+      const own = await as.admin.call('GET', `/webhooks?${inProject}`);
+      expect(own.body.data.webhooks.map((each: { id: number }) => each.id)).to.not.include(hookId);
+      const every = await as.admin.call('GET', `/webhooks?${inProject}&owner=all`);
+      expect(every.status, every.text).to.equal(200);
+      expect(every.body.data.webhooks.map((each: { id: number }) => each.id)).to.include(hookId);
+      expectError(
+        await request('/v1/webhooks?owner=all', { key: agentKey.key }),
+        403,
+        "Only an admin can list every owner's webhooks",
+      );
+      const deleted = await as.admin.call('DELETE', `/webhooks/${hookId}?${inProject}`);
+      expect(deleted.status, deleted.text).to.equal(200);
+      const after = await request('/v1/webhooks', { key: agentKey.key });
+      expect(after.body.data.webhooks).to.deep.equal([]);
+    });
+  });
+
   describe('API keys in the account settings (admins)', () => {
     it('an admin creates a key for a user, shown once; it works on /v1; the list never shows it; revoking ends it at once', async () => {
       const created = await as.admin.call('POST', '/api-keys', {

@@ -16,7 +16,11 @@ export type WebhookHandlers = AsyncHandlers<webhook.WebhookServiceHandlers>;
 export function webhookHandlers(deps: SubscriptionDeps & DeliveryLogDeps): WebhookHandlers {
   return {
     async ListWebhooks(request, context) {
-      const rows = await listWebhooks(deps, request.project_id, context.principal);
+      const rows = await listWebhooks(
+        deps,
+        { projectId: request.project_id, allOwners: request.all_owners },
+        context.principal,
+      );
       return { webhooks: rows.map((row) => toWebhookMessage(row)), count: rows.length };
     },
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { MAX_INT32, PAGE_LIMITS, SUBSCRIBABLE_EVENT_TYPES, WEBHOOK_LIMITS } from '@tix/protos';
-import { idParam, integerField, integerParam } from '../../http/schema-fields.js';
+import { enumParam, idParam, integerField, integerParam } from '../../http/schema-fields.js';
 import { BODY_NOT_OBJECT_MESSAGE } from './tickets.schemas.js';
 
 export const INVALID_WEBHOOK_ID_MESSAGE = 'Invalid webhook id';
@@ -14,6 +14,15 @@ export const INVALID_DELIVERY_ID_MESSAGE = 'Invalid delivery id';
 export const MAX_EVENT_NAMES = 50;
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/** GET /webhooks: the caller's own subscriptions (the spec's list), or every owner's (admins). */
+export const listWebhooksQuery = z.object({
+  owner: enumParam(['me', 'all'], {
+    message: 'owner must be me or all',
+    description: "`me` (default): your own subscriptions. `all`: every owner's in the project (admins only).",
+    example: 'all',
+  }).optional(),
+});
 
 /** Path `{id}` of /webhooks/{id}...: 1 to 2147483647, digits only. */
 export const webhookIdParams = z.object({

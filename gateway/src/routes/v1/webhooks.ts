@@ -1,7 +1,8 @@
 /**
  * The webhook operations (spec "Webhooks", plus the additive delivery log): each validated by
  * webhooks.schemas.ts, then one WebhookService call, then the spec's JSON. Subscriptions belong to
- * the calling user: the service answers another user's as 404. Creation takes its project from the
+ * the calling user: the service answers another user's as 404, except to admins, who manage every
+ * subscription of the project (the roles table). Creation takes its project from the
  * body's project_id when the key is not project-scoped; the body's project_id must name the
  * request's project (a scoped key naming another project is 404, as project context decides).
  */
@@ -24,6 +25,7 @@ import {
   createWebhookBody,
   deliveryParams,
   listDeliveriesQuery,
+  listWebhooksQuery,
   webhookIdParams,
 } from './webhooks.schemas.js';
 
@@ -37,18 +39,20 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'admin' },
     project: 'required',
+    request: { query: listWebhooksQuery },
     operationId: 'listWebhooks',
     tag: 'Webhooks',
     summary: 'List your webhook subscriptions in the project',
-    description: 'Never includes `secret`.',
+    description:
+      "Never includes `secret`. `owner=all` lists every owner's (admins, who also manage any subscription of the project by id).",
     success: json(200, 'The subscriptions.', list('webhooks', webhookSchema, { count }), {
       webhooks: [EXAMPLES.webhook],
       count: 1,
     }),
     errors: [400],
-    async handle(_input, request, response, { services }) {
+    async handle({ query }, request, response, { services }) {
       const listed = await requireService(services, 'webhooks').ListWebhooks(
-        { project_id: requireProject(request).id },
+        { project_id: requireProject(request).id, all_owners: query.owner === 'all' },
         callContext(request),
       );
       sendData(response, { webhooks: listed.webhooks.map(presentWebhook), count: listed.count });

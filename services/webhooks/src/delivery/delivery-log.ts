@@ -4,10 +4,10 @@
  * subscription, with its own 3 attempts. Only the subscription's owner sees or redelivers; a
  * deleted subscription has no log (404).
  */
-import { AppError, requirePrincipal } from '@tix/kit';
+import { AppError } from '@tix/kit';
 import { pageWindow, paginationOf, type Principal } from '@tix/protos';
 import type { SubscriptionStore } from '../subscriptions/subscription-store.js';
-import { WEBHOOK_NOT_FOUND_MESSAGE } from '../subscriptions/manage-subscriptions.js';
+import { reachableBy, WEBHOOK_NOT_FOUND_MESSAGE } from '../subscriptions/manage-subscriptions.js';
 import type { DeliveryLogStore, DeliveryRow } from './delivery-log-store.js';
 
 export const DELIVERY_NOT_FOUND_MESSAGE = 'Delivery not found';
@@ -27,8 +27,7 @@ async function ownedWebhook(
   webhookId: number,
   principal: Principal | null,
 ): Promise<void> {
-  const owner = requirePrincipal(principal).user_id;
-  if (!(await deps.subscriptions.findOwned(projectId, owner, webhookId))) {
+  if (!(await deps.subscriptions.findOwned(projectId, reachableBy(principal), webhookId))) {
     throw AppError.notFound(WEBHOOK_NOT_FOUND_MESSAGE);
   }
 }

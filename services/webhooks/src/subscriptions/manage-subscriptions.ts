@@ -7,7 +7,7 @@ import { AppError, requirePrincipal } from '@tix/kit';
 import type { Principal } from '@tix/protos';
 import { TargetRefused, vetTarget, type Resolver, type TargetMode } from '../delivery/target-policy.js';
 import type { SecretBox } from './secret-box.js';
-import type { SubscriptionStore, WebhookRow } from './subscription-store.js';
+import type { OwnerScope, SubscriptionStore, WebhookRow } from './subscription-store.js';
 import {
   checkEvents,
   generateSecret,
@@ -34,13 +34,30 @@ export interface CreateWebhookInput {
   secret: string | undefined;
 }
 
-/** The caller's live subscriptions in the project. */
+export const EVERY_OWNER_FOR_ADMINS_MESSAGE = "Only an admin can list every owner's webhooks";
+
+/**
+ * The subscriptions a caller reaches by id: an admin manages every subscription of the project
+ * (the roles table); anyone else only their own (another's answers 404, as if absent).
+ */
+export function reachableBy(principal: Principal | null): OwnerScope {
+  const caller = requirePrincipal(principal);
+  return caller.role === 'admin' ? 'every_owner' : { userId: caller.user_id };
+}
+
+/**
+ * The live subscriptions in the project: the caller's own (the spec's list), or with `allOwners`
+ * every owner's, for admins (403 for anyone else).
+ */
 export function listWebhooks(
   deps: SubscriptionDeps,
-  projectId: number,
+  input: { projectId: number; allOwners: boolean },
   principal: Principal | null,
 ): Promise<WebhookRow[]> {
-  return deps.subscriptions.listOwned(projectId, requirePrincipal(principal).user_id);
+  const caller = requirePrincipal(principal);
+  if (!input.allOwners) return deps.subscriptions.listOwned(input.projectId, { userId: caller.user_id });
+  if (caller.role !== 'admin') throw AppError.permissionDenied(EVERY_OWNER_FOR_ADMINS_MESSAGE);
+  return deps.subscriptions.listOwned(input.projectId, 'every_owner');
 }
 
 /**
@@ -80,17 +97,13 @@ export async function createWebhook(
   return { ...row, secret };
 }
 
-/** Deletes the caller's subscription; 404 when it is not theirs, not in the project, or gone. */
+/** Deletes a subscription the caller reaches; 404 when it is not theirs (nor an admin's to manage), not in the project, or gone. */
 export async function deleteWebhook(
   deps: SubscriptionDeps,
   input: { projectId: number; id: number },
   principal: Principal | null,
 ): Promise<{ message: string }> {
-  const deleted = await deps.subscriptions.deleteOwned(
-    input.projectId,
-    requirePrincipal(principal).user_id,
-    input.id,
-  );
+  const deleted = await deps.subscriptions.deleteOwned(input.projectId, reachableBy(principal), input.id);
   if (!deleted) throw AppError.notFound(WEBHOOK_NOT_FOUND_MESSAGE);
   return { message: WEBHOOK_DELETED_MESSAGE };
 }

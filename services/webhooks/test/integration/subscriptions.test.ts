@@ -119,6 +119,32 @@ describe('webhook subscriptions API (development mode)', function () {
     expect(rows[0]).to.deep.equal({ secret: 'deleted:', is_active: false });
   });
 
+  it("lets an admin list every owner's subscriptions (on request) and manage any of the project", async () => {
+    const admin = { principal: { ...asUser(23).principal!, role: 'admin' as const } };
+    const alices = await client.CreateWebhook(
+      { project_id: PROJECT, url: 'http://example.test/alice-admin', events: ['ticket.updated'] },
+      ALICE,
+    );
+    const own = await client.ListWebhooks({ project_id: PROJECT }, admin);
+    expect(own.webhooks.map((hook) => hook.id)).to.not.include(alices.id);
+    const every = await client.ListWebhooks({ project_id: PROJECT, all_owners: true }, admin);
+    expect(every.webhooks.map((hook) => hook.id)).to.include(alices.id);
+    expect(await refusal(client.ListWebhooks({ project_id: PROJECT, all_owners: true }, BOB))).to.include({
+      kind: 'permission_denied',
+      message: "Only an admin can list every owner's webhooks",
+    });
+    const page = await client.ListDeliveries({ project_id: PROJECT, webhook_id: alices.id }, admin);
+    expect(page.deliveries).to.deep.equal([]);
+    expect(await refusal(client.DeleteWebhook({ project_id: PROJECT + 1, id: alices.id }, admin))).to.include(
+      {
+        kind: 'not_found',
+      },
+    );
+    expect(await client.DeleteWebhook({ project_id: PROJECT, id: alices.id }, admin)).to.deep.equal({
+      message: 'Webhook deleted',
+    });
+  });
+
   it('answers every invalid field at once with a 422 naming it', async () => {
     const error = await refusal(
       client.CreateWebhook(
