@@ -5,7 +5,7 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '@tix/kit';
-import { ROLE_SCOPES, type Principal } from '@tix/protos';
+import { isRole, ROLE_SCOPES, type Principal } from '@tix/protos';
 import type { LoadedSession } from '../http/request-context.js';
 import {
   isSessionId,
@@ -86,6 +86,22 @@ export async function startSession(
   await options.store.save(session.id, session.data);
   response.append('Set-Cookie', sessionCookie(session.id, options.secureCookie));
   request.session = session;
+  return session;
+}
+
+/**
+ * Starts a signed-in session for `user` (new id and CSRF token, the token also in `X-CSRF-Token`):
+ * at sign-in, and to renew the session that changed its password.
+ */
+export async function startSignedInSession(
+  request: Request,
+  response: Response,
+  options: SessionOptions,
+  user: { id: number; role: string },
+): Promise<LoadedSession> {
+  if (!isRole(user.role)) throw AppError.internal(`lookup returned an unknown role for user ${user.id}`);
+  const session = await startSession(request, response, options, { id: user.id, role: user.role });
+  response.setHeader('X-CSRF-Token', session.data.csrfToken);
   return session;
 }
 

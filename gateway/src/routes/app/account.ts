@@ -17,7 +17,7 @@ import { isRole, presentUser, ROLES, USER_LIMITS } from '@tix/protos';
 import { sendData } from '../../http/envelope.js';
 import { callContext, requirePrincipal } from '../../http/request-context.js';
 import { idParam, requiredTextField } from '../../http/schema-fields.js';
-import { startSession } from '../../middleware/session.js';
+import { startSignedInSession } from '../../middleware/session.js';
 import { userSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { json, single } from '../../openapi/responses.js';
@@ -149,10 +149,8 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
         { current_password: body.current_password, new_password: body.new_password },
         callContext(request),
       );
-      if (!isRole(user.role)) throw AppError.internal(`lookup returned an unknown role for user ${user.id}`);
       await deps.sessions.store.destroyUserSessions(user.id, new Date());
-      const session = await startSession(request, response, deps.sessions, { id: user.id, role: user.role });
-      response.setHeader('X-CSRF-Token', session.data.csrfToken);
+      const session = await startSignedInSession(request, response, deps.sessions, user);
       sendData(response, { user: presentUser(user), csrf_token: session.data.csrfToken });
     },
   }),

@@ -13,7 +13,12 @@ import { AppError } from '@tix/kit';
 import { isRole, presentUser, USER_LIMITS } from '@tix/protos';
 import { sendData } from '../../http/envelope.js';
 import { callContext } from '../../http/request-context.js';
-import { endSession, NOT_SIGNED_IN_MESSAGE, startSession } from '../../middleware/session.js';
+import {
+  endSession,
+  NOT_SIGNED_IN_MESSAGE,
+  startSession,
+  startSignedInSession,
+} from '../../middleware/session.js';
 import { userSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { json, message, single } from '../../openapi/responses.js';
@@ -92,10 +97,8 @@ export const SESSION_OPERATIONS: Operation[] = [
         }
         throw error;
       });
-      if (!isRole(user.role)) throw AppError.internal(`lookup returned an unknown role for user ${user.id}`);
       if (request.session) await sessions.store.destroy(request.session.id);
-      const session = await startSession(request, response, sessions, { id: user.id, role: user.role });
-      response.setHeader('X-CSRF-Token', session.data.csrfToken);
+      const session = await startSignedInSession(request, response, sessions, user);
       sendData(response, { user: presentUser(user), csrf_token: session.data.csrfToken });
     },
   }),
