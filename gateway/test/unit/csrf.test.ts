@@ -68,4 +68,42 @@ describe('CSRF', () => {
     );
     expect(crossSiteRead.nextCalled).to.equal(true);
   });
+
+  it("refuses a state-changing request whose Origin is neither the host's own nor trusted", async () => {
+    const checked = requireCsrfToken({ trustedOrigins: ['https://console.example.com'] });
+    const post = (origin: string | undefined) =>
+      run(
+        checked,
+        fakeRequest({
+          method: 'POST',
+          session,
+          headers: {
+            host: 'app.example.com',
+            'x-csrf-token': 'the-token-value',
+            ...(origin === undefined ? {} : { origin }),
+          },
+        }),
+      );
+    for (const origin of [
+      undefined,
+      'https://app.example.com',
+      'https://APP.example.com',
+      'https://console.example.com',
+    ]) {
+      expect((await post(origin)).error, String(origin)).to.equal(undefined);
+    }
+    for (const origin of ['https://api.example.com', 'https://evil.example', 'null', 'not a url']) {
+      const { error, nextCalled } = await post(origin);
+      expect(nextCalled, origin).to.equal(false);
+      expect([(error as AppError).httpStatus, (error as AppError).message], origin).to.deep.equal([
+        403,
+        'Cross-site requests are not allowed',
+      ]);
+    }
+    const read = await run(
+      checked,
+      fakeRequest({ method: 'GET', headers: { origin: 'https://evil.example' } }),
+    );
+    expect(read.nextCalled).to.equal(true);
+  });
 });

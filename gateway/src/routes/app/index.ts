@@ -6,6 +6,7 @@
  */
 import { Router } from 'express';
 import type { GatewayLimits } from '../../limits/index.js';
+import type { CorsPolicy } from '../../middleware/cors.js';
 import { requireCsrfToken } from '../../middleware/csrf.js';
 import { parseJsonBody } from '../../middleware/parse-json-body.js';
 import { loadSession, requireSignedIn } from '../../middleware/session.js';
@@ -14,6 +15,7 @@ import { isOpenWithoutSignIn, mountOperations, readsOwnBody } from '../mount.js'
 import type { RouteDeps } from '../operation.js';
 
 export interface SessionRouterDeps extends RouteDeps {
+  cors: CorsPolicy;
   bodyLimitBytes: number;
   limits?: GatewayLimits;
 }
@@ -25,7 +27,8 @@ export function createSessionRouter(deps: SessionRouterDeps): Router {
   // Rate limit by session (signed in) or client address, then idempotency after body parsing.
   for (const handler of deps.limits?.afterAuthentication ?? []) router.use(handler);
   router.use(requireSignedIn(isOpenWithoutSignIn(OPERATIONS)));
-  router.use(requireCsrfToken());
+  // The origins of CORS_ORIGINS (a list, not "*") are trusted to send state-changing requests too.
+  router.use(requireCsrfToken({ trustedOrigins: deps.cors.mode === 'list' ? deps.cors.origins : [] }));
   router.use(parseJsonBody({ limitBytes: deps.bodyLimitBytes, isExempt: readsOwnBody(OPERATIONS, 'app') }));
   for (const handler of deps.limits?.afterBodyParsing ?? []) router.use(handler);
   mountOperations(router, 'app', OPERATIONS, deps);
