@@ -8,7 +8,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { eventually, freePort, startMainProcess, type TestProcess } from '@tix/kit/testing';
 import { REPO_ROOT } from '@tix/local/fleet-layout';
-import { createKey, createProject, createTicketType, unique } from '../support/fixtures.js';
+import { createKey, createProject, createTicketType, createUser, unique } from '../support/fixtures.js';
 import { fleet } from '../support/fleet.js';
 import { request, type ApiResponse, type RequestOptions } from '../support/http.js';
 
@@ -18,6 +18,7 @@ describe('limits at spec defaults (own gateway process, Redis)', function () {
   this.timeout(60_000);
   let gateway: TestProcess | undefined;
   let apiUrl: string;
+  let appUrl: string;
   const prefix = `tix:e2e:${randomBytes(4).toString('hex')}:`;
 
   const call = (pathAndQuery: string, options: Omit<RequestOptions, 'baseUrl'>): Promise<ApiResponse> =>
@@ -35,6 +36,7 @@ describe('limits at spec defaults (own gateway process, Redis)', function () {
     };
     for (const name of Object.keys(env)) if (/^RATE_LIMIT|^QUOTA_|^IDEMPOTENCY_/.test(name)) delete env[name];
     apiUrl = `http://127.0.0.1:${env.GATEWAY_API_PORT}`;
+    appUrl = `http://127.0.0.1:${env.GATEWAY_APP_PORT}`;
     // Its whole environment is the one built here (inheritEnv: false), so no raised limit leaks in.
     gateway = startMainProcess(path.join(REPO_ROOT, 'gateway'), env, { inheritEnv: false });
     await eventually(
@@ -50,6 +52,65 @@ describe('limits at spec defaults (own gateway process, Redis)', function () {
   after(async () => {
     await gateway?.stop();
     // Its Redis keys (own prefix) expire on their own: a minute for windows, an hour for idempotency.
+  });
+
+  /** A CSRF token and the anonymous session cookie it belongs to, from this gateway's session host. */
+  async function anonymousBrowser(): Promise<Record<string, string>> {
+    const start = await request('/api/csrf-token', { baseUrl: appUrl });
+    return {
+      cookie: start.headers.get('set-cookie')!.split(';')[0]!,
+      'x-csrf-token': start.body.data.token as string,
+    };
+  }
+
+  const expectRefused = (response: ApiResponse, limit: string) => {
+    expect(response.status, response.text).to.equal(429);
+    expect(response.body.error?.code).to.equal(429);
+    expect(response.headers.get('x-ratelimit-limit')).to.equal(limit);
+    expect(response.headers.get('x-ratelimit-remaining')).to.equal('0');
+    expect(Number(response.headers.get('retry-after'))).to.be.within(1, 60);
+  };
+
+  it('a signed-in session gets 250 requests in 60 s; the 251st is refused with 429 and the headers', async () => {
+    const password = 'limits passphrase 1';
+    const user = await createUser('viewer', { password });
+    const login = await request('/api/auth/login', {
+      baseUrl: appUrl,
+      method: 'POST',
+      body: { email: user.email, password },
+      headers: await anonymousBrowser(),
+    });
+    expect(login.status, login.text).to.equal(200);
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    for (let i = 1; i <= 250; i += 1) {
+      const response = await request('/api/projects', { baseUrl: appUrl, headers: { cookie } });
+      expect(response.status, `request ${i}: ${response.text}`).to.equal(200);
+      expect(response.headers.get('x-ratelimit-limit')).to.equal('250');
+    }
+    expectRefused(await request('/api/projects', { baseUrl: appUrl, headers: { cookie } }), '250');
+  });
+
+  it('sign-in allows 10 attempts per address in 60 s, then answers 429 with the headers', async () => {
+    const headers = await anonymousBrowser();
+    const attempt = () =>
+      request('/api/auth/login', {
+        baseUrl: appUrl,
+        method: 'POST',
+        body: { email: 'nobody@example.com', password: 'wrong password' },
+        headers,
+      });
+    // The session test signed in once from this address already: at most 9 attempts remain.
+    let refused: ApiResponse | undefined;
+    for (let i = 1; i <= 11 && refused === undefined; i += 1) {
+      const response = await attempt();
+      if (response.status === 429) refused = response;
+      else {
+        expect(response.status, response.text).to.equal(401);
+        expect(response.headers.get('x-ratelimit-limit')).to.equal('10');
+      }
+    }
+    expect(refused, 'no 429 within 11 attempts').to.not.equal(undefined);
+    expectRefused(refused!, '10');
   });
 
   it('readyz reports the limits in Redis', async () => {
