@@ -312,6 +312,59 @@ describe('the session host: v1 resources by role', function () {
     });
   });
 
+  describe('projects and ticket types (admins)', () => {
+    it('an admin creates a project with its workflow and a ticket type; agents then work in it', async () => {
+      const slug = `admin-made-${Date.now()}`;
+      const project = await as.admin.call('POST', '/projects', {
+        name: 'Made by an admin',
+        slug,
+        prefix: `AM${String(Date.now()).slice(-4)}`,
+        statuses: [
+          { slug: 'new', label: 'New' },
+          { slug: 'done', label: 'Done', is_closed: true },
+        ],
+      });
+      expect(project.status, project.text).to.equal(201);
+      expect(project.body.data.project.statuses.map((status: { slug: string }) => status.slug)).to.deep.equal(
+        ['new', 'done'],
+      );
+      const type = await as.admin.call('POST', `/ticket-types?project=${slug}`, {
+        name: 'Bug',
+        slug: 'bug',
+        is_default: true,
+        field_schema: [
+          {
+            name: 'severity',
+            label: 'Severity',
+            type: 'select',
+            required: true,
+            constraints: { allowed_values: ['low', 'high'] },
+          },
+        ],
+      });
+      expect(type.status, type.text).to.equal(201);
+      const ticket = await as.agent.call('POST', `/tickets?project=${slug}`, {
+        ticket_type_id: type.body.data.ticket_type.id,
+        title: 'In the new project',
+        custom_fields: { severity: 'high' },
+      });
+      expect(ticket.status, ticket.text).to.equal(201);
+      expect(ticket.body.data.ticket).to.include({ status: 'new' });
+
+      expectError(
+        await as.agent.call('POST', '/projects', { name: 'x', slug: 'x-agent', prefix: 'XA' }),
+        403,
+        roleRefusal('agent', 'admin'),
+      );
+      const invalid = await as.admin.call('POST', `/ticket-types?project=${slug}`, {
+        name: 'Broken',
+        slug: 'broken',
+        field_schema: [{ name: 'x', type: 'no-such-type' }],
+      });
+      expect(invalid.status, invalid.text).to.equal(422);
+    });
+  });
+
   describe('users and accounts', () => {
     it("deactivating a user refuses the user's sessions and API keys at once", async () => {
       const user = await createUser('agent', { password: PASSWORD });

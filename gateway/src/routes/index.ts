@@ -3,6 +3,7 @@
  * router mounts those served on its host (routes/mount.ts); openapi/document.ts describes them all.
  */
 import { ACCOUNT_OPERATIONS } from './app/account.js';
+import { ADMINISTRATION_OPERATIONS } from './app/administration.js';
 import { API_KEY_OPERATIONS } from './app/api-keys.js';
 import { CLIENT_ERROR_OPERATIONS } from './app/client-errors.js';
 import { API_DESCRIPTION_OPERATIONS } from './app/openapi.js';
@@ -24,6 +25,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...WEBHOOK_OPERATIONS,
   ...SESSION_OPERATIONS,
   ...ACCOUNT_OPERATIONS,
+  ...ADMINISTRATION_OPERATIONS,
   ...API_KEY_OPERATIONS,
   ...CLIENT_ERROR_OPERATIONS,
   ...API_DESCRIPTION_OPERATIONS,

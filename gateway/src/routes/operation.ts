@@ -51,7 +51,8 @@ export const TAGS = [
   { name: 'Session', description: 'Browser sessions on the app host (cookie + CSRF token).' },
   {
     name: 'Account',
-    description: 'Account settings on the app host: your name and password; users and API keys (admins).',
+    description:
+      'Account settings on the app host: your name and password; users, API keys, projects and ticket types (admins).',
   },
   { name: 'API description', description: 'This document and its reference page.' },
 ] as const;

@@ -33,7 +33,7 @@ describe('the declared operations', () => {
       if (access === 'public' || 'session' in access) continue;
       const administration =
         ['/webhooks', '/api-keys'].some((prefix) => operation.path.startsWith(prefix)) ||
-        ['createUser', 'updateUser'].includes(operation.operationId);
+        ['createUser', 'updateUser', 'createProject', 'createTicketType'].includes(operation.operationId);
       const expected = administration
         ? 'admin'
         : access.scope === null
