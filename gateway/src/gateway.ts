@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '@tix/kit';
 import { createApp, type AppDeps } from './app.js';
 import { createApiKeyAuthenticator } from './auth/api-key-authenticator.js';
+import { forgetUser } from './auth/forget-user.js';
 import { startRevocationListener } from './auth/revocation-listener.js';
 import type { GatewayConfig } from './config.js';
 import type { HostRole } from './http/request-context.js';
@@ -86,17 +87,15 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
         apiKeys.evictKey(revocation.keyId);
         return;
       }
-      apiKeys.evictUser(revocation.userId);
-      // With Redis the gateway that made the change ended them already; the memory store is this
-      // gateway's own. A store outage leaves them to their idle timeout (logged).
-      await store
-        .destroyUserSessions(revocation.userId, revocation.endedAt)
-        .catch((error: unknown) =>
+      // With Redis the gateway that made the change ended the sessions already; the memory store is
+      // this gateway's own. A store outage leaves them to their idle timeout (logged).
+      await forgetUser({ apiKeys, sessions: store }, revocation.userId, revocation.endedAt).catch(
+        (error: unknown) =>
           logger.warn(
             { err: error, user_id: revocation.userId },
             "revocation feed: could not end the user's sessions",
           ),
-        );
+      );
     },
     onConnectionChange: (connected) => apiKeys.setRevocationFeedConnected(connected),
   });

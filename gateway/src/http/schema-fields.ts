@@ -54,7 +54,9 @@ export function requiredTextField(label: string, doc: FieldDoc & { max: number }
 /** A JSON string of at most `max` code points, kept as given (markdown keeps its whitespace). */
 export function textField(label: string, doc: FieldDoc & { max: number }) {
   return z
-    .string({ error: `${label} must be a string` })
+    .string({
+      error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a string`),
+    })
     .refine((value) => fitsCodePoints(value, doc.max), `${label} must be at most ${doc.max} characters`)
     .meta({ ...metaOf(doc), maxLength: doc.max });
 }

@@ -60,12 +60,11 @@ export function createRedisSessionStore(options: RedisSessionStoreOptions): Sess
         if (data.user === undefined) return;
         const set = userSetOf(data.user.id);
         if ((await client.sAdd(set, key)) === 1 && (await client.sCard(set)) > pruneAbove) {
-          const members = await client.sMembers(set);
-          const alive = await client.exists(members);
-          if (alive < members.length) {
-            for (const member of members)
-              if ((await client.exists(member)) === 0) await client.sRem(set, member);
+          const expired: string[] = [];
+          for (const member of await client.sMembers(set)) {
+            if ((await client.exists(member)) === 0) expired.push(member);
           }
+          if (expired.length > 0) await client.sRem(set, expired);
         }
       }),
     destroy: (id) =>

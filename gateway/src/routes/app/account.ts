@@ -14,28 +14,27 @@
 import { z } from 'zod';
 import { AppError } from '@tix/kit';
 import { isRole, presentUser, ROLES, USER_LIMITS } from '@tix/protos';
+import { forgetUser } from '../../auth/forget-user.js';
 import { sendData } from '../../http/envelope.js';
 import { callContext, requirePrincipal } from '../../http/request-context.js';
-import { idParam, requiredTextField } from '../../http/schema-fields.js';
+import { idParam, requiredTextField, textField } from '../../http/schema-fields.js';
 import { startSignedInSession } from '../../middleware/session.js';
 import { userSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { json, single } from '../../openapi/responses.js';
 import { z as zod } from '../../openapi/zod-openapi.js';
 import { requireService } from '../../services.js';
-import { defineOperation, type Operation, type RouteDeps } from '../operation.js';
+import { defineOperation, type Operation } from '../operation.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
 
 export const INVALID_USER_ID_MESSAGE = 'Invalid user id';
 
 /** A password as the gateway checks it: a string, bounded; its rules are the lookup service's. */
 function passwordField(label: string) {
-  return z
-    .string({
-      error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a string`),
-    })
-    .max(USER_LIMITS.passwordMax, `${label} must be at most ${USER_LIMITS.passwordMax} characters`)
-    .meta({ description: `${USER_LIMITS.passwordMin} to ${USER_LIMITS.passwordMax} characters.` });
+  return textField(label, {
+    max: USER_LIMITS.passwordMax,
+    description: `${USER_LIMITS.passwordMin} to ${USER_LIMITS.passwordMax} characters.`,
+  });
 }
 
 const nameField = requiredTextField('Name', {
@@ -57,12 +56,11 @@ const changePasswordBody = z.object(
 const createUserBody = z.object(
   {
     name: nameField,
-    email: z
-      .string({
-        error: (issue) => (issue.input === undefined ? 'Email is required' : 'Email must be a string'),
-      })
-      .max(USER_LIMITS.email, `Email must be at most ${USER_LIMITS.email} characters`)
-      .meta({ description: 'Unique; stored lower-cased.', example: 'ada@example.com' }),
+    email: textField('Email', {
+      max: USER_LIMITS.email,
+      description: 'Unique; stored lower-cased.',
+      example: 'ada@example.com',
+    }),
     role: roleField,
     password: passwordField('Password').optional(),
   },
@@ -90,12 +88,6 @@ const userIdParams = z.object({
 function userOf(user: Parameters<typeof presentUser>[0]) {
   if (!isRole(user.role)) throw AppError.internal(`lookup returned an unknown role for user ${user.id}`);
   return presentUser(user);
-}
-
-/** Ends what a user's sessions and keys may no longer do, on this gateway, now. */
-async function forgetUser(deps: RouteDeps, userId: number): Promise<void> {
-  deps.apiKeys.evictUser(userId);
-  await deps.sessions.store.destroyUserSessions(userId, new Date());
 }
 
 export const ACCOUNT_OPERATIONS: Operation[] = [
@@ -215,7 +207,7 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
         callContext(request),
       );
       if (body.role !== undefined || body.is_active !== undefined || body.password !== undefined) {
-        await forgetUser(deps, user.id);
+        await forgetUser({ apiKeys: deps.apiKeys, sessions: deps.sessions.store }, user.id, new Date());
       }
       sendData(response, { user: userOf(user) });
     },

@@ -5,16 +5,10 @@
  * a workflow's statuses, the field schema) and answers each problem under its field.
  */
 import { z } from 'zod';
-import {
-  PROJECT_LIMITS,
-  presentProject,
-  presentTicketType,
-  SLUG_MAX_LENGTH,
-  TICKET_TYPE_LIMITS,
-} from '@tix/protos';
+import { PROJECT_LIMITS, presentProject, presentTicketType, TICKET_TYPE_LIMITS } from '@tix/protos';
 import { sendData } from '../../http/envelope.js';
 import { callContext, requireProject } from '../../http/request-context.js';
-import { requiredTextField, textField } from '../../http/schema-fields.js';
+import { requiredTextField, slugField, textField } from '../../http/schema-fields.js';
 import { projectSchema, ticketTypeSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { single } from '../../openapi/responses.js';
@@ -22,18 +16,9 @@ import { requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
 
-/** Bounds no valid value reaches; the lookup service says what a valid one is. */
+/** A bound no valid prefix reaches; the lookup service says what a valid one is. */
 const MAX_PREFIX_LENGTH = 10;
 const MAX_FIELDS = 100;
-
-function shortText(label: string, max: number, description: string, example: string) {
-  return z
-    .string({
-      error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a string`),
-    })
-    .max(max, `${label} must be at most ${max} characters`)
-    .meta({ description, example, maxLength: max });
-}
 
 const createProjectBody = z.object(
   {
@@ -42,13 +27,15 @@ const createProjectBody = z.object(
       description: 'Display name.',
       example: 'Support',
     }),
-    slug: shortText(
-      'Slug',
-      SLUG_MAX_LENGTH,
-      'Lower-case words joined by hyphens; usable as ?project=.',
-      'support',
-    ),
-    prefix: shortText('Prefix', MAX_PREFIX_LENGTH, 'Upper-case letters and digits of ticket numbers.', 'SUP'),
+    slug: slugField('Slug', {
+      description: 'Lower-case words joined by hyphens; usable as ?project=.',
+      example: 'support',
+    }),
+    prefix: textField('Prefix', {
+      max: MAX_PREFIX_LENGTH,
+      description: 'Upper-case letters and digits of ticket numbers.',
+      example: 'SUP',
+    }),
     description: textField('Description', {
       max: PROJECT_LIMITS.description,
       description: 'Optional.',
@@ -57,8 +44,12 @@ const createProjectBody = z.object(
       .array(
         z.object(
           {
-            slug: shortText('Status slug', SLUG_MAX_LENGTH, 'Status slug.', 'open'),
-            label: shortText('Status label', PROJECT_LIMITS.statusLabel, 'Shown on the board.', 'Open'),
+            slug: slugField('Status slug', { description: 'Status slug.', example: 'open' }),
+            label: textField('Status label', {
+              max: PROJECT_LIMITS.statusLabel,
+              description: 'Shown on the board.',
+              example: 'Open',
+            }),
             is_closed: z.boolean({ error: 'is_closed must be true or false' }).optional(),
           },
           { error: 'Each status must be an object' },
@@ -79,7 +70,7 @@ const createTicketTypeBody = z.object(
       description: 'Display name.',
       example: 'Bug',
     }),
-    slug: shortText('Slug', SLUG_MAX_LENGTH, 'Lower-case words joined by underscores.', 'bug'),
+    slug: slugField('Slug', { description: 'Lower-case words joined by underscores.', example: 'bug' }),
     description: textField('Description', {
       max: TICKET_TYPE_LIMITS.description,
       description: 'Optional.',

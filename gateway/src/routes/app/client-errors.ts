@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { defineCounter } from '@tix/kit';
 import { sendData } from '../../http/envelope.js';
+import { textField } from '../../http/schema-fields.js';
 import { json, message } from '../../openapi/responses.js';
 import { defineOperation, type Operation } from '../operation.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
@@ -21,22 +22,24 @@ const clientErrors = defineCounter({
   labelNames: ['signed_in'],
 });
 
-function boundedText(label: string, max: number, description: string) {
-  return z
-    .string({ error: `${label} must be a string` })
-    .max(max, `${label} must be at most ${max} characters`)
-    .meta({ description, maxLength: max });
-}
-
 const clientErrorBody = z.object(
   {
-    message: boundedText('Message', CLIENT_ERROR_LIMITS.message, 'The error message.').min(
-      1,
-      'Message is required',
-    ),
-    stack: boundedText('Stack', CLIENT_ERROR_LIMITS.stack, 'The stack trace, if any.').optional(),
-    url: boundedText('URL', CLIENT_ERROR_LIMITS.url, 'The page the error happened on.').optional(),
-    release: boundedText('Release', CLIENT_ERROR_LIMITS.release, 'The UI build.').optional(),
+    message: textField('Message', {
+      max: CLIENT_ERROR_LIMITS.message,
+      description: 'The error message.',
+    }).min(1, 'Message is required'),
+    stack: textField('Stack', {
+      max: CLIENT_ERROR_LIMITS.stack,
+      description: 'The stack trace, if any.',
+    }).optional(),
+    url: textField('URL', {
+      max: CLIENT_ERROR_LIMITS.url,
+      description: 'The page the error happened on.',
+    }).optional(),
+    release: textField('Release', {
+      max: CLIENT_ERROR_LIMITS.release,
+      description: 'The UI build.',
+    }).optional(),
   },
   { error: BODY_NOT_OBJECT_MESSAGE },
 );
