@@ -20,7 +20,7 @@ export const EVENT_TYPES = {
   ],
   comments: ['comment.created', 'comment.updated', 'comment.deleted'],
   attachments: ['attachment.created', 'attachment.deleted'],
-  lookup: ['api_key.revoked', 'user.updated'],
+  lookup: ['api_key.revoked', 'user.updated', 'project.updated', 'ticket_type.updated'],
 } as const;
 
 export type EventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES][number];
@@ -80,5 +80,20 @@ export const DURABLE_EVENT_QUEUES: readonly DurableQueueTopology[] = [
       'x-overflow': 'reject-publish',
     },
     deadLetterQueue: 'webhooks.events.dlq',
+  },
+  {
+    // The ticket service's view of lookup: it forgets cached workflows and ticket types on these,
+    // and moves the tickets of a removed status (project.updated's statuses_removed).
+    name: 'tickets.lookup-events',
+    bindings: ['project.updated', 'ticket_type.updated'],
+    arguments: {
+      'x-queue-type': 'quorum',
+      'x-delivery-limit': 5,
+      'x-dead-letter-exchange': EVENTS_DEAD_LETTER_EXCHANGE,
+      'x-dead-letter-routing-key': 'tickets.lookup-events',
+      'x-dead-letter-strategy': 'at-least-once',
+      'x-overflow': 'reject-publish',
+    },
+    deadLetterQueue: 'tickets.lookup-events.dlq',
   },
 ];

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineTixService, grpcService, type Logger } from '@tix/kit';
+import { AppError, defineTixService, grpcService, type Logger } from '@tix/kit';
 import { attachmentHandlers } from './attachments/attachment-handlers.js';
 import { createAttachmentStore } from './attachments/attachment-store.js';
 import { createTicketAccess } from './attachments/ticket-access.js';
@@ -60,15 +60,18 @@ export function attachmentService(options: { objects?: ObjectStore } = {}) {
         logger.info({ removed: staleSpoolFiles }, 'removed spool files of interrupted uploads');
       const attachments = createAttachmentStore(pool);
       return {
-        grpc: grpcService(
-          'attachments',
-          attachmentHandlers({
+        grpc: grpcService('attachments', {
+          ...attachmentHandlers({
             attachments,
             objects,
             tickets: createTicketAccess(peers.tickets),
             uploads: config.uploads,
           }),
-        ),
+          // WORK IN PROGRESS (issue 12): answered UNIMPLEMENTED until their handlers land.
+          ExportUserAttachments: async () => {
+            throw new AppError('not_implemented', 'ExportUserAttachments is not served yet');
+          },
+        }),
         workers: {
           sweeper: startObjectSweeper({ attachments, objects, logger, intervalMs: config.sweepIntervalMs }),
         },

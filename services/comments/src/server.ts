@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineTixService, grpcService } from '@tix/kit';
+import { AppError, defineTixService, grpcService } from '@tix/kit';
 import { commentHandlers } from './comments/comment-handlers.js';
 import { createCommentStore } from './comments/comment-store.js';
 import { loadConfig } from './config.js';
@@ -22,9 +22,12 @@ export const commentService = defineTixService({
   peers: ['tickets'],
   outbox: true,
   register: ({ pool, peers }) => ({
-    grpc: grpcService(
-      'comments',
-      commentHandlers({ store: createCommentStore(pool), tickets: peers.tickets }),
-    ),
+    grpc: grpcService('comments', {
+      ...commentHandlers({ store: createCommentStore(pool), tickets: peers.tickets }),
+      // WORK IN PROGRESS (issue 12): answered UNIMPLEMENTED until their handlers land.
+      ExportUserComments: async () => {
+        throw new AppError('not_implemented', 'ExportUserComments is not served yet');
+      },
+    }),
   }),
 });

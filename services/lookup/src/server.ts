@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineTixService, grpcService } from '@tix/kit';
+import { AppError, defineTixService, grpcService } from '@tix/kit';
 import { createApiKeyAuthenticator } from './api-keys/api-key-authentication.js';
 import { apiKeyHandlers } from './api-keys/api-key-handlers.js';
 import { createApiKeyService } from './api-keys/api-key-service.js';
@@ -35,7 +35,7 @@ export function lookupService(options: { now?: () => Date } = {}) {
     name: 'lookup',
     config: loadConfig,
     migrations: LOOKUP_MIGRATIONS_DIR,
-    peers: [],
+    peers: ['tickets', 'comments'],
     outbox: true,
     register: ({ pool, logger }) => {
       const now = options.now ?? (() => new Date());
@@ -53,6 +53,28 @@ export function lookupService(options: { now?: () => Date } = {}) {
           ...userHandlers(users),
           ...apiKeyHandlers(apiKeys, authenticator),
           ...demoHandlers(seeder),
+          // WORK IN PROGRESS (issue 12): answered UNIMPLEMENTED until their handlers land.
+          UpdateProject: async () => {
+            throw new AppError('not_implemented', 'UpdateProject is not served yet');
+          },
+          AddProjectStatus: async () => {
+            throw new AppError('not_implemented', 'AddProjectStatus is not served yet');
+          },
+          UpdateProjectStatus: async () => {
+            throw new AppError('not_implemented', 'UpdateProjectStatus is not served yet');
+          },
+          RemoveProjectStatus: async () => {
+            throw new AppError('not_implemented', 'RemoveProjectStatus is not served yet');
+          },
+          UpdateTicketType: async () => {
+            throw new AppError('not_implemented', 'UpdateTicketType is not served yet');
+          },
+          IssuePasswordReset: async () => {
+            throw new AppError('not_implemented', 'IssuePasswordReset is not served yet');
+          },
+          ResetPassword: async () => {
+            throw new AppError('not_implemented', 'ResetPassword is not served yet');
+          },
         }),
       };
     },
