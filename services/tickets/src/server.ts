@@ -7,6 +7,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppError, defineTixService, grpcService } from '@tix/kit';
 import { loadConfig } from './config.js';
+import { exportUserTicketsHandler } from './export/export-user-tickets.js';
+import { fieldAuditHandlers } from './field-audit/field-audit-handlers.js';
+import { createFieldValuesStore } from './field-audit/field-values-store.js';
 import { createLookupDirectory } from './lookup/lookup-directory.js';
 import { startIdempotencySweep } from './tickets/idempotency-sweep.js';
 import { ticketHandlers } from './ticket-handlers.js';
@@ -32,15 +35,15 @@ export const ticketService = defineTixService({
         writes: createTicketWriteStore(pool),
         lookup: createLookupDirectory({ client: peers.lookup, ttls: config.cacheTtls }),
       }),
+      ...fieldAuditHandlers(createFieldValuesStore(pool)),
+      // The export presents tickets of every project: its own cached directory of them.
+      ExportUserTickets: exportUserTicketsHandler({
+        pool,
+        lookup: createLookupDirectory({ client: peers.lookup, ttls: config.cacheTtls }),
+      }),
       // WORK IN PROGRESS (issue 12): answered UNIMPLEMENTED until their handlers land.
       CountTicketsInStatus: async () => {
         throw new AppError('not_implemented', 'CountTicketsInStatus is not served yet');
-      },
-      CountInvalidFieldValues: async () => {
-        throw new AppError('not_implemented', 'CountInvalidFieldValues is not served yet');
-      },
-      ExportUserTickets: async () => {
-        throw new AppError('not_implemented', 'ExportUserTickets is not served yet');
       },
     }),
     workers: { idempotencySweep: startIdempotencySweep({ pool, logger }) },

@@ -11,3 +11,18 @@ export function requirePrincipal(principal: Principal | null): Principal {
   if (!principal) throw AppError.unauthenticated('Authentication required');
   return principal;
 }
+
+export const OWN_DATA_ONLY_MESSAGE = 'You may only export your own data';
+
+/**
+ * 403 unless the call may read everything user `userId` holds across every project (the data
+ * export): a call without a principal (operator tooling inside the network, as for the admin RPCs),
+ * the user themself or an admin. A principal restricted to one project never may: the export spans
+ * them all. 400 for an id that names no user (0: the field was left out).
+ */
+export function requireOwnDataReader(principal: Principal | null, userId: number): void {
+  if (!Number.isInteger(userId) || userId < 1) throw AppError.badRequest('Invalid user id');
+  if (!principal) return;
+  const mayRead = principal.user_id === userId || principal.role === 'admin';
+  if (!mayRead || principal.project_id !== undefined) throw AppError.permissionDenied(OWN_DATA_ONLY_MESSAGE);
+}

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "comments_user_id_id_idx" ON "comments"("user_id", "id");
