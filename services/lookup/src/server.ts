@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AppError, defineTixService, grpcService } from '@tix/kit';
+import { defineTixService, grpcService } from '@tix/kit';
 import { createApiKeyAuthenticator } from './api-keys/api-key-authentication.js';
 import { apiKeyHandlers } from './api-keys/api-key-handlers.js';
 import { createApiKeyService } from './api-keys/api-key-service.js';
@@ -19,6 +19,9 @@ import { createProjectStore } from './projects/project-store.js';
 import { ticketTypeHandlers } from './ticket-types/ticket-type-handlers.js';
 import { createTicketTypeService } from './ticket-types/ticket-type-service.js';
 import { createTicketTypeStore } from './ticket-types/ticket-type-store.js';
+import { passwordResetHandlers } from './users/password-reset-handlers.js';
+import { createPasswordResetService } from './users/password-reset-service.js';
+import { createPasswordResetStore } from './users/password-reset-store.js';
 import { userHandlers } from './users/user-handlers.js';
 import { createUserService } from './users/user-service.js';
 import { createUserStore } from './users/user-store.js';
@@ -37,15 +40,29 @@ export function lookupService(options: { now?: () => Date } = {}) {
     migrations: LOOKUP_MIGRATIONS_DIR,
     peers: ['tickets', 'comments'],
     outbox: true,
-    register: ({ pool, logger }) => {
+    register: ({ pool, logger, peers }) => {
       const now = options.now ?? (() => new Date());
-      const projects = createProjectService(createProjectStore(pool));
-      const ticketTypes = createTicketTypeService(createTicketTypeStore(pool), projects);
+      const projects = createProjectService(createProjectStore(pool), {
+        countTickets: (projectId, status, context) =>
+          peers.tickets.CountTicketsInStatus({ project_id: projectId, status }, context),
+        now,
+      });
+      const ticketTypes = createTicketTypeService(createTicketTypeStore(pool), projects, {
+        countInvalid: (projectId, ticketTypeId, fieldSchemaJson, context) =>
+          peers.tickets.CountInvalidFieldValues(
+            { project_id: projectId, ticket_type_id: ticketTypeId, field_schema_json: fieldSchemaJson },
+            context,
+          ),
+        now,
+      });
       const users = createUserService(createUserStore(pool), { now });
+      const resets = createPasswordResetService(createPasswordResetStore(pool), createUserStore(pool), {
+        now,
+      });
       const apiKeyStore = createApiKeyStore(pool);
       const apiKeys = createApiKeyService({ store: apiKeyStore, users, projects, now });
       const authenticator = createApiKeyAuthenticator({ store: apiKeyStore, logger, now });
-      const seeder = createDemoSeeder({ projects, ticketTypes, users, apiKeys });
+      const seeder = createDemoSeeder({ projects, ticketTypes, users, apiKeys, peers });
       return {
         grpc: grpcService('lookup', {
           ...projectHandlers(projects),
@@ -53,28 +70,7 @@ export function lookupService(options: { now?: () => Date } = {}) {
           ...userHandlers(users),
           ...apiKeyHandlers(apiKeys, authenticator),
           ...demoHandlers(seeder),
-          // WORK IN PROGRESS (issue 12): answered UNIMPLEMENTED until their handlers land.
-          UpdateProject: async () => {
-            throw new AppError('not_implemented', 'UpdateProject is not served yet');
-          },
-          AddProjectStatus: async () => {
-            throw new AppError('not_implemented', 'AddProjectStatus is not served yet');
-          },
-          UpdateProjectStatus: async () => {
-            throw new AppError('not_implemented', 'UpdateProjectStatus is not served yet');
-          },
-          RemoveProjectStatus: async () => {
-            throw new AppError('not_implemented', 'RemoveProjectStatus is not served yet');
-          },
-          UpdateTicketType: async () => {
-            throw new AppError('not_implemented', 'UpdateTicketType is not served yet');
-          },
-          IssuePasswordReset: async () => {
-            throw new AppError('not_implemented', 'IssuePasswordReset is not served yet');
-          },
-          ResetPassword: async () => {
-            throw new AppError('not_implemented', 'ResetPassword is not served yet');
-          },
+          ...passwordResetHandlers(resets),
         }),
       };
     },

@@ -5,12 +5,15 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AppError, defineTixService, grpcService } from '@tix/kit';
+import { defineTixService, grpcService } from '@tix/kit';
 import { loadConfig } from './config.js';
 import { exportUserTicketsHandler } from './export/export-user-tickets.js';
 import { fieldAuditHandlers } from './field-audit/field-audit-handlers.js';
 import { createFieldValuesStore } from './field-audit/field-values-store.js';
 import { createLookupDirectory } from './lookup/lookup-directory.js';
+import { startLookupEventConsumer } from './lookup-events/lookup-event-consumer.js';
+import { statusCountHandlers } from './lookup-events/status-count-handler.js';
+import { createStatusTicketsStore } from './lookup-events/status-tickets-store.js';
 import { startIdempotencySweep } from './tickets/idempotency-sweep.js';
 import { ticketHandlers } from './ticket-handlers.js';
 import { createTicketReadStore } from './tickets/ticket-read-store.js';
@@ -28,24 +31,33 @@ export const ticketService = defineTixService({
   migrations: TICKETS_MIGRATIONS_DIR,
   peers: ['lookup'],
   outbox: true,
-  register: ({ config, pool, peers, logger }) => ({
-    grpc: grpcService('tickets', {
-      ...ticketHandlers({
-        reads: createTicketReadStore(pool),
-        writes: createTicketWriteStore(pool),
-        lookup: createLookupDirectory({ client: peers.lookup, ttls: config.cacheTtls }),
+  register: ({ config, pool, peers, logger }) => {
+    // One directory for the handlers and the lookup-events consumer, which forgets its entries.
+    const lookup = createLookupDirectory({ client: peers.lookup, ttls: config.cacheTtls });
+    const writes = createTicketWriteStore(pool);
+    const statusTickets = createStatusTicketsStore(pool);
+    return {
+      grpc: grpcService('tickets', {
+        ...ticketHandlers({ reads: createTicketReadStore(pool), writes, lookup }),
+        ...statusCountHandlers(statusTickets),
+        ...fieldAuditHandlers(createFieldValuesStore(pool)),
+        // The export presents tickets of every project: its own cached directory of them.
+        ExportUserTickets: exportUserTicketsHandler({
+          pool,
+          lookup: createLookupDirectory({ client: peers.lookup, ttls: config.cacheTtls }),
+        }),
       }),
-      ...fieldAuditHandlers(createFieldValuesStore(pool)),
-      // The export presents tickets of every project: its own cached directory of them.
-      ExportUserTickets: exportUserTicketsHandler({
-        pool,
-        lookup: createLookupDirectory({ client: peers.lookup, ttls: config.cacheTtls }),
-      }),
-      // WORK IN PROGRESS (issue 12): answered UNIMPLEMENTED until their handlers land.
-      CountTicketsInStatus: async () => {
-        throw new AppError('not_implemented', 'CountTicketsInStatus is not served yet');
+      workers: { idempotencySweep: startIdempotencySweep({ pool, logger }) },
+      consumers: {
+        lookupEvents: () =>
+          startLookupEventConsumer({
+            amqpUrl: config.amqpUrl,
+            logger,
+            lookup,
+            tickets: statusTickets,
+            writes,
+          }),
       },
-    }),
-    workers: { idempotencySweep: startIdempotencySweep({ pool, logger }) },
-  }),
+    };
+  },
 });

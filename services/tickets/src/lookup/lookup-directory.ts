@@ -2,7 +2,8 @@
  * What the ticket service reads from the lookup service: projects (prefix, workflow), ticket types
  * (field_schema) and users (exists, active). Each is cached in process for a short TTL (see
  * config.ts: PROJECT_CACHE_TTL_MS 30 s, TICKET_TYPE_CACHE_TTL_MS 30 s, USER_CACHE_TTL_MS 10 s), so
- * the hot paths make no lookup call at all; a change made in lookup is seen within the TTL. Only
+ * the hot paths make no lookup call at all; a change made in lookup is seen within the TTL (at once
+ * by the replica that hears its project.updated / ticket_type.updated, see lookup-events.ts). Only
  * found values are cached: a project, type or user created a moment ago is visible at once.
  * Calls carry the caller's correlation id and principal, and the configured deadline.
  */
@@ -19,6 +20,8 @@ export interface TicketTypeInfo {
   id: number;
   projectId: number;
   fieldSchema: FieldSchema;
+  /** When the type was retired (it takes no new tickets), or null. */
+  retiredAt: string | null;
 }
 
 export interface UserInfo {
@@ -36,6 +39,10 @@ export interface LookupDirectory {
   ticketType(projectId: number, typeId: number, caller: LookupCaller): Promise<TicketTypeInfo | null>;
   /** The user when it exists, else null. */
   user(userId: number, caller: LookupCaller): Promise<UserInfo | null>;
+  /** Drops the cached project (its workflow changed: project.updated); the next read asks lookup. */
+  forgetProject(projectId: number): void;
+  /** Drops the cached ticket type (ticket_type.updated). */
+  forgetTicketType(projectId: number, typeId: number): void;
 }
 
 type LookupClient = Pick<ServiceClient<'lookup'>, 'ResolveProject' | 'GetTicketType' | 'GetUsers'>;
@@ -89,9 +96,17 @@ export function createLookupDirectory(options: {
           const type = await client.GetTicketType({ project_id: projectId, id: typeId }, outgoing(caller));
           // Lookup validated and normalised the schema when the type was saved.
           const fieldSchema = parseFieldSchemaJson(type.field_schema_json) as FieldSchema;
-          return { id: type.id, projectId: type.project_id, fieldSchema };
+          return { id: type.id, projectId: type.project_id, fieldSchema, retiredAt: type.retired_at ?? null };
         }),
       );
+    },
+
+    forgetProject(projectId) {
+      projects.delete(projectId);
+    },
+
+    forgetTicketType(projectId, typeId) {
+      types.delete(`${projectId}:${typeId}`);
     },
 
     async user(userId, caller) {

@@ -44,7 +44,8 @@ export interface TicketChange {
   placement: LanePlacement;
   /** Deleted after the change (true: soft delete; false while `before` was deleted: restore). */
   deleted: boolean;
-  updatedBy: number;
+  /** Null for a change no user asked for (tickets moved out of a status removed with the CLI). */
+  updatedBy: number | null;
 }
 
 /** What a create did: made the ticket, or found its Idempotency-Key recorded (nothing written). */
