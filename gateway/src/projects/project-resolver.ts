@@ -14,6 +14,8 @@ export type Project = lookup.Project__Output;
 export interface ProjectResolver {
   byId(id: number, context: OutgoingContext): Promise<Project>;
   bySlug(slug: string, context: OutgoingContext): Promise<Project>;
+  /** Drops a project this gateway just changed, so its next request reads the new workflow. */
+  forget?(project: Pick<Project, 'id' | 'slug'>): void;
 }
 
 export interface ProjectResolverOptions {
@@ -70,6 +72,10 @@ export function createProjectResolver(options: ProjectResolverOptions): ProjectR
         return Promise.reject(AppError.notFound(PROJECT_NOT_FOUND_MESSAGE));
       }
       return resolve(`slug:${slug}`, { slug }, context);
+    },
+    forget(project) {
+      cache.delete(`id:${project.id}`);
+      cache.delete(`slug:${project.slug}`);
     },
   };
 }

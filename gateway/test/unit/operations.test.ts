@@ -33,7 +33,16 @@ describe('the declared operations', () => {
       if (access === 'public' || 'session' in access) continue;
       const administration =
         ['/webhooks', '/api-keys'].some((prefix) => operation.path.startsWith(prefix)) ||
-        ['createUser', 'updateUser', 'createProject', 'createTicketType'].includes(operation.operationId);
+        [
+          'createUser',
+          'updateUser',
+          'createProject',
+          'createTicketType',
+          'updateProject',
+          'addProjectStatus',
+          'updateProjectStatus',
+          'removeProjectStatus',
+        ].includes(operation.operationId);
       const expected = administration
         ? 'admin'
         : access.scope === null

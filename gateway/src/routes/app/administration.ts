@@ -1,19 +1,34 @@
 /**
  * Administration on the session host, for admins: creating projects (with their workflow) and ticket
- * types (with their custom field schema), as `pnpm tix project create` and `ticket-type create` do.
+ * types (with their custom field schema), as `pnpm tix project create` and `ticket-type create` do,
+ * and editing a project and its workflow:
+ *   PATCH  /api/projects/{id}                    name, description;
+ *   POST   /api/projects/{id}/statuses           add a status (at `position`, default last);
+ *   PATCH  /api/projects/{id}/statuses/{slug}    relabel, close/open, move;
+ *   DELETE /api/projects/{id}/statuses/{slug}    remove (`move_to`: where its tickets go; 409 with
+ *                                                their count when live tickets are in it without one).
  * The gateway checks shapes and bounds; the lookup service holds the rules (slug and prefix format,
- * a workflow's statuses, the field schema) and answers each problem under its field.
+ * a workflow's statuses, the field schema) and answers each problem under its field. The ticket
+ * service moves the tickets of a removed status when it hears lookup's project.updated.
  */
 import { z } from 'zod';
-import { PROJECT_LIMITS, presentProject, presentTicketType, TICKET_TYPE_LIMITS } from '@tix/protos';
+import type { Response } from 'express';
+import {
+  PROJECT_LIMITS,
+  presentProject,
+  presentTicketType,
+  SLUG_MAX_LENGTH,
+  TICKET_TYPE_LIMITS,
+} from '@tix/protos';
 import { sendData } from '../../http/envelope.js';
 import { callContext, requireProject } from '../../http/request-context.js';
-import { requiredTextField, slugField, textField } from '../../http/schema-fields.js';
+import { idParam, integerField, requiredTextField, slugField, textField } from '../../http/schema-fields.js';
+import type { Project } from '../../projects/project-resolver.js';
 import { projectSchema, ticketTypeSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { single } from '../../openapi/responses.js';
 import { requireService } from '../../services.js';
-import { defineOperation, type Operation } from '../operation.js';
+import { defineOperation, type Operation, type RouteDeps } from '../operation.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
 
 /** A bound no valid prefix reaches; the lookup service says what a valid one is. */
@@ -89,6 +104,95 @@ const createTicketTypeBody = z.object(
   },
   { error: BODY_NOT_OBJECT_MESSAGE },
 );
+
+export const INVALID_PROJECT_ID_MESSAGE = 'Invalid project id';
+
+const projectIdParams = z.object({
+  id: idParam({ message: INVALID_PROJECT_ID_MESSAGE, description: 'Project id.', example: 1 }),
+});
+
+const statusSlugParam = slugField('Status slug', {
+  description: 'The status slug.',
+  example: 'in_review',
+});
+
+const projectStatusParams = z.object({
+  id: idParam({ message: INVALID_PROJECT_ID_MESSAGE, description: 'Project id.', example: 1 }),
+  slug: statusSlugParam,
+});
+
+const statusLabelField = textField('Status label', {
+  max: PROJECT_LIMITS.statusLabel,
+  description: 'Shown on the board.',
+  example: 'In review',
+});
+const isClosedField = z
+  .boolean({ error: 'is_closed must be true or false' })
+  .meta({ description: 'True for a status where tickets are resolved (done, closed).' });
+const positionField = integerField('Position', {
+  min: 0,
+  max: PROJECT_LIMITS.statuses,
+  description: '0-based place in the workflow (board lane order); the others keep their order.',
+  example: 1,
+});
+
+const updateProjectBody = z.object(
+  {
+    name: requiredTextField('Name', {
+      max: PROJECT_LIMITS.name,
+      description: 'Display name.',
+      example: 'Customer support',
+    }).optional(),
+    description: textField('Description', {
+      max: PROJECT_LIMITS.description,
+      description: 'Free text.',
+    }).optional(),
+  },
+  { error: BODY_NOT_OBJECT_MESSAGE },
+);
+
+const addStatusBody = z.object(
+  {
+    slug: slugField('Slug', {
+      description: 'Lower-case words joined by underscores; unique in the project.',
+      example: 'in_review',
+    }),
+    label: statusLabelField,
+    is_closed: isClosedField.optional(),
+    position: positionField.optional().meta({ description: '0-based place; absent: last.' }),
+  },
+  { error: BODY_NOT_OBJECT_MESSAGE },
+);
+
+const updateStatusBody = z.object(
+  {
+    label: statusLabelField.optional(),
+    is_closed: isClosedField.optional(),
+    position: positionField.optional(),
+  },
+  { error: BODY_NOT_OBJECT_MESSAGE },
+);
+
+const removeStatusQuery = z.object({
+  move_to: z
+    .string({ error: 'move_to must be one status slug' })
+    .min(1, 'move_to must be one status slug')
+    .max(SLUG_MAX_LENGTH, 'move_to must be one status slug')
+    .optional()
+    .meta({
+      description: 'The status its tickets move to; required when live tickets are in the removed status.',
+      example: 'open',
+    }),
+});
+
+const WORKFLOW_RULES =
+  'The workflow keeps the rules of creation: its first status (where new tickets start) is open, and at least one status is closed.';
+
+/** Answers the edited project; this gateway forgets its cached copy so the next request sees the change. */
+function sendProject(response: Response, deps: RouteDeps, project: Project, status = 200): void {
+  deps.projects.forget?.(project);
+  sendData(response, { project: presentProject(project) }, status);
+}
 
 export const ADMINISTRATION_OPERATIONS: Operation[] = [
   defineOperation({
@@ -169,6 +273,119 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
         callContext(request),
       );
       sendData(response, { ticket_type: presentTicketType(type) }, 201);
+    },
+  }),
+
+  defineOperation({
+    method: 'patch',
+    path: '/projects/:id',
+    hosts: ['app'],
+    access: { scope: null, role: 'admin' },
+    project: 'none',
+    request: { params: projectIdParams, body: updateProjectBody },
+    bodyExample: { name: 'Customer support', description: 'Questions from customers' },
+    operationId: 'updateProject',
+    tag: 'Account',
+    summary: "Change a project's name or description (admin)",
+    description: 'The slug and prefix stay: links and ticket numbers use them.',
+    success: single(200, 'The project.', 'project', projectSchema, EXAMPLES.project),
+    errors: [404, 422],
+    async handle({ params, body }, request, response, deps) {
+      const project = await requireService(deps.services, 'lookup').UpdateProject(
+        {
+          id: params.id,
+          ...(body.name === undefined ? {} : { name: body.name }),
+          ...(body.description === undefined ? {} : { description: body.description }),
+        },
+        callContext(request),
+      );
+      sendProject(response, deps, project);
+    },
+  }),
+
+  defineOperation({
+    method: 'post',
+    path: '/projects/:id/statuses',
+    hosts: ['app'],
+    access: { scope: null, role: 'admin' },
+    project: 'none',
+    request: { params: projectIdParams, body: addStatusBody },
+    bodyExample: { slug: 'in_review', label: 'In review', position: 2 },
+    operationId: 'addProjectStatus',
+    tag: 'Account',
+    summary: "Add a status to a project's workflow (admin)",
+    description: `A new board lane at \`position\` (default: last). ${WORKFLOW_RULES}`,
+    success: single(201, 'The project with its new workflow.', 'project', projectSchema, EXAMPLES.project),
+    errors: [404, 422],
+    async handle({ params, body }, request, response, deps) {
+      const project = await requireService(deps.services, 'lookup').AddProjectStatus(
+        {
+          project_id: params.id,
+          status: { slug: body.slug, label: body.label, is_closed: body.is_closed ?? false },
+          ...(body.position === undefined ? {} : { position: body.position }),
+        },
+        callContext(request),
+      );
+      sendProject(response, deps, project, 201);
+    },
+  }),
+
+  defineOperation({
+    method: 'patch',
+    path: '/projects/:id/statuses/:slug',
+    hosts: ['app'],
+    access: { scope: null, role: 'admin' },
+    project: 'none',
+    request: { params: projectStatusParams, body: updateStatusBody },
+    bodyExample: { label: 'Waiting for review', position: 1 },
+    operationId: 'updateProjectStatus',
+    tag: 'Account',
+    summary: 'Relabel, close or reopen, or move a status (admin)',
+    description: `Moving a status reorders the board lanes; the others keep their relative order. ${WORKFLOW_RULES} 404 \`Status not found\` for a slug the project does not have.`,
+    success: single(200, 'The project with its workflow.', 'project', projectSchema, EXAMPLES.project),
+    errors: [404, 422],
+    async handle({ params, body }, request, response, deps) {
+      const project = await requireService(deps.services, 'lookup').UpdateProjectStatus(
+        {
+          project_id: params.id,
+          slug: params.slug,
+          ...(body.label === undefined ? {} : { label: body.label }),
+          ...(body.is_closed === undefined ? {} : { is_closed: body.is_closed }),
+          ...(body.position === undefined ? {} : { position: body.position }),
+        },
+        callContext(request),
+      );
+      sendProject(response, deps, project);
+    },
+  }),
+
+  defineOperation({
+    method: 'delete',
+    path: '/projects/:id/statuses/:slug',
+    hosts: ['app'],
+    access: { scope: null, role: 'admin' },
+    project: 'none',
+    request: { params: projectStatusParams, query: removeStatusQuery },
+    operationId: 'removeProjectStatus',
+    tag: 'Account',
+    summary: "Remove a status from a project's workflow (admin)",
+    description:
+      'Its tickets (soft-deleted ones included) move to `move_to`, at the end of that lane, shortly after the answer. ' +
+      'When live tickets are in the status and `move_to` is absent, the answer is 409 with their count ' +
+      '(`3 tickets are in "In review"; choose a status to move them to (move_to)`); `move_to` must be another ' +
+      `status of the project (422). ${WORKFLOW_RULES}`,
+    success: single(200, 'The project with its workflow.', 'project', projectSchema, EXAMPLES.project),
+    errors: [404, 409, 422],
+    async handle({ params, query }, request, response, deps) {
+      const project = await requireService(deps.services, 'lookup').RemoveProjectStatus(
+        {
+          project_id: params.id,
+          slug: params.slug,
+          ...(query.move_to === undefined ? {} : { move_to: query.move_to }),
+        },
+        callContext(request),
+      );
+      sendProject(response, deps, project);
     },
   }),
 ];
