@@ -6,11 +6,12 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AppError, defineTixService, grpcService, type Logger } from '@tix/kit';
+import { defineTixService, grpcService, type Logger } from '@tix/kit';
 import { attachmentHandlers } from './attachments/attachment-handlers.js';
 import { createAttachmentStore } from './attachments/attachment-store.js';
 import { createTicketAccess } from './attachments/ticket-access.js';
 import { loadConfig } from './config.js';
+import { exportUserAttachmentsHandler } from './export/export-user-attachments.js';
 import { createObjectStore, type ObjectStore } from './storage/object-store.js';
 import { startObjectSweeper } from './sweeper/object-sweeper.js';
 import { removeStaleSpoolFiles } from './uploads/spool.js';
@@ -67,10 +68,7 @@ export function attachmentService(options: { objects?: ObjectStore } = {}) {
             tickets: createTicketAccess(peers.tickets),
             uploads: config.uploads,
           }),
-          // WORK IN PROGRESS (issue 12): answered UNIMPLEMENTED until their handlers land.
-          ExportUserAttachments: async () => {
-            throw new AppError('not_implemented', 'ExportUserAttachments is not served yet');
-          },
+          ExportUserAttachments: exportUserAttachmentsHandler({ pool }),
         }),
         workers: {
           sweeper: startObjectSweeper({ attachments, objects, logger, intervalMs: config.sweepIntervalMs }),

@@ -4,10 +4,11 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AppError, defineTixService, grpcService } from '@tix/kit';
+import { defineTixService, grpcService } from '@tix/kit';
 import { commentHandlers } from './comments/comment-handlers.js';
 import { createCommentStore } from './comments/comment-store.js';
 import { loadConfig } from './config.js';
+import { exportUserCommentsHandler } from './export/export-user-comments.js';
 
 /** The comment service's migrations (Prisma layout), for createTestDatabase and the launcher. */
 export const COMMENTS_MIGRATIONS_DIR = path.resolve(
@@ -24,10 +25,7 @@ export const commentService = defineTixService({
   register: ({ pool, peers }) => ({
     grpc: grpcService('comments', {
       ...commentHandlers({ store: createCommentStore(pool), tickets: peers.tickets }),
-      // WORK IN PROGRESS (issue 12): answered UNIMPLEMENTED until their handlers land.
-      ExportUserComments: async () => {
-        throw new AppError('not_implemented', 'ExportUserComments is not served yet');
-      },
+      ExportUserComments: exportUserCommentsHandler({ pool }),
     }),
   }),
 });

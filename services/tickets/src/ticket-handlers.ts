@@ -24,8 +24,11 @@ function nullable<T>(wrapper: { value?: T } | null): T | null | undefined {
   return wrapper.value ?? null;
 }
 
+/** RPCs served by their own modules, registered beside these in server.ts (ExportUserTickets: export/export-user-tickets.ts). */
+type ServedElsewhere = 'ExportUserTickets';
+
 /** Every RPC of the contract over the ticket use cases. */
-export function ticketHandlers(deps: TicketDeps): TicketHandlers {
+export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedElsewhere> {
   return {
     async ListTickets(request, context) {
       const list = await listTickets(

@@ -44,8 +44,11 @@ async function* chunked(body: Readable, counter: { bytes: number }): AsyncGenera
   }
 }
 
+/** RPCs served by their own modules, registered beside these in server.ts (ExportUserAttachments: export/export-user-attachments.ts). */
+type ServedElsewhere = 'ExportUserAttachments';
+
 /** Every RPC of the contract over the attachment use cases. */
-export function attachmentHandlers(deps: AttachmentDeps): AttachmentHandlers {
+export function attachmentHandlers(deps: AttachmentDeps): Omit<AttachmentHandlers, ServedElsewhere> {
   return {
     async UploadAttachment(requests, context) {
       // The kit's signal learns of a cancellation only after its first use, and a client may cancel

@@ -17,8 +17,11 @@ function nullable<T>(wrapper: { value?: T } | null): T | null | undefined {
   return wrapper.value ?? null;
 }
 
+/** RPCs served by their own modules, registered beside these in server.ts (ExportUserComments: export/export-user-comments.ts). */
+type ServedElsewhere = 'ExportUserComments';
+
 /** Every RPC of the contract over the comment use cases. */
-export function commentHandlers(deps: CommentDeps): CommentHandlers {
+export function commentHandlers(deps: CommentDeps): Omit<CommentHandlers, ServedElsewhere> {
   return {
     async *ListComments(request, context) {
       const batches = await listComments(

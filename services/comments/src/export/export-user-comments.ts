@@ -1,0 +1,64 @@
+/**
+ * The data export's comments (GET /api/me/data-export): every comment the user wrote, of any
+ * project, internal notes included, in id order. A deleted comment is gone from the table, so every
+ * row is live. Comments on a ticket that is soft-deleted now are included: the user wrote them and
+ * the service still holds them (a restore shows them again), see decisions.md. Read by keyset
+ * pagination on (user_id, id), one short query per batch and nothing held in between, so a slow or
+ * departed caller costs the service nothing.
+ */
+import type pg from 'pg';
+import { requireOwnDataReader, type AsyncHandlers, type Caller } from '@tix/kit';
+import type { comment } from '@tix/protos';
+import { toCommentMessage, type CommentRow } from '../comments/comment-row.js';
+
+/** Comments read per query. */
+export const EXPORT_BATCH_SIZE = 500;
+
+/** The next batch after `afterId`, columns named as CommentRow's properties. */
+const NEXT_BATCH = `
+  SELECT id, project_id AS "projectId", ticket_id AS "ticketId", user_id AS "userId", content,
+         content_html AS "contentHtml", is_internal AS "isInternal", created_at AS "createdAt",
+         updated_at AS "updatedAt"
+    FROM comments
+   WHERE user_id = $1 AND id > $2
+   ORDER BY id
+   LIMIT $3`;
+
+/** The user's comments in id order, `batchSize` rows per query. */
+export async function* userCommentBatches(
+  pool: pg.Pool,
+  userId: number,
+  batchSize = EXPORT_BATCH_SIZE,
+): AsyncGenerator<CommentRow[]> {
+  let afterId = 0;
+  for (;;) {
+    const { rows } = await pool.query<CommentRow>(NEXT_BATCH, [userId, afterId, batchSize]);
+    if (rows.length > 0) yield rows;
+    if (rows.length < batchSize) return;
+    afterId = rows[rows.length - 1]!.id;
+  }
+}
+
+export interface ExportUserCommentsDeps {
+  pool: pg.Pool;
+  batchSize?: number;
+}
+
+/** Every comment of the export as a Comment message; 400/403 before the first read (kit requireOwnDataReader). */
+export async function* exportUserComments(
+  deps: ExportUserCommentsDeps,
+  userId: number,
+  caller: Caller,
+): AsyncGenerator<comment.Comment__Output> {
+  requireOwnDataReader(caller.principal, userId);
+  for await (const rows of userCommentBatches(deps.pool, userId, deps.batchSize)) {
+    yield* rows.map(toCommentMessage);
+  }
+}
+
+/** The ExportUserComments RPC (server-streaming; the kit's adapter handles backpressure and cancel). */
+export function exportUserCommentsHandler(
+  deps: ExportUserCommentsDeps,
+): AsyncHandlers<comment.CommentServiceHandlers>['ExportUserComments'] {
+  return (request, context) => exportUserComments(deps, request.user_id, context);
+}
