@@ -1,6 +1,6 @@
 /** User use cases: listing, creating, changing (user.updated), password sign-in and password changes. */
 import { AppError, FieldErrors, fieldError, newDomainEvent } from '@tix/kit';
-import type { Principal } from '@tix/protos';
+import type { DomainEvent, Principal } from '@tix/protos';
 import { UniqueViolation } from '../shared/unique-violation.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password-hash.js';
 import {
@@ -89,6 +89,26 @@ function checkMayChange(id: number, request: UserChangeRequest, caller: Principa
   if (caller.user_id !== id || !onlyName) throw AppError.permissionDenied(ONLY_AN_ADMIN);
 }
 
+/** The user.updated event of `change` taking the user from `before` to `after`. */
+export function userUpdatedEvent(
+  after: UserRecord,
+  before: UserRecord,
+  change: UserChange,
+  occurredAt: Date,
+): DomainEvent<UserUpdatedData> {
+  const changed = changedFields(before, change);
+  const data: UserUpdatedData = {
+    id: after.id,
+    name: after.name,
+    email: after.email,
+    role: after.role,
+    is_active: after.isActive,
+    changed,
+    sessions_ended: endsSessions(changed),
+  };
+  return newDomainEvent('user.updated', data, { source: 'lookup', occurredAt });
+}
+
 /** Builds the user use cases over a store (`now` stamps the events; tests move it). */
 export function createUserService(store: UserStore, options: { now?: () => Date } = {}): UserService {
   const now = options.now ?? (() => new Date());
@@ -106,19 +126,7 @@ export function createUserService(store: UserStore, options: { now?: () => Date 
           errors.throwIfAny();
         }
       },
-      event(after, before) {
-        const changed = changedFields(before, change);
-        const data: UserUpdatedData = {
-          id: after.id,
-          name: after.name,
-          email: after.email,
-          role: after.role,
-          is_active: after.isActive,
-          changed,
-          sessions_ended: endsSessions(changed),
-        };
-        return newDomainEvent('user.updated', data, { source: 'lookup', occurredAt: now() });
-      },
+      event: (after, before) => userUpdatedEvent(after, before, change, now()),
     });
     if (!updated) throw AppError.notFound(USER_NOT_FOUND);
     return updated;

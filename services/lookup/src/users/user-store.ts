@@ -83,6 +83,35 @@ const CREATE = `
   INSERT INTO users (name, email, role, password_hash, updated_at) VALUES ($1, $2, $3::"Role", $4, now())
   RETURNING ${PUBLIC_COLUMNS}`;
 
+/**
+ * The update of UserStore.update on a connection already inside a transaction (the password reset
+ * spends its token in the same one). Null when there is no such user.
+ */
+export async function updateUserIn(
+  client: pg.PoolClient,
+  id: number,
+  changes: UserColumnChanges,
+  steps: UserUpdateSteps,
+): Promise<UserRecord | null> {
+  if (changes.role !== undefined || changes.isActive !== undefined) await client.query(ADMIN_CHANGES_LOCK);
+  const before = (await client.query<UserRecord>(LOCK_FOR_UPDATE, [id])).rows[0];
+  if (!before) return null;
+  await steps.check?.(
+    before,
+    async () => (await client.query<{ n: number }>(OTHER_ACTIVE_ADMINS, [id])).rows[0]!.n,
+  );
+  const { rows } = await client.query<UserRecord>(UPDATE, [
+    id,
+    changes.name ?? null,
+    changes.role ?? null,
+    changes.isActive ?? null,
+    changes.passwordHash ?? null,
+  ]);
+  const after = rows[0]!;
+  await client.query(outboxInsert([steps.event(after, before)]));
+  return after;
+}
+
 /** The SQL-backed user store. */
 export function createUserStore(pool: pg.Pool): UserStore {
   const one = async (text: string, value: unknown) =>
@@ -111,26 +140,7 @@ export function createUserStore(pool: pg.Pool): UserStore {
       return { user, passwordHash };
     },
     update(id, changes, steps) {
-      return inTransaction(pool, async (client) => {
-        if (changes.role !== undefined || changes.isActive !== undefined)
-          await client.query(ADMIN_CHANGES_LOCK);
-        const before = (await client.query<UserRecord>(LOCK_FOR_UPDATE, [id])).rows[0];
-        if (!before) return null;
-        await steps.check?.(
-          before,
-          async () => (await client.query<{ n: number }>(OTHER_ACTIVE_ADMINS, [id])).rows[0]!.n,
-        );
-        const { rows } = await client.query<UserRecord>(UPDATE, [
-          id,
-          changes.name ?? null,
-          changes.role ?? null,
-          changes.isActive ?? null,
-          changes.passwordHash ?? null,
-        ]);
-        const after = rows[0]!;
-        await client.query(outboxInsert([steps.event(after, before)]));
-        return after;
-      });
+      return inTransaction(pool, (client) => updateUserIn(client, id, changes, steps));
     },
     async create(user) {
       try {
