@@ -25,7 +25,7 @@ function nullable<T>(wrapper: { value?: T } | null): T | null | undefined {
 }
 
 /** RPCs served by their own modules, registered beside these in server.ts (ExportUserTickets: export/export-user-tickets.ts). */
-type ServedElsewhere = 'ExportUserTickets';
+type ServedElsewhere = 'ExportUserTickets' | 'CountTicketsInStatus' | 'CountInvalidFieldValues';
 
 /** Every RPC of the contract over the ticket use cases. */
 export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedElsewhere> {
