@@ -382,6 +382,27 @@ function successResponses(operation: OperationDescription): Record<string, Respo
           },
         },
       };
+    case 'json_download':
+      return {
+        200: {
+          description: success.description,
+          headers: {
+            ...responseHeaders(),
+            'Content-Disposition': {
+              description: '`attachment` with the file name (`filename` and `filename*`).',
+              schema: { type: 'string' },
+              example: `attachment; filename="${success.filename}"; filename*=UTF-8''${success.filename}`,
+            },
+            'Cache-Control': { description: '`no-store`.', schema: { type: 'string' } },
+          },
+          content: {
+            [JSON_TYPE]: {
+              schema: successEnvelope(success.data),
+              example: { ok: true, data: success.example },
+            },
+          },
+        },
+      };
     case 'file_download':
       return {
         200: {

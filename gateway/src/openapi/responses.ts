@@ -11,6 +11,11 @@ export type OperationSuccess =
   | { kind: 'json'; status: number; description: string; data: z.ZodType; example: unknown }
   /** The bytes of a file with its own Content-Type (the attachment download). */
   | { kind: 'file_download' }
+  /**
+   * The JSON envelope served as a file to save (the data export): `data` as documented, streamed,
+   * with `Content-Disposition: attachment` naming `filename` (an example) and `Cache-Control: no-store`.
+   */
+  | { kind: 'json_download'; description: string; data: z.ZodType; example: unknown; filename: string }
   | { kind: 'openapi_document' }
   | { kind: 'docs_page' }
   | { kind: 'docs_asset' };
@@ -23,6 +28,16 @@ export function json(
   example: unknown,
 ): OperationSuccess {
   return { kind: 'json', status, description, data, example };
+}
+
+/** A JSON envelope downloaded as a file (see OperationSuccess 'json_download'). */
+export function jsonDownload(options: {
+  description: string;
+  data: z.ZodType;
+  example: unknown;
+  filename: string;
+}): OperationSuccess {
+  return { kind: 'json_download', ...options };
 }
 
 /** A success answering one named object, `data: { <key>: <object> }` (most operations). */

@@ -6,6 +6,7 @@ import { ACCOUNT_OPERATIONS } from './app/account.js';
 import { ADMINISTRATION_OPERATIONS } from './app/administration.js';
 import { API_KEY_OPERATIONS } from './app/api-keys.js';
 import { CLIENT_ERROR_OPERATIONS } from './app/client-errors.js';
+import { DATA_EXPORT_OPERATIONS } from './app/data-export.js';
 import { API_DESCRIPTION_OPERATIONS } from './app/openapi.js';
 import { SESSION_OPERATIONS } from './app/session.js';
 import type { Operation } from './operation.js';
@@ -27,6 +28,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...ACCOUNT_OPERATIONS,
   ...ADMINISTRATION_OPERATIONS,
   ...API_KEY_OPERATIONS,
+  ...DATA_EXPORT_OPERATIONS,
   ...CLIENT_ERROR_OPERATIONS,
   ...API_DESCRIPTION_OPERATIONS,
 ];
