@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { tix, tixJson } from '../support/cli.js';
 import { createUser, unique } from '../support/fixtures.js';
+import { signIn } from '../support/session.js';
 
 describe('admin CLI (pnpm tix)', () => {
   it('creates a project with the default workflow and prints exactly the documented object', async () => {
@@ -95,6 +96,7 @@ describe('admin CLI (pnpm tix)', () => {
       'id',
       'is_default',
       'name',
+      'retired_at',
       'slug',
     ]);
     expect(type.field_schema).to.be.an('array').with.length(1);
@@ -150,12 +152,43 @@ describe('admin CLI (pnpm tix)', () => {
     expect(result.json()).to.have.property('count').that.is.a('number');
   });
 
-  it('seeds demo data idempotently', async () => {
-    const first = await tixJson<{ projects: unknown[]; users: unknown[] }>(['seed', '--demo']);
+  it('seeds demo data idempotently: users who can sign in and a living board', async () => {
+    interface Seeded {
+      projects: { slug: string; statuses: { slug: string }[] }[];
+      created_keys: unknown[];
+      created_passwords: { email: string; password: string }[];
+      created_tickets: number;
+      created_comments: number;
+    }
+    const first = await tixJson<Seeded>(['seed', '--demo']);
     expect(first.projects).to.have.length(2);
-    const second = await tixJson<{ projects: unknown[]; created_keys?: unknown[] }>(['seed', '--demo']);
+    expect(first.created_tickets).to.be.at.least(24);
+    expect(first.created_comments).to.be.at.least(20);
+
+    // A newcomer signs in with a printed password and sees tickets in every lane of both boards.
+    const agent = first.created_passwords.find((entry) => entry.email === 'agent@example.com')!;
+    const browser = await signIn(agent.email, agent.password);
+    for (const project of first.projects) {
+      const board = await browser.call('GET', `/board?project=${project.slug}`);
+      expect(board.status, board.text).to.equal(200);
+      const counts = board.body.data.counts as Record<string, number>;
+      for (const status of project.statuses) {
+        expect(counts[status.slug], `${project.slug}: lane ${status.slug}`).to.be.greaterThan(0);
+      }
+    }
+    const tickets = await browser.call('GET', '/tickets?project=support&per_page=100');
+    const withComments = await Promise.all(
+      (tickets.body.data.tickets as { id: number }[]).map(async (ticket) => {
+        const comments = await browser.call('GET', `/tickets/${ticket.id}/comments?project=support`);
+        return comments.body.data.count as number;
+      }),
+    );
+    expect(withComments.filter((count) => count > 0).length).to.be.greaterThan(5);
+
+    const second = await tixJson<Seeded>(['seed', '--demo']);
     expect(second.projects).to.have.length(2);
-    expect(second.created_keys ?? []).to.have.length(0);
+    expect(second.created_keys).to.have.length(0);
+    expect([second.created_tickets, second.created_comments]).to.deep.equal([0, 0]);
   });
 
   const refusals: [string, string[], RegExp][] = [

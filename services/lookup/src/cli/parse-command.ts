@@ -48,7 +48,7 @@ export type Command =
   | { name: 'key create'; userEmail: string; scopes: string[]; projectSlug?: string; keyName?: string }
   | { name: 'key list'; userEmail?: string; projectSlug?: string }
   | { name: 'key revoke'; id: number }
-  | { name: 'seed demo' };
+  | { name: 'seed demo'; withTickets: boolean };
 
 export type ParsedCommandLine = { kind: 'help' } | { kind: 'run'; command: Command; json: boolean };
 
@@ -213,11 +213,11 @@ export const COMMANDS: Record<string, CommandDefinition> = {
     },
   },
   seed: {
-    options: { demo: flag },
+    options: { demo: flag, 'without-tickets': flag },
     required: [],
     build: (values) => {
       if (values.demo !== true) throw new UsageError('seed needs --demo (the demo data set is the only one)');
-      return { name: 'seed demo' };
+      return { name: 'seed demo', withTickets: values['without-tickets'] !== true };
     },
   },
 };

@@ -37,6 +37,9 @@ export interface SeedOutput {
   created_keys: (CreatedKeyOutput & { name: string })[];
   /** Passwords of the demo users this run created (empty on a second run). */
   created_passwords: { email: string; password: string }[];
+  /** Demo tickets and comments this run created (0 on a second run). */
+  created_tickets: number;
+  created_comments: number;
 }
 
 /** `user list` output: `{ users, count }`. */
@@ -78,6 +81,8 @@ export function presentSeed(result: lookup.SeedDemoResult__Output): SeedOutput {
     users: result.users.map(presentUser),
     created_keys: result.created_keys.map((key) => ({ ...presentCreatedKey(key), name: key.name })),
     created_passwords: result.created_passwords.map(({ email, password }) => ({ email, password })),
+    created_tickets: result.created_tickets,
+    created_comments: result.created_comments,
   };
 }
 
@@ -132,6 +137,9 @@ export const summaries = {
         ? 'No new keys (the demo keys exist already).'
         : 'New keys (shown only once):',
       ...seed.created_keys.map((k) => `  ${k.name}: ${k.key}`),
+      seed.created_tickets === 0
+        ? 'No new tickets (the demo projects have tickets already, or --without-tickets).'
+        : `Demo tickets: ${seed.created_tickets}, with ${seed.created_comments} comments.`,
       ...(seed.created_passwords.length === 0
         ? []
         : [

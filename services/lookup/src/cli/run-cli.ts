@@ -180,7 +180,12 @@ async function execute(
       return { json: revoked, summary: summaries.revokedKey(revoked) };
     }
     case 'seed demo': {
-      const seed = presentSeed(await client.SeedDemo({}, { ...context, deadlineMs: SEED_DEADLINE_MS }));
+      const seed = presentSeed(
+        await client.SeedDemo(
+          { with_tickets: command.withTickets },
+          { ...context, deadlineMs: SEED_DEADLINE_MS },
+        ),
+      );
       return { json: seed, summary: summaries.seed(seed) };
     }
   }

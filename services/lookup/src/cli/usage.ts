@@ -19,7 +19,8 @@ Commands:
       LIST: comma list of ${SCOPES.join(',')}
   key list [--user EMAIL] [--project SLUG]
   key revoke --id ID
-  seed --demo
+  seed --demo [--without-tickets]
+      demo projects, ticket types, users (passwords shown once), keys, and tickets with comments
 
 Options:
   --json              print exactly one JSON object on stdout (messages go to stderr)

@@ -10,15 +10,20 @@ import type { DemoSeeder } from './seed-demo.js';
 /** SeedDemo over the demo seeder. */
 export function demoHandlers(seeder: DemoSeeder): Pick<LookupHandlers, 'SeedDemo'> {
   return {
-    async SeedDemo(_request, context) {
+    async SeedDemo(request, context) {
       requireAdminCaller(context);
-      const outcome = await seeder.seedDemo();
+      const outcome = await seeder.seedDemo({
+        withTickets: request.with_tickets,
+        correlationId: context.correlationId,
+      });
       return {
         projects: outcome.projects.map(toProjectMessage),
         ticket_types: outcome.ticketTypes.map(toTicketTypeMessage),
         users: outcome.users.map(toUserMessage),
         created_keys: outcome.createdKeys.map(({ key, value }) => toCreatedApiKeyMessage(key, value)),
         created_passwords: outcome.createdPasswords,
+        created_tickets: outcome.createdTickets,
+        created_comments: outcome.createdComments,
       };
     },
   };

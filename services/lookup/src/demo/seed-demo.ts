@@ -1,7 +1,8 @@
 /**
  * Seeding the demo data set through the same use cases (and rules) as the admin commands. Each
  * piece is created only when missing, so a second run changes nothing; a demo key that was revoked
- * counts as missing and is issued again.
+ * counts as missing and is issued again. Demo tickets (asked for with `withTickets`) go through the
+ * ticket and comment services (seed-demo-tickets.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { ApiKeyRecord } from '../api-keys/api-key-store.js';
@@ -13,6 +14,7 @@ import type { TicketTypeService } from '../ticket-types/ticket-type-service.js';
 import type { UserRecord } from '../users/user-store.js';
 import type { UserService } from '../users/user-service.js';
 import { DEMO_KEYS, DEMO_PROJECTS, DEMO_TICKET_TYPES, DEMO_USERS } from './demo-data.js';
+import { seedDemoTickets, type DemoTicketPeers } from './seed-demo-tickets.js';
 
 export interface SeedDemoOutcome {
   projects: ProjectRecord[];
@@ -22,6 +24,15 @@ export interface SeedDemoOutcome {
   createdKeys: { key: ApiKeyRecord; value: string }[];
   /** Passwords of the demo users this run created (shown this once), so that they can sign in. */
   createdPasswords: { email: string; password: string }[];
+  createdTickets: number;
+  createdComments: number;
+}
+
+export interface SeedDemoOptions {
+  /** Also create the demo tickets and comments (in projects that have no tickets yet). */
+  withTickets: boolean;
+  /** The correlation id of the request, passed on to the ticket and comment services. */
+  correlationId: string;
 }
 
 /** 16 random base64url characters: 96 bits, typed once from the seed's output. */
@@ -31,7 +42,7 @@ function demoPassword(): string {
 
 export interface DemoSeeder {
   /** Ensures the demo data set exists and returns it; concurrent calls in this process run one after another. */
-  seedDemo(): Promise<SeedDemoOutcome>;
+  seedDemo(options: SeedDemoOptions): Promise<SeedDemoOutcome>;
 }
 
 /** Builds the demo seeder over the domain services. */
@@ -40,17 +51,20 @@ export function createDemoSeeder(deps: {
   ticketTypes: TicketTypeService;
   users: UserService;
   apiKeys: ApiKeyService;
+  peers: DemoTicketPeers;
 }): DemoSeeder {
   const { projects, ticketTypes, users, apiKeys } = deps;
   let queue: Promise<unknown> = Promise.resolve();
 
-  async function seed(): Promise<SeedDemoOutcome> {
+  async function seed(options: SeedDemoOptions): Promise<SeedDemoOutcome> {
     const outcome: SeedDemoOutcome = {
       projects: [],
       ticketTypes: [],
       users: [],
       createdKeys: [],
       createdPasswords: [],
+      createdTickets: 0,
+      createdComments: 0,
     };
     for (const demo of DEMO_PROJECTS) {
       outcome.projects.push(
@@ -96,12 +110,22 @@ export function createDemoSeeder(deps: {
         }),
       );
     }
+    if (options.withTickets) {
+      const made = await seedDemoTickets(deps.peers, {
+        projects: outcome.projects,
+        ticketTypes: outcome.ticketTypes,
+        users: outcome.users,
+        correlationId: options.correlationId,
+      });
+      outcome.createdTickets = made.createdTickets;
+      outcome.createdComments = made.createdComments;
+    }
     return outcome;
   }
 
   return {
-    seedDemo() {
-      const run = queue.then(seed);
+    seedDemo(options) {
+      const run = queue.then(() => seed(options));
       queue = run.catch(() => undefined);
       return run;
     },

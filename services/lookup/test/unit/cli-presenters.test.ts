@@ -155,6 +155,8 @@ describe('CLI output shapes (DESIGN.md "Admin CLI")', () => {
         users: [user],
         created_keys: [created],
         created_passwords: [{ email: 'bo@x.io', password: 'p4ss' }],
+        created_tickets: 26,
+        created_comments: 30,
       }),
     ).to.deep.equal({
       projects: [presentProject(project)],
@@ -164,6 +166,8 @@ describe('CLI output shapes (DESIGN.md "Admin CLI")', () => {
         { id: 5, key: 'tix_abc', scopes: ['tickets:read'], project_id: null, user_id: 2, name: 'CI' },
       ],
       created_passwords: [{ email: 'bo@x.io', password: 'p4ss' }],
+      created_tickets: 26,
+      created_comments: 30,
     });
   });
 

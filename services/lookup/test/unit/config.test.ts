@@ -15,6 +15,9 @@ describe('lookup config', () => {
       metricsPort: 9401,
       databasePoolSize: 10,
       shutdownGraceMs: 10_000,
+      ticketsAddress: '127.0.0.1:50052',
+      commentsAddress: '127.0.0.1:50053',
+      serviceDeadlineMs: 5_000,
     });
   });
 

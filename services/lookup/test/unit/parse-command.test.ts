@@ -248,7 +248,12 @@ describe('CLI command line', () => {
     expect(parseCommandLine(['seed', '--demo', '--json'])).to.deep.equal({
       kind: 'run',
       json: true,
-      command: { name: 'seed demo' },
+      command: { name: 'seed demo', withTickets: true },
+    });
+    expect(parseCommandLine(['seed', '--demo', '--without-tickets'])).to.deep.equal({
+      kind: 'run',
+      json: false,
+      command: { name: 'seed demo', withTickets: false },
     });
   });
 
