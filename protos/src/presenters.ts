@@ -34,7 +34,10 @@ export function parseFieldSchemaJson(json: string): unknown[] {
   return parsed;
 }
 
-/** Spec Ticket type, with field_schema parsed into an array. */
+/**
+ * Spec Ticket type, with field_schema parsed into an array, plus the additive `retired_at` (null
+ * while the type takes new tickets).
+ */
 export function presentTicketType(type: lookup.TicketType__Output) {
   return {
     id: type.id,
@@ -43,6 +46,7 @@ export function presentTicketType(type: lookup.TicketType__Output) {
     description: type.description,
     is_default: type.is_default,
     field_schema: parseFieldSchemaJson(type.field_schema_json),
+    retired_at: type.retired_at ?? null,
   };
 }
 

@@ -77,6 +77,11 @@ export const ticketTypeSchema = z
     description: z.string(),
     is_default: z.boolean(),
     field_schema: z.array(fieldSchemaEntrySchema),
+    retired_at: z.string().nullable().meta({
+      description:
+        'When the type was retired (ISO 8601; additive): it keeps its tickets but takes no new ones. Null while it is in use.',
+      format: 'date-time',
+    }),
   })
   .openapi('TicketType', {
     description: 'A ticket type (spec Ticket type).',

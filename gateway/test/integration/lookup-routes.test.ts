@@ -36,11 +36,28 @@ const ACME_TYPES = [
     description: 'Something broke',
     is_default: true,
     field_schema: FIELD_SCHEMA,
+    retired_at: null,
   },
-  { id: 2, name: 'Question', slug: 'question', description: '', is_default: false, field_schema: [] },
+  {
+    id: 2,
+    name: 'Question',
+    slug: 'question',
+    description: '',
+    is_default: false,
+    field_schema: [],
+    retired_at: null,
+  },
 ];
 const GLOBEX_TYPES = [
-  { id: 3, name: 'Task', slug: 'task', description: '', is_default: true, field_schema: [] },
+  {
+    id: 3,
+    name: 'Task',
+    slug: 'task',
+    description: '',
+    is_default: true,
+    field_schema: [],
+    retired_at: null,
+  },
 ];
 
 describe('lookup routes on /v1 (fake lookup over gRPC)', () => {

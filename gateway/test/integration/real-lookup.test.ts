@@ -150,6 +150,7 @@ describe('gateway + real lookup service (fresh database, RabbitMQ vhost)', funct
       description: 'Broken things',
       is_default: true,
       field_schema: FIELD_SCHEMA,
+      retired_at: null,
     };
     for (const query of ['project=alpha', `project_id=${ids.alpha}`]) {
       expect((await get(`/v1/ticket-types?${query}`, keys.full.key)).body).to.deep.equal({

@@ -6,10 +6,10 @@ import type { LookupHandlers } from '../shared/handler-types.js';
 import { toTicketTypeMessage } from './ticket-type-mapper.js';
 import type { TicketTypeService } from './ticket-type-service.js';
 
-/** ListTicketTypes, GetTicketType and CreateTicketType over the ticket-type service. */
+/** ListTicketTypes, GetTicketType, CreateTicketType and UpdateTicketType over the ticket-type service. */
 export function ticketTypeHandlers(
   ticketTypes: TicketTypeService,
-): Pick<LookupHandlers, 'ListTicketTypes' | 'GetTicketType' | 'CreateTicketType'> {
+): Pick<LookupHandlers, 'ListTicketTypes' | 'GetTicketType' | 'CreateTicketType' | 'UpdateTicketType'> {
   return {
     async ListTicketTypes(request) {
       const list = await ticketTypes.listTicketTypes(request.project_id);
@@ -36,6 +36,23 @@ export function ticketTypeHandlers(
         isDefault: request.is_default,
         fieldSchemaJson: request.field_schema_json,
       });
+      return toTicketTypeMessage(type);
+    },
+
+    async UpdateTicketType(request, context) {
+      requireAdminCaller(context);
+      const type = await ticketTypes.updateTicketType(
+        request.project_id,
+        request.id,
+        {
+          ...(request.name === undefined ? {} : { name: request.name }),
+          ...(request.description === undefined ? {} : { description: request.description }),
+          ...(request.is_default === undefined ? {} : { isDefault: request.is_default }),
+          ...(request.field_schema_json === undefined ? {} : { fieldSchemaJson: request.field_schema_json }),
+          ...(request.is_retired === undefined ? {} : { isRetired: request.is_retired }),
+        },
+        { principal: context.principal, correlationId: context.correlationId },
+      );
       return toTicketTypeMessage(type);
     },
   };

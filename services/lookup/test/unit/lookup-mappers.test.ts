@@ -54,6 +54,7 @@ describe('lookup.v1 mappers', () => {
         description: 'd',
         isDefault: true,
         fieldSchema: [{ name: 'x' }],
+        retiredAt: null,
       }),
     ).to.deep.equal({
       id: 2,
@@ -64,6 +65,20 @@ describe('lookup.v1 mappers', () => {
       is_default: true,
       field_schema_json: '[{"name":"x"}]',
     });
+  });
+
+  it('maps a retired ticket type with retired_at as ISO 8601', () => {
+    const message = toTicketTypeMessage({
+      id: 2,
+      projectId: 1,
+      name: 'Bug',
+      slug: 'bug',
+      description: '',
+      isDefault: false,
+      fieldSchema: [],
+      retiredAt: new Date('2026-11-25T10:00:00.000Z'),
+    });
+    expect(message.retired_at).to.equal('2026-11-25T10:00:00.000Z');
   });
 
   it('maps a user to the spec object', () => {
