@@ -35,6 +35,37 @@ export type Command =
       /** The password is the first line of standard input. */
       passwordStdin?: true;
     }
+  | { name: 'project update'; projectSlug: string; projectName?: string; description?: string }
+  | {
+      name: 'status add';
+      projectSlug: string;
+      slug: string;
+      label: string;
+      isClosed: boolean;
+      position?: number;
+    }
+  | {
+      name: 'status update';
+      projectSlug: string;
+      slug: string;
+      label?: string;
+      /** true for --closed, false for --open. */
+      isClosed?: boolean;
+      position?: number;
+    }
+  | { name: 'status remove'; projectSlug: string; slug: string; moveTo?: string }
+  | {
+      name: 'ticket-type update';
+      projectSlug: string;
+      slug: string;
+      typeName?: string;
+      description?: string;
+      /** Only true: a project always has a default, so it moves by making another type the default. */
+      isDefault?: true;
+      fieldsJson?: string;
+      /** true for --retire, false for --unretire. */
+      isRetired?: boolean;
+    }
   | { name: 'user list'; all: boolean }
   | {
       name: 'user update';
@@ -72,6 +103,44 @@ const COMMON: Options = { json: flag, help: { type: 'boolean', short: 'h' } };
 const str = (values: Values, name: string): string => values[name] as string;
 const optionalStr = (values: Values, name: string): string | undefined => values[name] as string | undefined;
 
+/** The fields whose value is not undefined (options that were given). */
+export function given<T extends Record<string, unknown>>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/** A flag pair such as --closed / --open: true, false, or undefined when neither was given. */
+function eitherFlag(values: Values, yes: string, no: string): boolean | undefined {
+  if (values[yes] === true && values[no] === true) throw new UsageError(`give --${yes} or --${no}, not both`);
+  if (values[yes] === true) return true;
+  if (values[no] === true) return false;
+  return undefined;
+}
+
+/** A whole number option within [min, 2^31 - 1], or undefined when absent. */
+function integerOption(values: Values, name: string, min: number): number | undefined {
+  const raw = optionalStr(values, name);
+  if (raw === undefined) return undefined;
+  const value = /^[0-9]{1,10}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > 2 ** 31 - 1) {
+    throw new UsageError(
+      `--${name} must be ${min === 0 ? 'a whole number' : 'a positive integer'}, got "${raw}"`,
+    );
+  }
+  return value;
+}
+
+/** The --fields JSON text, checked to parse. */
+function fieldsOption(values: Values): string | undefined {
+  const fields = optionalStr(values, 'fields');
+  if (fields === undefined) return undefined;
+  try {
+    JSON.parse(fields);
+  } catch (error) {
+    throw new UsageError(`--fields is not valid JSON: ${(error as Error).message}`);
+  }
+  return fields;
+}
+
 /** Every command, by its words. */
 export const COMMANDS: Record<string, CommandDefinition> = {
   'project create': {
@@ -98,26 +167,88 @@ export const COMMANDS: Record<string, CommandDefinition> = {
       };
     },
   },
+  'project update': {
+    options: { project: text, name: text, description: text },
+    required: ['project'],
+    build: (values) => ({
+      name: 'project update',
+      projectSlug: str(values, 'project'),
+      ...given({ projectName: optionalStr(values, 'name'), description: optionalStr(values, 'description') }),
+    }),
+  },
+  'status add': {
+    options: { project: text, slug: text, label: text, closed: flag, position: text },
+    required: ['project', 'slug', 'label'],
+    build: (values) => ({
+      name: 'status add',
+      projectSlug: str(values, 'project'),
+      slug: str(values, 'slug'),
+      label: str(values, 'label'),
+      isClosed: values.closed === true,
+      ...given({ position: integerOption(values, 'position', 0) }),
+    }),
+  },
+  'status update': {
+    options: { project: text, slug: text, label: text, closed: flag, open: flag, position: text },
+    required: ['project', 'slug'],
+    build: (values) => ({
+      name: 'status update',
+      projectSlug: str(values, 'project'),
+      slug: str(values, 'slug'),
+      ...given({
+        label: optionalStr(values, 'label'),
+        isClosed: eitherFlag(values, 'closed', 'open'),
+        position: integerOption(values, 'position', 0),
+      }),
+    }),
+  },
+  'status remove': {
+    options: { project: text, slug: text, 'move-to': text },
+    required: ['project', 'slug'],
+    build: (values) => ({
+      name: 'status remove',
+      projectSlug: str(values, 'project'),
+      slug: str(values, 'slug'),
+      ...given({ moveTo: optionalStr(values, 'move-to') }),
+    }),
+  },
   'ticket-type create': {
     options: { project: text, name: text, slug: text, description: text, default: flag, fields: text },
     required: ['project', 'name', 'slug'],
-    build: (values) => {
-      const fields = optionalStr(values, 'fields') ?? '[]';
-      try {
-        JSON.parse(fields);
-      } catch (error) {
-        throw new UsageError(`--fields is not valid JSON: ${(error as Error).message}`);
-      }
-      return {
-        name: 'ticket-type create',
-        projectSlug: str(values, 'project'),
-        typeName: str(values, 'name'),
-        slug: str(values, 'slug'),
-        description: optionalStr(values, 'description') ?? '',
-        isDefault: values.default === true,
-        fieldsJson: fields,
-      };
+    build: (values) => ({
+      name: 'ticket-type create',
+      projectSlug: str(values, 'project'),
+      typeName: str(values, 'name'),
+      slug: str(values, 'slug'),
+      description: optionalStr(values, 'description') ?? '',
+      isDefault: values.default === true,
+      fieldsJson: fieldsOption(values) ?? '[]',
+    }),
+  },
+  'ticket-type update': {
+    options: {
+      project: text,
+      slug: text,
+      name: text,
+      description: text,
+      default: flag,
+      fields: text,
+      retire: flag,
+      unretire: flag,
     },
+    required: ['project', 'slug'],
+    build: (values) => ({
+      name: 'ticket-type update',
+      projectSlug: str(values, 'project'),
+      slug: str(values, 'slug'),
+      ...given({
+        typeName: optionalStr(values, 'name'),
+        description: optionalStr(values, 'description'),
+        isDefault: values.default === true ? (true as const) : undefined,
+        fieldsJson: fieldsOption(values),
+        isRetired: eitherFlag(values, 'retire', 'unretire'),
+      }),
+    }),
   },
   'user create': {
     options: { name: text, email: text, role: text, password: text, 'password-stdin': flag },
@@ -151,23 +282,16 @@ export const COMMANDS: Record<string, CommandDefinition> = {
       'password-stdin': flag,
     },
     required: ['email'],
-    build: (values) => {
-      if (values.activate === true && values.deactivate === true)
-        throw new UsageError('give --activate or --deactivate, not both');
-      const userName = optionalStr(values, 'name');
-      const role = optionalStr(values, 'role');
-      let isActive: boolean | undefined;
-      if (values.activate === true) isActive = true;
-      if (values.deactivate === true) isActive = false;
-      return {
-        name: 'user update',
-        email: str(values, 'email'),
-        ...(userName === undefined ? {} : { userName }),
-        ...(role === undefined ? {} : { role }),
-        ...(isActive === undefined ? {} : { isActive }),
-        ...(values['password-stdin'] === true ? { passwordStdin: true as const } : {}),
-      };
-    },
+    build: (values) => ({
+      name: 'user update',
+      email: str(values, 'email'),
+      ...given({
+        userName: optionalStr(values, 'name'),
+        role: optionalStr(values, 'role'),
+        isActive: eitherFlag(values, 'activate', 'deactivate'),
+        passwordStdin: values['password-stdin'] === true ? (true as const) : undefined,
+      }),
+    }),
   },
   'key create': {
     options: { user: text, scopes: text, project: text, name: text },
@@ -203,14 +327,7 @@ export const COMMANDS: Record<string, CommandDefinition> = {
   'key revoke': {
     options: { id: text },
     required: ['id'],
-    build: (values) => {
-      const raw = str(values, 'id');
-      const id = /^[0-9]{1,10}$/.test(raw) ? Number(raw) : NaN;
-      if (!Number.isSafeInteger(id) || id < 1 || id > 2 ** 31 - 1) {
-        throw new UsageError(`--id must be a positive integer, got "${raw}"`);
-      }
-      return { name: 'key revoke', id };
-    },
+    build: (values) => ({ name: 'key revoke', id: integerOption(values, 'id', 1)! }),
   },
   seed: {
     options: { demo: flag, 'without-tickets': flag },

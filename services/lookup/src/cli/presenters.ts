@@ -90,13 +90,24 @@ const scopeList = (scopes: readonly string[]) => scopes.join(', ');
 const projectScope = (projectId: number | null) =>
   projectId === null ? 'all projects' : `project ${projectId}`;
 
+/** `Workflow: open (Open) -> closed (Closed, closed)` */
+function workflowLine(project: ProjectOutput): string {
+  const lanes = project.statuses.map((s) => `${s.slug} (${s.label}${s.is_closed ? ', closed' : ''})`);
+  return `Workflow: ${lanes.join(' -> ')}\n`;
+}
+
 /** Readable summaries (without --json). */
 export const summaries = {
   project(project: ProjectOutput): string {
-    const lanes = project.statuses
-      .map((s) => `${s.slug} (${s.label}${s.is_closed ? ', closed' : ''})`)
-      .join(' -> ');
-    return `Created project ${project.id} "${project.name}": slug ${project.slug}, ticket prefix ${project.prefix}\nWorkflow: ${lanes}\n`;
+    return `Created project ${project.id} "${project.name}": slug ${project.slug}, ticket prefix ${project.prefix}\n${workflowLine(project)}`;
+  },
+  updatedProject(project: ProjectOutput): string {
+    return `Project ${project.id} "${project.name}" (slug ${project.slug})\n${workflowLine(project)}`;
+  },
+  updatedTicketType(type: TicketTypeOutput): string {
+    const fields = type.field_schema.length;
+    const retired = (type as { retired_at?: string | null }).retired_at;
+    return `Ticket type ${type.id} "${type.name}" (slug ${type.slug}${type.is_default ? ', default' : ''}${retired ? `, retired ${retired}` : ''}) with ${fields} custom field${fields === 1 ? '' : 's'}\n`;
   },
   ticketType(type: TicketTypeOutput): string {
     const fields = type.field_schema.length;

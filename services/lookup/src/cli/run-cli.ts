@@ -14,7 +14,7 @@ import {
   serviceAddressVariable,
 } from '@tix/protos';
 import { normaliseEmail } from '../users/user-rules.js';
-import { parseCommandLine, UsageError, type Command } from './parse-command.js';
+import { given, parseCommandLine, UsageError, type Command } from './parse-command.js';
 import {
   presentCreatedKey,
   presentKeyList,
@@ -95,6 +95,81 @@ async function execute(
       );
       return { json: project, summary: summaries.project(project) };
     }
+    case 'project update': {
+      const { id } = await client.ResolveProject({ slug: command.projectSlug }, context);
+      const project = presentProject(
+        await client.UpdateProject(
+          {
+            id,
+            ...given({ name: command.projectName, description: command.description }),
+          },
+          context,
+        ),
+      );
+      return { json: project, summary: summaries.updatedProject(project) };
+    }
+    case 'status add': {
+      const { id } = await client.ResolveProject({ slug: command.projectSlug }, context);
+      const project = presentProject(
+        await client.AddProjectStatus(
+          {
+            project_id: id,
+            status: { slug: command.slug, label: command.label, is_closed: command.isClosed },
+            ...given({ position: command.position }),
+          },
+          context,
+        ),
+      );
+      return { json: project, summary: summaries.updatedProject(project) };
+    }
+    case 'status update': {
+      const { id } = await client.ResolveProject({ slug: command.projectSlug }, context);
+      const project = presentProject(
+        await client.UpdateProjectStatus(
+          {
+            project_id: id,
+            slug: command.slug,
+            ...given({ label: command.label, is_closed: command.isClosed, position: command.position }),
+          },
+          context,
+        ),
+      );
+      return { json: project, summary: summaries.updatedProject(project) };
+    }
+    case 'status remove': {
+      const { id } = await client.ResolveProject({ slug: command.projectSlug }, context);
+      const project = presentProject(
+        await client.RemoveProjectStatus(
+          { project_id: id, slug: command.slug, ...given({ move_to: command.moveTo }) },
+          context,
+        ),
+      );
+      return { json: project, summary: summaries.updatedProject(project) };
+    }
+    case 'ticket-type update': {
+      // The contract changes types by id; the operator names them by project and slug.
+      const { id: projectId } = await client.ResolveProject({ slug: command.projectSlug }, context);
+      const { ticket_types: types } = await client.ListTicketTypes({ project_id: projectId }, context);
+      const found = types.find((type) => type.slug === command.slug);
+      if (!found) throw AppError.notFound(`Ticket type not found: ${quoted(command.slug)}`);
+      const type = presentTicketType(
+        await client.UpdateTicketType(
+          {
+            project_id: projectId,
+            id: found.id,
+            ...given({
+              name: command.typeName,
+              description: command.description,
+              is_default: command.isDefault,
+              field_schema_json: command.fieldsJson,
+              is_retired: command.isRetired,
+            }),
+          },
+          context,
+        ),
+      );
+      return { json: type, summary: summaries.updatedTicketType(type) };
+    }
     case 'ticket-type create': {
       const type = presentTicketType(
         await client.CreateTicketType(
@@ -139,10 +214,7 @@ async function execute(
         await client.UpdateUser(
           {
             id: found.id,
-            ...(command.userName === undefined ? {} : { name: command.userName }),
-            ...(command.role === undefined ? {} : { role: command.role }),
-            ...(command.isActive === undefined ? {} : { is_active: command.isActive }),
-            ...(password === undefined ? {} : { password }),
+            ...given({ name: command.userName, role: command.role, is_active: command.isActive, password }),
           },
           context,
         ),

@@ -8,8 +8,17 @@ Commands:
   project create --name NAME --slug SLUG --prefix PREFIX [--statuses SPEC] [--description TEXT]
       SPEC: comma list of slug:Label[:closed]; default
       ${DEFAULT_STATUSES_SPEC}
+  project update --project SLUG [--name NAME] [--description TEXT]
+  status add --project SLUG --slug SLUG --label LABEL [--closed] [--position N]
+      N: 0-based place in the workflow (default last)
+  status update --project SLUG --slug SLUG [--label LABEL] [--closed | --open] [--position N]
+  status remove --project SLUG --slug SLUG [--move-to SLUG]
+      refused while live tickets are in the status, unless --move-to names where they go
   ticket-type create --project SLUG --name NAME --slug SLUG [--description TEXT] [--default] [--fields JSON]
       JSON: the field_schema array, inline
+  ticket-type update --project SLUG --slug SLUG [--name NAME] [--description TEXT] [--default]
+                     [--fields JSON] [--retire | --unretire]
+      a field_schema that would make stored values invalid is refused with the ticket count
   user create --name NAME --email EMAIL --role ${ROLES.join('|')} [--password-stdin | --password PASS]
   user list [--all]
       active users only, unless --all

@@ -257,6 +257,58 @@ describe('CLI command line', () => {
     });
   });
 
+  it('parses project update, status add/update/remove and ticket-type update; absent options stay absent', () => {
+    const run = (argv: string[]) => {
+      const parsed = parseCommandLine(argv);
+      return parsed.kind === 'run' ? parsed.command : parsed;
+    };
+    expect(run(['project', 'update', '--project', 'sup', '--name', 'Support'])).to.deep.equal({
+      name: 'project update',
+      projectSlug: 'sup',
+      projectName: 'Support',
+    });
+    expect(
+      run(['status', 'add', '--project', 'sup', '--slug', 'review', '--label', 'Review', '--position', '0']),
+    ).to.deep.equal({
+      name: 'status add',
+      projectSlug: 'sup',
+      slug: 'review',
+      label: 'Review',
+      isClosed: false,
+      position: 0,
+    });
+    expect(run(['status', 'update', '--project', 'sup', '--slug', 'review', '--closed'])).to.deep.equal({
+      name: 'status update',
+      projectSlug: 'sup',
+      slug: 'review',
+      isClosed: true,
+    });
+    expect(run(['status', 'update', '--project', 'sup', '--slug', 'review', '--open'])).to.deep.include({
+      isClosed: false,
+    });
+    expect(
+      run(['status', 'remove', '--project', 'sup', '--slug', 'review', '--move-to', 'open']),
+    ).to.deep.equal({ name: 'status remove', projectSlug: 'sup', slug: 'review', moveTo: 'open' });
+    expect(
+      run(['ticket-type', 'update', '--project', 'sup', '--slug', 'bug', '--fields', '[]', '--retire']),
+    ).to.deep.equal({
+      name: 'ticket-type update',
+      projectSlug: 'sup',
+      slug: 'bug',
+      fieldsJson: '[]',
+      isRetired: true,
+    });
+    expect(usageError(['status', 'update', '--project', 'p', '--slug', 's', '--open', '--closed'])).to.equal(
+      'status update: give --closed or --open, not both',
+    );
+    expect(
+      usageError(['status', 'add', '--project', 'p', '--slug', 's', '--label', 'S', '--position', '-1']),
+    ).to.match(/position/);
+    expect(usageError(['ticket-type', 'update', '--project', 'p', '--slug', 's', '--fields', '{'])).to.match(
+      /--fields is not valid JSON/,
+    );
+  });
+
   it('answers help for help, --help, -h and a command with --help', () => {
     for (const argv of [['help'], ['--help'], ['-h'], ['key', 'create', '--help']]) {
       expect(parseCommandLine(argv), argv.join(' ')).to.deep.equal({ kind: 'help' });
