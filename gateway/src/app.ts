@@ -15,6 +15,7 @@ import { cors, type CorsPolicy } from './middleware/cors.js';
 import type { GatewayLimits } from './limits/index.js';
 import { hostRole } from './middleware/host-role.js';
 import { httpMetrics, installRoutePatternCapture } from './middleware/http-metrics.js';
+import type { PasswordResetMailer } from './mail/password-reset-mail.js';
 import type { SessionOptions } from './middleware/session.js';
 import { openApiDocumentJson } from './openapi/document.js';
 import type { ProjectResolver } from './projects/project-resolver.js';
@@ -42,6 +43,8 @@ export interface AppDeps {
   isShuttingDown: () => boolean;
   /** Rate limits, quotas, idempotency (limits/index.ts); absent = none (tests). */
   limits?: GatewayLimits;
+  /** Mails password reset links (mail/). */
+  passwordResetMail: PasswordResetMailer;
 }
 
 /** Runs `router` only for requests of `role`; others fall through (to the 404). */

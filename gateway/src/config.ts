@@ -4,6 +4,8 @@
  * requirements, one port serving both host roles) are checked here too, so nothing downstream needs
  * to re-validate.
  */
+import os from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
 import {
   DEFAULT_AMQP_URL,
@@ -22,6 +24,7 @@ import {
   type ServiceName,
 } from '@tix/protos';
 import { LIMITS_ENV, limitsConfigFrom, type LimitsConfig } from './limits/config.js';
+import type { MailConfig } from './mail/mail-transport.js';
 import type { CorsPolicy } from './middleware/cors.js';
 import { DEFAULT_ATTACHMENT_MAX_BYTES, type AttachmentLimits } from './routes/v1/attachments.schemas.js';
 
@@ -58,6 +61,10 @@ export interface GatewayConfig {
   attachments: AttachmentLimits;
   /** Rate limits, idempotency and 402 quotas (limits/config.ts). */
   limits: LimitsConfig;
+  /** The session host's public origin (APP_URL), where password reset links point. */
+  appUrl: string;
+  /** How mail leaves (mail/mail-transport.ts). */
+  mail: MailConfig;
 }
 
 const BODY_LIMIT_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 * 1024 };
@@ -131,6 +138,32 @@ function serviceAddressIn(parsed: object, name: ServiceName): string | undefined
 
 const nonNegativeInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 
+/** An empty value (as compose files often leave it) means "not set". */
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value?.trim() === '' ? undefined : value?.trim()));
+
+/** True for an smtp:// or smtps:// URL with a host. */
+export function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return ['smtp:', 'smtps:'].includes(url.protocol) && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** True for an http(s) origin, optionally with a path prefix (no query or fragment). */
+export function isAppUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return ['http:', 'https:'].includes(url.protocol) && url.search === '' && url.hash === '';
+  } catch {
+    return false;
+  }
+}
+
 const GatewayEnvSchema = z
   .object({
     NODE_ENV: env.nodeEnv,
@@ -179,6 +212,17 @@ const GatewayEnvSchema = z
       .default(DEFAULT_ATTACHMENT_MAX_BYTES),
     /** How long one upload or download may take end to end (slow clients). */
     ATTACHMENT_TRANSFER_TIMEOUT_MS: env.positiveInt(10 * 60_000),
+    // Password reset mail (mail/): the relay, the sender, where links point, the development folder.
+    SMTP_URL: optionalText.refine(
+      (value) => value === undefined || isSmtpUrl(value),
+      'expected an smtp:// or smtps:// URL, e.g. smtps://user:password@mail.example.com',
+    ),
+    MAIL_FROM: z.string().trim().min(1).max(320).default('Tix <no-reply@localhost>'),
+    APP_URL: optionalText.refine(
+      (value) => value === undefined || isAppUrl(value),
+      'expected the public origin of the session host, e.g. https://app.example.com',
+    ),
+    MAIL_DIR: optionalText,
     ...LIMITS_ENV,
     ...serviceAddressSchemas,
   })
@@ -189,6 +233,13 @@ const GatewayEnvSchema = z
         code: 'custom',
         path: ['CORS_ORIGINS'],
         message: 'required in production ("*" or a comma list of origins)',
+      });
+    }
+    if (production && value.APP_URL === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['APP_URL'],
+        message: 'required in production (the public origin of the session host, for password reset links)',
       });
     }
     if (production) {
@@ -267,5 +318,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
       transferDeadlineMs: value.ATTACHMENT_TRANSFER_TIMEOUT_MS,
     },
     limits: limitsConfigFrom(value),
+    appUrl: (value.APP_URL ?? `http://localhost:${value.GATEWAY_APP_PORT}`).replace(/\/+$/, ''),
+    mail: {
+      smtpUrl: value.SMTP_URL,
+      from: value.MAIL_FROM,
+      // Production never writes mail to disk: without SMTP_URL it is dropped (and logged).
+      dir: production ? null : (value.MAIL_DIR ?? path.join(os.tmpdir(), 'tix-mail')),
+    },
   };
 }

@@ -14,6 +14,8 @@ import { startRevocationListener } from './auth/revocation-listener.js';
 import type { GatewayConfig } from './config.js';
 import type { HostRole } from './http/request-context.js';
 import { createGatewayLimits } from './limits/index.js';
+import { createMailTransport } from './mail/mail-transport.js';
+import { createPasswordResetMailer } from './mail/password-reset-mail.js';
 import { createProjectResolver } from './projects/project-resolver.js';
 import { closeRedis, connectRedis, type RedisClient } from './redis/connect-redis.js';
 import { closeServiceClients, createServiceClients } from './services.js';
@@ -100,6 +102,18 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     onConnectionChange: (connected) => apiKeys.setRevocationFeedConnected(connected),
   });
 
+  const passwordResetMail = createPasswordResetMailer(
+    createMailTransport(config.mail, logger),
+    config.appUrl,
+  );
+  if (passwordResetMail.transport === 'none') {
+    logger.error(
+      'SMTP_URL is not set: password reset links are not mailed (forgot-password answers as usual)',
+    );
+  } else if (passwordResetMail.transport === 'folder') {
+    logger.info({ mail_dir: config.mail.dir }, 'no SMTP_URL: mail is written to MAIL_DIR');
+  }
+
   let shuttingDown = false;
   const deps: Omit<AppDeps, 'listenerRole'> = {
     apiHosts: config.apiHosts,
@@ -115,6 +129,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     sessions: { store, secureCookie: config.production },
     isShuttingDown: () => shuttingDown,
     limits,
+    passwordResetMail,
   };
 
   const servers: http.Server[] = [];
@@ -130,6 +145,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     if (redis)
       await closeRedis(redis).catch((error: unknown) => logger.warn({ err: error }, 'closing redis failed'));
     closeServiceClients(services);
+    passwordResetMail.close();
   };
   try {
     for (const planned of planListeners(config)) {

@@ -23,6 +23,12 @@ import type { RateLimitDecision, RateLimitStore } from './rate-limit-store.js';
 /** Sign-in endpoints of the session host (the spec's "Auth endpoints (login, register)"). */
 export const AUTH_ENDPOINTS: readonly string[] = ['/auth/login', '/auth/register'];
 
+/**
+ * Session-host routes whose override counts per client address even for a signed-in caller, so
+ * that signing in again (a new session) does not buy more password reset mails or attempts.
+ */
+export const PER_ADDRESS_ROUTES: readonly string[] = ['/auth/forgot-password', '/auth/reset-password'];
+
 export interface RateLimitTarget {
   bucket: string;
   rule: RateLimitRule;
@@ -93,6 +99,7 @@ export function clientAddress(request: Request, trustedHops: number): string {
 export function createTargetResolver(config: LimitsConfig): (request: Request) => RateLimitTarget {
   const routes = compileRoutes(config.routes);
   const authEndpoints = new Set(AUTH_ENDPOINTS);
+  const perAddressRoutes = new Set(PER_ADDRESS_ROUTES);
   return (request) => {
     const principal = request.principal;
     const address = () => `anon:${addressBucket(clientAddress(request, config.trustProxyHops))}`;
@@ -106,7 +113,11 @@ export function createTargetResolver(config: LimitsConfig): (request: Request) =
     if (principal?.kind === 'api_key') {
       caller = `key:${principal.key_id ?? `user${principal.user_id}`}`;
       rule = config.apiKey;
-    } else if (principal?.kind === 'session' && request.session) {
+    } else if (
+      principal?.kind === 'session' &&
+      request.session &&
+      !(request.hostRole === 'app' && perAddressRoutes.has(path.toLowerCase().replace(/(.)\/$/, '$1')))
+    ) {
       // Hashed like the session store's keys: a dump of Redis must not reveal usable session ids.
       caller = `sess:${createHash('sha256').update(request.session.id).digest('hex').slice(0, 32)}`;
       rule = config.session;

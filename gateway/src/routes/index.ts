@@ -8,6 +8,7 @@ import { API_KEY_OPERATIONS } from './app/api-keys.js';
 import { CLIENT_ERROR_OPERATIONS } from './app/client-errors.js';
 import { DATA_EXPORT_OPERATIONS } from './app/data-export.js';
 import { API_DESCRIPTION_OPERATIONS } from './app/openapi.js';
+import { PASSWORD_RESET_OPERATIONS } from './app/password-reset.js';
 import { SESSION_OPERATIONS } from './app/session.js';
 import type { Operation } from './operation.js';
 import { ATTACHMENT_OPERATIONS } from './v1/attachments.js';
@@ -25,6 +26,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...ATTACHMENT_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
   ...SESSION_OPERATIONS,
+  ...PASSWORD_RESET_OPERATIONS,
   ...ACCOUNT_OPERATIONS,
   ...ADMINISTRATION_OPERATIONS,
   ...API_KEY_OPERATIONS,

@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import type { Role, Scope } from '@tix/protos';
 import type { ApiKeyAuthenticator } from '../auth/api-key-authenticator.js';
 import type { HostRole } from '../http/request-context.js';
+import type { PasswordResetMailer } from '../mail/password-reset-mail.js';
 import type { RequestSchemas, ValidatedInput } from '../http/validate.js';
 import type { SessionOptions } from '../middleware/session.js';
 import type { OperationSuccess } from '../openapi/responses.js';
@@ -70,6 +71,8 @@ export interface RouteDeps {
   sessions: SessionOptions;
   /** The API description as JSON, serialized once at start (GET /api/openapi). */
   apiDescriptionJson: string;
+  /** Mails password reset links (mail/). */
+  passwordResetMail: PasswordResetMailer;
 }
 
 /** The example of a JSON body, typed as what its schema accepts. */

@@ -14,11 +14,14 @@ import { createApp, type AppDeps } from '../../src/app.js';
 import { createApiKeyAuthenticator } from '../../src/auth/api-key-authenticator.js';
 import { defaultLimitsConfig, type LimitsConfig } from '../../src/limits/config.js';
 import { createGatewayLimits, type GatewayLimits } from '../../src/limits/index.js';
+import { createMailTransport } from '../../src/mail/mail-transport.js';
+import { createPasswordResetMailer } from '../../src/mail/password-reset-mail.js';
 import { createProjectResolver } from '../../src/projects/project-resolver.js';
 import { DEFAULT_ATTACHMENT_MAX_BYTES } from '../../src/routes/v1/attachments.schemas.js';
 import { closeRedis, connectRedis } from '../../src/redis/connect-redis.js';
 import { closeServiceClients, createServiceClients } from '../../src/services.js';
 import { createMemorySessionStore } from '../../src/sessions/session-store.js';
+import { TEST_MAIL_DIR } from './test-gateway.js';
 
 export const TEST_REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
@@ -90,6 +93,13 @@ export async function startLimitsGateway(options: LimitsGatewayOptions): Promise
     sessions: { store: createMemorySessionStore({ ttlSeconds: 3600 }), secureCookie: false },
     isShuttingDown: () => false,
     limits,
+    passwordResetMail: createPasswordResetMailer(
+      createMailTransport(
+        { smtpUrl: undefined, from: 'Tix <no-reply@localhost>', dir: TEST_MAIL_DIR },
+        testLogger('mail'),
+      ),
+      'http://localhost:8081',
+    ),
   };
   const servers = (['api', 'app'] as const).map((role) =>
     http.createServer(createApp({ ...deps, listenerRole: role })),

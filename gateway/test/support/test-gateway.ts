@@ -3,6 +3,8 @@
  * addresses, with the same wiring as src/gateway.ts but every knob open to tests.
  */
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { testLogger } from '@tix/kit/testing';
 import type { ServiceName } from '@tix/protos';
@@ -14,6 +16,8 @@ import {
   type AttachmentLimits,
 } from '../../src/routes/v1/attachments.schemas.js';
 import type { CorsPolicy } from '../../src/middleware/cors.js';
+import { createMailTransport, type MailConfig } from '../../src/mail/mail-transport.js';
+import { createPasswordResetMailer } from '../../src/mail/password-reset-mail.js';
 import { createProjectResolver } from '../../src/projects/project-resolver.js';
 import {
   closeServiceClients,
@@ -40,6 +44,9 @@ export interface TestGatewayOptions {
   /** One listener serving both roles by Host (needs apiHosts and appHosts). */
   sharedListener?: boolean;
   secureCookie?: boolean;
+  /** Where mail goes (default: .eml files in a folder under the OS temp dir). */
+  mail?: MailConfig;
+  appUrl?: string;
 }
 
 export interface TestGateway {
@@ -52,6 +59,9 @@ export interface TestGateway {
   shuttingDown: { value: boolean };
   close(): Promise<void>;
 }
+
+/** The default mail folder of test gateways. */
+export const TEST_MAIL_DIR = path.join(os.tmpdir(), 'tix-test-mail');
 
 function listen(server: http.Server): Promise<string> {
   return new Promise((resolve) => {
@@ -97,6 +107,13 @@ export async function startTestGateway(options: TestGatewayOptions): Promise<Tes
       secureCookie: options.secureCookie ?? false,
     },
     isShuttingDown: () => shuttingDown.value,
+    passwordResetMail: createPasswordResetMailer(
+      createMailTransport(
+        options.mail ?? { smtpUrl: undefined, from: 'Tix <no-reply@localhost>', dir: TEST_MAIL_DIR },
+        testLogger('mail'),
+      ),
+      options.appUrl ?? 'http://localhost:8081',
+    ),
   };
   const roles: (HostRole | null)[] = options.sharedListener ? [null] : ['api', 'app'];
   const servers = roles.map((role) => http.createServer(createApp({ ...deps, listenerRole: role })));

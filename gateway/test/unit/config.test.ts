@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import { ConfigError } from '@tix/kit';
 import { loadConfig, normalizeHostName, parseByteSize, parseCorsOrigins } from '../../src/config.js';
@@ -51,7 +53,37 @@ describe('loadConfig', () => {
       },
       attachments: { maxBytes: 26_214_400, transferDeadlineMs: 600_000 },
       limits: defaultLimitsConfig(),
+      appUrl: 'http://localhost:8081',
+      mail: { smtpUrl: undefined, from: 'Tix <no-reply@localhost>', dir: path.join(os.tmpdir(), 'tix-mail') },
     });
+  });
+
+  it('reads the mail variables; production writes no mail folder and needs APP_URL', () => {
+    expect(
+      loadConfig({
+        SMTP_URL: 'smtps://user:p%40ss@mail.example.com:465',
+        MAIL_FROM: 'Support <support@example.com>',
+        APP_URL: 'https://app.example.com/',
+        MAIL_DIR: '/var/tmp/mail',
+      }),
+    ).to.deep.include({
+      appUrl: 'https://app.example.com',
+      mail: {
+        smtpUrl: 'smtps://user:p%40ss@mail.example.com:465',
+        from: 'Support <support@example.com>',
+        dir: '/var/tmp/mail',
+      },
+    });
+    expect(loadConfig({ GATEWAY_APP_PORT: '9001', SMTP_URL: '' })).to.deep.include({
+      appUrl: 'http://localhost:9001',
+    });
+    expect(loadConfig({ SMTP_URL: ' ' }).mail.smtpUrl).to.equal(undefined);
+    const production = { NODE_ENV: 'production', CORS_ORIGINS: '*' };
+    expect(configError(production)).to.contain('APP_URL');
+    const config = loadConfig({ ...production, APP_URL: 'https://app.example.com', MAIL_DIR: '/tmp/x' });
+    expect(config.mail).to.deep.equal({ smtpUrl: undefined, from: 'Tix <no-reply@localhost>', dir: null });
+    const message = configError({ SMTP_URL: 'http://mail.example.com', APP_URL: 'ftp://app.example.com' });
+    expect(message).to.contain('SMTP_URL').and.to.contain('APP_URL');
   });
 
   it('reads every variable', () => {
@@ -73,6 +105,7 @@ describe('loadConfig', () => {
       SESSION_TTL_SECONDS: '600',
       LOOKUP_SERVICE_ADDR: 'lookup:50051',
       TICKETS_SERVICE_ADDR: '[::1]:50052',
+      APP_URL: 'https://app.tix.example',
     });
     expect(config).to.deep.include({
       production: true,
@@ -139,7 +172,9 @@ describe('loadConfig', () => {
   it('in production requires CORS_ORIGINS and refuses undeployed services', () => {
     const message = configError({ NODE_ENV: 'production', COMMENTS_SERVICE_ADDR: 'none' });
     expect(message).to.contain('CORS_ORIGINS').and.contain('COMMENTS_SERVICE_ADDR');
-    expect(loadConfig({ NODE_ENV: 'production', CORS_ORIGINS: '*' }).cors).to.deep.equal({
+    expect(
+      loadConfig({ NODE_ENV: 'production', CORS_ORIGINS: '*', APP_URL: 'https://app.example.com' }).cors,
+    ).to.deep.equal({
       mode: 'wildcard',
     });
   });

@@ -42,6 +42,7 @@ describe('the declared operations', () => {
           'addProjectStatus',
           'updateProjectStatus',
           'removeProjectStatus',
+          'issuePasswordReset',
         ].includes(operation.operationId);
       const expected = administration
         ? 'admin'

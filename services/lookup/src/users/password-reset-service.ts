@@ -21,7 +21,7 @@ export const PASSWORD_RESET_TTL_MS = 30 * 60_000;
  */
 export const MAX_RESETS_PER_USER_PER_HOUR = 5;
 /** One message for an unknown, spent or expired token, so the answer tells nothing about which. */
-export const INVALID_RESET_TOKEN = 'is invalid or has expired';
+export const INVALID_RESET_TOKEN = 'Reset link is invalid or has expired';
 export const INACTIVE_USER_RESET = 'User is inactive: activate the user before issuing a reset link';
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;

@@ -6,7 +6,7 @@ import { refusalOf, startLookupFixture, type LookupFixture } from './support.js'
 const INVALID_TOKEN = {
   kind: 'validation_failed',
   message: 'Validation failed',
-  validation_errors: { token: ['is invalid or has expired'] },
+  validation_errors: { token: ['Reset link is invalid or has expired'] },
 };
 
 describe('lookup: password reset (IssuePasswordReset, ResetPassword)', () => {
@@ -141,7 +141,7 @@ describe('lookup: password reset (IssuePasswordReset, ResetPassword)', () => {
         kind: 'validation_failed',
         message: 'Validation failed',
         validation_errors: {
-          token: ['is invalid or has expired'],
+          token: ['Reset link is invalid or has expired'],
           new_password: ['Password must be at least 8 characters'],
         },
       },

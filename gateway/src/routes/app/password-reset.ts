@@ -1,0 +1,194 @@
+/**
+ * Password reset on the session host (open without sign-in; CSRF token needed, as for sign-in):
+ *   POST /api/auth/forgot-password      `{ email }` -> always 202 with the same body, answered
+ *                                       before lookup is even asked, so neither the answer nor its
+ *                                       timing tells whether the address has an account; the link
+ *                                       is issued and mailed in the background (failures logged
+ *                                       with the correlation id, never shown);
+ *   POST /api/auth/reset-password       `{ token, new_password }` -> sets the password and ends
+ *                                       every session of that user at once on this gateway (the
+ *                                       other gateways on user.updated);
+ *   POST /api/users/{id}/password-reset an admin has a link mailed to a user (also how a user created
+ *                                       without a password gets one); the link itself is answered
+ *                                       when no SMTP relay is configured (nothing would deliver it).
+ * Lookup holds the token rules (lifetime, single use, the password rules).
+ */
+import { z } from 'zod';
+import { AppError } from '@tix/kit';
+import { USER_LIMITS } from '@tix/protos';
+import { forgetUser } from '../../auth/forget-user.js';
+import { sendData } from '../../http/envelope.js';
+import { callContext } from '../../http/request-context.js';
+import { idParam, requiredTextField, textField } from '../../http/schema-fields.js';
+import type { IssuedPasswordReset } from '../../mail/password-reset-mail.js';
+import { json, message } from '../../openapi/responses.js';
+import { z as zod } from '../../openapi/zod-openapi.js';
+import { requireService } from '../../services.js';
+import { defineOperation, type Operation } from '../operation.js';
+import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
+import { INVALID_USER_ID_MESSAGE } from './account.js';
+
+export const FORGOT_PASSWORD_MESSAGE =
+  'If that address belongs to an active account, a reset link is on its way';
+export const PASSWORD_RESET_MESSAGE = 'Your password has been reset. Sign in with your new password.';
+export const RESET_LINK_NOT_MAILED_MESSAGE = 'The reset link could not be mailed; try again later';
+/** A token is 43 characters; anything much longer is not one of ours. */
+const TOKEN_MAX = 200;
+
+const forgotPasswordBody = z.object(
+  {
+    email: requiredTextField('Email', {
+      max: USER_LIMITS.email,
+      description: 'The address of the account.',
+      example: 'ada@example.com',
+    }),
+  },
+  { error: BODY_NOT_OBJECT_MESSAGE },
+);
+
+const resetPasswordBody = z.object(
+  {
+    token: textField('Token', { max: TOKEN_MAX, description: 'The `token` of the reset link.' }),
+    new_password: textField('New password', {
+      max: USER_LIMITS.passwordMax,
+      description: `${USER_LIMITS.passwordMin} to ${USER_LIMITS.passwordMax} characters.`,
+    }),
+  },
+  { error: BODY_NOT_OBJECT_MESSAGE },
+);
+
+const userIdParams = z.object({
+  id: idParam({ message: INVALID_USER_ID_MESSAGE, description: 'User id.', example: 3 }),
+});
+
+/** A lookup answer that issued a token, as the mailer takes it. */
+function issuedReset(answer: {
+  token?: string;
+  expires_at?: string;
+  user?: { name: string; email: string } | null;
+}): IssuedPasswordReset {
+  if (answer.token === undefined || answer.expires_at === undefined || !answer.user)
+    throw AppError.internal('lookup issued a password reset without its token, expiry or user');
+  return {
+    token: answer.token,
+    expiresAt: new Date(answer.expires_at),
+    user: { name: answer.user.name, email: answer.user.email },
+  };
+}
+
+export const PASSWORD_RESET_OPERATIONS: Operation[] = [
+  defineOperation({
+    method: 'post',
+    path: '/auth/forgot-password',
+    hosts: ['app'],
+    access: { session: 'optional' },
+    project: 'none',
+    request: { body: forgotPasswordBody },
+    bodyExample: { email: 'ada@example.com' },
+    operationId: 'forgotPassword',
+    tag: 'Session',
+    summary: 'Ask for a password reset link by email',
+    description:
+      'Always answers 202 with the same message, whether or not the address belongs to an active account. The link works once and expires after 30 minutes. 5 requests per hour per client address.',
+    success: json(202, 'Accepted.', message, { message: FORGOT_PASSWORD_MESSAGE }),
+    errors: [400, 422],
+    handle({ body }, request, response, { services, passwordResetMail }) {
+      sendData(response, { message: FORGOT_PASSWORD_MESSAGE }, 202);
+      const log = request.log;
+      const context = callContext(request);
+      // After the answer: nothing the lookup or the mail relay does can show in it.
+      void (async () => {
+        const answer = await requireService(services, 'lookup').IssuePasswordReset(
+          { email: body.email },
+          context,
+        );
+        if (!answer.issued) return;
+        await passwordResetMail.send(issuedReset(answer), { issuedByAdmin: false, log });
+      })().catch((error: unknown) => log.error({ err: error }, 'password reset: issuing or mailing failed'));
+    },
+  }),
+
+  defineOperation({
+    method: 'post',
+    path: '/auth/reset-password',
+    hosts: ['app'],
+    access: { session: 'optional' },
+    project: 'none',
+    request: { body: resetPasswordBody },
+    bodyExample: { token: 'q1Xv0b3Hk9PzR5tL8mW2yC4nF6jD0sA7gE1uI3oK5hM', new_password: 'a new passphrase 3' },
+    operationId: 'resetPassword',
+    tag: 'Session',
+    summary: 'Set a new password with a reset link',
+    description:
+      'Every session of the user ends. An unknown, used or expired token is 422 on `token` (one message for all three). 10 requests per hour per client address.',
+    success: json(200, 'Done: sign in with the new password.', message, { message: PASSWORD_RESET_MESSAGE }),
+    errors: [400, 422],
+    async handle({ body }, request, response, deps) {
+      const user = await requireService(deps.services, 'lookup').ResetPassword(
+        { token: body.token, new_password: body.new_password },
+        callContext(request),
+      );
+      await forgetUser({ apiKeys: deps.apiKeys, sessions: deps.sessions.store }, user.id, new Date());
+      request.log.info({ user_id: user.id }, 'password reset with a link');
+      sendData(response, { message: PASSWORD_RESET_MESSAGE });
+    },
+  }),
+
+  defineOperation({
+    method: 'post',
+    path: '/users/:id/password-reset',
+    hosts: ['app'],
+    access: { scope: null, role: 'admin' },
+    project: 'none',
+    request: { params: userIdParams },
+    operationId: 'issuePasswordReset',
+    tag: 'Account',
+    summary: 'Mail a user a password reset link (admin)',
+    description:
+      'The link works once and expires after 30 minutes; a newer link voids older ones. Without an SMTP relay (SMTP_URL) nothing would deliver it, so the answer carries `link` for you to pass on.',
+    success: json(
+      202,
+      'Issued (and mailed, when a relay is configured).',
+      zod.object({
+        message: zod.string(),
+        expires_at: zod.string().meta({ description: 'When the link stops working (ISO 8601).' }),
+        link: zod
+          .string()
+          .optional()
+          .meta({ description: 'The link itself, only when no SMTP relay is configured.' }),
+      }),
+      {
+        message: 'A password reset link was mailed to ada@example.com',
+        expires_at: '2026-05-01T12:30:00.000Z',
+      },
+    ),
+    errors: [400, 404, 422, 503],
+    async handle({ params }, request, response, { services, passwordResetMail }) {
+      const reset = issuedReset(
+        await requireService(services, 'lookup').IssuePasswordReset(
+          { user_id: params.id },
+          callContext(request),
+        ),
+      );
+      const link = await passwordResetMail
+        .send(reset, { issuedByAdmin: true, log: request.log })
+        .catch((error: unknown) => {
+          request.log.error({ err: error, user_id: params.id }, 'password reset: mailing failed');
+          throw AppError.unavailable(RESET_LINK_NOT_MAILED_MESSAGE);
+        });
+      request.log.info({ user_id: params.id }, 'password reset link issued by an admin');
+      const mailed = passwordResetMail.transport === 'smtp';
+      sendData(
+        response,
+        {
+          message: mailed
+            ? `A password reset link was mailed to ${reset.user.email}`
+            : 'No mail relay is configured (SMTP_URL): give the user this link yourself',
+          expires_at: reset.expiresAt.toISOString(),
+          ...(mailed ? {} : { link }),
+        },
+        202,
+      );
+    },
+  }),
+];
