@@ -72,6 +72,19 @@ export function slugField(label: string, doc: FieldDoc) {
     .meta(metaOf(doc));
 }
 
+/**
+ * A ticket type's field_schema: a JSON array of at most `max` objects. What makes an entry valid is
+ * the lookup service's rule (@tix/custom-fields); it answers each problem under `field_schema[i]`.
+ */
+export function fieldSchemaField(doc: FieldDoc & { max: number }) {
+  return z
+    .array(z.record(z.string(), z.unknown(), { error: 'Each field must be an object' }), {
+      error: 'field_schema must be an array',
+    })
+    .max(doc.max, `At most ${doc.max} fields`)
+    .meta(metaOf(doc));
+}
+
 /** One of `values`; the message lists them. */
 export function enumField<const T extends readonly [string, ...string[]]>(
   label: string,

@@ -4,6 +4,7 @@
  */
 import { ACCOUNT_OPERATIONS } from './app/account.js';
 import { ADMINISTRATION_OPERATIONS } from './app/administration.js';
+import { TICKET_TYPE_ADMINISTRATION_OPERATIONS } from './app/ticket-type-administration.js';
 import { API_KEY_OPERATIONS } from './app/api-keys.js';
 import { CLIENT_ERROR_OPERATIONS } from './app/client-errors.js';
 import { DATA_EXPORT_OPERATIONS } from './app/data-export.js';
@@ -29,6 +30,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...PASSWORD_RESET_OPERATIONS,
   ...ACCOUNT_OPERATIONS,
   ...ADMINISTRATION_OPERATIONS,
+  ...TICKET_TYPE_ADMINISTRATION_OPERATIONS,
   ...API_KEY_OPERATIONS,
   ...DATA_EXPORT_OPERATIONS,
   ...CLIENT_ERROR_OPERATIONS,

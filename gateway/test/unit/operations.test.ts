@@ -42,6 +42,7 @@ describe('the declared operations', () => {
           'addProjectStatus',
           'updateProjectStatus',
           'removeProjectStatus',
+          'updateTicketType',
           'issuePasswordReset',
         ].includes(operation.operationId);
       const expected = administration

@@ -1,0 +1,111 @@
+/**
+ * Ticket-type administration on the session host, for admins, in the project context (`?project=`
+ * or `?project_id=`):
+ *   PATCH /api/ticket-types/{id}    name, description, is_default, field_schema, is_retired.
+ * The gateway checks shapes and bounds; the lookup service holds the rules (creation's, a retired
+ * type never the default) and asks the ticket service whether stored values fit a new field_schema:
+ * 409 with the ticket count when they would not. A retired type keeps its tickets and stays listed
+ * (with `retired_at`), but takes no new tickets.
+ */
+import { z } from 'zod';
+import { presentTicketType, TICKET_TYPE_LIMITS } from '@tix/protos';
+import { sendData } from '../../http/envelope.js';
+import { callContext, requireProject } from '../../http/request-context.js';
+import { fieldSchemaField, idParam, requiredTextField, textField } from '../../http/schema-fields.js';
+import { ticketTypeSchema } from '../../openapi/components.js';
+import { EXAMPLES } from '../../openapi/examples.js';
+import { single } from '../../openapi/responses.js';
+import { requireService } from '../../services.js';
+import { defineOperation, type Operation } from '../operation.js';
+import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
+
+export const INVALID_TICKET_TYPE_ID_MESSAGE = 'Invalid ticket type id';
+/** As at creation (administration.ts): a bound far above any real schema, checked before lookup sees it. */
+const MAX_FIELDS = 100;
+
+const ticketTypeIdParams = z.object({
+  id: idParam({ message: INVALID_TICKET_TYPE_ID_MESSAGE, description: 'Ticket type id.', example: 3 }),
+});
+
+const updateTicketTypeBody = z.object(
+  {
+    name: requiredTextField('Name', {
+      max: TICKET_TYPE_LIMITS.name,
+      description: 'Display name.',
+      example: 'Incident',
+    }).optional(),
+    description: textField('Description', {
+      max: TICKET_TYPE_LIMITS.description,
+      description: 'Free text; empty clears it.',
+    }).optional(),
+    is_default: z.boolean({ error: 'is_default must be true or false' }).optional().meta({
+      description:
+        'true makes it the project default (the previous default loses the flag); false clears the flag.',
+    }),
+    field_schema: fieldSchemaField({
+      max: MAX_FIELDS,
+      description:
+        'The whole new field_schema (it replaces the old one). Refused with 409 when stored tickets of the ' +
+        'type (live or deleted) hold values it would make invalid.',
+    }).optional(),
+    is_retired: z.boolean({ error: 'is_retired must be true or false' }).optional().meta({
+      description:
+        'true retires the type (no new tickets; existing ones keep it and their values), false brings it back.',
+    }),
+  },
+  { error: BODY_NOT_OBJECT_MESSAGE },
+);
+
+export const TICKET_TYPE_ADMINISTRATION_OPERATIONS: Operation[] = [
+  defineOperation({
+    method: 'patch',
+    path: '/ticket-types/:id',
+    hosts: ['app'],
+    access: { scope: null, role: 'admin' },
+    project: 'required',
+    request: { params: ticketTypeIdParams, body: updateTicketTypeBody },
+    bodyExample: {
+      name: 'Incident',
+      field_schema: [
+        {
+          name: 'severity',
+          label: 'Severity',
+          type: 'select',
+          required: false,
+          constraints: { allowed_values: ['low', 'high', 'critical'] },
+        },
+      ],
+    },
+    operationId: 'updateTicketType',
+    tag: 'Account',
+    summary: 'Change or retire a ticket type of the project (admin)',
+    description:
+      'Only the given fields change; the slug never does. 404 `Ticket type not found` for a type of ' +
+      'another project. A new `field_schema` is checked against every stored ticket of the type, live and ' +
+      'soft-deleted, as their next write would check them: when any would be invalid the answer is 409 ' +
+      '(`The new field_schema would make the stored values of 3 tickets invalid (1 of them deleted)`, ' +
+      '`validation_errors` `{ live_tickets, deleted_tickets }`) and nothing changes. A retired type is never ' +
+      'the default: retiring the default is 422 on `is_retired` (`Choose another default type before ' +
+      'retiring this one`), making a retired type the default 422 on `is_default`. A retired type stays in ' +
+      'GET /ticket-types with its `retired_at`; creating a ticket of it is 422 on `ticket_type_id`.',
+    success: single(200, 'The ticket type.', 'ticket_type', ticketTypeSchema, EXAMPLES.ticketType),
+    errors: [404, 409, 422],
+    async handle({ params, body }, request, response, { services }) {
+      const type = await requireService(services, 'lookup').UpdateTicketType(
+        {
+          project_id: requireProject(request).id,
+          id: params.id,
+          ...(body.name === undefined ? {} : { name: body.name }),
+          ...(body.description === undefined ? {} : { description: body.description }),
+          ...(body.is_default === undefined ? {} : { is_default: body.is_default }),
+          ...(body.field_schema === undefined
+            ? {}
+            : { field_schema_json: JSON.stringify(body.field_schema) }),
+          ...(body.is_retired === undefined ? {} : { is_retired: body.is_retired }),
+        },
+        callContext(request),
+      );
+      sendData(response, { ticket_type: presentTicketType(type) });
+    },
+  }),
+];
