@@ -11,7 +11,7 @@ import { createTestVhost, freePort, testLogger, type TestVhost } from '@tix/kit/
 import { startFleet, type RunningFleet } from '@tix/local/launcher';
 import { serviceDatabaseVariable, SERVICE_NAMES, type ServiceName } from '@tix/protos';
 
-let current: { fleet: RunningFleet; vhost: TestVhost; s3Dir: string } | undefined;
+let current: { fleet: RunningFleet; vhost: TestVhost; s3Dir: string; mailDir: string } | undefined;
 
 /** The running fleet; only valid inside tests. */
 export function fleet(): RunningFleet {
@@ -19,9 +19,16 @@ export function fleet(): RunningFleet {
   return current.fleet;
 }
 
+/** Where the fleet's gateway writes mail (it runs without SMTP_URL): one .eml file per message. */
+export function fleetMailDir(): string {
+  if (!current) throw new Error('the fleet is not running (fleet-hooks.ts did not start it)');
+  return current.mailDir;
+}
+
 export async function startTestFleet(): Promise<void> {
   const vhost = await createTestVhost('e2e');
   const s3Dir = await mkdtemp(path.join(os.tmpdir(), 'tix-e2e-s3-'));
+  const mailDir = await mkdtemp(path.join(os.tmpdir(), 'tix-e2e-mail-'));
   const servicePorts: Partial<Record<ServiceName, number>> = {};
   for (const name of SERVICE_NAMES) servicePorts[name] = await freePort();
   // Free ports for /metrics too, so a run never collides with a local fleet on the default ones.
@@ -39,7 +46,9 @@ export async function startTestFleet(): Promise<void> {
     RATE_LIMIT_ANONYMOUS: '1000000/60',
     RATE_LIMIT_AUTH: '1000000/60',
     RATE_LIMIT_ROUTES: '/tickets/*/status=1000000/60',
+    MAIL_DIR: mailDir,
   };
+  delete env.SMTP_URL;
   for (const name of SERVICE_NAMES) delete env[serviceDatabaseVariable(name)];
   delete env.S3_ENDPOINT;
   const started = await startFleet({
@@ -54,12 +63,12 @@ export async function startTestFleet(): Promise<void> {
     logger: testLogger('e2e-launcher'),
     logOutput: process.env.TEST_LOG_LEVEL ? process.stderr : null,
   });
-  current = { fleet: started, vhost, s3Dir };
+  current = { fleet: started, vhost, s3Dir, mailDir };
 }
 
 export async function stopTestFleet(): Promise<void> {
   if (!current) return;
-  const { fleet: running, vhost, s3Dir } = current;
+  const { fleet: running, vhost, s3Dir, mailDir } = current;
   current = undefined;
   await running.stop();
   for (const name of running.services) {
@@ -68,4 +77,5 @@ export async function stopTestFleet(): Promise<void> {
   }
   await vhost.drop();
   await rm(s3Dir, { recursive: true, force: true });
+  await rm(mailDir, { recursive: true, force: true });
 }

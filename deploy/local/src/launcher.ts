@@ -186,7 +186,13 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
     ...freshCounters(),
     name: 'gateway',
     entry: path.join(REPO_ROOT, 'gateway/src/main.ts'),
-    env: { ...fleetEnv, METRICS_HOST: '127.0.0.1', METRICS_PORT: String(metricsPort('gateway')) },
+    env: {
+      ...fleetEnv,
+      METRICS_HOST: '127.0.0.1',
+      METRICS_PORT: String(metricsPort('gateway')),
+      // Without SMTP_URL, password reset mail is written here (local state, git-ignored like .tix/s3).
+      MAIL_DIR: fleetEnv.MAIL_DIR ?? path.join(REPO_ROOT, '.tix/mail'),
+    },
   });
   for (const name of ['gateway', ...services] as const) {
     if (metricsPort(name) !== 0) metricsUrls[name] = `http://127.0.0.1:${metricsPort(name)}/metrics`;
