@@ -145,7 +145,7 @@ describe('password reset (session host, mail folder)', function () {
     for (const session of [first, second]) {
       const me = await session.call('GET', '/auth/me');
       expect(me.status).to.equal(401);
-      expect(me.body.error.message).to.equal('Not signed in');
+      expect(me.body.error?.message).to.equal('Not signed in');
     }
     const start = await request('/api/csrf-token', { host: 'app' });
     const oldPassword = await request('/api/auth/login', {
@@ -162,7 +162,7 @@ describe('password reset (session host, mail folder)', function () {
 
     const again = await browser.post('/auth/reset-password', { token, new_password: 'third passphrase 2' });
     expect(again.status).to.equal(422);
-    expect(again.body.error.validation_errors).to.deep.equal(INVALID_LINK);
+    expect(again.body.error?.validation_errors).to.deep.equal(INVALID_LINK);
     const made = await browser.post('/auth/reset-password', { token: 'made-up', new_password: 'x' });
     expect(made.status).to.equal(422);
     expect(made.body.error.validation_errors).to.deep.equal({
@@ -194,7 +194,7 @@ describe('password reset (session host, mail folder)', function () {
     expect(refused.status).to.equal(403);
     const unknown = await admin.call('POST', '/users/987654321/password-reset');
     expect(unknown.status).to.equal(404);
-    expect(unknown.body.error.message).to.equal('User not found');
+    expect(unknown.body.error?.message).to.equal('User not found');
 
     const browser = await anonymousBrowserAt('127.0.1.3');
     const reset = await browser.post('/auth/reset-password', { token, new_password: 'newcomer passphrase' });
