@@ -1,6 +1,15 @@
 import { expect } from 'chai';
 import { tix, tixJson } from '../support/cli.js';
-import { createUser, unique } from '../support/fixtures.js';
+import { eventually } from '@tix/kit/testing';
+import {
+  createKey,
+  createProject,
+  createTicket,
+  createTicketType,
+  createUser,
+  unique,
+} from '../support/fixtures.js';
+import { request } from '../support/http.js';
 import { signIn } from '../support/session.js';
 
 describe('admin CLI (pnpm tix)', () => {
@@ -189,6 +198,127 @@ describe('admin CLI (pnpm tix)', () => {
     expect(second.projects).to.have.length(2);
     expect(second.created_keys).to.have.length(0);
     expect([second.created_tickets, second.created_comments]).to.deep.equal([0, 0]);
+  });
+
+  it('edits a workflow: add, relabel, reorder, close; removing a lane with tickets needs --move-to', async () => {
+    const project = await createProject();
+    const type = await createTicketType(project.slug, { isDefault: true });
+    const { key } = await createKey({ project: project.slug });
+    const waiting = [];
+    for (const title of ['First', 'Second']) {
+      const ticket = await createTicket<{ id: number }>(key, { title, ticket_type_id: type.id });
+      const moved = await request(`/v1/tickets/${ticket.id}/status`, {
+        method: 'PATCH',
+        key,
+        body: { status: 'waiting' },
+      });
+      expect(moved.status, moved.text).to.equal(200);
+      waiting.push(ticket.id);
+    }
+    const slugs = (workflow: { statuses: { slug: string }[] }) => workflow.statuses.map((s) => s.slug);
+
+    const renamed = await tixJson<{ name: string }>([
+      'project',
+      'update',
+      '--project',
+      project.slug,
+      '--name',
+      'Renamed',
+    ]);
+    expect(renamed.name).to.equal('Renamed');
+    const added = await tixJson<{ statuses: { slug: string }[] }>([
+      'status',
+      'add',
+      '--project',
+      project.slug,
+      '--slug',
+      'review',
+      '--label',
+      'Review',
+      '--position',
+      '1',
+    ]);
+    expect(slugs(added)).to.deep.equal(['open', 'review', 'work_in_progress', 'waiting', 'closed']);
+    const moved = await tixJson<{ statuses: { slug: string; label: string; is_closed: boolean }[] }>([
+      'status',
+      'update',
+      '--project',
+      project.slug,
+      '--slug',
+      'review',
+      '--label',
+      'In review',
+      '--position',
+      '3',
+    ]);
+    expect(slugs(moved)).to.deep.equal(['open', 'work_in_progress', 'waiting', 'review', 'closed']);
+    expect(moved.statuses[3]).to.include({ label: 'In review', is_closed: false });
+
+    const refused = await tix(['status', 'remove', '--project', project.slug, '--slug', 'waiting', '--json']);
+    expect(refused.code, refused.stderr).to.equal(1);
+    expect(refused.stderr).to.match(/2 tickets/);
+
+    const removed = await tixJson<{ statuses: { slug: string }[] }>([
+      'status',
+      'remove',
+      '--project',
+      project.slug,
+      '--slug',
+      'waiting',
+      '--move-to',
+      'review',
+    ]);
+    expect(slugs(removed)).to.deep.equal(['open', 'work_in_progress', 'review', 'closed']);
+    // The ticket service moves the lane's tickets when it hears project.updated.
+    await eventually(async () => {
+      const board = await request(`/v1/board`, { key });
+      const lanes = board.body.data.lanes as Record<string, { id: number }[]>;
+      return (
+        !('waiting' in lanes) &&
+        JSON.stringify(lanes.review!.map((ticket) => ticket.id).sort()) ===
+          JSON.stringify([...waiting].sort())
+      );
+    }, 15_000);
+  }).timeout(120_000); // nine CLI runs, each a node start
+
+  it('retires a ticket type: no new tickets of it, existing ones keep it', async () => {
+    const project = await createProject();
+    await createTicketType(project.slug, { isDefault: true });
+    const old = await createTicketType(project.slug, { name: 'Legacy', slug: 'legacy' });
+    const { key } = await createKey({ project: project.slug });
+    const ticket = await createTicket<{ id: number }>(key, { title: 'Old one', ticket_type_id: old.id });
+
+    const retired = await tixJson<{ retired_at: string | null }>([
+      'ticket-type',
+      'update',
+      '--project',
+      project.slug,
+      '--slug',
+      'legacy',
+      '--name',
+      'Legacy (retired)',
+      '--retire',
+    ]);
+    expect(retired.retired_at).to.be.a('string');
+    const refused = await request('/v1/tickets', {
+      method: 'POST',
+      key,
+      body: { title: 'New one', ticket_type_id: old.id },
+    });
+    expect(refused.status, refused.text).to.equal(422);
+    const kept = await request(`/v1/tickets/${ticket.id}`, { key });
+    expect(kept.body.data.ticket.ticket_type_id).to.equal(old.id);
+
+    const back = await tixJson<{ retired_at: string | null }>([
+      'ticket-type',
+      'update',
+      '--project',
+      project.slug,
+      '--slug',
+      'legacy',
+      '--unretire',
+    ]);
+    expect(back.retired_at).to.equal(null);
   });
 
   const refusals: [string, string[], RegExp][] = [
