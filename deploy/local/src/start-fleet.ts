@@ -20,7 +20,7 @@ try {
       `  Readiness:             ${fleet.apiUrl}/readyz`,
       `  Services:              ${fleet.services.join(', ')}${missing.length ? ` (not built yet: ${missing.join(', ')})` : ''}`,
       '',
-      'Next: pnpm tix seed --demo --json   (demo projects, users and API keys)',
+      'Next: pnpm tix seed --demo --json   (demo projects, users with passwords, API keys, tickets)',
       'Ctrl-C stops the fleet; a process that crashes is restarted (with backoff).',
       '',
     ].join('\n'),
