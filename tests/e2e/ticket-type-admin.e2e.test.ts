@@ -156,9 +156,7 @@ describe('the session host: ticket-type administration', function () {
         });
         return response.status === 422 ? response : undefined;
       }, 10_000);
-      expect(refused.body.error.validation_errors).to.deep.equal({
-        ticket_type_id: ['Ticket type is retired'],
-      });
+      expectError(refused, 422, 'Validation failed', { ticket_type_id: ['Ticket type is retired'] });
 
       const old = await agent.call('GET', `/tickets/${ticketIds[0]}?${inProject}`);
       expect(old.status, old.text).to.equal(200);
