@@ -197,6 +197,44 @@ describe('rate limits (sliding window)', function () {
     expect(rateHeaders(me)).to.deep.include({ limit: '250', remaining: '249' });
   });
 
+  it('session host: forgot-password counts 5 per hour per address, signed in or not', async () => {
+    const instance = await gateway();
+    const csrf = await request(`${instance.appUrl}/api/csrf-token`);
+    const anonymous = {
+      cookie: csrf.headers.get('set-cookie')!.split(';')[0]!,
+      'X-CSRF-Token': csrf.body.data.token as string,
+      'Content-Type': 'application/json',
+    };
+    const forgot = (headers: Record<string, string>) =>
+      request(`${instance.appUrl}/api/auth/forgot-password`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ email: 'alice@example.com' }),
+      });
+    for (let i = 1; i <= 3; i += 1) {
+      const answer = await forgot(anonymous);
+      expect(answer.status).to.equal(202);
+      expect(rateHeaders(answer)).to.deep.include({ limit: '5', remaining: String(5 - i) });
+    }
+    const signedIn = await request(`${instance.appUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: anonymous,
+      body: JSON.stringify({ email: 'alice@example.com', password: 'correct horse battery' }),
+    });
+    expect(signedIn.status).to.equal(200);
+    // A fresh session does not buy a fresh budget: the same address's bucket goes on.
+    const session = {
+      cookie: signedIn.headers.get('set-cookie')!.split(';')[0]!,
+      'X-CSRF-Token': signedIn.body.data.csrf_token as string,
+      'Content-Type': 'application/json',
+    };
+    expect(rateHeaders(await forgot(session))).to.deep.include({ limit: '5', remaining: '1' });
+    expect((await forgot(session)).status).to.equal(202);
+    const refused = await forgot(session);
+    expect(refused.status).to.equal(429);
+    expect(Number(rateHeaders(refused).retryAfter)).to.be.within(3500, 3600);
+  });
+
   it('fails open when Redis is unreachable: limits in process, readyz says degraded, never 5xx', async () => {
     const instance = await gateway({ redisUrl: `redis://127.0.0.1:${await freePort()}` });
     const ready = await request(`${instance.apiUrl}/readyz`);
