@@ -163,8 +163,15 @@ export function resolveContainerEnv(
 
 const LOOPBACK = /(^|[/@[])(127\.\d+\.\d+\.\d+|localhost|::1)([\]:/]|$)/;
 
+/**
+ * Config paths a browser opens, not the process: the gateway's APP_URL (password reset links) is
+ * rightly http://localhost:<port> where the ports are published on a laptop (compose).
+ */
+const BROWSER_FACING_PATHS = new Set(['appUrl']);
+
 /** Paths in a loaded config whose string value points at a loopback address (unusable in a pod). */
 export function loopbackValues(config: unknown, prefix = ''): string[] {
+  if (BROWSER_FACING_PATHS.has(prefix)) return [];
   if (typeof config === 'string') return LOOPBACK.test(config) ? [`${prefix} = ${config}`] : [];
   if (Array.isArray(config))
     return config.flatMap((item, index) => loopbackValues(item, `${prefix}[${index}]`));
