@@ -116,6 +116,7 @@ describe('admin CLI (pnpm tix) against a real lookup service', function () {
       'id',
       'is_default',
       'name',
+      'retired_at',
       'slug',
     ]);
     expect(type).to.deep.include({ name: 'Bug', slug: 'bug', description: '', is_default: true });
@@ -316,6 +317,7 @@ describe('admin CLI (pnpm tix) against a real lookup service', function () {
       'is_default',
       'name',
       'project_id',
+      'retired_at',
       'slug',
     ]);
 
