@@ -55,7 +55,7 @@ describe('CLI output shapes (DESIGN.md "Admin CLI")', () => {
     });
   });
 
-  it('ticket type: the spec object, field_schema as an array, no project_id', () => {
+  it('ticket type: the spec object, field_schema as an array, retired_at, no project_id', () => {
     expect(presentTicketType(type)).to.deep.equal({
       id: 3,
       name: 'Bug',
@@ -63,7 +63,11 @@ describe('CLI output shapes (DESIGN.md "Admin CLI")', () => {
       description: '',
       is_default: true,
       field_schema: [{ name: 'x' }],
+      retired_at: null,
     });
+    expect(presentTicketType({ ...type, retired_at: '2026-11-25T10:00:00.000Z' }).retired_at).to.equal(
+      '2026-11-25T10:00:00.000Z',
+    );
     expect(presentTicketType({ ...type, field_schema_json: '' }).field_schema).to.deep.equal([]);
   });
 
