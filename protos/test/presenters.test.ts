@@ -57,6 +57,7 @@ describe('lookup presenters', () => {
       description: '',
       is_default: true,
       field_schema: schema,
+      retired_at: null,
     });
   });
 
