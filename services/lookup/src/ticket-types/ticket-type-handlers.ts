@@ -28,14 +28,17 @@ export function ticketTypeHandlers(
       else if (request.project === 'project_slug' && request.project_slug !== undefined)
         project = { slug: request.project_slug };
       else throw AppError.validation({ project: ['Project id or slug is required'] });
-      const type = await ticketTypes.createTicketType({
-        project,
-        name: request.name,
-        slug: request.slug,
-        description: request.description,
-        isDefault: request.is_default,
-        fieldSchemaJson: request.field_schema_json,
-      });
+      const type = await ticketTypes.createTicketType(
+        {
+          project,
+          name: request.name,
+          slug: request.slug,
+          description: request.description,
+          isDefault: request.is_default,
+          fieldSchemaJson: request.field_schema_json,
+        },
+        { principal: context.principal, correlationId: context.correlationId },
+      );
       return toTicketTypeMessage(type);
     },
 

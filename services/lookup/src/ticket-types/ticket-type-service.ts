@@ -74,8 +74,11 @@ export interface TicketTypeService {
   listTicketTypes(projectId: number): Promise<TicketTypeRecord[]>;
   /** The type `id` of project `projectId`; 404 "Ticket type not found" when it is not in that project. */
   getTicketType(projectId: number, id: number): Promise<TicketTypeRecord>;
-  /** Creates a type (404 unknown project, 422 invalid input or duplicate name/slug). */
-  createTicketType(input: CreateTicketTypeInput): Promise<TicketTypeRecord>;
+  /**
+   * Creates a type (404 unknown project, 422 invalid input or duplicate name/slug). A new default
+   * takes the flag from the previous one, which gets its ticket_type.updated (`caller` its actor).
+   */
+  createTicketType(input: CreateTicketTypeInput, caller?: TicketTypeEditCaller): Promise<TicketTypeRecord>;
   /**
    * Changes name, description, default flag, field_schema or retired flag (slug never) and emits
    * ticket_type.updated (also for the type that lost the default flag). 422 for invalid values,
@@ -138,7 +141,7 @@ export function createTicketTypeService(
       return type;
     },
 
-    async createTicketType(input) {
+    async createTicketType(input, caller = { principal: null }) {
       const project = await projects.resolveProject(input.project);
       const type = validateNewTicketType(input);
       const taken = await store.takenIdentifiers(project.id, type.name, type.slug);
@@ -147,7 +150,10 @@ export function createTicketTypeService(
       if (taken.slug) errors.add('slug', duplicateMessage('slug', type.slug));
       errors.throwIfAny();
       try {
-        return await store.create(project.id, type);
+        const at = now();
+        return await store.create(project.id, type, (undefaulted) =>
+          undefaulted.map((previous) => updatedEvent(previous, ['is_default'], caller, at)),
+        );
       } catch (error) {
         if (error instanceof UniqueViolation) {
           const value = error.field === 'name' ? type.name : type.slug;

@@ -56,10 +56,15 @@ export interface TicketTypeStore {
   /** Which identifiers another type of the project already uses. */
   takenIdentifiers(projectId: number, name: string, slug: string): Promise<{ name: boolean; slug: boolean }>;
   /**
-   * Inserts the type; when it is the default, unsets the previous default in the same transaction.
+   * Inserts the type; when it is the default, unsets the previous default and writes
+   * `undefaultedEvents` of the types that lost the flag, in the same transaction.
    * UniqueViolation('name' | 'slug') on a race.
    */
-  create(projectId: number, type: NewTicketType): Promise<TicketTypeRecord>;
+  create(
+    projectId: number,
+    type: NewTicketType,
+    undefaultedEvents?: (undefaulted: readonly TicketTypeRecord[]) => DomainEvent<object>[],
+  ): Promise<TicketTypeRecord>;
   /**
    * Applies `steps.plan`'s columns to type `id` of the project and writes `steps.events` to the
    * outbox, in one transaction (`mayTakeDefault`: the request may make it the default, so the project
@@ -85,8 +90,9 @@ const NAME_TAKEN_BY_OTHER = 'SELECT 1 FROM ticket_types WHERE project_id = $1 AN
 // Locking the project serialises default changes per project, so two concurrent "new default"
 // requests cannot both leave their type marked default.
 const LOCK_PROJECT = 'SELECT id FROM projects WHERE id = $1 FOR UPDATE';
-const UNSET_DEFAULT =
-  'UPDATE ticket_types SET is_default = false, updated_at = now() WHERE project_id = $1 AND is_default';
+const UNSET_DEFAULT = `
+  UPDATE ticket_types SET is_default = false, updated_at = now() WHERE project_id = $1 AND is_default
+  RETURNING ${COLUMNS}`;
 const LOCK_TYPE = `SELECT ${COLUMNS} FROM ticket_types WHERE project_id = $1 AND id = $2 FOR UPDATE`;
 const TAKE_DEFAULT = `
   UPDATE ticket_types SET is_default = false, updated_at = now()
@@ -136,12 +142,14 @@ export function createTicketTypeStore(pool: pg.Pool): TicketTypeStore {
       const { rows } = await pool.query<{ name: string; slug: string }>(TAKEN, [projectId, name, slug]);
       return { name: rows.some((r) => r.name === name), slug: rows.some((r) => r.slug === slug) };
     },
-    async create(projectId, type) {
+    async create(projectId, type, undefaultedEvents) {
       try {
         return await inTransaction(pool, async (client) => {
           if (type.isDefault) {
             await client.query(LOCK_PROJECT, [projectId]);
-            await client.query(UNSET_DEFAULT, [projectId]);
+            const { rows: undefaulted } = await client.query<TicketTypeRecord>(UNSET_DEFAULT, [projectId]);
+            const events = undefaulted.length > 0 ? (undefaultedEvents?.(undefaulted) ?? []) : [];
+            if (events.length > 0) await client.query(outboxInsert(events));
           }
           const { rows } = await client.query<TicketTypeRecord>(CREATE, [
             projectId,

@@ -219,6 +219,26 @@ describe('lookup: editing ticket types', function () {
     expect(cleared.is_default).to.equal(false);
   });
 
+  it('a new default type at creation writes ticket_type.updated for the type that lost the flag', async () => {
+    const own = await client.CreateProject({ name: 'Created', slug: 'created', prefix: 'CR' });
+    const previous = await newType({ isDefault: true, projectId: own.id });
+    expect(await newEvents()).to.deep.equal([]);
+    const created = await client.CreateTicketType(
+      { project_id: own.id, name: 'Newer', slug: 'newer', is_default: true },
+      admin,
+    );
+    expect(created.is_default).to.equal(true);
+    const events = await newEvents();
+    expect(events).to.have.length(1);
+    expect(events[0]!.data).to.deep.include({
+      id: previous.id,
+      project_id: own.id,
+      is_default: false,
+      changed: ['is_default'],
+      actor_id: adminId,
+    });
+  });
+
   it('refuses invalid values with 422 naming every field, and an empty request on body', async () => {
     const type = await newType();
     const taken = await newType();
