@@ -18,7 +18,7 @@ import { AppError } from '@tix/kit';
 import { USER_LIMITS } from '@tix/protos';
 import { forgetUser } from '../../auth/forget-user.js';
 import { sendData } from '../../http/envelope.js';
-import { callContext } from '../../http/request-context.js';
+import { callContext, requirePrincipal } from '../../http/request-context.js';
 import { idParam, requiredTextField, textField } from '../../http/schema-fields.js';
 import type { IssuedPasswordReset } from '../../mail/password-reset-mail.js';
 import { json, message } from '../../openapi/responses.js';
@@ -176,7 +176,10 @@ export const PASSWORD_RESET_OPERATIONS: Operation[] = [
           request.log.error({ err: error, user_id: params.id }, 'password reset: mailing failed');
           throw AppError.unavailable(RESET_LINK_NOT_MAILED_MESSAGE);
         });
-      request.log.info({ user_id: params.id }, 'password reset link issued by an admin');
+      request.log.info(
+        { user_id: params.id, issued_by: requirePrincipal(request).user_id },
+        'password reset link issued by an admin',
+      );
       const mailed = passwordResetMail.transport === 'smtp';
       sendData(
         response,
