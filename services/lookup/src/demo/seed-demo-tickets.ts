@@ -4,7 +4,7 @@
  * same rules, numbering, outbox events and lane placement as a real one. A project that already has
  * tickets is left alone: the seed never adds a second copy, and never touches a project in use.
  */
-import type { OutgoingContext, ServiceClient } from '@tix/kit';
+import { AppError, type OutgoingContext, type ServiceClient } from '@tix/kit';
 import { ROLE_SCOPES, type Principal } from '@tix/protos';
 import type { ProjectRecord } from '../projects/project-store.js';
 import type { TicketTypeRecord } from '../ticket-types/ticket-type-store.js';
@@ -29,8 +29,28 @@ export interface DemoTicketContext {
   correlationId: string;
 }
 
-/** Creates the demo tickets (with their moves and comments) in each demo project that has none. */
+/**
+ * Creates the demo tickets (with their moves and comments) in each demo project that has none. A
+ * peer that cannot be reached is named, so the CLI does not mistake it for lookup being down.
+ */
 export async function seedDemoTickets(
+  peers: DemoTicketPeers,
+  context: DemoTicketContext,
+): Promise<DemoTicketsOutcome> {
+  try {
+    return await createDemoTickets(peers, context);
+  } catch (error) {
+    if (error instanceof AppError && (error.kind === 'unavailable' || error.kind === 'timeout')) {
+      throw AppError.unavailable(
+        'Demo tickets need the ticket and comment services, which did not answer; start the whole fleet, or seed with --without-tickets',
+        error,
+      );
+    }
+    throw error;
+  }
+}
+
+async function createDemoTickets(
   peers: DemoTicketPeers,
   context: DemoTicketContext,
 ): Promise<DemoTicketsOutcome> {

@@ -1,0 +1,41 @@
+import { expect } from 'chai';
+import { AppError, GENERIC_MESSAGES } from '@tix/kit';
+import { DEMO_PROJECTS } from '../../src/demo/demo-data.js';
+import { DEMO_TICKETS } from '../../src/demo/demo-tickets.js';
+import { seedDemoTickets, type DemoTicketPeers } from '../../src/demo/seed-demo-tickets.js';
+
+const users = [
+  { id: 1, name: 'Ada', email: 'admin@example.com', role: 'admin' as const, isActive: true },
+  { id: 2, name: 'Lee', email: 'lead@example.com', role: 'team_lead' as const, isActive: true },
+  { id: 3, name: 'Alex', email: 'agent@example.com', role: 'agent' as const, isActive: true },
+];
+
+describe('demo tickets', () => {
+  it('fill every lane of each demo workflow and are written by users whose role may write them', () => {
+    for (const ticket of DEMO_TICKETS) {
+      const authors = [ticket.reporter, ...ticket.comments.map((comment) => comment.by)];
+      for (const email of authors)
+        expect(
+          users.map((user) => user.email),
+          ticket.title,
+        ).to.include(email);
+    }
+  });
+
+  it('name the unreachable ticket service instead of passing on a bare "unavailable"', async () => {
+    const down = () => Promise.reject(new AppError('unavailable', GENERIC_MESSAGES.unavailable));
+    const peers = {
+      tickets: { ListTickets: down, CreateTicket: down, MoveTicket: down },
+      comments: { CreateComment: down },
+    } as unknown as DemoTicketPeers;
+    const project = { id: 1, name: 'Support', slug: 'support', prefix: 'SUP', description: '', statuses: [] };
+    try {
+      await seedDemoTickets(peers, { projects: [project], ticketTypes: [], users, correlationId: 'c' });
+      expect.fail('expected a refusal');
+    } catch (error) {
+      expect(error).to.be.instanceOf(AppError);
+      expect((error as AppError).kind).to.equal('unavailable');
+      expect((error as AppError).message).to.match(/ticket and comment services.*--without-tickets/);
+    }
+  });
+});
