@@ -1,30 +1,24 @@
 /**
- * Administration on the session host, for admins: creating projects (with their workflow) and ticket
- * types (with their custom field schema), as `pnpm tix project create` and `ticket-type create` do,
- * and editing a project and its workflow:
+ * Project administration on the session host, for admins: creating projects (with their workflow),
+ * as `pnpm tix project create` does, and editing a project and its workflow (`project update`,
+ * `status add|update|remove`); ticket types are in ticket-type-administration.ts:
  *   PATCH  /api/projects/{id}                    name, description;
  *   POST   /api/projects/{id}/statuses           add a status (at `position`, default last);
  *   PATCH  /api/projects/{id}/statuses/{slug}    relabel, close/open, move;
  *   DELETE /api/projects/{id}/statuses/{slug}    remove (`move_to`: where its tickets go; 409 with
  *                                                their count when live tickets are in it without one).
  * The gateway checks shapes and bounds; the lookup service holds the rules (slug and prefix format,
- * a workflow's statuses, the field schema) and answers each problem under its field. The ticket
+ * a workflow's statuses) and answers each problem under its field. The ticket
  * service moves the tickets of a removed status when it hears lookup's project.updated.
  */
 import { z } from 'zod';
 import type { Response } from 'express';
-import {
-  PROJECT_LIMITS,
-  presentProject,
-  presentTicketType,
-  SLUG_MAX_LENGTH,
-  TICKET_TYPE_LIMITS,
-} from '@tix/protos';
+import { PROJECT_LIMITS, presentProject, SLUG_MAX_LENGTH } from '@tix/protos';
 import { sendData } from '../../http/envelope.js';
-import { callContext, requireProject } from '../../http/request-context.js';
+import { callContext } from '../../http/request-context.js';
 import { idParam, integerField, requiredTextField, slugField, textField } from '../../http/schema-fields.js';
 import type { Project } from '../../projects/project-resolver.js';
-import { projectSchema, ticketTypeSchema } from '../../openapi/components.js';
+import { projectSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { single } from '../../openapi/responses.js';
 import { requireService } from '../../services.js';
@@ -33,7 +27,6 @@ import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
 
 /** A bound no valid prefix reaches; the lookup service says what a valid one is. */
 const MAX_PREFIX_LENGTH = 10;
-const MAX_FIELDS = 100;
 
 const createProjectBody = z.object(
   {
@@ -74,33 +67,6 @@ const createProjectBody = z.object(
       .max(PROJECT_LIMITS.statuses, `At most ${PROJECT_LIMITS.statuses} statuses`)
       .optional()
       .meta({ description: 'The workflow in order; absent: open, work_in_progress, waiting, closed.' }),
-  },
-  { error: BODY_NOT_OBJECT_MESSAGE },
-);
-
-const createTicketTypeBody = z.object(
-  {
-    name: requiredTextField('Name', {
-      max: TICKET_TYPE_LIMITS.name,
-      description: 'Display name.',
-      example: 'Bug',
-    }),
-    slug: slugField('Slug', { description: 'Lower-case words joined by underscores.', example: 'bug' }),
-    description: textField('Description', {
-      max: TICKET_TYPE_LIMITS.description,
-      description: 'Optional.',
-    }).optional(),
-    is_default: z
-      .boolean({ error: 'is_default must be true or false' })
-      .optional()
-      .meta({ description: 'The type new tickets get when they name none (one per project).' }),
-    field_schema: z
-      .array(z.record(z.string(), z.unknown(), { error: 'Each field must be an object' }), {
-        error: 'field_schema must be an array',
-      })
-      .max(MAX_FIELDS, `At most ${MAX_FIELDS} fields`)
-      .optional()
-      .meta({ description: 'The custom fields (spec "Custom fields"); absent: none.' }),
   },
   { error: BODY_NOT_OBJECT_MESSAGE },
 );
@@ -232,47 +198,6 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
         callContext(request),
       );
       sendData(response, { project: presentProject(project) }, 201);
-    },
-  }),
-
-  defineOperation({
-    method: 'post',
-    path: '/ticket-types',
-    hosts: ['app'],
-    access: { scope: null, role: 'admin' },
-    project: 'required',
-    request: { body: createTicketTypeBody },
-    bodyExample: {
-      name: 'Bug',
-      slug: 'bug',
-      field_schema: [
-        {
-          name: 'severity',
-          label: 'Severity',
-          type: 'select',
-          required: true,
-          constraints: { allowed_values: ['low', 'high'] },
-        },
-      ],
-    },
-    operationId: 'createTicketType',
-    tag: 'Account',
-    summary: 'Create a ticket type in the project (admin)',
-    success: single(201, 'The ticket type.', 'ticket_type', ticketTypeSchema, EXAMPLES.ticketType),
-    errors: [422],
-    async handle({ body }, request, response, { services }) {
-      const type = await requireService(services, 'lookup').CreateTicketType(
-        {
-          project_id: requireProject(request).id,
-          name: body.name,
-          slug: body.slug,
-          description: body.description ?? '',
-          is_default: body.is_default ?? false,
-          field_schema_json: JSON.stringify(body.field_schema ?? []),
-        },
-        callContext(request),
-      );
-      sendData(response, { ticket_type: presentTicketType(type) }, 201);
     },
   }),
 

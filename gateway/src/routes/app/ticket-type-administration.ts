@@ -1,6 +1,7 @@
 /**
  * Ticket-type administration on the session host, for admins, in the project context (`?project=`
- * or `?project_id=`):
+ * or `?project_id=`), as `pnpm tix ticket-type create|update` do:
+ *   POST /api/ticket-types          a new type with its custom field schema;
  *   PATCH /api/ticket-types/{id}    name, description, is_default, field_schema, is_retired.
  * The gateway checks shapes and bounds; the lookup service holds the rules (creation's, a retired
  * type never the default) and asks the ticket service whether stored values fit a new field_schema:
@@ -11,7 +12,13 @@ import { z } from 'zod';
 import { presentTicketType, TICKET_TYPE_LIMITS } from '@tix/protos';
 import { sendData } from '../../http/envelope.js';
 import { callContext, requireProject } from '../../http/request-context.js';
-import { fieldSchemaField, idParam, requiredTextField, textField } from '../../http/schema-fields.js';
+import {
+  fieldSchemaField,
+  idParam,
+  requiredTextField,
+  slugField,
+  textField,
+} from '../../http/schema-fields.js';
 import { ticketTypeSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { single } from '../../openapi/responses.js';
@@ -20,12 +27,36 @@ import { defineOperation, type Operation } from '../operation.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
 
 export const INVALID_TICKET_TYPE_ID_MESSAGE = 'Invalid ticket type id';
-/** As at creation (administration.ts): a bound far above any real schema, checked before lookup sees it. */
+/** A bound far above any real schema, checked before lookup sees it. */
 const MAX_FIELDS = 100;
 
 const ticketTypeIdParams = z.object({
   id: idParam({ message: INVALID_TICKET_TYPE_ID_MESSAGE, description: 'Ticket type id.', example: 3 }),
 });
+
+const createTicketTypeBody = z.object(
+  {
+    name: requiredTextField('Name', {
+      max: TICKET_TYPE_LIMITS.name,
+      description: 'Display name.',
+      example: 'Bug',
+    }),
+    slug: slugField('Slug', { description: 'Lower-case words joined by underscores.', example: 'bug' }),
+    description: textField('Description', {
+      max: TICKET_TYPE_LIMITS.description,
+      description: 'Optional.',
+    }).optional(),
+    is_default: z
+      .boolean({ error: 'is_default must be true or false' })
+      .optional()
+      .meta({ description: 'The type new tickets get when they name none (one per project).' }),
+    field_schema: fieldSchemaField({
+      max: MAX_FIELDS,
+      description: 'The custom fields (spec "Custom fields"); absent: none.',
+    }).optional(),
+  },
+  { error: BODY_NOT_OBJECT_MESSAGE },
+);
 
 const updateTicketTypeBody = z.object(
   {
@@ -57,6 +88,47 @@ const updateTicketTypeBody = z.object(
 );
 
 export const TICKET_TYPE_ADMINISTRATION_OPERATIONS: Operation[] = [
+  defineOperation({
+    method: 'post',
+    path: '/ticket-types',
+    hosts: ['app'],
+    access: { scope: null, role: 'admin' },
+    project: 'required',
+    request: { body: createTicketTypeBody },
+    bodyExample: {
+      name: 'Bug',
+      slug: 'bug',
+      field_schema: [
+        {
+          name: 'severity',
+          label: 'Severity',
+          type: 'select',
+          required: true,
+          constraints: { allowed_values: ['low', 'high'] },
+        },
+      ],
+    },
+    operationId: 'createTicketType',
+    tag: 'Account',
+    summary: 'Create a ticket type in the project (admin)',
+    success: single(201, 'The ticket type.', 'ticket_type', ticketTypeSchema, EXAMPLES.ticketType),
+    errors: [422],
+    async handle({ body }, request, response, { services }) {
+      const type = await requireService(services, 'lookup').CreateTicketType(
+        {
+          project_id: requireProject(request).id,
+          name: body.name,
+          slug: body.slug,
+          description: body.description ?? '',
+          is_default: body.is_default ?? false,
+          field_schema_json: JSON.stringify(body.field_schema ?? []),
+        },
+        callContext(request),
+      );
+      sendData(response, { ticket_type: presentTicketType(type) }, 201);
+    },
+  }),
+
   defineOperation({
     method: 'patch',
     path: '/ticket-types/:id',

@@ -106,8 +106,8 @@ export const summaries = {
   },
   updatedTicketType(type: TicketTypeOutput): string {
     const fields = type.field_schema.length;
-    const retired = (type as { retired_at?: string | null }).retired_at;
-    return `Ticket type ${type.id} "${type.name}" (slug ${type.slug}${type.is_default ? ', default' : ''}${retired ? `, retired ${retired}` : ''}) with ${fields} custom field${fields === 1 ? '' : 's'}\n`;
+    const retired = type.retired_at === null ? '' : `, retired ${type.retired_at}`;
+    return `Ticket type ${type.id} "${type.name}" (slug ${type.slug}${type.is_default ? ', default' : ''}${retired}) with ${fields} custom field${fields === 1 ? '' : 's'}\n`;
   },
   ticketType(type: TicketTypeOutput): string {
     const fields = type.field_schema.length;
