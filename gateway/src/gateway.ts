@@ -135,6 +135,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const servers: http.Server[] = [];
   const listeners: Listener[] = [];
   const closeDependencies = async () => {
+    // Reset mails still being sent need the lookup client: before the clients close.
+    await passwordResetMail.close();
     await revocations.stop();
     await store
       .close()
@@ -145,7 +147,6 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     if (redis)
       await closeRedis(redis).catch((error: unknown) => logger.warn({ err: error }, 'closing redis failed'));
     closeServiceClients(services);
-    passwordResetMail.close();
   };
   try {
     for (const planned of planListeners(config)) {

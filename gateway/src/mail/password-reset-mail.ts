@@ -24,8 +24,17 @@ export interface PasswordResetMailer {
     reset: IssuedPasswordReset,
     options: { issuedByAdmin: boolean; log: Logger; now?: Date },
   ): Promise<string>;
-  close(): void;
+  /**
+   * Runs `task` (issuing and mailing after the answer went out) without anyone awaiting it: its
+   * failure is logged on `log`, and close() waits for it.
+   */
+  inBackground(task: () => Promise<void>, log: Logger): void;
+  /** Waits (at most CLOSE_WAIT_MS) for background tasks, then closes the transport. */
+  close(): Promise<void>;
 }
+
+/** How long stopping waits for reset mails still being sent (within the shutdown grace period). */
+export const CLOSE_WAIT_MS = 5_000;
 
 const PRODUCT = 'Tix';
 
@@ -82,6 +91,7 @@ export function passwordResetMessage(
 /** The reset mailer over `transport`; links start at `appUrl` (the session host's public origin). */
 export function createPasswordResetMailer(transport: MailTransport, appUrl: string): PasswordResetMailer {
   const base = appUrl.replace(/\/+$/, '');
+  const pending = new Set<Promise<void>>();
   const linkOf = (token: string) => `${base}/reset-password?token=${encodeURIComponent(token)}`;
   return {
     transport: transport.kind,
@@ -95,6 +105,18 @@ export function createPasswordResetMailer(transport: MailTransport, appUrl: stri
       if (transport.kind === 'folder') log.info({ file, link }, 'password reset mail written');
       return link;
     },
-    close: () => transport.close(),
+    inBackground(task, log) {
+      const running = task()
+        .catch((error: unknown) => log.error({ err: error }, 'password reset: issuing or mailing failed'))
+        .finally(() => pending.delete(running));
+      pending.add(running);
+    },
+    async close() {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)));
+      await Promise.race([Promise.allSettled([...pending]), timeout]);
+      clearTimeout(timer);
+      transport.close();
+    },
   };
 }

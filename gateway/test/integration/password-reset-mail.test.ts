@@ -78,7 +78,7 @@ describe('password reset mail (nodemailer transports)', () => {
       const mailer = createPasswordResetMailer(transport, 'https://app.tix.test/');
       expect(mailer.transport).to.equal('smtp');
       const link = await mailer.send(RESET, { issuedByAdmin: false, log: testLogger('mail'), now: NOW });
-      mailer.close();
+      await mailer.close();
       expect(link).to.equal(LINK);
       expect(smtp.received).to.have.length(1);
       const [message] = smtp.received;
@@ -149,6 +149,21 @@ describe('password reset mail (nodemailer transports)', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('closing waits for mails still being sent in the background; a failed one is logged, not thrown', async () => {
+    const mailer = createPasswordResetMailer(
+      createMailTransport({ smtpUrl: undefined, from: FROM, dir: null }, testLogger('mail')),
+      'https://app.tix.test',
+    );
+    let finished = false;
+    mailer.inBackground(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      finished = true;
+    }, testLogger('mail'));
+    mailer.inBackground(() => Promise.reject(new Error('relay down')), testLogger('mail'));
+    await mailer.close();
+    expect(finished).to.equal(true);
   });
 
   it('without SMTP_URL in production drops the message (no folder) and resolves', async () => {

@@ -97,14 +97,14 @@ export const PASSWORD_RESET_OPERATIONS: Operation[] = [
       const log = request.log;
       const context = callContext(request);
       // After the answer: nothing the lookup or the mail relay does can show in it.
-      void (async () => {
+      passwordResetMail.inBackground(async () => {
         const answer = await requireService(services, 'lookup').IssuePasswordReset(
           { email: body.email },
           context,
         );
         if (!answer.issued) return;
         await passwordResetMail.send(issuedReset(answer), { issuedByAdmin: false, log });
-      })().catch((error: unknown) => log.error({ err: error }, 'password reset: issuing or mailing failed'));
+      }, log);
     },
   }),
 
