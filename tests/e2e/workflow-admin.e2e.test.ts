@@ -5,7 +5,7 @@
  * ticket service has heard lookup's project.updated. Agents and team leads are refused (403).
  */
 import { expect } from 'chai';
-import { expectError } from '@tix/kit/testing';
+import { eventually, expectError } from '@tix/kit/testing';
 import {
   createProject,
   createTicketType,
@@ -17,16 +17,6 @@ import type { ApiResponse } from '../support/http.js';
 import { signIn, type BrowserSession } from '../support/session.js';
 
 const PASSWORD = 'correct horse battery staple';
-
-/** Polls `check` until it returns true (at most `timeoutMs`), then asserts it did. */
-async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  expect.fail(`${what} within ${timeoutMs} ms`);
-}
 
 describe('the session host: admins edit projects and workflows', function () {
   this.timeout(60_000);
@@ -144,10 +134,11 @@ describe('the session host: admins edit projects and workflows', function () {
     );
     expectError(await as.admin.call('PATCH', statusPath('nope'), { label: 'X' }), 404, 'Status not found');
 
+    // The board shows the new lane order once the ticket service has heard project.updated.
     await eventually(
       async () =>
         JSON.stringify(Object.keys(await board())) === JSON.stringify(['open', 'done', 'review', 'qa']),
-      'the board shows the new lane order',
+      15_000,
     );
   });
 
@@ -181,10 +172,11 @@ describe('the session host: admins edit projects and workflows', function () {
     expect(removed.status, removed.text).to.equal(200);
     expect(slugsOf(removed)).to.deep.equal(['open', 'done', 'qa']);
 
+    // The tickets appear in the qa lane.
     await eventually(async () => {
       const lanes = await board();
       return !('review' in lanes) && ids.every((id) => lanes.qa?.includes(id));
-    }, 'the tickets appear in the qa lane');
+    }, 15_000);
     const ticket = await as.agent.call('GET', `/tickets/${ids[0]}?${inProject}`);
     expect(ticket.body.data.ticket).to.include({ status: 'qa', status_label: 'Quality check', version: 3 });
 
