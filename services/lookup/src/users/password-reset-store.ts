@@ -92,7 +92,7 @@ export function createPasswordResetStore(pool: pg.Pool): PasswordResetStore {
           { passwordHash },
           { check: (before) => steps.check(before), event: (after, before) => steps.event(after, before) },
         );
-        if (user) await client.query(VOID_UNSPENT, [user.id, now]);
+        // updateUserIn voids the user's other unspent links with the new password.
         return user;
       });
     },

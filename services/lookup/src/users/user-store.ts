@@ -79,6 +79,7 @@ const UPDATE = `
     updated_at = now()
   WHERE id = $1
   RETURNING ${PUBLIC_COLUMNS}`;
+const VOID_RESETS = `UPDATE password_resets SET used_at = now() WHERE user_id = $1 AND used_at IS NULL`;
 const CREATE = `
   INSERT INTO users (name, email, role, password_hash, updated_at) VALUES ($1, $2, $3::"Role", $4, now())
   RETURNING ${PUBLIC_COLUMNS}`;
@@ -108,6 +109,8 @@ export async function updateUserIn(
     changes.passwordHash ?? null,
   ]);
   const after = rows[0]!;
+  // A new password or a deactivation voids the user's unspent reset links.
+  if (changes.passwordHash !== undefined || changes.isActive === false) await client.query(VOID_RESETS, [id]);
   await client.query(outboxInsert([steps.event(after, before)]));
   return after;
 }

@@ -128,6 +128,24 @@ describe('lookup: password reset (IssuePasswordReset, ResetPassword)', () => {
     await signIn(user.email, 'old password 6');
   });
 
+  it('a password set by other means (ChangePassword, an admin) voids unspent links', async () => {
+    const user = await newUser({ password: 'old password 12' });
+    const token = await issue(user.email);
+    await lookup.client.ChangePassword(
+      { current_password: 'old password 12', new_password: 'changed by hand' },
+      { principal: { kind: 'session', user_id: user.id, role: 'agent', scopes: [] } },
+    );
+    expect(
+      await refusalOf(lookup.client.ResetPassword({ token, new_password: 'from the old link' })),
+    ).to.deep.equal(INVALID_TOKEN);
+    const second = await issue(user.email);
+    await lookup.client.UpdateUser({ id: user.id, password: 'set by an admin' });
+    expect(
+      await refusalOf(lookup.client.ResetPassword({ token: second, new_password: 'from the old link' })),
+    ).to.deep.equal(INVALID_TOKEN);
+    await signIn(user.email, 'set by an admin');
+  });
+
   it('checks the new password as ChangePassword does, without spending the token', async () => {
     const user = await newUser({ password: 'old password 7' });
     const token = await issue(user.email);
