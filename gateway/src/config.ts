@@ -22,6 +22,7 @@ import {
   SERVICE_NOT_DEPLOYED,
   serviceAddressVariable,
   type ServiceName,
+  GATEWAY_DEFAULT_PORTS,
 } from '@tix/protos';
 import { LIMITS_ENV, limitsConfigFrom, type LimitsConfig } from './limits/config.js';
 import type { MailConfig } from './mail/mail-transport.js';
@@ -169,8 +170,8 @@ const GatewayEnvSchema = z
     NODE_ENV: env.nodeEnv,
     LOG_LEVEL: env.logLevel,
     GATEWAY_HOST: env.host('127.0.0.1'),
-    GATEWAY_API_PORT: env.port(8080),
-    GATEWAY_APP_PORT: env.port(8081),
+    GATEWAY_API_PORT: env.port(GATEWAY_DEFAULT_PORTS.api),
+    GATEWAY_APP_PORT: env.port(GATEWAY_DEFAULT_PORTS.app),
     METRICS_HOST: env.host('127.0.0.1'),
     METRICS_PORT: metricsPortSchema(DEFAULT_METRICS_PORTS.gateway),
     API_HOSTS: hostList,

@@ -14,6 +14,9 @@ export const FLEET: Record<ServiceName, { defaultPort: number; database: string 
 
 export const SERVICE_NAMES = Object.keys(FLEET) as ServiceName[];
 
+/** The gateway's default HTTP ports: the API host (/v1) and the session host (/api, the console). */
+export const GATEWAY_DEFAULT_PORTS = { api: 8080, app: 8081 } as const;
+
 /** Env variable holding a service's address for its callers, e.g. TICKETS_SERVICE_ADDR=tickets:50052. */
 export function serviceAddressVariable(name: ServiceName): string {
   return `${name.toUpperCase()}_SERVICE_ADDR`;

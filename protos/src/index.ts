@@ -24,6 +24,7 @@ export { LOADER_OPTIONS, PROTO_ROOT, SERVICE_PROTO_FILES, type ServiceName } fro
 export * from './events.js';
 export * from './principal.js';
 export * from './fleet.js';
+export * from './links.js';
 export * from './presenters.js';
 export * from './vocabulary.js';
 

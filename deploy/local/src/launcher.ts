@@ -20,6 +20,7 @@ import {
   serviceAddressVariable,
   serviceDatabaseVariable,
   type ServiceName,
+  GATEWAY_DEFAULT_PORTS,
 } from '@tix/protos';
 import { prefixLines } from './child-logs.js';
 import { builtServices, REPO_ROOT, serviceDir } from './fleet-layout.js';
@@ -119,8 +120,8 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
   const baseEnv = { ...(options.env ?? process.env) };
   const { logger } = options;
   const services = builtServices();
-  const apiPort = options.apiPort ?? Number(baseEnv.GATEWAY_API_PORT ?? 8080);
-  const appPort = options.appPort ?? Number(baseEnv.GATEWAY_APP_PORT ?? 8081);
+  const apiPort = options.apiPort ?? Number(baseEnv.GATEWAY_API_PORT ?? GATEWAY_DEFAULT_PORTS.api);
+  const appPort = options.appPort ?? Number(baseEnv.GATEWAY_APP_PORT ?? GATEWAY_DEFAULT_PORTS.app);
   const port = (name: ServiceName) =>
     options.servicePorts?.[name] ??
     Number(baseEnv[`${name.toUpperCase()}_GRPC_PORT`] ?? FLEET[name].defaultPort);

@@ -5,6 +5,7 @@
  * also logged, so a laptop needs no mail client.
  */
 import type { Logger } from '@tix/kit';
+import { passwordResetLink } from '@tix/protos';
 import type { MailMessage, MailTransport, MailTransportKind } from './mail-transport.js';
 
 /** What lookup's IssuePasswordReset answers when it issued a token. */
@@ -90,9 +91,8 @@ export function passwordResetMessage(
 
 /** The reset mailer over `transport`; links start at `appUrl` (the session host's public origin). */
 export function createPasswordResetMailer(transport: MailTransport, appUrl: string): PasswordResetMailer {
-  const base = appUrl.replace(/\/+$/, '');
   const pending = new Set<Promise<void>>();
-  const linkOf = (token: string) => `${base}/reset-password?token=${encodeURIComponent(token)}`;
+  const linkOf = (token: string) => passwordResetLink(appUrl, token);
   return {
     transport: transport.kind,
     linkOf,

@@ -67,6 +67,7 @@ export type Command =
       isRetired?: boolean;
     }
   | { name: 'user list'; all: boolean }
+  | { name: 'user reset-link'; email: string }
   | {
       name: 'user update';
       email: string;
@@ -266,6 +267,11 @@ export const COMMANDS: Record<string, CommandDefinition> = {
         ...(values['password-stdin'] === true ? { passwordStdin: true as const } : {}),
       };
     },
+  },
+  'user reset-link': {
+    options: { email: text },
+    required: ['email'],
+    build: (values) => ({ name: 'user reset-link', email: str(values, 'email') }),
   },
   'user list': {
     options: { all: flag },

@@ -126,6 +126,9 @@ export const summaries = {
     );
     return `${[...lines, `${list.count} user${list.count === 1 ? '' : 's'}`].join('\n')}\n`;
   },
+  resetLink(reset: { email: string; link: string; expires_at: string }): string {
+    return `Password reset link for ${reset.email} (works once, until ${reset.expires_at}):\n${reset.link}\nGive it to the user over a channel you trust; a newer link voids it.\n`;
+  },
   createdKey(key: CreatedKeyOutput): string {
     return `Created API key ${key.id} for user ${key.user_id} (${scopeList(key.scopes)}; ${projectScope(key.project_id)})\nKey: ${key.key}\nStore it now: it is shown only once.\n`;
   },

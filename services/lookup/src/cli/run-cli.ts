@@ -6,12 +6,15 @@ import { randomUUID } from 'node:crypto';
 import { AppError, createServiceClient, GENERIC_MESSAGES, type ServiceClient } from '@tix/kit';
 import {
   FLEET,
+  GATEWAY_DEFAULT_PORTS,
+  passwordResetLink,
   presentProject,
   presentTicketType,
   presentUser,
   quoted,
   SERVICE_NOT_DEPLOYED,
   serviceAddressVariable,
+  type lookup,
 } from '@tix/protos';
 import { normaliseEmail } from '../users/user-rules.js';
 import { given, parseCommandLine, UsageError, type Command } from './parse-command.js';
@@ -73,10 +76,32 @@ async function passwordOf(command: Command, io: CliIo): Promise<string | undefin
   return undefined;
 }
 
+/** Where reset links point: APP_URL, as the gateway reads it, else the local session host. */
+export function appUrlOf(env: NodeJS.ProcessEnv): string {
+  const configured = env.APP_URL?.trim();
+  return configured
+    ? configured
+    : `http://localhost:${env.GATEWAY_APP_PORT?.trim() || GATEWAY_DEFAULT_PORTS.app}`;
+}
+
+/** The user with that email (any state), or 404: the contract names users by id, the operator by email. */
+async function userByEmail(
+  client: ServiceClient<'lookup'>,
+  email: string,
+  context: { correlationId: string },
+): Promise<lookup.User__Output> {
+  const normalised = normaliseEmail(email);
+  const { users } = await client.ListUsers({ active_only: false }, context);
+  const found = users.find((user) => user.email === normalised);
+  if (!found) throw AppError.notFound(`User not found: ${quoted(email)}`);
+  return found;
+}
+
 async function execute(
   client: ServiceClient<'lookup'>,
   command: Command,
   password: string | undefined,
+  env: NodeJS.ProcessEnv,
 ): Promise<Output> {
   const context = { correlationId: `tix-cli-${randomUUID()}` };
   switch (command.name) {
@@ -205,11 +230,7 @@ async function execute(
       return { json: list, summary: summaries.userList(list) };
     }
     case 'user update': {
-      // The contract changes users by id; the operator names them by email.
-      const email = normaliseEmail(command.email);
-      const { users } = await client.ListUsers({ active_only: false }, context);
-      const found = users.find((user) => user.email === email);
-      if (!found) throw AppError.notFound(`User not found: ${quoted(command.email)}`);
+      const found = await userByEmail(client, command.email, context);
       const user = presentUser(
         await client.UpdateUser(
           {
@@ -220,6 +241,17 @@ async function execute(
         ),
       );
       return { json: user, summary: summaries.updatedUser(user) };
+    }
+    case 'user reset-link': {
+      const user = await userByEmail(client, command.email, context);
+      const issued = await client.IssuePasswordReset({ user_id: user.id }, context);
+      const link = {
+        user_id: user.id,
+        email: user.email,
+        link: passwordResetLink(appUrlOf(env), issued.token!),
+        expires_at: issued.expires_at!,
+      };
+      return { json: link, summary: summaries.resetLink(link) };
     }
     case 'key create': {
       const key = presentCreatedKey(
@@ -305,7 +337,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   const client = createServiceClient('lookup', address, { deadlineMs: DEFAULT_DEADLINE_MS });
   try {
-    const output = await execute(client, parsed.command, password);
+    const output = await execute(client, parsed.command, password, io.env);
     if (parsed.json) io.stdout(`${JSON.stringify(output.json, null, 2)}\n`);
     else io.stdout(output.summary);
     return EXIT.ok;

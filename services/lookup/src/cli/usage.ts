@@ -24,6 +24,8 @@ Commands:
       active users only, unless --all
   user update --email EMAIL [--name NAME] [--role ${ROLES.join('|')}] [--activate | --deactivate] [--password-stdin]
       a role, active flag or password change ends the user's sessions
+  user reset-link --email EMAIL
+      a single-use link (30 minutes) for the user to set a password; APP_URL is where it points
   key create --user EMAIL --scopes LIST [--project SLUG] [--name LABEL]
       LIST: comma list of ${SCOPES.join(',')}
   key list [--user EMAIL] [--project SLUG]

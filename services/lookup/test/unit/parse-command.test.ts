@@ -298,6 +298,10 @@ describe('CLI command line', () => {
       fieldsJson: '[]',
       isRetired: true,
     });
+    expect(run(['user', 'reset-link', '--email', 'a@b.io'])).to.deep.equal({
+      name: 'user reset-link',
+      email: 'a@b.io',
+    });
     expect(usageError(['status', 'update', '--project', 'p', '--slug', 's', '--open', '--closed'])).to.equal(
       'status update: give --closed or --open, not both',
     );

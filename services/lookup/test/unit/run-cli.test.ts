@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { firstLine, lookupAddress, runCli } from '../../src/cli/run-cli.js';
+import { appUrlOf, firstLine, lookupAddress, runCli } from '../../src/cli/run-cli.js';
 
 /** An io over `env` whose standard input is `input`; `out.stdinReads` counts how often it was read. */
 function io(env: NodeJS.ProcessEnv = {}, input = '') {
@@ -27,6 +27,14 @@ describe('CLI runner (no service needed)', () => {
     expect(lookupAddress({})).to.equal('127.0.0.1:50051');
     expect(lookupAddress({ LOOKUP_SERVICE_ADDR: ' ' })).to.equal('127.0.0.1:50051');
     expect(lookupAddress({ LOOKUP_SERVICE_ADDR: 'lookup:6000' })).to.equal('lookup:6000');
+  });
+
+  it('points reset links at APP_URL, else the local session host on GATEWAY_APP_PORT (default 8081)', () => {
+    expect(appUrlOf({})).to.equal('http://localhost:8081');
+    expect(appUrlOf({ GATEWAY_APP_PORT: '9001' })).to.equal('http://localhost:9001');
+    expect(appUrlOf({ APP_URL: 'https://tix.example.com', GATEWAY_APP_PORT: '9001' })).to.equal(
+      'https://tix.example.com',
+    );
   });
 
   it('refuses an address that is not host:port (or "none") with exit 2', async () => {
