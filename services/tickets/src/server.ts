@@ -32,7 +32,7 @@ export const ticketService = defineTixService({
   peers: ['lookup'],
   outbox: true,
   register: ({ config, pool, peers, logger }) => {
-    // One directory for the handlers and the lookup-events consumer, which forgets its entries.
+    // One directory for the handlers, the export and the lookup-events consumer (which forgets its entries).
     const lookup = createLookupDirectory({ client: peers.lookup, ttls: config.cacheTtls });
     const writes = createTicketWriteStore(pool);
     const statusTickets = createStatusTicketsStore(pool);
@@ -41,11 +41,7 @@ export const ticketService = defineTixService({
         ...ticketHandlers({ reads: createTicketReadStore(pool), writes, lookup }),
         ...statusCountHandlers(statusTickets),
         ...fieldAuditHandlers(createFieldValuesStore(pool)),
-        // The export presents tickets of every project: its own cached directory of them.
-        ExportUserTickets: exportUserTicketsHandler({
-          pool,
-          lookup: createLookupDirectory({ client: peers.lookup, ttls: config.cacheTtls }),
-        }),
+        ExportUserTickets: exportUserTicketsHandler({ pool, lookup }),
       }),
       workers: { idempotencySweep: startIdempotencySweep({ pool, logger }) },
       consumers: {
