@@ -29,6 +29,12 @@ export const AUTH_ENDPOINTS: readonly string[] = ['/auth/login', '/auth/register
  */
 export const PER_ADDRESS_ROUTES: readonly string[] = ['/auth/forgot-password', '/auth/reset-password'];
 
+/**
+ * Session-host routes whose override counts per signed-in user, across all their sessions, so that
+ * signing in again does not buy more exports (the spec's 3 data exports per hour are the user's).
+ */
+export const PER_USER_ROUTES: readonly string[] = ['/me/data-export'];
+
 export interface RateLimitTarget {
   bucket: string;
   rule: RateLimitRule;
@@ -100,6 +106,7 @@ export function createTargetResolver(config: LimitsConfig): (request: Request) =
   const routes = compileRoutes(config.routes);
   const authEndpoints = new Set(AUTH_ENDPOINTS);
   const perAddressRoutes = new Set(PER_ADDRESS_ROUTES);
+  const perUserRoutes = new Set(PER_USER_ROUTES);
   return (request) => {
     const principal = request.principal;
     const address = () => `anon:${addressBucket(clientAddress(request, config.trustProxyHops))}`;
@@ -108,15 +115,19 @@ export function createTargetResolver(config: LimitsConfig): (request: Request) =
     if (request.hostRole === 'app' && authEndpoints.has(path.toLowerCase())) {
       return { bucket: `auth:${address()}`, rule: config.auth };
     }
+    const routePath = path.toLowerCase().replace(/(.)\/$/, '$1');
     let caller: string;
     let rule: RateLimitRule;
-    if (principal?.kind === 'api_key') {
+    if (principal?.kind === 'session' && request.hostRole === 'app' && perUserRoutes.has(routePath)) {
+      caller = `user:${principal.user_id}`;
+      rule = config.session;
+    } else if (principal?.kind === 'api_key') {
       caller = `key:${principal.key_id ?? `user${principal.user_id}`}`;
       rule = config.apiKey;
     } else if (
       principal?.kind === 'session' &&
       request.session &&
-      !(request.hostRole === 'app' && perAddressRoutes.has(path.toLowerCase().replace(/(.)\/$/, '$1')))
+      !(request.hostRole === 'app' && perAddressRoutes.has(routePath))
     ) {
       // Hashed like the session store's keys: a dump of Redis must not reveal usable session ids.
       caller = `sess:${createHash('sha256').update(request.session.id).digest('hex').slice(0, 32)}`;

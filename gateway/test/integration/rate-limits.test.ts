@@ -235,6 +235,36 @@ describe('rate limits (sliding window)', function () {
     expect(Number(rateHeaders(refused).retryAfter)).to.be.within(3500, 3600);
   });
 
+  it('session host: the data export counts 3 per hour per user, across their sessions', async () => {
+    const instance = await gateway();
+    const signIn = async () => {
+      const csrf = await request(`${instance.appUrl}/api/csrf-token`);
+      const login = await request(`${instance.appUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: {
+          cookie: csrf.headers.get('set-cookie')!.split(';')[0]!,
+          'X-CSRF-Token': csrf.body.data.token as string,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ email: 'alice@example.com', password: 'correct horse battery' }),
+      });
+      expect(login.status).to.equal(200);
+      return { cookie: login.headers.get('set-cookie')!.split(';')[0]! };
+    };
+    const exportAs = (headers: Record<string, string>) =>
+      request(`${instance.appUrl}/api/me/data-export`, { headers });
+    const first = await signIn();
+    for (let i = 1; i <= 2; i += 1) {
+      expect(rateHeaders(await exportAs(first))).to.deep.include({ limit: '3', remaining: String(3 - i) });
+    }
+    // Signing in again does not buy a fresh budget: the user's bucket goes on.
+    const second = await signIn();
+    expect(rateHeaders(await exportAs(second))).to.deep.include({ limit: '3', remaining: '0' });
+    const refused = await exportAs(second);
+    expect(refused.status).to.equal(429);
+    expect(Number(rateHeaders(refused).retryAfter)).to.be.within(3500, 3600);
+  });
+
   it('fails open when Redis is unreachable: limits in process, readyz says degraded, never 5xx', async () => {
     const instance = await gateway({ redisUrl: `redis://127.0.0.1:${await freePort()}` });
     const ready = await request(`${instance.apiUrl}/readyz`);
