@@ -400,6 +400,10 @@ describe('the session host: v1 resources by role', function () {
     it("a role change ends the user's sessions; signing in again gives the new role", async () => {
       const user = await createUser('agent', { password: PASSWORD });
       const before = await signIn(user.email, PASSWORD);
+      // A name change, or the role the user already has, is no reason to sign them out.
+      const renamed = await as.admin.call('PATCH', `/users/${user.id}`, { name: 'Renamed', role: 'agent' });
+      expect(renamed.status, renamed.text).to.equal(200);
+      expect((await before.call('GET', '/projects')).status).to.equal(200);
       const changed = await as.admin.call('PATCH', `/users/${user.id}`, { role: 'viewer' });
       expect(changed.status, changed.text).to.equal(200);
       expectError(await before.call('GET', '/projects'), 401, NOT_SIGNED_IN);

@@ -196,7 +196,11 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
     success: single(200, 'The user.', 'user', userSchema, EXAMPLES.user),
     errors: [400, 404, 422],
     async handle({ params, body }, request, response, deps) {
-      const user = await requireService(deps.services, 'lookup').UpdateUser(
+      const lookup = requireService(deps.services, 'lookup');
+      // Read first, so that only a real change ends sessions here (a name change, or the role the
+      // user already has, keeps them); lookup's user.updated says the same to the other gateways.
+      const [before] = (await lookup.GetUsers({ ids: [params.id] }, callContext(request))).users;
+      const user = await lookup.UpdateUser(
         {
           id: params.id,
           ...(body.name === undefined ? {} : { name: body.name }),
@@ -206,7 +210,9 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
         },
         callContext(request),
       );
-      if (body.role !== undefined || body.is_active !== undefined || body.password !== undefined) {
+      const endsSessions =
+        body.password !== undefined || before?.role !== user.role || before?.is_active !== user.is_active;
+      if (endsSessions) {
         await forgetUser({ apiKeys: deps.apiKeys, sessions: deps.sessions.store }, user.id, new Date());
       }
       sendData(response, { user: userOf(user) });
