@@ -34,6 +34,24 @@ export const SUBSCRIBABLE_EVENT_TYPES = [
   'comment.created',
 ] as const satisfies readonly EventType[];
 
+/**
+ * Who made a change (envelope v1.1, docs/events.md): `user` a browser session, `api_key` an
+ * integration (with its key id), `system` internal jobs and operator tooling. `ai` and `via` (an
+ * action taken on someone's behalf) are reserved for the assistant and not produced yet.
+ */
+export interface EventActor {
+  kind: 'user' | 'api_key' | 'ai' | 'system';
+  user_id: number | null;
+  api_key_id: number | null;
+  via?: { type: string; id: number };
+}
+
+/** One changed field of an update-like event, by its public (API) name. */
+export interface FieldChange {
+  from: unknown;
+  to: unknown;
+}
+
 /** The JSON body of every message on EVENTS_EXCHANGE. */
 export interface DomainEvent<Data = Record<string, unknown>> {
   /** Unique per change (UUID); consumers deduplicate on it. Also the AMQP messageId. */
@@ -45,6 +63,15 @@ export interface DomainEvent<Data = Record<string, unknown>> {
   source: string;
   /** Project the aggregate belongs to; absent for events without one (api_key.revoked). */
   project_id?: number;
+  /** v1.1: who made the change; absent only on events written before v1.1. */
+  actor?: EventActor;
+  /**
+   * v1.1: the fields the change altered, by public name, `{ from, to }` (`{}` for creations,
+   * deletions and events that change no field). Every event of one write carries the same map.
+   */
+  changes?: Record<string, FieldChange>;
+  /** v1.1, ticket.created only: fields the server filled with defaults (`priority`, `custom_fields.<name>`). */
+  defaulted_fields?: string[];
   /** The resource as the public API returns it, plus what a consumer needs to act. */
   data: Data;
 }

@@ -1,5 +1,5 @@
 /** Who is calling a service: what its use cases need of a call, and the rule that a write has an author. */
-import type { Principal } from '@tix/protos';
+import type { EventActor, Principal } from '@tix/protos';
 import { AppError } from './errors.js';
 import type { CallContext } from './grpc/handlers.js';
 
@@ -25,4 +25,21 @@ export function requireOwnDataReader(principal: Principal | null, userId: number
   if (!principal) return;
   const mayRead = principal.user_id === userId || principal.role === 'admin';
   if (!mayRead || principal.project_id !== undefined) throw AppError.permissionDenied(OWN_DATA_ONLY_MESSAGE);
+}
+
+/** The actor of an event written by operator tooling or an internal job (no principal). */
+export const SYSTEM_ACTOR: EventActor = Object.freeze({ kind: 'system', user_id: null, api_key_id: null });
+
+/**
+ * The event actor (envelope v1.1) of a call: a session is its `user`, an API key is `api_key` with
+ * its owner and key id, a system principal (with the user it runs as) or none (the CLI, internal
+ * jobs) is `system`.
+ */
+export function actorOf(principal: Principal | null | undefined): EventActor {
+  if (!principal) return { ...SYSTEM_ACTOR };
+  // A system principal still names the user it runs as (the demo seeder), so keep that user.
+  if (principal.kind === 'system') return { kind: 'system', user_id: principal.user_id, api_key_id: null };
+  if (principal.kind === 'api_key')
+    return { kind: 'api_key', user_id: principal.user_id, api_key_id: principal.key_id ?? null };
+  return { kind: 'user', user_id: principal.user_id, api_key_id: null };
 }

@@ -23,7 +23,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { DomainEvent, EventType } from '@tix/protos';
+import type { DomainEvent, EventActor, EventType, FieldChange } from '@tix/protos';
 import { Backoff } from '../backoff.js';
 import { withConnection } from '../db/pool.js';
 import type { Logger } from '../logger.js';
@@ -44,11 +44,27 @@ CREATE TRIGGER outbox_events_notify AFTER INSERT ON "outbox_events"
   FOR EACH STATEMENT EXECUTE FUNCTION outbox_events_notify();
 `;
 
-/** Builds a domain event with a fresh id. `data` is the resource as the public API returns it. */
+/** Where an event comes from, and (envelope v1.1) who made the change and what it altered. */
+export interface EventOrigin {
+  source: string;
+  projectId?: number;
+  occurredAt?: Date;
+  /** Who made the change (actorOf the call's principal). */
+  actor?: EventActor;
+  /** The changed fields by public name. */
+  changes?: Record<string, FieldChange>;
+  /** ticket.created: the fields the server defaulted. */
+  defaultedFields?: readonly string[];
+}
+
+/**
+ * Builds a domain event with a fresh id. `data` is the resource as the public API returns it; the
+ * v1.1 envelope fields appear only when given, so `data` (what webhooks deliver) never changes.
+ */
 export function newDomainEvent<Data extends object>(
   type: EventType,
   data: Data,
-  origin: { source: string; projectId?: number; occurredAt?: Date },
+  origin: EventOrigin,
 ): DomainEvent<Data> {
   return {
     id: randomUUID(),
@@ -56,6 +72,9 @@ export function newDomainEvent<Data extends object>(
     occurred_at: (origin.occurredAt ?? new Date()).toISOString(),
     source: origin.source,
     ...(origin.projectId === undefined ? {} : { project_id: origin.projectId }),
+    ...(origin.actor === undefined ? {} : { actor: origin.actor }),
+    ...(origin.changes === undefined ? {} : { changes: origin.changes }),
+    ...(origin.defaultedFields === undefined ? {} : { defaulted_fields: [...origin.defaultedFields] }),
     data,
   };
 }

@@ -1,0 +1,68 @@
+/** Envelope v1.1: actorOf (principal -> event actor) and the optional fields of newDomainEvent. */
+import { expect } from 'chai';
+import type { Principal } from '@tix/protos';
+import { actorOf, newDomainEvent } from '../../src/index.js';
+
+function principal(overrides: Partial<Principal> = {}): Principal {
+  return { kind: 'session', user_id: 7, role: 'agent', scopes: ['tickets:read'], ...overrides };
+}
+
+describe('actorOf', () => {
+  it('makes a session a user, with no key', () => {
+    expect(actorOf(principal())).to.deep.equal({ kind: 'user', user_id: 7, api_key_id: null });
+  });
+
+  it('makes an API key an api_key actor with its owner and key id', () => {
+    expect(actorOf(principal({ kind: 'api_key', key_id: 42 }))).to.deep.equal({
+      kind: 'api_key',
+      user_id: 7,
+      api_key_id: 42,
+    });
+  });
+
+  it('makes a system principal system, keeping the user it runs as', () => {
+    expect(actorOf(principal({ kind: 'system', user_id: 3 }))).to.deep.equal({
+      kind: 'system',
+      user_id: 3,
+      api_key_id: null,
+    });
+  });
+
+  it('makes a call without a principal (operator tooling) system with no user', () => {
+    expect(actorOf(null)).to.deep.equal({ kind: 'system', user_id: null, api_key_id: null });
+    expect(actorOf(undefined)).to.deep.equal({ kind: 'system', user_id: null, api_key_id: null });
+  });
+});
+
+describe('newDomainEvent (v1.1 fields)', () => {
+  it('leaves actor, changes and defaulted_fields out when not given', () => {
+    const event = newDomainEvent('ticket.updated', { id: 1 }, { source: 'tickets', projectId: 2 });
+    expect(event).to.have.all.keys('id', 'type', 'occurred_at', 'source', 'project_id', 'data');
+  });
+
+  it('carries exactly what is given, outside data', () => {
+    const event = newDomainEvent(
+      'ticket.created',
+      { id: 1 },
+      {
+        source: 'tickets',
+        actor: { kind: 'user', user_id: 7, api_key_id: null },
+        changes: {},
+        defaultedFields: ['priority'],
+      },
+    );
+    expect(event.actor).to.deep.equal({ kind: 'user', user_id: 7, api_key_id: null });
+    expect(event.changes).to.deep.equal({});
+    expect(event.defaulted_fields).to.deep.equal(['priority']);
+    expect(event.data).to.deep.equal({ id: 1 });
+    expect(event).not.to.have.property('project_id');
+  });
+
+  it('carries changes without defaulted_fields on an update', () => {
+    const changes = { status: { from: 'open', to: 'closed' } };
+    const event = newDomainEvent('ticket.updated', { id: 1 }, { source: 'tickets', changes });
+    expect(event.changes).to.deep.equal(changes);
+    expect(event).not.to.have.property('defaulted_fields');
+    expect(event).not.to.have.property('actor');
+  });
+});
