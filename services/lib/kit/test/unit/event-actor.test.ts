@@ -1,7 +1,7 @@
 /** Envelope v1.1: actorOf (principal -> event actor) and the optional fields of newDomainEvent. */
 import { expect } from 'chai';
 import type { Principal } from '@tix/protos';
-import { actorOf, newDomainEvent } from '../../src/index.js';
+import { actorOf, fieldChanges, newDomainEvent } from '../../src/index.js';
 
 function principal(overrides: Partial<Principal> = {}): Principal {
   return { kind: 'session', user_id: 7, role: 'agent', scopes: ['tickets:read'], ...overrides };
@@ -64,5 +64,39 @@ describe('newDomainEvent (v1.1 fields)', () => {
     expect(event.changes).to.deep.equal(changes);
     expect(event).not.to.have.property('defaulted_fields');
     expect(event).not.to.have.property('actor');
+  });
+});
+
+describe('fieldChanges', () => {
+  const before: {
+    status: string;
+    tags: string[];
+    custom_fields: object;
+    assigned_to: number | null;
+    title: string;
+  } = {
+    status: 'open',
+    tags: ['a'],
+    custom_fields: { x: 1 },
+    assigned_to: null,
+    title: 't',
+  };
+
+  it('lists only the fields that differ, deep-comparing arrays and objects', () => {
+    const after = { ...before, status: 'closed', tags: ['a'], custom_fields: { x: 2 }, assigned_to: 5 };
+    expect(
+      fieldChanges(before, after, ['status', 'tags', 'custom_fields', 'assigned_to', 'title']),
+    ).to.deep.equal({
+      status: { from: 'open', to: 'closed' },
+      custom_fields: { from: { x: 1 }, to: { x: 2 } },
+      assigned_to: { from: null, to: 5 },
+    });
+  });
+
+  it('is empty when nothing listed changed, and ignores unlisted fields', () => {
+    expect(fieldChanges(before, { ...before, title: 'new' }, ['status', 'tags'])).to.deep.equal({});
+    expect(fieldChanges(before, { ...before, tags: ['a', 'b'] }, ['tags'])).to.deep.equal({
+      tags: { from: ['a'], to: ['a', 'b'] },
+    });
   });
 });
