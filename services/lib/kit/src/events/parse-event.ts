@@ -16,6 +16,17 @@ const DomainEventSchema = z.object({
   occurred_at: z.iso.datetime({ offset: true }),
   source: z.string().max(100),
   project_id: z.number().int().min(1).max(MAX_INT32).optional(),
+  // Envelope v1.1 (optional: events written before it have none).
+  actor: z
+    .object({
+      kind: z.enum(['user', 'api_key', 'ai', 'system']),
+      user_id: z.number().int().min(1).max(MAX_INT32).nullable(),
+      api_key_id: z.number().int().min(1).max(MAX_INT32).nullable(),
+      via: z.object({ type: z.string().max(100), id: z.number().int() }).optional(),
+    })
+    .optional(),
+  changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })).optional(),
+  defaulted_fields: z.array(z.string().max(200)).optional(),
   data: z.record(z.string(), z.unknown()),
 });
 

@@ -20,7 +20,21 @@ describe('parseDomainEvent', () => {
     });
   });
 
+  it('keeps the v1.1 envelope fields (actor, changes, defaulted_fields)', () => {
+    const v11 = {
+      ...good,
+      actor: { kind: 'api_key', user_id: 2, api_key_id: 5 },
+      changes: { status: { from: 'open', to: 'closed' } },
+      defaulted_fields: ['priority'],
+    };
+    expect(parseDomainEvent(JSON.stringify(v11))).to.deep.equal(v11);
+  });
+
   const poison: [string, string][] = [
+    [
+      'an unknown actor kind',
+      JSON.stringify({ ...good, actor: { kind: 'bot', user_id: 1, api_key_id: null } }),
+    ],
     ['not JSON', '{oops'],
     ['not an object', '[1,2]'],
     ['no id', JSON.stringify({ ...good, id: undefined })],
