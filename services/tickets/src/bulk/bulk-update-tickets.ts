@@ -5,7 +5,7 @@
  * cannot be updated — unknown, deleted, of another project, or a status their project lacks — are
  * reported in failed_ids.
  */
-import { FieldErrors } from '@tix/kit';
+import { actorOf, FieldErrors } from '@tix/kit';
 import type { LookupCaller } from '../lookup/lookup-directory.js';
 import { findStatus, type ProjectWorkflow } from '../lookup/workflow.js';
 import { requireAuthor } from '../shared/caller.js';
@@ -92,7 +92,11 @@ export async function bulkUpdateTickets(
       input.status,
     );
     const written = await retryOnWriteConflict(() =>
-      deps.writes.applyChanges(project.id, eligible.map(changeOf), changeEvents('update', project)),
+      deps.writes.applyChanges(
+        project.id,
+        eligible.map(changeOf),
+        changeEvents('update', project, actorOf(caller.principal)),
+      ),
     );
     updated.push(...written);
     const done = new Set(written.map((row) => row.id));

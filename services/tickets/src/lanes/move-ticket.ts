@@ -7,7 +7,7 @@
  * writes ticket.updated (+ ticket.status_changed when the status changed). A move carries no version:
  * when another write changes the ticket meanwhile, the move starts over from the new state.
  */
-import { AppError, FieldErrors } from '@tix/kit';
+import { actorOf, AppError, FieldErrors } from '@tix/kit';
 import { isResolutionType, RESOLUTION_TYPES, type ResolutionType } from '@tix/protos';
 import type { LookupCaller } from '../lookup/lookup-directory.js';
 import type { WorkflowStatus } from '../lookup/workflow.js';
@@ -132,7 +132,7 @@ export async function moveTicket(
       project,
       { before, next, placement, deleted: false, updatedBy: author.userId },
       'update',
-      { onRace: 'retry' },
+      { onRace: 'retry', actor: actorOf(caller.principal) },
     );
   });
   return { row, project };

@@ -15,8 +15,15 @@
  * changed workflow or type when their cache entry expires (PROJECT_CACHE_TTL_MS,
  * TICKET_TYPE_CACHE_TTL_MS).
  */
-import { AppError, parseDomainEvent, startConsumer, type Consumer, type Logger } from '@tix/kit';
-import { DURABLE_EVENT_QUEUES, type DomainEvent } from '@tix/protos';
+import {
+  AppError,
+  parseDomainEvent,
+  startConsumer,
+  SYSTEM_ACTOR,
+  type Consumer,
+  type Logger,
+} from '@tix/kit';
+import { DURABLE_EVENT_QUEUES, type DomainEvent, type EventActor } from '@tix/protos';
 import { WriteConflict } from '../db.js';
 import type { LookupDirectory } from '../lookup/lookup-directory.js';
 import { findStatus, initialStatus } from '../lookup/workflow.js';
@@ -93,13 +100,17 @@ export function createLookupEventHandler(deps: LookupEventDeps): (event: DomainE
       throw error;
     }
     const actorId = isId(data.actor_id) ? data.actor_id : null;
+    // The event's own actor (v1.1); for an older event, the user in its data, else the system.
+    const actor: EventActor =
+      event.actor ??
+      (actorId === null ? { ...SYSTEM_ACTOR } : { kind: 'user', user_id: actorId, api_key_id: null });
     for (const { slug, moved_to } of removed) {
       if (findStatus(project, slug)) continue;
       const to = (moved_to === null ? undefined : findStatus(project, moved_to)) ?? initialStatus(project);
       if (!to) throw new UnreadableLookupEvent(`project ${projectId} has no status to move tickets to`);
       const moved = await moveOutOfStatus(
         { tickets: deps.tickets, writes: deps.writes },
-        { project, from: slug, to, actorId, ...(deps.batchSize ? { batchSize: deps.batchSize } : {}) },
+        { project, from: slug, to, actorId, actor, ...(deps.batchSize ? { batchSize: deps.batchSize } : {}) },
       );
       if (moved > 0)
         deps.logger.info(

@@ -12,7 +12,8 @@
  */
 import { resolutionAfterMove } from '../lanes/move-ticket.js';
 import type { ProjectWorkflow, WorkflowStatus } from '../lookup/workflow.js';
-import { eventTypesOfChange, ticketEvents } from '../tickets/ticket-events.js';
+import type { EventActor } from '@tix/protos';
+import { eventTypesOfChange, ticketChanges, ticketEvents } from '../tickets/ticket-events.js';
 import { stateOf } from '../tickets/ticket-row.js';
 import type { TicketChange, TicketWriteStore } from '../tickets/ticket-write-store.js';
 import type { StatusTicketsStore } from './status-tickets-store.js';
@@ -30,6 +31,8 @@ export interface MoveOutOfStatusInput {
   to: WorkflowStatus;
   /** The user who removed the status, or null. */
   actorId: number | null;
+  /** Who removed the status, for the events of the moves (the project.updated event's actor). */
+  actor: EventActor;
   batchSize?: number;
 }
 
@@ -58,7 +61,10 @@ export async function moveOutOfStatus(
     }));
     const updated = await stores.writes.applyChanges(project.id, changes, (change, after) =>
       after.deletedAt === null
-        ? ticketEvents(eventTypesOfChange(change.before, after, 'update'), after, project)
+        ? ticketEvents(eventTypesOfChange(change.before, after, 'update'), after, project, {
+            actor: input.actor,
+            changes: ticketChanges(change.before, after, project),
+          })
         : [],
     );
     moved += updated.length;

@@ -4,7 +4,7 @@
  * to be unchanged since it was checked (both rows locked in id order), so two crossing merges can
  * never both win and make a cycle.
  */
-import { FieldErrors } from '@tix/kit';
+import { actorOf, FieldErrors } from '@tix/kit';
 import type { LookupCaller } from '../lookup/lookup-directory.js';
 import { requireAuthor } from '../shared/caller.js';
 import { retryOnWriteConflict } from '../shared/write-retry.js';
@@ -50,7 +50,11 @@ export async function mergeTicket(
         updatedBy: author.userId,
       },
       'merge',
-      { guards: [{ id: target!.id, version: target!.version }], onRace: 'retry' },
+      {
+        guards: [{ id: target!.id, version: target!.version }],
+        onRace: 'retry',
+        actor: actorOf(caller.principal),
+      },
     );
   });
   return { row, project };

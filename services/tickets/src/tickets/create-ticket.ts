@@ -9,7 +9,8 @@
  * gets the recorded ticket back (as it is now; no new event), another fingerprint 409. This is what
  * answers a client's retry when the gateway died after the create but before storing its response.
  */
-import { AppError, FieldErrors, type IdempotencyContext } from '@tix/kit';
+import type { FieldSchema } from '@tix/custom-fields';
+import { actorOf, AppError, FieldErrors, type IdempotencyContext } from '@tix/kit';
 import type { LookupCaller } from '../lookup/lookup-directory.js';
 import { initialStatus } from '../lookup/workflow.js';
 import { requireAuthor } from '../shared/caller.js';
@@ -38,6 +39,25 @@ export interface CreateTicketInput {
 
 /** The caller of a create: who, and the Idempotency-Key claimed for the request, if any. */
 export type CreateCaller = LookupCaller & { idempotency?: IdempotencyContext | null };
+
+/**
+ * ticket.created's defaulted_fields: `priority` when it was left out (medium applied) and
+ * `custom_fields.<name>` for each field the request did not send whose schema default filled it.
+ * status is not listed: the server always sets it (the project's first status).
+ */
+export function defaultedFieldsOf(
+  input: Pick<CreateTicketInput, 'priority'>,
+  schema: FieldSchema,
+  customInput: unknown,
+): string[] {
+  const sent =
+    typeof customInput === 'object' && customInput !== null ? (customInput as Record<string, unknown>) : {};
+  const defaulted = input.priority === undefined ? ['priority'] : [];
+  for (const field of schema)
+    if (sent[field.name] === undefined && field.default_value !== null && field.default_value !== undefined)
+      defaulted.push(`custom_fields.${field.name}`);
+  return defaulted;
+}
 
 /** Validates and creates the ticket (see the file header); 422 listing every problem. */
 export async function createTicket(
@@ -86,7 +106,12 @@ export async function createTicket(
         createdBy: author.userId,
         sourceType: author.sourceType,
       },
-      (created) => ticketEvents(eventTypesOfCreate(), created, project),
+      (created) =>
+        ticketEvents(eventTypesOfCreate(), created, project, {
+          actor: actorOf(caller.principal),
+          changes: {},
+          defaultedFields: defaultedFieldsOf(input, type?.fieldSchema ?? [], customInput),
+        }),
       idempotency,
     ),
   );

@@ -4,7 +4,7 @@
  * back at the end of its lane (its old position may have been taken meanwhile), version +1, with
  * ticket.updated + ticket.restored; restoring a live ticket is 409 `Ticket is not deleted`.
  */
-import { AppError } from '@tix/kit';
+import { actorOf, AppError } from '@tix/kit';
 import type { LookupCaller } from '../lookup/lookup-directory.js';
 import { requireAuthor } from '../shared/caller.js';
 import { retryOnWriteConflict } from '../shared/write-retry.js';
@@ -34,7 +34,7 @@ export async function deleteTicket(
       project,
       { before, next: stateOf(before), placement: { kind: 'keep' }, deleted: true, updatedBy: author.userId },
       'delete',
-      { onRace: 'retry' },
+      { onRace: 'retry', actor: actorOf(caller.principal) },
     );
   });
   return { message: TICKET_DELETED_MESSAGE };
@@ -57,7 +57,7 @@ export async function restoreTicket(
       project,
       { before, next: stateOf(before), placement: { kind: 'end' }, deleted: false, updatedBy: author.userId },
       'restore',
-      { onRace: 'retry' },
+      { onRace: 'retry', actor: actorOf(caller.principal) },
     );
   });
   return { row, project };

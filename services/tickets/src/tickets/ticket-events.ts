@@ -12,9 +12,14 @@
  *
  * Every event's `data` is the ticket after the change exactly as the API returns it (for delete:
  * the ticket as it was deleted), `project_id` the ticket's project, `source` 'tickets'.
+ *
+ * Envelope v1.1 (docs/events.md): every event carries the call's `actor` and `changes`, the public
+ * fields (CHANGE_FIELDS) that differ between the ticket before and after; all events of one write
+ * carry the same `changes`, so a consumer can fold them by ticket and version. A creation and a
+ * deletion change no field (`{}`); ticket.created also carries `defaulted_fields`.
  */
-import { newDomainEvent } from '@tix/kit';
-import type { DomainEvent, EventType, TicketJson } from '@tix/protos';
+import { fieldChanges, newDomainEvent } from '@tix/kit';
+import type { DomainEvent, EventActor, EventType, FieldChange, TicketJson } from '@tix/protos';
 import type { ProjectWorkflow } from '../lookup/workflow.js';
 import { toTicketJson } from './ticket-mapper.js';
 import type { TicketRow, TicketState } from './ticket-row.js';
@@ -48,14 +53,54 @@ export function eventTypesOfChange(
   return types;
 }
 
+/**
+ * The public fields a change may alter, as `changes` names them (labels follow their field, and
+ * bookkeeping such as version and updated_at is left out).
+ */
+export const CHANGE_FIELDS = [
+  'title',
+  'description',
+  'status',
+  'priority',
+  'assigned_to',
+  'custom_fields',
+  'tags',
+  'resolution_type',
+  'merged_into_id',
+  'ticket_type_id',
+] as const satisfies readonly (keyof TicketJson)[];
+
+/** `changes` of a write: the CHANGE_FIELDS that differ between the ticket before and after it. */
+export function ticketChanges(
+  before: TicketRow,
+  after: TicketRow,
+  project: ProjectWorkflow,
+): Record<string, FieldChange> {
+  return fieldChanges(toTicketJson(before, project), toTicketJson(after, project), CHANGE_FIELDS);
+}
+
+/** What every event of one write carries beside its data (envelope v1.1). */
+export interface TicketEventEnvelope {
+  actor: EventActor;
+  changes: Record<string, FieldChange>;
+  /** ticket.created only. */
+  defaultedFields?: readonly string[];
+}
+
 /** One DomainEvent per type, all carrying `row` as the API shows it, stamped with its update time. */
 export function ticketEvents(
   types: readonly EventType[],
   row: TicketRow,
   project: ProjectWorkflow,
+  envelope: TicketEventEnvelope,
 ): DomainEvent<TicketJson>[] {
   const data = toTicketJson(row, project);
   return types.map((type) =>
-    newDomainEvent(type, data, { source: EVENT_SOURCE, projectId: row.projectId, occurredAt: row.updatedAt }),
+    newDomainEvent(type, data, {
+      source: EVENT_SOURCE,
+      projectId: row.projectId,
+      occurredAt: row.updatedAt,
+      ...envelope,
+    }),
   );
 }

@@ -8,7 +8,14 @@ import { WriteConflict } from '../db.js';
 import type { LookupDirectory } from '../lookup/lookup-directory.js';
 import type { ProjectWorkflow } from '../lookup/workflow.js';
 import { TICKET_NOT_DELETED, ticketModified, ticketNotFound } from './ticket-errors.js';
-import { eventTypesOfChange, eventTypesOfDelete, ticketEvents, type ChangeOrigin } from './ticket-events.js';
+import type { EventActor } from '@tix/protos';
+import {
+  eventTypesOfChange,
+  eventTypesOfDelete,
+  ticketChanges,
+  ticketEvents,
+  type ChangeOrigin,
+} from './ticket-events.js';
 import type { TicketReadStore } from './ticket-read-store.js';
 import type { TicketRow } from './ticket-row.js';
 import type { TicketChange, TicketWriteStore } from './ticket-write-store.js';
@@ -37,12 +44,13 @@ export async function loadLiveTicket(deps: TicketDeps, projectId: number, id: nu
 export type ChangeKind = ChangeOrigin | 'delete';
 
 /** The events of one change, from its before and after rows (see ticket-events.ts). */
-export function changeEvents(kind: ChangeKind, project: ProjectWorkflow) {
+export function changeEvents(kind: ChangeKind, project: ProjectWorkflow, actor: EventActor) {
   return (change: TicketChange, after: TicketRow) =>
     ticketEvents(
       kind === 'delete' ? eventTypesOfDelete() : eventTypesOfChange(change.before, after, kind),
       after,
       project,
+      { actor, changes: ticketChanges(change.before, after, project) },
     );
 }
 
@@ -55,6 +63,8 @@ export interface ApplyOptions {
    * contract has no 409: a WriteConflict that retryOnWriteConflict answers by starting over).
    */
   onRace: 'conflict' | 'retry';
+  /** Who makes the change (kit actorOf the call's principal), for its events. */
+  actor: EventActor;
 }
 
 /**
@@ -72,7 +82,7 @@ export async function applyOneChange(
   const [after] = await deps.writes.applyChanges(
     project.id,
     [change],
-    changeEvents(kind, project),
+    changeEvents(kind, project, options.actor),
     options.guards ?? [],
   );
   if (after) return after;

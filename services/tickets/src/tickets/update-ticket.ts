@@ -7,7 +7,7 @@
  * version by exactly 1 and writes ticket.updated (+ status_changed / assigned).
  */
 import type { CustomFieldValues } from '@tix/custom-fields';
-import { FieldErrors } from '@tix/kit';
+import { actorOf, FieldErrors } from '@tix/kit';
 import type { LookupCaller } from '../lookup/lookup-directory.js';
 import type { ProjectWorkflow, WorkflowStatus } from '../lookup/workflow.js';
 import { requireAuthor } from '../shared/caller.js';
@@ -137,7 +137,7 @@ export async function updateTicket(
         updatedBy: author.userId,
       },
       'update',
-      { onRace: 'conflict' },
+      { onRace: 'conflict', actor: actorOf(caller.principal) },
     );
   });
   return { row, project };

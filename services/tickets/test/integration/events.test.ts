@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { presentTicket, type TicketJson } from '@tix/protos';
+import { presentTicket, type EventActor, type TicketJson } from '@tix/protos';
 import {
   outboxMark,
   outboxSince,
@@ -10,9 +10,17 @@ import {
   type TicketFixture,
 } from './support.js';
 
+interface Envelope {
+  actor: EventActor;
+  changes: Record<string, { from: unknown; to: unknown }>;
+  defaulted_fields?: string[];
+}
+
 describe('tickets: domain events in the outbox', () => {
   let f: TicketFixture;
   let project: number;
+  /** The actor of f.agent (an API key principal without a key id). */
+  let agentActor: EventActor;
 
   /** Runs `operation` and returns the outbox rows it wrote. */
   async function written(operation: () => Promise<unknown>): Promise<OutboxRow[]> {
@@ -21,8 +29,11 @@ describe('tickets: domain events in the outbox', () => {
     return outboxSince(f.sql, mark);
   }
 
-  /** Asserts the rows are exactly `types`, each a well-formed event of the project carrying `data`. */
-  function expectEvents(rows: OutboxRow[], types: string[], data: TicketJson) {
+  /**
+   * Asserts the rows are exactly `types`, each a well-formed event of the project carrying `data`
+   * and the same v1.1 envelope (actor, changes, defaulted_fields on a create).
+   */
+  function expectEvents(rows: OutboxRow[], types: string[], data: TicketJson, envelope: Envelope) {
     expect(rows.map((row) => row.event_type)).to.deep.equal(types);
     for (const row of rows) {
       expect(row.payload).to.deep.equal({
@@ -31,6 +42,7 @@ describe('tickets: domain events in the outbox', () => {
         source: 'tickets',
         project_id: data.project_id,
         occurred_at: data.updated_at,
+        ...envelope,
         data,
       });
     }
@@ -40,45 +52,83 @@ describe('tickets: domain events in the outbox', () => {
   before(async () => {
     f = await startTicketFixture();
     project = f.demo.support.id;
+    agentActor = { kind: 'api_key', user_id: f.demo.users.agent.id, api_key_id: null };
   });
   after(() => f.stop());
 
-  it('create: ticket.created with the created ticket', async () => {
+  it('create: ticket.created with the created ticket, no changes, and what the server defaulted', async () => {
     let created: TicketJson | undefined;
-    const rows = await written(async () => {
+    let rows = await written(async () => {
       created = presentTicket(await f.client.CreateTicket(questionTicket(f.demo, { tags: ['x'] }), f.agent));
     });
-    expectEvents(rows, ['ticket.created'], created!);
+    // question's product (default web) and vip (default false) were not sent; priority neither.
+    expectEvents(rows, ['ticket.created'], created!, {
+      actor: agentActor,
+      changes: {},
+      defaulted_fields: ['priority', 'custom_fields.product', 'custom_fields.vip'],
+    });
+    const session = f.as(f.demo.users.lead, 'session');
+    rows = await written(async () => {
+      created = presentTicket(
+        await f.client.CreateTicket(
+          questionTicket(f.demo, { priority: 'high', custom_fields_json: '{"product":"api","vip":null}' }),
+          session,
+        ),
+      );
+    });
+    expectEvents(rows, ['ticket.created'], created!, {
+      actor: { kind: 'user', user_id: f.demo.users.lead.id, api_key_id: null },
+      changes: {},
+      defaulted_fields: [],
+    });
   });
 
-  it('update: ticket.updated, plus status_changed and assigned when those change', async () => {
-    const t = await f.client.CreateTicket(questionTicket(f.demo), f.agent);
+  it('update: ticket.updated, plus status_changed and assigned when those change, all with the same changes', async () => {
+    const t = presentTicket(await f.client.CreateTicket(questionTicket(f.demo), f.agent));
     let after: TicketJson | undefined;
     let rows = await written(async () => {
       after = presentTicket(
         await f.client.UpdateTicket({ project_id: project, id: t.id, title: 'New' }, f.agent),
       );
     });
-    expectEvents(rows, ['ticket.updated'], after!);
+    expectEvents(rows, ['ticket.updated'], after!, {
+      actor: agentActor,
+      changes: { title: { from: t.title, to: 'New' } },
+    });
+    // An API key with its id: the actor names the key.
+    const keyed = f.agent.principal!;
+    const withKey = { principal: { ...keyed, key_id: 42 } };
     rows = await written(async () => {
       after = presentTicket(
         await f.client.UpdateTicket(
           { project_id: project, id: t.id, status: 'waiting', assigned_to: { value: f.demo.users.lead.id } },
-          f.agent,
+          withKey,
         ),
       );
     });
-    expectEvents(rows, ['ticket.updated', 'ticket.status_changed', 'ticket.assigned'], after!);
+    expectEvents(rows, ['ticket.updated', 'ticket.status_changed', 'ticket.assigned'], after!, {
+      actor: { kind: 'api_key', user_id: f.demo.users.agent.id, api_key_id: 42 },
+      changes: {
+        status: { from: t.status, to: 'waiting' },
+        assigned_to: { from: null, to: f.demo.users.lead.id },
+      },
+    });
     rows = await written(async () => {
       after = presentTicket(
-        await f.client.UpdateTicket({ project_id: project, id: t.id, assigned_to: { value: 0 } }, f.agent),
+        await f.client.UpdateTicket(
+          { project_id: project, id: t.id, assigned_to: { value: 0 } },
+          f.as(f.demo.users.admin, 'session'),
+        ),
       );
     });
-    expectEvents(rows, ['ticket.updated', 'ticket.assigned'], after!);
+    expectEvents(rows, ['ticket.updated', 'ticket.assigned'], after!, {
+      actor: { kind: 'user', user_id: f.demo.users.admin.id, api_key_id: null },
+      changes: { assigned_to: { from: f.demo.users.lead.id, to: null } },
+    });
   });
 
   it('move: ticket.updated + status_changed; a reorder in the lane is ticket.updated only', async () => {
-    const t = await f.client.CreateTicket(questionTicket(f.demo), f.agent);
+    const t = presentTicket(await f.client.CreateTicket(questionTicket(f.demo), f.agent));
     const other = await f.client.CreateTicket(questionTicket(f.demo), f.agent);
     let after: TicketJson | undefined;
     let rows = await written(async () => {
@@ -86,7 +136,10 @@ describe('tickets: domain events in the outbox', () => {
         await f.client.MoveTicket({ project_id: project, id: t.id, status: 'closed' }, f.agent),
       );
     });
-    expectEvents(rows, ['ticket.updated', 'ticket.status_changed'], after!);
+    expectEvents(rows, ['ticket.updated', 'ticket.status_changed'], after!, {
+      actor: agentActor,
+      changes: { status: { from: t.status, to: 'closed' } },
+    });
     await f.client.MoveTicket({ project_id: project, id: other.id, status: 'closed' }, f.agent);
     rows = await written(async () => {
       after = presentTicket(
@@ -96,13 +149,14 @@ describe('tickets: domain events in the outbox', () => {
         ),
       );
     });
-    expectEvents(rows, ['ticket.updated'], after!);
+    // Only the lane position changed: no public field.
+    expectEvents(rows, ['ticket.updated'], after!, { actor: agentActor, changes: {} });
   });
 
-  it('bulk: each updated ticket gets its own events with its own data', async () => {
+  it('bulk: each updated ticket gets its own events with its own data and changes', async () => {
     const [a, b] = [
-      await f.client.CreateTicket(questionTicket(f.demo), f.agent),
-      await f.client.CreateTicket(questionTicket(f.demo), f.agent),
+      presentTicket(await f.client.CreateTicket(questionTicket(f.demo), f.agent)),
+      presentTicket(await f.client.CreateTicket(questionTicket(f.demo), f.agent)),
     ];
     await f.client.MoveTicket({ project_id: project, id: b.id, status: 'waiting' }, f.agent);
     let tickets: TicketJson[] = [];
@@ -113,13 +167,19 @@ describe('tickets: domain events in the outbox', () => {
       );
       tickets = result.tickets.map((t) => presentTicket(t));
     });
-    expectEvents(rows.slice(0, 2), ['ticket.updated', 'ticket.status_changed'], tickets[0]!);
-    expectEvents(rows.slice(2), ['ticket.updated'], tickets[1]!);
+    expectEvents(rows.slice(0, 2), ['ticket.updated', 'ticket.status_changed'], tickets[0]!, {
+      actor: agentActor,
+      changes: { status: { from: a.status, to: 'waiting' }, priority: { from: 'medium', to: 'low' } },
+    });
+    expectEvents(rows.slice(2), ['ticket.updated'], tickets[1]!, {
+      actor: agentActor,
+      changes: { priority: { from: 'medium', to: 'low' } },
+    });
   });
 
   it('merge: ticket.updated + status_changed + merged with the merged source', async () => {
     const [a, b] = [
-      await f.client.CreateTicket(questionTicket(f.demo), f.agent),
+      presentTicket(await f.client.CreateTicket(questionTicket(f.demo), f.agent)),
       await f.client.CreateTicket(questionTicket(f.demo), f.agent),
     ];
     let merged: TicketJson | undefined;
@@ -128,7 +188,14 @@ describe('tickets: domain events in the outbox', () => {
         await f.client.MergeTicket({ project_id: project, id: a.id, target_id: b.id }, f.agent),
       );
     });
-    expectEvents(rows, ['ticket.updated', 'ticket.status_changed', 'ticket.merged'], merged!);
+    expectEvents(rows, ['ticket.updated', 'ticket.status_changed', 'ticket.merged'], merged!, {
+      actor: agentActor,
+      changes: {
+        status: { from: a.status, to: merged!.status },
+        resolution_type: { from: null, to: merged!.resolution_type },
+        merged_into_id: { from: null, to: b.id },
+      },
+    });
   });
 
   it('delete: ticket.deleted with the ticket as deleted; restore: ticket.updated + ticket.restored', async () => {
@@ -138,17 +205,17 @@ describe('tickets: domain events in the outbox', () => {
     );
     expect(rows.map((row) => row.event_type)).to.deep.equal(['ticket.deleted']);
     const deleted = rows[0]!.payload.data as TicketJson;
-    expectEvents(rows, ['ticket.deleted'], {
-      ...t,
-      version: 2,
-      updated_by: f.demo.users.lead.id,
-      updated_at: deleted.updated_at,
-    });
+    expectEvents(
+      rows,
+      ['ticket.deleted'],
+      { ...t, version: 2, updated_by: f.demo.users.lead.id, updated_at: deleted.updated_at },
+      { actor: { kind: 'api_key', user_id: f.demo.users.lead.id, api_key_id: null }, changes: {} },
+    );
     let restored: TicketJson | undefined;
     rows = await written(async () => {
       restored = presentTicket(await f.client.RestoreTicket({ project_id: project, id: t.id }, f.agent));
     });
-    expectEvents(rows, ['ticket.updated', 'ticket.restored'], restored!);
+    expectEvents(rows, ['ticket.updated', 'ticket.restored'], restored!, { actor: agentActor, changes: {} });
     expect(restored!.version).to.equal(3);
   });
 

@@ -17,7 +17,7 @@ import {
   type TestVhost,
 } from '@tix/kit/testing';
 import { lookupService } from '@tix/lookup-service/server';
-import type { DomainEvent, lookup } from '@tix/protos';
+import type { DomainEvent, EventActor, lookup } from '@tix/protos';
 import { createLookupDirectory } from '../../src/lookup/lookup-directory.js';
 import { createLookupEventHandler } from '../../src/lookup-events/lookup-event-consumer.js';
 import { createStatusTicketsStore } from '../../src/lookup-events/status-tickets-store.js';
@@ -86,11 +86,15 @@ describe('tickets: lookup events (workflow changes)', () => {
     return { directory, handle };
   }
 
-  function projectUpdated(removed: { slug: string; moved_to: string | null }[], actorId: number | null) {
+  function projectUpdated(
+    removed: { slug: string; moved_to: string | null }[],
+    actorId: number | null,
+    actor?: EventActor,
+  ) {
     return newDomainEvent(
       'project.updated',
       { id: project.id, changed: ['statuses'], statuses_removed: removed, actor_id: actorId },
-      { source: 'lookup', projectId: project.id },
+      { source: 'lookup', projectId: project.id, ...(actor ? { actor } : {}) },
     ) as DomainEvent;
   }
 
@@ -162,6 +166,13 @@ describe('tickets: lookup events (workflow changes)', () => {
     );
     expect(events.filter((event) => event.event_type === 'ticket.updated')).to.have.length(4);
     expect(statusChanged[0]!.payload.data).to.include({ status: 'open', status_label: 'Open' });
+    // The event has no v1.1 actor, so the user in its data is the actor of every move.
+    for (const event of events) {
+      expect(event.payload).to.deep.include({
+        actor: { kind: 'user', user_id: f.demo.users.admin.id, api_key_id: null },
+        changes: { status: { from: 'review', to: 'open' } },
+      });
+    }
     expect(
       await f.client.CountTicketsInStatus({ project_id: project.id, status: 'review' }, admin()),
     ).to.deep.equal({ live: 0, deleted: 0 });
@@ -190,8 +201,17 @@ describe('tickets: lookup events (workflow changes)', () => {
 
     // A target removed since: the first status again.
     await f.sql.query(`UPDATE tickets SET status = 'gone' WHERE id = $1`, [live]);
-    await handle(projectUpdated([{ slug: 'gone', moved_to: 'also_gone' }], null));
+    const mark = await outboxMark(f.sql);
+    // A v1.1 event names its actor itself: the moves carry it (an API key here, not actor_id).
+    const actor: EventActor = { kind: 'api_key', user_id: f.demo.users.admin.id, api_key_id: 7 };
+    await handle(projectUpdated([{ slug: 'gone', moved_to: 'also_gone' }], null, actor));
     expect((await rows([live]))[0]).to.include({ status: 'triage', deleted: false });
+    const events = await outboxSince(f.sql, mark);
+    expect(events.map((event) => event.event_type)).to.deep.equal([
+      'ticket.updated',
+      'ticket.status_changed',
+    ]);
+    for (const event of events) expect(event.payload).to.deep.include({ actor });
   });
 
   it('leaves a status that exists again (removed, then added back) alone', async () => {

@@ -138,6 +138,9 @@ export interface OutboxRow {
     source: string;
     project_id?: number;
     occurred_at: string;
+    actor?: unknown;
+    changes?: unknown;
+    defaulted_fields?: string[];
     data: unknown;
   };
 }

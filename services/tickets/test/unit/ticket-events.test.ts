@@ -4,6 +4,7 @@ import {
   eventTypesOfChange,
   eventTypesOfCreate,
   eventTypesOfDelete,
+  ticketChanges,
   ticketEvents,
 } from '../../src/tickets/ticket-events.js';
 import { toTicketMessage } from '../../src/tickets/ticket-mapper.js';
@@ -54,7 +55,12 @@ describe('ticket events', () => {
 
   it('builds one event per type, each carrying exactly the ticket as the API shows it', () => {
     const row = ticketRow({ version: 3, updatedAt: new Date('2026-02-03T04:05:06.007Z') });
-    const events = ticketEvents(['ticket.updated', 'ticket.status_changed'], row, SUPPORT);
+    const actor = { kind: 'user', user_id: 4, api_key_id: null } as const;
+    const changes = { status: { from: 'open', to: 'closed' } };
+    const events = ticketEvents(['ticket.updated', 'ticket.status_changed'], row, SUPPORT, {
+      actor,
+      changes,
+    });
     const data = presentTicket(toTicketMessage(row, SUPPORT));
     expect(events.map((event) => event.type)).to.deep.equal(['ticket.updated', 'ticket.status_changed']);
     for (const event of events) {
@@ -64,8 +70,30 @@ describe('ticket events', () => {
         occurred_at: '2026-02-03T04:05:06.007Z',
       });
       expect(event.data).to.deep.equal(data);
+      expect(event.actor).to.deep.equal(actor);
+      expect(event.changes).to.deep.equal(changes);
+      expect(event).not.to.have.property('defaulted_fields');
       expect(event.id).to.match(/^[0-9a-f-]{36}$/);
     }
     expect(events[0]!.id).to.not.equal(events[1]!.id);
+  });
+
+  it('changes name the public fields that differ, and nothing for an unchanged ticket', () => {
+    const row = ticketRow();
+    const after = {
+      ...row,
+      status: 'closed',
+      assignedTo: 7,
+      customFields: { x: 1 },
+      version: row.version + 1,
+    };
+    expect(ticketChanges(row, after, SUPPORT)).to.deep.equal({
+      status: { from: row.status, to: 'closed' },
+      assigned_to: { from: row.assignedTo, to: 7 },
+      custom_fields: { from: row.customFields, to: { x: 1 } },
+    });
+    expect(
+      ticketChanges(row, { ...row, version: row.version + 1, deletedAt: new Date() }, SUPPORT),
+    ).to.deep.equal({});
   });
 });
