@@ -10,9 +10,12 @@
  *
  * `data` is the comment exactly as the API returns it (presentComment), `project_id` the ticket's
  * project, `source` 'comments'. An update that changes nothing writes no event.
+ *
+ * Envelope v1.1: every event carries the call's `actor`; comment.updated's `changes` names what the
+ * edit altered (content, content_html, is_internal), created and deleted carry `{}`.
  */
-import { newDomainEvent } from '@tix/kit';
-import type { DomainEvent } from '@tix/protos';
+import { fieldChanges, newDomainEvent } from '@tix/kit';
+import type { DomainEvent, EventActor } from '@tix/protos';
 import { presentComment, type CommentJson } from '@tix/protos';
 import { toCommentMessage, type CommentRow } from './comment-row.js';
 
@@ -24,28 +27,46 @@ export function toCommentJson(row: CommentRow): CommentJson {
 }
 
 /** comment.created for a new comment. */
-export function commentCreated(row: CommentRow): DomainEvent<CommentJson> {
+export function commentCreated(row: CommentRow, actor: EventActor): DomainEvent<CommentJson> {
   return newDomainEvent('comment.created', toCommentJson(row), {
     source: EVENT_SOURCE,
     projectId: row.projectId,
     occurredAt: row.createdAt,
+    actor,
+    changes: {},
   });
 }
 
+/** The public fields an edit may change. */
+const CHANGE_FIELDS = ['content', 'content_html', 'is_internal'] as const;
+
 /** comment.updated for a comment after a change. */
-export function commentUpdated(row: CommentRow): DomainEvent<CommentJson> {
-  return newDomainEvent('comment.updated', toCommentJson(row), {
+export function commentUpdated(
+  row: CommentRow,
+  before: CommentRow,
+  actor: EventActor,
+): DomainEvent<CommentJson> {
+  const data = toCommentJson(row);
+  return newDomainEvent('comment.updated', data, {
     source: EVENT_SOURCE,
     projectId: row.projectId,
     occurredAt: row.updatedAt,
+    actor,
+    changes: fieldChanges(toCommentJson(before), data, CHANGE_FIELDS),
   });
 }
 
 /** comment.deleted carrying the comment as it was. */
-export function commentDeleted(row: CommentRow, deletedAt: Date): DomainEvent<CommentJson> {
+export function commentDeleted(
+  row: CommentRow,
+  deletedAt: Date,
+  actor: EventActor,
+): DomainEvent<CommentJson> {
   return newDomainEvent('comment.deleted', toCommentJson(row), {
     source: EVENT_SOURCE,
     projectId: row.projectId,
     occurredAt: deletedAt,
+    actor,
+    changes: {},
   });
 }

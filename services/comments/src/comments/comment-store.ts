@@ -51,6 +51,9 @@ export interface NewComment extends CommentFields {
 /** The events a write records, built from the row as it is after the write. */
 export type EventsOf = (row: CommentRow) => DomainEvent<object>[];
 
+/** The events of an update, built from the row after and before it (for the events' changes). */
+export type UpdateEventsOf = (row: CommentRow, before: CommentRow) => DomainEvent<object>[];
+
 export interface CommentStore {
   /** The comment of that project, or null. */
   find(projectId: number, id: number): Promise<CommentRow | null>;
@@ -71,7 +74,7 @@ export interface CommentStore {
     projectId: number,
     id: number,
     decide: (current: CommentRow) => CommentFields | null,
-    eventsOf: EventsOf,
+    eventsOf: UpdateEventsOf,
   ): Promise<CommentRow | null>;
   /** Deletes the comment and records the events built from it as it was; null when it no longer exists. */
   delete(
@@ -180,7 +183,7 @@ export function createCommentStore(pool: pg.Pool): CommentStore {
           next.isInternal,
         ]);
         const row = toRow(updated.rows[0]!);
-        await client.query(outboxInsert(eventsOf(row)));
+        await client.query(outboxInsert(eventsOf(row, current)));
         return row;
       });
     },

@@ -1,5 +1,5 @@
 /** Creating a comment: on a live ticket of the project, written by the caller, HTML sanitized. */
-import { requirePrincipal, type Caller } from '@tix/kit';
+import { actorOf, requirePrincipal, type Caller } from '@tix/kit';
 import type { CommentDeps } from './comment-deps.js';
 import { commentCreated } from './comment-events.js';
 import type { CommentRow } from './comment-row.js';
@@ -30,6 +30,6 @@ export async function createComment(
   const fields = checkNewComment(input);
   return deps.store.insert(
     { projectId: input.projectId, ticketId: input.ticketId, userId: author.user_id, ...fields },
-    (row) => [commentCreated(row)],
+    (row) => [commentCreated(row, actorOf(author))],
   );
 }

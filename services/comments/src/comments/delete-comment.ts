@@ -4,7 +4,7 @@
  * the same transaction. Afterwards the id is 404. Refusals: 401, 404, then 403 (not the author, not
  * an admin).
  */
-import { requirePrincipal, type Caller } from '@tix/kit';
+import { actorOf, requirePrincipal, type Caller } from '@tix/kit';
 import type { CommentDeps } from './comment-deps.js';
 import { commentNotFound } from './comment-errors.js';
 import { commentDeleted } from './comment-events.js';
@@ -23,7 +23,7 @@ export async function deleteComment(
   const found = await getComment(deps, address, caller);
   assertCanDeleteComment(principal, found);
   const deleted = await deps.store.delete(address.projectId, address.id, (row, deletedAt) => [
-    commentDeleted(row, deletedAt),
+    commentDeleted(row, deletedAt, actorOf(principal)),
   ]);
   if (!deleted) throw commentNotFound();
   return { message: COMMENT_DELETED_MESSAGE };

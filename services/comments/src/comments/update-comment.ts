@@ -4,7 +4,7 @@
  * reachable), 403 (not the author, not a team lead or admin), 422 (fields). A change that changes
  * nothing writes nothing and emits no event.
  */
-import { requirePrincipal, type Caller } from '@tix/kit';
+import { actorOf, requirePrincipal, type Caller } from '@tix/kit';
 import type { CommentDeps } from './comment-deps.js';
 import { commentNotFound } from './comment-errors.js';
 import { commentUpdated } from './comment-events.js';
@@ -34,7 +34,7 @@ export async function updateComment(
     input.projectId,
     input.id,
     (current) => applyCommentEdit(current, edit),
-    (row) => [commentUpdated(row)],
+    (row, before) => [commentUpdated(row, before, actorOf(principal))],
   );
   if (!updated) throw commentNotFound();
   return updated;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { presentComment, type CommentJson } from '@tix/protos';
+import { presentComment, type CommentJson, type EventActor } from '@tix/protos';
 import {
   outboxMark,
   outboxSince,
@@ -27,8 +27,14 @@ describe('comments: domain events in the outbox', function () {
     return outboxSince(f.sql, mark);
   }
 
-  /** Exactly one event of `type`, well formed, for the support project, carrying `data`. */
-  function expectOneEvent(rows: OutboxRow[], type: string, data: CommentJson, occurredAt: string) {
+  /** Exactly one event of `type`, well formed, for the support project, carrying `data` and the v1.1 envelope. */
+  function expectOneEvent(
+    rows: OutboxRow[],
+    type: string,
+    data: CommentJson,
+    occurredAt: string,
+    envelope: { actor: EventActor; changes: Record<string, { from: unknown; to: unknown }> },
+  ) {
     expect(rows.map((row) => row.event_type)).to.deep.equal([type]);
     expect(rows[0]!.payload).to.deep.equal({
       id: rows[0]!.id,
@@ -36,9 +42,17 @@ describe('comments: domain events in the outbox', function () {
       source: 'comments',
       project_id: f.support.id,
       occurred_at: occurredAt,
+      ...envelope,
       data,
     });
   }
+
+  /** The actor of f.as(who) (an API key principal without a key id). */
+  const keyActor = (who: 'agent' | 'lead'): EventActor => ({
+    kind: 'api_key',
+    user_id: f.users[who].id,
+    api_key_id: null,
+  });
 
   it('create: comment.created with the comment exactly as returned', async () => {
     let created: CommentJson | undefined;
@@ -47,22 +61,30 @@ describe('comments: domain events in the outbox', function () {
         await f.newComment(ticket, { content: 'New', content_html: '<p onclick="x">New</p>' }),
       );
     });
-    expectOneEvent(rows, 'comment.created', created!, created!.created_at);
+    expectOneEvent(rows, 'comment.created', created!, created!.created_at, {
+      actor: keyActor('agent'),
+      changes: {},
+    });
     expect(created!.content_html).to.equal('<p>New</p>');
   });
 
   it('update: comment.updated with the comment after the change; a no-op update writes nothing', async () => {
-    const original = await f.newComment(ticket, { content: 'Before' });
+    const original = await f.newComment(ticket, { content: 'Before', is_internal: true });
     let updated: CommentJson | undefined;
+    // Through a browser session: the actor is the user.
+    const session = { principal: { ...f.as('agent').principal!, kind: 'session' as const } };
     let rows = await written(async () => {
       updated = presentComment(
         await f.client.UpdateComment(
           { project_id: f.support.id, id: original.id, content: 'After', is_internal: false },
-          f.as('agent'),
+          session,
         ),
       );
     });
-    expectOneEvent(rows, 'comment.updated', updated!, updated!.updated_at);
+    expectOneEvent(rows, 'comment.updated', updated!, updated!.updated_at, {
+      actor: { kind: 'user', user_id: f.users.agent.id, api_key_id: null },
+      changes: { content: { from: 'Before', to: 'After' }, is_internal: { from: true, to: false } },
+    });
     rows = await written(async () => {
       const same = await f.client.UpdateComment(
         { project_id: f.support.id, id: original.id, content: 'After', is_internal: false },
@@ -80,7 +102,13 @@ describe('comments: domain events in the outbox', function () {
       f.client.DeleteComment({ project_id: f.support.id, id: doomed.id }, f.as('agent')),
     );
     expect(rows.map((row) => row.event_type)).to.deep.equal(['comment.deleted']);
-    expect(rows[0]!.payload).to.deep.include({ source: 'comments', project_id: f.support.id, data: doomed });
+    expect(rows[0]!.payload).to.deep.include({
+      source: 'comments',
+      project_id: f.support.id,
+      actor: keyActor('agent'),
+      changes: {},
+      data: doomed,
+    });
     expect(rows[0]!.payload.occurred_at >= doomed.created_at).to.be.true;
     expect(rows[0]!.payload.occurred_at.slice(0, 10)).to.equal(before.slice(0, 10));
   });

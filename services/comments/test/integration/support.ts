@@ -161,6 +161,8 @@ export interface OutboxRow {
     source: string;
     project_id?: number;
     occurred_at: string;
+    actor?: unknown;
+    changes?: unknown;
     data: unknown;
   };
 }

@@ -51,20 +51,25 @@ describe('comments: message, public JSON and events', () => {
 
   it('events carry the comment as the API shows it, the project, and the time of the change', () => {
     const deletedAt = new Date('2026-01-03T00:00:00.000Z');
-    const created = commentCreated(ROW);
-    const updated = commentUpdated(ROW);
-    const deleted = commentDeleted(ROW, deletedAt);
+    const actor = { kind: 'user', user_id: 3, api_key_id: null } as const;
+    const created = commentCreated(ROW, actor);
+    const updated = commentUpdated(ROW, { ...ROW, content: 'Hi', isInternal: false }, actor);
+    const deleted = commentDeleted(ROW, deletedAt, actor);
     expect(created).to.deep.equal({
       id: created.id,
       type: 'comment.created',
       occurred_at: '2026-01-02T03:04:05.006Z',
       source: 'comments',
       project_id: 2,
+      actor,
+      changes: {},
       data: JSON_OF_ROW,
     });
     expect(updated).to.deep.include({
       type: 'comment.updated',
       occurred_at: '2026-01-02T03:04:06.007Z',
+      actor,
+      changes: { content: { from: 'Hi', to: 'Hello' }, is_internal: { from: false, to: true } },
       data: JSON_OF_ROW,
     });
     expect(deleted).to.deep.include({

@@ -65,7 +65,7 @@ function fake(rows: CommentRow[], ticketAnswer: AppError | null = null): Fake {
       const next = decide(current);
       if (next === null) return Promise.resolve(current);
       const updated = { ...current, ...next };
-      writes.push(...eventsOf(updated).map((event) => event.type));
+      writes.push(...eventsOf(updated, current).map((event) => event.type));
       return Promise.resolve(updated);
     },
     delete(projectId, id, eventsOf) {
