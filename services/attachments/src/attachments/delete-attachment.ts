@@ -9,7 +9,7 @@
  * transaction fails after the removal; this order can only leave bytes nobody can reach, for a
  * while, and the sweeper removes them.
  */
-import { requirePrincipal, type CallContext } from '@tix/kit';
+import { actorOf, requirePrincipal, type CallContext } from '@tix/kit';
 import type { AttachmentDeps } from './attachment-deps.js';
 import { ATTACHMENT_DELETED_MESSAGE, attachmentNotFound } from './attachment-errors.js';
 import { attachmentDeleted } from './attachment-events.js';
@@ -24,7 +24,7 @@ export async function deleteAttachment(
   const authorId = requirePrincipal(call.principal).user_id;
   const visible = await findVisibleAttachment(deps, address, call);
   const deleted = await deps.attachments.markDeleted(visible.projectId, visible.id, authorId, (row) => [
-    attachmentDeleted(row),
+    attachmentDeleted(row, actorOf(call.principal)),
   ]);
   if (!deleted) throw attachmentNotFound();
   try {

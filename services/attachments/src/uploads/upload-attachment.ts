@@ -13,7 +13,7 @@
  *    logged with its key.
  */
 import { fileTypeFromBuffer } from 'file-type';
-import { requirePrincipal, type CallContext } from '@tix/kit';
+import { actorOf, requirePrincipal, type CallContext } from '@tix/kit';
 import { attachmentCreated } from '../attachments/attachment-events.js';
 import type { AttachmentDeps } from '../attachments/attachment-deps.js';
 import type { AttachmentRow } from '../attachments/attachment-row.js';
@@ -102,7 +102,9 @@ async function storeAndRecord(
   try {
     // A caller that has gone will never learn the id: record nothing it did not see succeed.
     call.signal.throwIfAborted();
-    return await deps.attachments.insert(attachment, (row) => [attachmentCreated(row)]);
+    return await deps.attachments.insert(attachment, (row) => [
+      attachmentCreated(row, actorOf(call.principal)),
+    ]);
   } catch (error) {
     await deps.objects
       .remove(attachment.objectKey)

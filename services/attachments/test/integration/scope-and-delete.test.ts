@@ -98,7 +98,12 @@ describe('project scope and deletion', function () {
     expect(after.object_removed_at).to.be.instanceOf(Date);
     const events = (await outboxEvents(f.sql)).slice(eventsBefore);
     expect(events.map((event) => event.event_type)).to.deep.equal(['attachment.deleted']);
-    expect(events[0]!.payload).to.deep.include({ project_id: f.demo.support.id, data: created });
+    expect(events[0]!.payload).to.deep.include({
+      project_id: f.demo.support.id,
+      actor: { kind: 'api_key', user_id: f.demo.users.agent.id, api_key_id: null },
+      changes: {},
+      data: created,
+    });
     await expectUnreachable(f.demo.support.id, created.id);
     expect(
       await f.client.ListAttachments({ project_id: f.demo.support.id, ticket_id: ticket }, f.agent),

@@ -232,7 +232,14 @@ export async function attachmentRows(sql: pg.Pool): Promise<Record<string, unkno
 
 export interface OutboxEvent {
   event_type: string;
-  payload: { type: string; project_id?: number; source: string; data: unknown };
+  payload: {
+    type: string;
+    project_id?: number;
+    source: string;
+    actor?: unknown;
+    changes?: unknown;
+    data: unknown;
+  };
 }
 
 /** The outbox's events, oldest first. */

@@ -144,6 +144,8 @@ describe('upload and download (real store and services)', function () {
       source: 'attachments',
       project_id: f.demo.support.id,
       occurred_at: created.created_at,
+      actor: { kind: 'api_key', user_id: f.demo.users.agent.id, api_key_id: null },
+      changes: {},
       data: {
         id: created.id,
         ticket_id: ticket,

@@ -37,18 +37,22 @@ describe('attachment shapes and events', () => {
   });
 
   it('makes attachment.created and attachment.deleted carrying the attachment', () => {
-    const created = attachmentCreated(ROW);
+    const actor = { kind: 'api_key', user_id: 4, api_key_id: 8 } as const;
+    const created = attachmentCreated(ROW, actor);
     expect(created).to.deep.include({
       type: 'attachment.created',
       source: 'attachments',
       project_id: 3,
       occurred_at: '2026-11-21T10:00:00.123Z',
+      actor,
+      changes: {},
       data: JSON_SHAPE,
     });
     expect(created.id).to.match(/^[0-9a-f-]{36}$/);
-    const deleted = attachmentDeleted({ ...ROW, deletedAt: new Date('2026-11-22T00:00:00.000Z') });
+    const deleted = attachmentDeleted({ ...ROW, deletedAt: new Date('2026-11-22T00:00:00.000Z') }, actor);
     expect(deleted).to.deep.include({
       type: 'attachment.deleted',
+      actor,
       occurred_at: '2026-11-22T00:00:00.000Z',
       data: JSON_SHAPE,
     });
