@@ -50,7 +50,7 @@ export function apiKeyHandlers(
 
     async RevokeApiKey(request, context) {
       requireAdminCaller(context);
-      const revoked = await keys.revokeApiKey(request.id);
+      const revoked = await keys.revokeApiKey(request.id, context.principal);
       return { id: revoked.id, revoked_at: revoked.revokedAt.toISOString() };
     },
   };

@@ -1,6 +1,6 @@
 /** API key administration: creating (the only time a value is shown), listing and revoking keys. */
-import { AppError, FieldErrors, newDomainEvent } from '@tix/kit';
-import type { Scope } from '@tix/protos';
+import { actorOf, AppError, FieldErrors, newDomainEvent } from '@tix/kit';
+import type { Principal, Scope } from '@tix/protos';
 import type { ProjectSelector, ProjectService } from '../projects/project-service.js';
 import type { UserSelector, UserService } from '../users/user-service.js';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from './api-key-format.js';
@@ -37,9 +37,9 @@ export interface ApiKeyService {
   }): Promise<ApiKeyRecord[]>;
   /**
    * Revokes a key and emits api_key.revoked with it; revoking again returns the original time and
-   * emits nothing. 404 when there is no such key.
+   * emits nothing. 404 when there is no such key. `caller` is the event's actor (null: the CLI).
    */
-  revokeApiKey(id: number): Promise<{ id: number; revokedAt: Date }>;
+  revokeApiKey(id: number, caller?: Principal | null): Promise<{ id: number; revokedAt: Date }>;
   /** True when the user has an unrevoked key with exactly this name. */
   hasUnrevokedKeyNamed(userId: number, name: string): Promise<boolean>;
 }
@@ -121,12 +121,12 @@ export function createApiKeyService(deps: {
       return store.list(where);
     },
 
-    async revokeApiKey(id) {
+    async revokeApiKey(id, caller = null) {
       const result = await store.revoke(id, now(), (revokedAt) =>
         newDomainEvent(
           'api_key.revoked',
           { id, revoked_at: revokedAt.toISOString() },
-          { source: 'lookup', occurredAt: revokedAt },
+          { source: 'lookup', occurredAt: revokedAt, actor: actorOf(caller), changes: {} },
         ),
       );
       if (!result) throw AppError.notFound(API_KEY_NOT_FOUND);

@@ -4,7 +4,7 @@
  * remove). Every edit that changes something writes project.updated in its transaction; the ticket
  * service forgets its cached workflow on it and moves the tickets of a removed status.
  */
-import { AppError, FieldErrors, newDomainEvent, type OutgoingContext } from '@tix/kit';
+import { actorOf, AppError, FieldErrors, fieldChanges, newDomainEvent, type OutgoingContext } from '@tix/kit';
 import { presentProject, type Principal } from '@tix/protos';
 import { PROJECT_SLUG_PATTERN } from '../shared/slugs.js';
 import { UniqueViolation } from '../shared/unique-violation.js';
@@ -175,8 +175,10 @@ export function createProjectService(
           ...changedProjectFields(before, after),
           ...(sameWorkflow(definitionsOf(before), definitionsOf(after)) ? [] : ['statuses' as const]),
         ];
+        const present = (project: ProjectRecord) =>
+          presentProject(toProjectMessage(project) as Parameters<typeof presentProject>[0]);
         const data: ProjectUpdatedData = {
-          ...presentProject(toProjectMessage(after) as Parameters<typeof presentProject>[0]),
+          ...present(after),
           changed,
           statuses_removed: removed,
           actor_id: caller.principal?.user_id ?? null,
@@ -185,6 +187,8 @@ export function createProjectService(
           source: 'lookup',
           projectId: after.id,
           occurredAt: now(),
+          actor: actorOf(caller.principal),
+          changes: fieldChanges(present(before), present(after), changed),
         });
       },
     });

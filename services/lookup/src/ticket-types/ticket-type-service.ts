@@ -4,7 +4,15 @@
  * soft-deleted) the new schema would make invalid, and is refused (409, with the count) when any
  * would; every edit that changes something writes ticket_type.updated in its transaction.
  */
-import { AppError, fieldError, FieldErrors, newDomainEvent, type OutgoingContext } from '@tix/kit';
+import {
+  actorOf,
+  AppError,
+  fieldChanges,
+  fieldError,
+  FieldErrors,
+  newDomainEvent,
+  type OutgoingContext,
+} from '@tix/kit';
 import { presentTicketType, type Principal } from '@tix/protos';
 import type { ProjectSelector, ProjectService } from '../projects/project-service.js';
 import { UniqueViolation } from '../shared/unique-violation.js';
@@ -109,14 +117,17 @@ export function createTicketTypeService(
 ): TicketTypeService {
   const now = options.now ?? (() => new Date());
 
+  /** ticket_type.updated; `before` the type before the change, for `changes` (v1.1). */
   function updatedEvent(
     type: TicketTypeRecord,
     changed: ChangedTicketTypeField[],
     caller: TicketTypeEditCaller,
     at: Date,
+    before: TicketTypeRecord,
   ) {
+    const present = (record: TicketTypeRecord) => presentTicketType(toTicketTypeMessage(record));
     const data: TicketTypeUpdatedData = {
-      ...presentTicketType(toTicketTypeMessage(type)),
+      ...present(type),
       project_id: type.projectId,
       changed,
       actor_id: caller.principal?.user_id ?? null,
@@ -125,6 +136,16 @@ export function createTicketTypeService(
       source: 'lookup',
       projectId: type.projectId,
       occurredAt: at,
+      actor: actorOf(caller.principal),
+      changes: fieldChanges(present(before), present(type), changed),
+    });
+  }
+
+  /** ticket_type.updated of a type that lost is_default to another. */
+  function undefaultedEvent(type: TicketTypeRecord, caller: TicketTypeEditCaller, at: Date) {
+    return updatedEvent({ ...type, isDefault: false }, ['is_default'], caller, at, {
+      ...type,
+      isDefault: true,
     });
   }
 
@@ -152,7 +173,7 @@ export function createTicketTypeService(
       try {
         const at = now();
         return await store.create(project.id, type, (undefaulted) =>
-          undefaulted.map((previous) => updatedEvent(previous, ['is_default'], caller, at)),
+          undefaulted.map((previous) => undefaultedEvent(previous, caller, at)),
         );
       } catch (error) {
         if (error instanceof UniqueViolation) {
@@ -209,10 +230,10 @@ export function createTicketTypeService(
               if (changed.includes('retired_at')) edit.retiredAt = change.isRetired ? at : null;
               return edit;
             },
-            events(after, _before, undefaulted) {
+            events(after, before, undefaulted) {
               return [
-                ...undefaulted.map((type) => updatedEvent(type, ['is_default'], caller, at)),
-                updatedEvent(after, changed, caller, at),
+                ...undefaulted.map((type) => undefaultedEvent(type, caller, at)),
+                updatedEvent(after, changed, caller, at, before),
               ];
             },
           },

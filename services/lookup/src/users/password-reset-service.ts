@@ -10,7 +10,7 @@ import { AppError, FieldErrors, fieldError } from '@tix/kit';
 import { hashPassword } from './password-hash.js';
 import type { PasswordResetStore } from './password-reset-store.js';
 import { checkPassword, isValidEmail, normaliseEmail } from './user-rules.js';
-import { USER_NOT_FOUND, userUpdatedEvent } from './user-service.js';
+import { selfActor, USER_NOT_FOUND, userUpdatedEvent } from './user-service.js';
 import type { UserRecord, UserStore } from './user-store.js';
 
 /** How long a reset link works: long enough to reach a mailbox, short enough to be of little use if leaked. */
@@ -98,7 +98,9 @@ export function createPasswordResetService(
         check(before) {
           if (!before.isActive) throw fieldError('token', INVALID_RESET_TOKEN);
         },
-        event: (after, before) => userUpdatedEvent(after, before, { password: newPassword }, at),
+        // Whoever holds the link acts as the user (it was mailed to them).
+        event: (after, before) =>
+          userUpdatedEvent(after, before, { password: newPassword }, at, selfActor(after.id)),
       });
       if (!user) throw fieldError('token', INVALID_RESET_TOKEN);
       return user;

@@ -1,5 +1,5 @@
 /** gRPC handlers of the user RPCs: translate messages, nothing else. */
-import { requirePrincipal } from '@tix/kit';
+import { actorOf, requirePrincipal } from '@tix/kit';
 import { requireAdminCaller } from '../shared/admin-caller.js';
 import type { LookupHandlers } from '../shared/handler-types.js';
 import { toUserMessage } from './user-mapper.js';
@@ -50,7 +50,12 @@ export function userHandlers(
     async ChangePassword(request, context) {
       const principal = requirePrincipal(context.principal);
       return toUserMessage(
-        await users.changePassword(principal.user_id, request.current_password, request.new_password),
+        await users.changePassword(
+          principal.user_id,
+          request.current_password,
+          request.new_password,
+          actorOf(principal),
+        ),
       );
     },
 

@@ -1,6 +1,6 @@
 /** User use cases: listing, creating, changing (user.updated), password sign-in and password changes. */
-import { AppError, FieldErrors, fieldError, newDomainEvent } from '@tix/kit';
-import type { DomainEvent, Principal } from '@tix/protos';
+import { actorOf, AppError, FieldErrors, fieldError, fieldChanges, newDomainEvent } from '@tix/kit';
+import type { DomainEvent, EventActor, FieldChange, Principal } from '@tix/protos';
 import { UniqueViolation } from '../shared/unique-violation.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password-hash.js';
 import {
@@ -74,7 +74,12 @@ export interface UserService {
    * for a user without a password); emits user.updated with sessions_ended. 401 when the user does
    * not exist or is inactive (the principal no longer stands for a signed-in user).
    */
-  changePassword(userId: number, currentPassword: string, newPassword: string): Promise<UserRecord>;
+  changePassword(
+    userId: number,
+    currentPassword: string,
+    newPassword: string,
+    actor?: EventActor,
+  ): Promise<UserRecord>;
 }
 
 function duplicateEmail(email: string): AppError {
@@ -89,12 +94,33 @@ function checkMayChange(id: number, request: UserChangeRequest, caller: Principa
   if (caller.user_id !== id || !onlyName) throw AppError.permissionDenied(ONLY_AN_ADMIN);
 }
 
-/** The user.updated event of `change` taking the user from `before` to `after`. */
+/** What a password's from/to say in `changes`: that it changed, never the password or its hash. */
+export const REDACTED = '[redacted]';
+
+/** user.updated's `changes` (v1.1): name, role, is_active from/to; a password change redacted. */
+function userChanges(before: UserRecord, after: UserRecord, changed: readonly ChangedField[]) {
+  const publicFields = (user: UserRecord) => ({ name: user.name, role: user.role, is_active: user.isActive });
+  const changes: Record<string, FieldChange> = fieldChanges(publicFields(before), publicFields(after), [
+    'name',
+    'role',
+    'is_active',
+  ]);
+  if (changed.includes('password')) changes.password = { from: REDACTED, to: REDACTED };
+  return changes;
+}
+
+/** The actor of a user's own change (their password, by the current one or a reset link). */
+export function selfActor(userId: number): EventActor {
+  return { kind: 'user', user_id: userId, api_key_id: null };
+}
+
+/** The user.updated event of `change` taking the user from `before` to `after`, made by `actor`. */
 export function userUpdatedEvent(
   after: UserRecord,
   before: UserRecord,
   change: UserChange,
   occurredAt: Date,
+  actor: EventActor,
 ): DomainEvent<UserUpdatedData> {
   const changed = changedFields(before, change);
   const data: UserUpdatedData = {
@@ -106,7 +132,12 @@ export function userUpdatedEvent(
     changed,
     sessions_ended: endsSessions(changed),
   };
-  return newDomainEvent('user.updated', data, { source: 'lookup', occurredAt });
+  return newDomainEvent('user.updated', data, {
+    source: 'lookup',
+    occurredAt,
+    actor,
+    changes: userChanges(before, after, changed),
+  });
 }
 
 /** Builds the user use cases over a store (`now` stamps the events; tests move it). */
@@ -116,7 +147,12 @@ export function createUserService(store: UserStore, options: { now?: () => Date 
   void dummyPasswordHash();
 
   /** Writes `change` (password already hashed into `columns`) with its user.updated event. */
-  async function write(id: number, change: UserChange, columns: UserColumnChanges): Promise<UserRecord> {
+  async function write(
+    id: number,
+    change: UserChange,
+    columns: UserColumnChanges,
+    actor: EventActor,
+  ): Promise<UserRecord> {
     const updated = await store.update(id, columns, {
       async check(before, otherActiveAdmins) {
         const losing = adminLosingFields(before, change);
@@ -126,7 +162,7 @@ export function createUserService(store: UserStore, options: { now?: () => Date 
           errors.throwIfAny();
         }
       },
-      event: (after, before) => userUpdatedEvent(after, before, change, now()),
+      event: (after, before) => userUpdatedEvent(after, before, change, now(), actor),
     });
     if (!updated) throw AppError.notFound(USER_NOT_FOUND);
     return updated;
@@ -187,10 +223,10 @@ export function createUserService(store: UserStore, options: { now?: () => Date 
         ...(change.isActive === undefined ? {} : { isActive: change.isActive }),
         ...(change.password === undefined ? {} : { passwordHash: await hashPassword(change.password) }),
       };
-      return write(id, change, columns);
+      return write(id, change, columns, actorOf(caller));
     },
 
-    async changePassword(userId, currentPassword, newPassword) {
+    async changePassword(userId, currentPassword, newPassword, actor = selfActor(userId)) {
       const errors = new FieldErrors();
       checkPassword(errors, 'new_password', newPassword);
       const found = await store.findCredentialsById(userId);
@@ -204,7 +240,7 @@ export function createUserService(store: UserStore, options: { now?: () => Date 
       if (found.passwordHash === null || !matches) errors.add('current_password', WRONG_CURRENT_PASSWORD);
       errors.throwIfAny();
       const change: UserChange = { password: newPassword };
-      return write(userId, change, { passwordHash: await hashPassword(newPassword) });
+      return write(userId, change, { passwordHash: await hashPassword(newPassword) }, actor);
     },
   };
 }

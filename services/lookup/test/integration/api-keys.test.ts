@@ -232,6 +232,8 @@ describe('lookup: API keys', () => {
       type: 'api_key.revoked',
       occurred_at: '2030-01-02T00:00:00.000Z',
       source: 'lookup',
+      actor: { kind: 'system', user_id: null, api_key_id: null },
+      changes: {},
       data: { id: scopedKey.id, revoked_at: '2030-01-02T00:00:00.000Z' },
     });
   });

@@ -30,7 +30,7 @@ describe('lookup: changing users (UpdateUser, ChangePassword, user.updated)', ()
   async function latestUserUpdated(): Promise<Record<string, unknown>> {
     const row = (await events()).at(-1)!;
     expect(row.event_type).to.equal('user.updated');
-    expect(row.payload).to.have.all.keys('id', 'type', 'occurred_at', 'source', 'data');
+    expect(row.payload).to.have.all.keys('id', 'type', 'occurred_at', 'source', 'actor', 'changes', 'data');
     expect(row.payload).to.include({ id: row.id, type: 'user.updated', source: 'lookup' });
     return row.payload.data as Record<string, unknown>;
   }
@@ -66,6 +66,9 @@ describe('lookup: changing users (UpdateUser, ChangePassword, user.updated)', ()
         type: 'user.updated',
         occurred_at: '2031-01-01T00:00:00.000Z',
         source: 'lookup',
+        // No principal: the CLI, a system actor.
+        actor: { kind: 'system', user_id: null, api_key_id: null },
+        changes: { name: { from: 'Ada', to: 'Ada Lovelace' } },
         data: {
           id: ada.id,
           name: 'Ada Lovelace',
@@ -303,13 +306,22 @@ describe('lookup: changing users (UpdateUser, ChangePassword, user.updated)', ()
       expect(await events()).to.have.length(count);
     });
 
-    it('lets an admin principal change anyone', async () => {
+    it('lets an admin principal change anyone; user.updated carries the admin as its actor', async () => {
+      const before = (await lookup.client.GetUsers({ ids: [ada.id] })).users[0]!;
       expect(
         await lookup.client.UpdateUser(
           { id: ada.id, name: 'Ada Lovelace', role: 'viewer' },
           { principal: sessionOf(ann) },
         ),
       ).to.include({ name: 'Ada Lovelace', role: 'viewer' });
+      const row = (await events()).at(-1)!;
+      expect(row.payload).to.deep.include({
+        actor: { kind: 'user', user_id: ann.id, api_key_id: null },
+        changes: {
+          ...(before.name === 'Ada Lovelace' ? {} : { name: { from: before.name, to: 'Ada Lovelace' } }),
+          role: { from: before.role, to: 'viewer' },
+        },
+      });
       await lookup.client.UpdateUser({ id: ada.id, role: 'agent' });
     });
   });
@@ -409,6 +421,9 @@ describe('lookup: changing users (UpdateUser, ChangePassword, user.updated)', ()
         type: 'user.updated',
         occurred_at: '2031-02-01T00:00:00.000Z',
         source: 'lookup',
+        // The user themself; the password never appears, only that it changed.
+        actor: { kind: 'user', user_id: ada.id, api_key_id: null },
+        changes: { password: { from: '[redacted]', to: '[redacted]' } },
         data: {
           id: ada.id,
           name: 'Ada Lovelace',
