@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import amqp from 'amqplib';
 import { createServiceClient, type ServiceClient } from '@tix/kit';
 import { createTestVhost, eventually, type TestVhost } from '@tix/kit/testing';
-import { SUBSCRIBABLE_EVENT_TYPES, type webhook } from '@tix/protos';
+import { SUBSCRIBABLE_EVENT_TYPES, type DomainEvent, type webhook } from '@tix/protos';
 import { startTestWebhookServer, type TestWebhookServer } from '../../src/testing.js';
 import {
   asUser,
@@ -104,6 +104,28 @@ describe('webhook deliveries (real broker, database and receiver)', function () 
     const log = await deliveriesOf(hook.id);
     expect(log).to.have.length(events.length);
     expect(log.every((delivery) => delivery.status === 'delivered')).to.equal(true);
+  });
+
+  it('delivers a v1.1 event (actor, changes, defaulted_fields) with the same bytes as before: no envelope fields', async () => {
+    const hook = await subscribe(['ticket.updated']);
+    const plain = domainEvent('ticket.updated', PROJECT, { id: 41, status: 'closed' });
+    const v11: DomainEvent = {
+      ...plain,
+      actor: { kind: 'api_key', user_id: 11, api_key_id: 5 },
+      changes: { status: { from: 'open', to: 'closed' } },
+      defaulted_fields: [],
+    };
+    await publisher.publishEvent(v11);
+    await eventually(() => receiver.requests.length >= 1, 10_000);
+    const [request] = receiver.byEventId(v11.id);
+    const body = request!.raw.toString('utf8');
+    // Byte-identical to the body of the same event without the v1.1 fields (the contract before).
+    expect(body).to.equal(
+      JSON.stringify({ event: 'ticket.updated', timestamp: EVENT_TIMESTAMP, data: plain.data }),
+    );
+    expect(JSON.parse(body)).to.have.all.keys('event', 'timestamp', 'data');
+    expect(JSON.parse(body).data).not.to.have.any.keys('actor', 'changes', 'defaulted_fields');
+    expect(signaturesValid(hook.secret!, request!)).to.deep.equal({ hex: true, standard: true });
   });
 
   it('consumes events nobody may subscribe to (ticket.deleted, ticket.merged) and sends nothing', async () => {

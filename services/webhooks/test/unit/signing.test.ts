@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { DomainEvent } from '@tix/protos';
 import {
   deliveryBody,
   deliveryHeaders,
@@ -42,6 +43,26 @@ describe('signing', () => {
     expect(body).to.equal(
       '{"event":"comment.created","timestamp":1795255200,"data":{"id":3,"content":"café"}}',
     );
+  });
+
+  it('the body ignores the v1.1 envelope fields (actor, changes, defaulted_fields): webhook payloads are unchanged', () => {
+    const event = {
+      id: '2b6c0000-0000-4000-8000-000000000000',
+      type: 'ticket.created' as const,
+      occurred_at: '2026-11-21T10:00:00.999Z',
+      source: 'tickets',
+      project_id: 1,
+      data: { id: 3 },
+    };
+    const v11: DomainEvent = {
+      ...event,
+      actor: { kind: 'user', user_id: 2, api_key_id: null },
+      changes: {},
+      defaulted_fields: ['priority'],
+    };
+    const body = deliveryBody(v11);
+    expect(body).to.equal(deliveryBody(event));
+    expect(body).to.equal('{"event":"ticket.created","timestamp":1795255200,"data":{"id":3}}');
   });
 
   it('headers carry both schemes, signed over the exact bytes sent', () => {
