@@ -50,7 +50,9 @@ const BAD_ID_SEGMENTS = [
   '%E0%A4%A', // broken percent-encoding
   '9'.repeat(5_000),
 ];
-const BAD_TEXT_SEGMENTS = ['%00', '%F0%9F%98%80', '%E0%A4%A', 'x'.repeat(5_000), '%2E%2E'];
+// A bare `%2E%2E` segment is a dot-segment to the WHATWG URL parser: fetch would resolve it away and
+// send another path. `..%2F..` is not one, so the server really receives a traversal attempt.
+const BAD_TEXT_SEGMENTS = ['%00', '%F0%9F%98%80', '%E0%A4%A', 'x'.repeat(5_000), '..%2F..'];
 
 /** Query values no integer parameter accepts. */
 const BAD_INTEGER_VALUES = ['0', '-1', '1.5', 'abc', '9'.repeat(40), '', '%00', '1%20OR%201=1'];

@@ -9,6 +9,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { eventually } from '@tix/kit/testing';
+import { tixJson } from '../support/cli.js';
 import { createUser } from '../support/fixtures.js';
 import { fleet, fleetMailDir } from '../support/fleet.js';
 import { request } from '../support/http.js';
@@ -200,6 +201,27 @@ describe('password reset (session host, mail folder)', function () {
     const reset = await browser.post('/auth/reset-password', { token, new_password: 'newcomer passphrase' });
     expect(reset.status, JSON.stringify(reset.body)).to.equal(200);
     await signIn(newcomer.email, 'newcomer passphrase');
+  });
+
+  it('pnpm tix user reset-link prints a link with which the user sets a password, once', async () => {
+    const user = await createUser('agent');
+    const reset = await tixJson<{ user_id: number; link: string; expires_at: string }>([
+      'user',
+      'reset-link',
+      '--email',
+      user.email,
+    ]);
+    expect(reset.user_id).to.equal(user.id);
+    expect(Date.parse(reset.expires_at)).to.be.greaterThan(Date.now());
+    const link = new URL(reset.link);
+    expect(link.pathname).to.equal('/reset-password');
+
+    const browser = await anonymousBrowserAt('127.0.1.7');
+    const body = { token: link.searchParams.get('token'), new_password: 'a brand new passphrase' };
+    const first = await browser.post('/auth/reset-password', body);
+    expect(first.status, JSON.stringify(first.body)).to.equal(200);
+    await signIn(user.email, 'a brand new passphrase');
+    expect((await browser.post('/auth/reset-password', body)).status).to.equal(422);
   });
 
   it('needs the CSRF token, as sign-in does', async () => {

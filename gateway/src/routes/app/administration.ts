@@ -169,9 +169,9 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
     project: 'none',
     request: { body: createProjectBody },
     bodyExample: {
-      name: 'Support',
-      slug: 'support',
-      prefix: 'SUP',
+      name: 'Helpdesk',
+      slug: 'helpdesk',
+      prefix: 'HELP',
       statuses: [
         { slug: 'open', label: 'Open' },
         { slug: 'closed', label: 'Closed', is_closed: true },

@@ -2,7 +2,8 @@
  * Seeding the demo tickets through the ticket and comment services, as the demo users (a `system`
  * principal carrying each user's id and role), so every ticket, move and comment goes through the
  * same rules, numbering, outbox events and lane placement as a real one. A project that already has
- * tickets is left alone: the seed never adds a second copy, and never touches a project in use.
+ * tickets, or whose workflow lacks a demo lane (not the seed's own), is left alone: the seed never
+ * adds a second copy, and never touches a project in use.
  */
 import { AppError, type OutgoingContext, type ServiceClient } from '@tix/kit';
 import { ROLE_SCOPES, type Principal } from '@tix/protos';
@@ -64,7 +65,10 @@ async function createDemoTickets(
 
   for (const project of context.projects) {
     const demos = DEMO_TICKETS.filter((demo) => demo.projectSlug === project.slug);
-    if (demos.length === 0 || (await hasTickets(peers, project.id, as(admin.email)))) continue;
+    // A project with a demo slug but another workflow was made by someone else: leave it alone.
+    const lanes = new Set(project.statuses.map((status) => status.slug));
+    if (demos.length === 0 || demos.some((demo) => !lanes.has(demo.status))) continue;
+    if (await hasTickets(peers, project.id, as(admin.email))) continue;
     for (const demo of demos) {
       const ticket = await peers.tickets.CreateTicket(
         {

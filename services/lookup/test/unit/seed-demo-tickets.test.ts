@@ -28,13 +28,44 @@ describe('demo tickets', () => {
     }
   });
 
+  it("leave alone a project with a demo slug whose workflow is not the demo's", async () => {
+    const untouchable = () => Promise.reject(new Error('no call expected'));
+    const peers = {
+      tickets: { ListTickets: untouchable, CreateTicket: untouchable, MoveTicket: untouchable },
+      comments: { CreateComment: untouchable },
+    } as unknown as DemoTicketPeers;
+    const lane = (slug: string, position: number) => ({
+      slug,
+      label: slug,
+      isClosed: slug === 'closed',
+      position,
+    });
+    const project = {
+      id: 1,
+      name: 'Support',
+      slug: 'support',
+      prefix: 'SUP',
+      description: '',
+      statuses: [lane('open', 0), lane('closed', 1)],
+    };
+    expect(
+      await seedDemoTickets(peers, { projects: [project], ticketTypes: [], users, correlationId: 'c' }),
+    ).to.deep.equal({ createdTickets: 0, createdComments: 0 });
+  });
+
   it('name the unreachable ticket service instead of passing on a bare "unavailable"', async () => {
     const down = () => Promise.reject(new AppError('unavailable', GENERIC_MESSAGES.unavailable));
     const peers = {
       tickets: { ListTickets: down, CreateTicket: down, MoveTicket: down },
       comments: { CreateComment: down },
     } as unknown as DemoTicketPeers;
-    const project = { id: 1, name: 'Support', slug: 'support', prefix: 'SUP', description: '', statuses: [] };
+    const statuses = ['open', 'work_in_progress', 'waiting', 'closed'].map((slug, position) => ({
+      slug,
+      label: slug,
+      isClosed: slug === 'closed',
+      position,
+    }));
+    const project = { id: 1, name: 'Support', slug: 'support', prefix: 'SUP', description: '', statuses };
     try {
       await seedDemoTickets(peers, { projects: [project], ticketTypes: [], users, correlationId: 'c' });
       expect.fail('expected a refusal');
