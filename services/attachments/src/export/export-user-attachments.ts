@@ -6,7 +6,7 @@
  * nothing held in between, so a slow or departed caller costs the service nothing.
  */
 import type pg from 'pg';
-import { requireOwnDataReader, type AsyncHandlers, type Caller } from '@tix/kit';
+import { keysetBatches, requireOwnDataReader, type AsyncHandlers, type Caller } from '@tix/kit';
 import type { attachment } from '@tix/protos';
 import { toAttachmentMessage, type AttachmentRow } from '../attachments/attachment-row.js';
 
@@ -24,18 +24,15 @@ const NEXT_BATCH = `
    LIMIT $3`;
 
 /** The user's live attachments in id order, `batchSize` rows per query. */
-export async function* userAttachmentBatches(
+export function userAttachmentBatches(
   pool: pg.Pool,
   userId: number,
   batchSize = EXPORT_BATCH_SIZE,
 ): AsyncGenerator<AttachmentRow[]> {
-  let afterId = 0;
-  for (;;) {
-    const { rows } = await pool.query<AttachmentRow>(NEXT_BATCH, [userId, afterId, batchSize]);
-    if (rows.length > 0) yield rows;
-    if (rows.length < batchSize) return;
-    afterId = rows[rows.length - 1]!.id;
-  }
+  return keysetBatches(
+    async (afterId, limit) => (await pool.query<AttachmentRow>(NEXT_BATCH, [userId, afterId, limit])).rows,
+    batchSize,
+  );
 }
 
 export interface ExportUserAttachmentsDeps {

@@ -7,7 +7,7 @@
  * departed caller costs the service nothing.
  */
 import type pg from 'pg';
-import { requireOwnDataReader, type AsyncHandlers, type Caller } from '@tix/kit';
+import { keysetBatches, requireOwnDataReader, type AsyncHandlers, type Caller } from '@tix/kit';
 import type { comment } from '@tix/protos';
 import { toCommentMessage, type CommentRow } from '../comments/comment-row.js';
 
@@ -25,18 +25,15 @@ const NEXT_BATCH = `
    LIMIT $3`;
 
 /** The user's comments in id order, `batchSize` rows per query. */
-export async function* userCommentBatches(
+export function userCommentBatches(
   pool: pg.Pool,
   userId: number,
   batchSize = EXPORT_BATCH_SIZE,
 ): AsyncGenerator<CommentRow[]> {
-  let afterId = 0;
-  for (;;) {
-    const { rows } = await pool.query<CommentRow>(NEXT_BATCH, [userId, afterId, batchSize]);
-    if (rows.length > 0) yield rows;
-    if (rows.length < batchSize) return;
-    afterId = rows[rows.length - 1]!.id;
-  }
+  return keysetBatches(
+    async (afterId, limit) => (await pool.query<CommentRow>(NEXT_BATCH, [userId, afterId, limit])).rows,
+    batchSize,
+  );
 }
 
 export interface ExportUserCommentsDeps {

@@ -6,7 +6,7 @@
  * snapshot: a ticket created or deleted meanwhile may or may not be in it (decisions.md).
  */
 import type pg from 'pg';
-import { requireOwnDataReader, type AsyncHandlers, type Caller } from '@tix/kit';
+import { keysetBatches, requireOwnDataReader, type AsyncHandlers, type Caller } from '@tix/kit';
 import type { ticket } from '@tix/protos';
 import type { LookupDirectory } from '../lookup/lookup-directory.js';
 import { TICKET_COLUMNS } from '../tickets/ticket-columns.js';
@@ -30,18 +30,15 @@ const NEXT_BATCH = `
    LIMIT $3`;
 
 /** The user's live tickets (created or assigned), in id order, `batchSize` rows per query. */
-export async function* userTicketBatches(
+export function userTicketBatches(
   pool: pg.Pool,
   userId: number,
   batchSize = EXPORT_BATCH_SIZE,
 ): AsyncGenerator<TicketRow[]> {
-  let afterId = 0;
-  for (;;) {
-    const { rows } = await pool.query<TicketRow>(NEXT_BATCH, [userId, afterId, batchSize]);
-    if (rows.length > 0) yield rows;
-    if (rows.length < batchSize) return;
-    afterId = rows[rows.length - 1]!.id;
-  }
+  return keysetBatches(
+    async (afterId, limit) => (await pool.query<TicketRow>(NEXT_BATCH, [userId, afterId, limit])).rows,
+    batchSize,
+  );
 }
 
 export interface ExportUserTicketsDeps {

@@ -5,6 +5,7 @@
  * memory stays bounded by one batch whatever the number of tickets.
  */
 import type pg from 'pg';
+import { keysetBatches } from '@tix/kit';
 import { prepared } from '../db.js';
 
 export interface StoredFieldValues {
@@ -32,16 +33,13 @@ const BATCH = `
 /** The SQL-backed store. */
 export function createFieldValuesStore(pool: pg.Pool): FieldValuesStore {
   return {
-    async *batchesOfType(projectId, ticketTypeId, batchSize) {
-      let after = 0;
-      for (;;) {
-        const { rows } = await pool.query<StoredFieldValues>(
-          prepared(BATCH, [projectId, ticketTypeId, after, batchSize]),
-        );
-        if (rows.length > 0) yield rows;
-        if (rows.length < batchSize) return;
-        after = rows[rows.length - 1]!.id;
-      }
+    batchesOfType(projectId, ticketTypeId, batchSize) {
+      return keysetBatches(
+        async (afterId, limit) =>
+          (await pool.query<StoredFieldValues>(prepared(BATCH, [projectId, ticketTypeId, afterId, limit])))
+            .rows,
+        batchSize,
+      );
     },
   };
 }

@@ -90,3 +90,22 @@ export function namedStatements(prefix: string): (text: string, values: unknown[
     return { name, text, values };
   };
 }
+
+/**
+ * Reads a large result set in id order, `batchSize` rows at a time, by keyset pagination:
+ * `readAfter(lastId, batchSize)` is one short query (`... AND id > $n ORDER BY id LIMIT $m`), so
+ * nothing (no cursor, connection or snapshot) is held between batches, memory stays bounded by one
+ * batch, and every batch costs the same however far the walk has gone.
+ */
+export async function* keysetBatches<Row extends { id: number }>(
+  readAfter: (afterId: number, batchSize: number) => Promise<Row[]>,
+  batchSize: number,
+): AsyncGenerator<Row[]> {
+  let afterId = 0;
+  for (;;) {
+    const rows = await readAfter(afterId, batchSize);
+    if (rows.length > 0) yield rows;
+    if (rows.length < batchSize) return;
+    afterId = rows[rows.length - 1]!.id;
+  }
+}
