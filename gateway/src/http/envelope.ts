@@ -4,6 +4,7 @@
  */
 import type { Response } from 'express';
 import { toErrorEnvelope, type AppError } from '@tix/kit';
+import { drained, STREAM_FLUSH_CHARS } from './backpressure.js';
 
 /** Writes `body` as JSON with `status`; skips express's res.json machinery (etag, callbacks). */
 export function writeJson(response: Response, status: number, body: unknown): void {
@@ -27,8 +28,6 @@ export function sendError(response: Response, error: AppError, extra?: Record<st
   const { status, body } = toErrorEnvelope(error);
   writeJson(response, status, extra ? { ...body, ...extra } : body);
 }
-
-const STREAM_FLUSH_CHARS = 64 * 1024;
 
 /**
  * Sends `{ ok: true, data: { <key>: [ ...items ] } }`, writing items as they arrive, so a large
@@ -66,15 +65,7 @@ export async function sendDataStream<T>(
         const accepted = response.write(chunk);
         chunk = '';
         if (!accepted) {
-          await new Promise<void>((resolve) => {
-            const done = () => {
-              response.off('drain', done);
-              response.off('close', done);
-              resolve();
-            };
-            response.once('drain', done);
-            response.once('close', done);
-          });
+          await drained(response);
           if (response.destroyed) return;
         }
       }

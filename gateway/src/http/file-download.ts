@@ -4,6 +4,7 @@
  * reads slower than they come, so the gateway never holds more than a few chunks.
  */
 import type { Response } from 'express';
+import { drained } from './backpressure.js';
 
 /** What the response headers are made of. */
 export interface DownloadedFile {
@@ -31,19 +32,6 @@ export function contentDisposition(filename: string): string {
     .join('')
     .replace(/["\\]/g, '\\$&');
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeRfc8187(filename)}`;
-}
-
-/** Resolves once the response can take more (or is gone). */
-function drained(response: Response): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      response.off('drain', done);
-      response.off('close', done);
-      resolve();
-    };
-    response.once('drain', done);
-    response.once('close', done);
-  });
 }
 
 /**

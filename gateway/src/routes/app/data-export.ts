@@ -26,15 +26,13 @@ import { jsonDownload } from '../../openapi/responses.js';
 import { z } from '../../openapi/zod-openapi.js';
 import { requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
+import { drained, STREAM_FLUSH_CHARS } from '../../http/backpressure.js';
 
 /**
  * Deadline of each export stream. A gRPC deadline covers the whole call, and the attachments
  * stream stays open while the tickets and comments are written: generous, for slow clients.
  */
 export const EXPORT_DEADLINE_MS = 15 * 60_000;
-
-/** Written text is flushed once this much has gathered (fewer, larger writes). */
-const FLUSH_CHARS = 64 * 1024;
 
 /** The export's file name: `tix-export-<user id>-<yyyy-mm-dd>.json` (UTC date of the export). */
 export function exportFilename(userId: number, exportedAt: Date): string {
@@ -80,19 +78,6 @@ async function startAll(sections: readonly Section[]): Promise<StartedSection[]>
   }));
 }
 
-/** Resolves once the response can take more, or is gone. */
-function drainedOrClosed(response: Response): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      response.off('drain', done);
-      response.off('close', done);
-      resolve();
-    };
-    response.once('drain', done);
-    response.once('close', done);
-  });
-}
-
 /**
  * Writes the document: the head, then each section's items as the client takes them. Returns
  * false when the client left (nothing more to do); throws when a stream fails mid-way.
@@ -107,7 +92,7 @@ async function writeDocument(
   const flush = async (): Promise<boolean> => {
     const accepted = response.write(pending);
     pending = '';
-    if (!accepted) await drainedOrClosed(response);
+    if (!accepted) await drained(response);
     return !response.destroyed;
   };
   for (const section of sections) {
@@ -117,7 +102,7 @@ async function writeDocument(
     while (!next.done) {
       pending += (count === 0 ? '' : ',') + JSON.stringify(section.present(next.value as never));
       count += 1;
-      if (pending.length >= FLUSH_CHARS && !(await flush())) return false;
+      if (pending.length >= STREAM_FLUSH_CHARS && !(await flush())) return false;
       next = await section.items.next();
       if (response.destroyed) return false;
     }
