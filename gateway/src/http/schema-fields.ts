@@ -5,7 +5,7 @@
  * by `label` ("Title must be at most 200 characters"); query parameters are named as spelled in the URL.
  */
 import { z } from 'zod';
-import { fitsCodePoints, MAX_INT32, SLUG_MAX_LENGTH } from '@tix/protos';
+import { fitsCodePoints, MAX_INT32, SLUG_MAX_LENGTH, USER_LIMITS } from '@tix/protos';
 
 /** What every field documents. */
 export interface FieldDoc {
@@ -147,4 +147,12 @@ function metaOf(doc: FieldDoc): { description: string; example?: unknown } {
   return doc.example === undefined
     ? { description: doc.description }
     : { description: doc.description, example: doc.example };
+}
+
+/** A password as the gateway checks it: a string, bounded; its rules are the lookup service's. */
+export function passwordField(label: string) {
+  return textField(label, {
+    max: USER_LIMITS.passwordMax,
+    description: `${USER_LIMITS.passwordMin} to ${USER_LIMITS.passwordMax} characters.`,
+  });
 }

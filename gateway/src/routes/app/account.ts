@@ -17,7 +17,7 @@ import { isRole, presentUser, ROLES, USER_LIMITS } from '@tix/protos';
 import { forgetUser } from '../../auth/forget-user.js';
 import { sendData } from '../../http/envelope.js';
 import { callContext, requirePrincipal } from '../../http/request-context.js';
-import { idParam, requiredTextField, textField } from '../../http/schema-fields.js';
+import { idParam, passwordField, requiredTextField, textField } from '../../http/schema-fields.js';
 import { startSignedInSession } from '../../middleware/session.js';
 import { userSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
@@ -28,14 +28,6 @@ import { defineOperation, type Operation } from '../operation.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
 
 export const INVALID_USER_ID_MESSAGE = 'Invalid user id';
-
-/** A password as the gateway checks it: a string, bounded; its rules are the lookup service's. */
-function passwordField(label: string) {
-  return textField(label, {
-    max: USER_LIMITS.passwordMax,
-    description: `${USER_LIMITS.passwordMin} to ${USER_LIMITS.passwordMax} characters.`,
-  });
-}
 
 const nameField = requiredTextField('Name', {
   max: USER_LIMITS.name,

@@ -19,7 +19,7 @@ import { USER_LIMITS } from '@tix/protos';
 import { forgetUser } from '../../auth/forget-user.js';
 import { sendData } from '../../http/envelope.js';
 import { callContext, requirePrincipal } from '../../http/request-context.js';
-import { idParam, requiredTextField, textField } from '../../http/schema-fields.js';
+import { idParam, passwordField, requiredTextField, textField } from '../../http/schema-fields.js';
 import type { IssuedPasswordReset } from '../../mail/password-reset-mail.js';
 import { json, message } from '../../openapi/responses.js';
 import { z as zod } from '../../openapi/zod-openapi.js';
@@ -49,10 +49,7 @@ const forgotPasswordBody = z.object(
 const resetPasswordBody = z.object(
   {
     token: textField('Token', { max: TOKEN_MAX, description: 'The `token` of the reset link.' }),
-    new_password: textField('New password', {
-      max: USER_LIMITS.passwordMax,
-      description: `${USER_LIMITS.passwordMin} to ${USER_LIMITS.passwordMax} characters.`,
-    }),
+    new_password: passwordField('New password'),
   },
   { error: BODY_NOT_OBJECT_MESSAGE },
 );
