@@ -15,6 +15,12 @@ export interface RateLimitRule {
 /** A per-route override: `pattern` is a path below /v1 or /api, `*` standing for one segment. */
 export interface RouteRateLimit extends RateLimitRule {
   pattern: string;
+  /**
+   * Whose budget it is, when not the caller's usual one (key, session, else address): `address`
+   * even for a signed-in caller, `user` across all of a user's sessions. Either way signing in
+   * again buys nothing (password reset mails and attempts; the data export).
+   */
+  countsPer?: 'address' | 'user';
 }
 
 export interface LimitsConfig {
@@ -56,9 +62,9 @@ export const DEFAULT_ROUTE_LIMITS: readonly RouteRateLimit[] = [
   { pattern: '/search/*', limit: 10, windowMs: 60_000 },
   { pattern: '/ai/suggest-reply', limit: 30, windowMs: 3_600_000 },
   { pattern: '/search/ai', limit: 60, windowMs: 3_600_000 },
-  { pattern: '/auth/forgot-password', limit: 5, windowMs: 3_600_000 },
-  { pattern: '/auth/reset-password', limit: 10, windowMs: 3_600_000 },
-  { pattern: '/me/data-export', limit: 3, windowMs: 3_600_000 },
+  { pattern: '/auth/forgot-password', limit: 5, windowMs: 3_600_000, countsPer: 'address' },
+  { pattern: '/auth/reset-password', limit: 10, windowMs: 3_600_000, countsPer: 'address' },
+  { pattern: '/me/data-export', limit: 3, windowMs: 3_600_000, countsPer: 'user' },
   { pattern: '/client-errors', limit: 30, windowMs: 60_000 },
   { pattern: '/tickets/*/status', limit: 200, windowMs: 60_000 },
 ];
@@ -82,7 +88,8 @@ export function parseRouteLimits(value: string): RouteRateLimit[] | undefined {
     }
     const rule = parseRateLimitRule(setting);
     if (!rule) return undefined;
-    routes.set(pattern, { pattern, ...rule });
+    // A new limit for a default route keeps whose budget it is.
+    routes.set(pattern, { ...routes.get(pattern), pattern, ...rule });
   }
   return [...routes.values()];
 }

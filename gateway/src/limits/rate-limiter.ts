@@ -6,7 +6,8 @@
  *   not signed in): the client address (RATE_LIMIT_ANONYMOUS).
  * - A route with an override counts against the override's bucket of that caller INSTEAD of the
  *   caller's bucket (otherwise an override above the caller's limit, such as /tickets/{id}/status at
- *   200/min, could never be reached). Sign-in endpoints count per client address.
+ *   200/min, could never be reached); an override's `countsPer` makes it the client address's or
+ *   the user's bucket instead (config.ts). Sign-in endpoints count per client address.
  * - Every limited response carries X-RateLimit-Limit, -Remaining and -Reset (Unix seconds, rounded
  *   up, when the oldest counted hit leaves the window); a refused one is 429 with Retry-After.
  * - A request is counted once, by the first of the middlewares below that sees it: right after
@@ -22,18 +23,6 @@ import type { RateLimitDecision, RateLimitStore } from './rate-limit-store.js';
 
 /** Sign-in endpoints of the session host (the spec's "Auth endpoints (login, register)"). */
 export const AUTH_ENDPOINTS: readonly string[] = ['/auth/login', '/auth/register'];
-
-/**
- * Session-host routes whose override counts per client address even for a signed-in caller, so
- * that signing in again (a new session) does not buy more password reset mails or attempts.
- */
-export const PER_ADDRESS_ROUTES: readonly string[] = ['/auth/forgot-password', '/auth/reset-password'];
-
-/**
- * Session-host routes whose override counts per signed-in user, across all their sessions, so that
- * signing in again does not buy more exports (the spec's 3 data exports per hour are the user's).
- */
-export const PER_USER_ROUTES: readonly string[] = ['/me/data-export'];
 
 export interface RateLimitTarget {
   bucket: string;
@@ -105,8 +94,6 @@ export function clientAddress(request: Request, trustedHops: number): string {
 export function createTargetResolver(config: LimitsConfig): (request: Request) => RateLimitTarget {
   const routes = compileRoutes(config.routes);
   const authEndpoints = new Set(AUTH_ENDPOINTS);
-  const perAddressRoutes = new Set(PER_ADDRESS_ROUTES);
-  const perUserRoutes = new Set(PER_USER_ROUTES);
   return (request) => {
     const principal = request.principal;
     const address = () => `anon:${addressBucket(clientAddress(request, config.trustProxyHops))}`;
@@ -115,20 +102,19 @@ export function createTargetResolver(config: LimitsConfig): (request: Request) =
     if (request.hostRole === 'app' && authEndpoints.has(path.toLowerCase())) {
       return { bucket: `auth:${address()}`, rule: config.auth };
     }
-    const routePath = path.toLowerCase().replace(/(.)\/$/, '$1');
+    const route = matchRoute(routes, path);
     let caller: string;
     let rule: RateLimitRule;
-    if (principal?.kind === 'session' && request.hostRole === 'app' && perUserRoutes.has(routePath)) {
+    if (route?.countsPer === 'user' && principal) {
       caller = `user:${principal.user_id}`;
       rule = config.session;
+    } else if (route?.countsPer === 'address') {
+      caller = address();
+      rule = config.anonymous;
     } else if (principal?.kind === 'api_key') {
       caller = `key:${principal.key_id ?? `user${principal.user_id}`}`;
       rule = config.apiKey;
-    } else if (
-      principal?.kind === 'session' &&
-      request.session &&
-      !(request.hostRole === 'app' && perAddressRoutes.has(routePath))
-    ) {
+    } else if (principal?.kind === 'session' && request.session) {
       // Hashed like the session store's keys: a dump of Redis must not reveal usable session ids.
       caller = `sess:${createHash('sha256').update(request.session.id).digest('hex').slice(0, 32)}`;
       rule = config.session;
@@ -136,7 +122,6 @@ export function createTargetResolver(config: LimitsConfig): (request: Request) =
       caller = address();
       rule = config.anonymous;
     }
-    const route = matchRoute(routes, path);
     return route ? { bucket: `route:${route.pattern}:${caller}`, rule: route } : { bucket: caller, rule };
   };
 }

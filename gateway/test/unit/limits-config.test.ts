@@ -96,6 +96,10 @@ describe('limits configuration', () => {
     expect(parseRouteLimits('')).to.have.length(8);
     expect(parseRouteLimits('/a=1/1,')).to.have.length(9);
     expect(parseRouteLimits('/a')).to.equal(undefined);
+    // A new limit for a default route keeps whose budget it is.
+    expect(
+      parseRouteLimits('/me/data-export=5/60')!.find((route) => route.pattern === '/me/data-export'),
+    ).to.deep.equal({ pattern: '/me/data-export', limit: 5, windowMs: 60_000, countsPer: 'user' });
   });
 });
 
