@@ -1,7 +1,7 @@
 /**
  * The domain-event catalog. Events are written to a service's outbox in the same transaction as the
  * change, relayed to the RabbitMQ topic exchange EVENTS_EXCHANGE with the event type as routing key,
- * and consumed (by id, idempotently) by the webhook service.
+ * and consumed (by id, idempotently) by the webhook and activity services.
  */
 
 /** The topic exchange that carries every domain event. */
@@ -72,6 +72,12 @@ export interface DomainEvent<Data = Record<string, unknown>> {
   changes?: Record<string, FieldChange>;
   /** v1.1, ticket.created only: fields the server filled with defaults (`priority`, `custom_fields.<name>`). */
   defaulted_fields?: string[];
+  /**
+   * v1.1, ticket events: every type the same write emitted, this one included, in emission order
+   * (a merge: updated, status_changed, merged). A consumer folding one write into one entry knows
+   * the write's most specific type from whichever of its events arrives first.
+   */
+  write_types?: EventType[];
   /** The resource as the public API returns it, plus what a consumer needs to act. */
   data: Data;
 }
@@ -122,5 +128,19 @@ export const DURABLE_EVENT_QUEUES: readonly DurableQueueTopology[] = [
       'x-overflow': 'reject-publish',
     },
     deadLetterQueue: 'tickets.lookup-events.dlq',
+  },
+  {
+    // The activity service's log: every change to tickets, comments and attachments.
+    name: 'activity.events',
+    bindings: ['ticket.*', 'comment.*', 'attachment.*'],
+    arguments: {
+      'x-queue-type': 'quorum',
+      'x-delivery-limit': 5,
+      'x-dead-letter-exchange': EVENTS_DEAD_LETTER_EXCHANGE,
+      'x-dead-letter-routing-key': 'activity.events',
+      'x-dead-letter-strategy': 'at-least-once',
+      'x-overflow': 'reject-publish',
+    },
+    deadLetterQueue: 'activity.events.dlq',
   },
 ];

@@ -8,11 +8,13 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import type { ProtoGrpcType as ActivityProto } from '../generated/activity_service.js';
 import type { ProtoGrpcType as AttachmentProto } from '../generated/attachment_service.js';
 import type { ProtoGrpcType as CommentProto } from '../generated/comment_service.js';
 import type { ProtoGrpcType as LookupProto } from '../generated/lookup_service.js';
 import type { ProtoGrpcType as TicketProto } from '../generated/ticket_service.js';
 import type { ProtoGrpcType as WebhookProto } from '../generated/webhook_service.js';
+import type { ActivityServiceHandlers } from '../generated/tix/activity/v1/ActivityService.js';
 import type { AttachmentServiceHandlers } from '../generated/tix/attachment/v1/AttachmentService.js';
 import type { CommentServiceHandlers } from '../generated/tix/comment/v1/CommentService.js';
 import type { LookupServiceHandlers } from '../generated/tix/lookup/v1/LookupService.js';
@@ -34,8 +36,9 @@ export type * as ticket from '../generated/tix/ticket/v1/index.js';
 export type * as comment from '../generated/tix/comment/v1/index.js';
 export type * as attachment from '../generated/tix/attachment/v1/index.js';
 export type * as webhook from '../generated/tix/webhook/v1/index.js';
+export type * as activity from '../generated/tix/activity/v1/index.js';
 
-type TixProto = LookupProto & TicketProto & CommentProto & AttachmentProto & WebhookProto;
+type TixProto = LookupProto & TicketProto & CommentProto & AttachmentProto & WebhookProto & ActivityProto;
 
 let loaded: TixProto | undefined;
 
@@ -56,6 +59,7 @@ export function serviceConstructors() {
     comments: tix.comment.v1.CommentService,
     attachments: tix.attachment.v1.AttachmentService,
     webhooks: tix.webhook.v1.WebhookService,
+    activity: tix.activity.v1.ActivityService,
   } as const;
 }
 
@@ -68,6 +72,7 @@ export interface ServiceHandlersMap {
   comments: CommentServiceHandlers;
   attachments: AttachmentServiceHandlers;
   webhooks: WebhookServiceHandlers;
+  activity: ActivityServiceHandlers;
 }
 /** The grpc-js service definition of one service (what a server registers, what a client calls). */
 export type ServiceDefinitionOf<N extends ServiceName> = ServiceConstructors[N]['service'];

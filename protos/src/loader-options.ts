@@ -25,6 +25,7 @@ export const SERVICE_PROTO_FILES = {
   comments: 'tix/comment/v1/comment_service.proto',
   attachments: 'tix/attachment/v1/attachment_service.proto',
   webhooks: 'tix/webhook/v1/webhook_service.proto',
+  activity: 'tix/activity/v1/activity_service.proto',
 } as const;
 
 export type ServiceName = keyof typeof SERVICE_PROTO_FILES;

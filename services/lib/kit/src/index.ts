@@ -13,6 +13,7 @@ export * from './db/pool.js';
 export * from './backoff.js';
 export * from './events/broker.js';
 export * from './events/changes.js';
+export * from './events/domain-event-consumer.js';
 export * from './events/outbox.js';
 export * from './events/parse-event.js';
 export * from './events/topology.js';

@@ -35,6 +35,7 @@ export const DEFAULT_METRICS_PORTS = {
   comments: 9403,
   attachments: 9404,
   webhooks: 9405,
+  activity: 9407,
 } as const;
 export type MetricsProcessName = keyof typeof DEFAULT_METRICS_PORTS;
 

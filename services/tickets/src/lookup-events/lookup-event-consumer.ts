@@ -17,13 +17,12 @@
  */
 import {
   AppError,
-  parseDomainEvent,
-  startConsumer,
+  startDomainEventConsumer,
   SYSTEM_ACTOR,
   type Consumer,
   type Logger,
 } from '@tix/kit';
-import { DURABLE_EVENT_QUEUES, type DomainEvent, type EventActor } from '@tix/protos';
+import type { DomainEvent, EventActor } from '@tix/protos';
 import { WriteConflict } from '../db.js';
 import type { LookupDirectory } from '../lookup/lookup-directory.js';
 import { findStatus, initialStatus } from '../lookup/workflow.js';
@@ -33,10 +32,6 @@ import type { StatusTicketsStore } from './status-tickets-store.js';
 
 /** The durable queue this consumer reads (protos DURABLE_EVENT_QUEUES). */
 export const LOOKUP_EVENTS_QUEUE = 'tickets.lookup-events';
-
-if (!DURABLE_EVENT_QUEUES.some((queue) => queue.name === LOOKUP_EVENTS_QUEUE)) {
-  throw new Error(`${LOOKUP_EVENTS_QUEUE} is not declared in DURABLE_EVENT_QUEUES`);
-}
 
 export interface LookupEventDeps {
   lookup: LookupDirectory;
@@ -146,14 +141,13 @@ export function isTransientLookupEventError(error: unknown): boolean {
 export function startLookupEventConsumer(
   options: LookupEventDeps & { amqpUrl: string; prefetch?: number },
 ): Consumer {
-  return startConsumer({
+  return startDomainEventConsumer({
     url: options.amqpUrl,
     logger: options.logger,
     name: 'lookup events consumer',
     queue: LOOKUP_EVENTS_QUEUE,
     // One at a time: two events of one project must not move its tickets concurrently.
     prefetch: options.prefetch ?? 1,
-    decode: parseDomainEvent,
     handle: createLookupEventHandler(options),
     isTransient: isTransientLookupEventError,
   });

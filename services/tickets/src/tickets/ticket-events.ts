@@ -15,7 +15,8 @@
  *
  * Envelope v1.1 (docs/events.md): every event carries the call's `actor` and `changes`, the public
  * fields (CHANGE_FIELDS) that differ between the ticket before and after; all events of one write
- * carry the same `changes`, so a consumer can fold them by ticket and version. A creation and a
+ * carry the same `changes` and the list of them all (`write_types`), so a consumer can fold them by
+ * ticket and version. A creation and a
  * deletion change no field (`{}`); ticket.created also carries `defaulted_fields`.
  */
 import { fieldChanges, newDomainEvent } from '@tix/kit';
@@ -100,6 +101,7 @@ export function ticketEvents(
       source: EVENT_SOURCE,
       projectId: row.projectId,
       occurredAt: row.updatedAt,
+      writeTypes: types,
       ...envelope,
     }),
   );

@@ -1,7 +1,7 @@
 /**
  * The consumer of `webhooks.events` (declared by kit assertEventTopology exactly as producers
- * declare it: quorum, delivery limit 5, dead letters to `webhooks.events.dlq`), on the kit's broker
- * layer (manual acks, prefetch, reconnects; events/broker.ts). A message is acknowledged only after
+ * declare it: quorum, delivery limit 5, dead letters to `webhooks.events.dlq`), on the kit's
+ * startDomainEventConsumer (manual acks, prefetch, reconnects). A message is acknowledged only after
  * `process` has committed what it means (fan-out.ts), so a crash or a lost channel at any point
  * redelivers it, and the event id makes the second time a no-op.
  * - A message that is not a well-formed DomainEvent, or that the database refuses as data, is
@@ -9,16 +9,11 @@
  * - A transient failure (database down) keeps the message and retries it with backoff; with every
  *   prefetch slot busy the broker simply stops sending more until the database is back.
  */
-import { parseDomainEvent, startConsumer, type Consumer, type Logger } from '@tix/kit';
-import { DURABLE_EVENT_QUEUES, type DomainEvent } from '@tix/protos';
-import { isTransientDatabaseError } from '../db.js';
+import { startDomainEventConsumer, type Consumer, type Logger } from '@tix/kit';
+import type { DomainEvent } from '@tix/protos';
 
 /** The durable queue this service consumes (protos DURABLE_EVENT_QUEUES). */
 export const WEBHOOK_EVENTS_QUEUE = 'webhooks.events';
-
-if (!DURABLE_EVENT_QUEUES.some((queue) => queue.name === WEBHOOK_EVENTS_QUEUE)) {
-  throw new Error(`${WEBHOOK_EVENTS_QUEUE} is not declared in DURABLE_EVENT_QUEUES`);
-}
 
 export interface EventConsumerOptions {
   amqpUrl: string;
@@ -36,14 +31,13 @@ export type EventConsumer = Consumer;
 
 /** Starts consuming (connecting in the background, retrying until it can). */
 export function startEventConsumer(options: EventConsumerOptions): EventConsumer {
-  return startConsumer({
+  return startDomainEventConsumer({
     url: options.amqpUrl,
     logger: options.logger,
     name: 'event consumer',
     queue: WEBHOOK_EVENTS_QUEUE,
     prefetch: options.prefetch,
-    decode: parseDomainEvent,
     handle: options.process,
-    isTransient: options.isTransient ?? isTransientDatabaseError,
+    ...(options.isTransient ? { isTransient: options.isTransient } : {}),
   });
 }

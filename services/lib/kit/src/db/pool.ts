@@ -109,3 +109,21 @@ export async function* keysetBatches<Row extends { id: number }>(
     afterId = rows[rows.length - 1]!.id;
   }
 }
+
+/**
+ * True for failures that say nothing about the statement itself (the database is unreachable,
+ * restarting, overloaded, or broke a deadlock): the same work may succeed when retried.
+ */
+export function isTransientDatabaseError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return true; // connection errors (ECONNREFUSED, ...) and pool timeouts
+  return (
+    code.startsWith('08') || // connection exception
+    code.startsWith('53') || // insufficient resources
+    code.startsWith('57P') || // operator intervention (shutdown, restart)
+    code === '40001' || // serialization failure
+    code === '40P01' || // deadlock
+    code === '55P03' || // lock not available
+    /^E[A-Z]+$/.test(code) // a Node socket error code
+  );
+}

@@ -55,6 +55,8 @@ export interface EventOrigin {
   changes?: Record<string, FieldChange>;
   /** ticket.created: the fields the server defaulted. */
   defaultedFields?: readonly string[];
+  /** Ticket events: every type the write emitted. */
+  writeTypes?: readonly EventType[];
 }
 
 /**
@@ -75,6 +77,7 @@ export function newDomainEvent<Data extends object>(
     ...(origin.actor === undefined ? {} : { actor: origin.actor }),
     ...(origin.changes === undefined ? {} : { changes: origin.changes }),
     ...(origin.defaultedFields === undefined ? {} : { defaulted_fields: [...origin.defaultedFields] }),
+    ...(origin.writeTypes === undefined ? {} : { write_types: [...origin.writeTypes] }),
     data,
   };
 }

@@ -27,6 +27,7 @@ const DomainEventSchema = z.object({
     .optional(),
   changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })).optional(),
   defaulted_fields: z.array(z.string().max(200)).optional(),
+  write_types: z.array(z.string().max(100)).max(20).optional(),
   data: z.record(z.string(), z.unknown()),
 });
 
