@@ -1,5 +1,5 @@
 /**
- * What can be built into an image: the gateway and the five services of the fleet map. A service
+ * What can be built into an image: the gateway and the services of the fleet map. A service
  * whose folder has no `src/main.ts` yet is listed but not buildable, so images, compose and the
  * manifests can describe the whole fleet while it is still being written.
  */

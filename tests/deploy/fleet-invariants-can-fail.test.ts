@@ -3,7 +3,7 @@
  * the schemas, each broken once in a copy of the rendered production overlay.
  */
 import { expect } from 'chai';
-import { listDeployables } from '../../deploy/images/deployables.js';
+import { DEPLOYABLE_NAMES, listDeployables } from '../../deploy/images/deployables.js';
 import { ingressProblems } from './checks/ingress.js';
 import { migrationProblems } from './checks/migrations.js';
 import { networkPolicyProblems } from './checks/network-policies.js';
@@ -140,9 +140,7 @@ describe('deploy: every fleet-wide check reports what it guards', () => {
     it('no way for Prometheus to scrape (the metrics policy left out)', () => {
       const objects = productionWith((all) => removeObject(all, 'NetworkPolicy', 'allow-prometheus'));
       expect(networkPolicyProblems(objects, intendedConnections())).to.deep.equal(
-        ['attachments', 'comments', 'gateway', 'lookup', 'tickets', 'webhooks'].map(
-          (name) => `intended but blocked: prometheus -> ${name}:metrics`,
-        ),
+        [...DEPLOYABLE_NAMES].sort().map((name) => `intended but blocked: prometheus -> ${name}:metrics`),
       );
     });
 

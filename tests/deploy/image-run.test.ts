@@ -167,6 +167,7 @@ describe('deploy: image roots built and run without Docker', function () {
       COMMENTS_SERVICE_ADDR: 'none',
       ATTACHMENTS_SERVICE_ADDR: 'none',
       WEBHOOKS_SERVICE_ADDR: 'none',
+      ACTIVITY_SERVICE_ADDR: 'none',
       AMQP_URL: vhost.url,
       LOG_LEVEL: 'warn',
     };
@@ -186,6 +187,7 @@ describe('deploy: image roots built and run without Docker', function () {
           comments: 'not_deployed',
           attachments: 'not_deployed',
           webhooks: 'not_deployed',
+          activity: 'not_deployed',
         },
         breakers: {
           lookup: 'closed',
@@ -193,6 +195,7 @@ describe('deploy: image roots built and run without Docker', function () {
           comments: 'not_deployed',
           attachments: 'not_deployed',
           webhooks: 'not_deployed',
+          activity: 'not_deployed',
         },
         rate_limits: 'in_memory',
       },

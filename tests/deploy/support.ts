@@ -57,12 +57,13 @@ export function findContainer(workload: K8sObject, name = workload.metadata.name
 
 /** Which services each deployable calls over gRPC (the brief's map; checked against the configs). */
 export const INTENDED_CALLS: Record<DeployableName, DeployableName[]> = {
-  gateway: ['lookup', 'tickets', 'comments', 'attachments', 'webhooks'],
+  gateway: ['lookup', 'tickets', 'comments', 'attachments', 'webhooks', 'activity'],
   lookup: ['tickets', 'comments'],
   tickets: ['lookup'],
   comments: ['tickets'],
   attachments: ['tickets'],
   webhooks: [],
+  activity: ['lookup'],
 };
 
 /** What each deployable reaches outside the fleet (names of OUTSIDE_ENDPOINTS). */
@@ -73,6 +74,7 @@ export const INTENDED_OUTSIDE: Record<DeployableName, string[]> = {
   comments: ['postgresql', 'rabbitmq'],
   attachments: ['postgresql', 'rabbitmq', 'minio'],
   webhooks: ['postgresql', 'rabbitmq', 'internet'],
+  activity: ['postgresql', 'rabbitmq'],
 };
 
 /** The services a process's config reads an address for: who it calls, from its own code. */
