@@ -82,6 +82,20 @@ export interface DomainEvent<Data = Record<string, unknown>> {
   data: Data;
 }
 
+/**
+ * The webhook delivery body of an event, `{ event, timestamp, data }` (timestamp: Unix seconds of
+ * occurred_at), serialised once: webhooks sign and send these bytes, and the event stream
+ * (GET /v1/events) serves the same payload, so a receiver handles both alike. Built from the type,
+ * time and data only, so the v1.1 envelope fields never reach receivers.
+ */
+export function deliveryBody(event: Pick<DomainEvent, 'type' | 'occurred_at' | 'data'>): string {
+  return JSON.stringify({
+    event: event.type,
+    timestamp: Math.floor(Date.parse(event.occurred_at) / 1000),
+    data: event.data,
+  });
+}
+
 /** Dead-letter exchange for messages a consumer gave up on. */
 export const EVENTS_DEAD_LETTER_EXCHANGE = 'tix.events.dlx';
 

@@ -8,20 +8,13 @@
  *   deduplicate on it); `webhook-timestamp` is the attempt's time, so receivers can refuse replays.
  */
 import { createHmac } from 'node:crypto';
-import type { DomainEvent } from '@tix/protos';
+
+/** The body every delivery sends (protos deliveryBody, shared with the event stream). */
+export { deliveryBody } from '@tix/protos';
 
 export const USER_AGENT = 'Tix-Webhooks/1';
 
 const WHSEC_PREFIX = 'whsec_';
-
-/** The delivery body of an event: `{ event, timestamp, data }`, timestamp in Unix seconds of occurred_at. */
-export function deliveryBody(event: Pick<DomainEvent, 'type' | 'occurred_at' | 'data'>): string {
-  return JSON.stringify({
-    event: event.type,
-    timestamp: Math.floor(Date.parse(event.occurred_at) / 1000),
-    data: event.data,
-  });
-}
 
 /** The spec's X-Webhook-Signature: lowercase hex HMAC-SHA256 of the raw body keyed with the secret. */
 export function hexSignature(secret: string, body: Buffer | string): string {

@@ -74,6 +74,9 @@ CREATE INDEX "activities_actor_user_id_id_idx" ON "activities"("actor_user_id", 
 CREATE INDEX "activities_occurred_at_idx" ON "activities"("occurred_at");
 
 -- CreateIndex
+CREATE INDEX "activities_recorded_at_idx" ON "activities"("recorded_at");
+
+-- CreateIndex
 CREATE UNIQUE INDEX "events_event_id_key" ON "events"("event_id");
 
 -- CreateIndex

@@ -1,0 +1,100 @@
+/**
+ * Writes what an event adds to the logs (fold.ts) in one transaction, under the log lock:
+ * `pg_advisory_xact_lock(LOG_LOCK)` serialises every writer of every replica, and the numbers
+ * (events.sequence, activities.id) are drawn while it is held and released only at commit, so rows
+ * become visible in number order. A reader that has seen number N can therefore never later find a
+ * new row below N: a cursor never skips anything (DESIGN: wave2-design §4.2). Writes are small, so
+ * serialising them costs little; the lock is taken first, before anything else is written.
+ *
+ * Idempotent by event id: a redelivered event finds its stream row and the transaction adds nothing.
+ */
+import { inTransaction } from '@tix/kit';
+import type pg from 'pg';
+import type { LogRecord } from './fold.js';
+import type { LogPosition } from './poll.js';
+
+/** The advisory lock key of the logs (any constant the database does not use for another lock). */
+export const LOG_LOCK = 7_404_001;
+
+/** What recording an event did. */
+export type RecordOutcome = 'recorded' | 'folded' | 'duplicate';
+
+export interface LogStore {
+  record(record: LogRecord): Promise<RecordOutcome>;
+}
+
+export function createLogStore(pool: pg.Pool): LogStore {
+  return {
+    record: ({ stream, entry, subject }) =>
+      inTransaction(pool, async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock($1)', [LOG_LOCK]);
+        const streamed = await client.query(
+          `INSERT INTO events (event_id, type, project_id, occurred_at, body)
+           VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (event_id) DO NOTHING`,
+          [stream.eventId, stream.type, stream.projectId, stream.occurredAt, stream.body],
+        );
+        if (streamed.rowCount === 0) return 'duplicate';
+
+        const { actor } = entry;
+        const inserted = await client.query(
+          `INSERT INTO activities (fold_key, event_id, type, occurred_at, project_id, actor_kind,
+             actor_user_id, actor_api_key_id, via_type, via_id, ticket_id, changes, changed_fields,
+             comment_id, comment_internal, comment_excerpt, filename)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+           ON CONFLICT (fold_key) DO NOTHING`,
+          [
+            entry.foldKey,
+            entry.eventId,
+            entry.type,
+            entry.occurredAt,
+            entry.projectId,
+            actor.kind,
+            actor.user_id,
+            actor.api_key_id,
+            actor.via?.type ?? null,
+            actor.via?.id ?? null,
+            entry.ticketId,
+            JSON.stringify(entry.changes),
+            Object.keys(entry.changes),
+            entry.comment?.id ?? null,
+            entry.comment?.isInternal ?? null,
+            entry.comment?.excerpt ?? null,
+            entry.filename,
+          ],
+        );
+
+        if (subject !== null) {
+          // The newest version's title wins, whatever order the events arrive in.
+          await client.query(
+            `INSERT INTO ticket_subjects (id, project_id, ticket_number, title, version)
+             VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (id) DO UPDATE
+               SET project_id = EXCLUDED.project_id, ticket_number = EXCLUDED.ticket_number,
+                   title = EXCLUDED.title, version = EXCLUDED.version
+               WHERE ticket_subjects.version < EXCLUDED.version`,
+            [subject.id, subject.projectId, subject.ticketNumber, subject.title, subject.version],
+          );
+        }
+        return inserted.rowCount === 0 ? 'folded' : 'recorded';
+      }),
+  };
+}
+
+/** The two numbered logs: the activity entries and the event stream. */
+export type LogName = 'activities' | 'events';
+
+const HEAD_OF: Record<LogName, string> = {
+  activities: 'SELECT coalesce(max(id), 0) FROM activities',
+  events: 'SELECT coalesce(max(sequence), 0) FROM events',
+};
+
+/** A log's head and retention floor, read in one statement. */
+export async function logPosition(pool: pg.Pool, log: LogName): Promise<LogPosition> {
+  const { rows } = await pool.query<{ head: string; floor: string }>(
+    `SELECT (${HEAD_OF[log]}) AS head,
+            (SELECT coalesce(max(floor), 0) FROM retention_floors WHERE log = $1) AS floor`,
+    [log],
+  );
+  return { head: Number(rows[0]?.head ?? 0), floor: Number(rows[0]?.floor ?? 0) };
+}
