@@ -216,6 +216,7 @@ describe('deploy: every workload check reports what it guards', () => {
       expect(problems.map((problem) => problem.split(' = ')[0])).to.deep.equal([
         'Deployment/tix/gateway: serviceAddresses.lookup',
         'Deployment/tix/tickets: lookupAddress',
+        'Deployment/tix/activity: lookupAddress',
       ]);
     });
 
