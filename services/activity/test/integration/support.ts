@@ -1,0 +1,104 @@
+/**
+ * What the activity integration tests share: a lookup service (actor names), an activity service
+ * on it, a client, and builders of real DomainEvents the way the ticket and comment services write
+ * them (v1.1 envelope, write_types).
+ */
+import { randomUUID } from 'node:crypto';
+import { createServiceClient, type ServiceClient } from '@tix/kit';
+import type { DomainEvent, EventActor, EventType, FieldChange } from '@tix/protos';
+import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
+import { startTestActivityServer, type TestActivityServer } from '../../src/testing.js';
+
+export interface Harness {
+  lookup: TestLookupServer;
+  lookupClient: ServiceClient<'lookup'>;
+  activity: TestActivityServer;
+  client: ServiceClient<'activity'>;
+  stop(): Promise<void>;
+}
+
+export async function startHarness(options: { amqpUrl?: string; label?: string } = {}): Promise<Harness> {
+  const lookup = await startTestLookupServer();
+  const activity = await startTestActivityServer({ lookupAddress: lookup.address, ...options });
+  const lookupClient = createServiceClient('lookup', lookup.address, { deadlineMs: 5_000 });
+  const client = createServiceClient('activity', activity.address, { deadlineMs: 5_000 });
+  return {
+    lookup,
+    lookupClient,
+    activity,
+    client,
+    async stop() {
+      client.close();
+      lookupClient.close();
+      await activity.stop();
+      await lookup.stop();
+    },
+  };
+}
+
+export const userActor = (userId: number): EventActor => ({
+  kind: 'user',
+  user_id: userId,
+  api_key_id: null,
+});
+
+export interface TicketState {
+  id: number;
+  projectId: number;
+  version: number;
+  title?: string;
+  [field: string]: unknown;
+}
+
+/** The events of one ticket write, as the ticket service emits them. */
+export function ticketWrite(
+  types: EventType[],
+  ticket: TicketState,
+  options: { actor: EventActor; changes?: Record<string, FieldChange>; occurredAt?: string },
+): DomainEvent[] {
+  const { id, projectId, version, ...rest } = ticket;
+  const data = {
+    id,
+    project_id: projectId,
+    ticket_number: `SUP-${id}`,
+    title: ticket.title ?? `Ticket ${id}`,
+    version,
+    ...rest,
+  };
+  return types.map((type) => ({
+    id: randomUUID(),
+    type,
+    occurred_at: options.occurredAt ?? new Date().toISOString(),
+    source: 'tickets',
+    project_id: projectId,
+    actor: options.actor,
+    changes: options.changes ?? {},
+    write_types: types,
+    data,
+  }));
+}
+
+/** A comment event, as the comment service emits it. */
+export function commentEvent(
+  type: EventType,
+  comment: { id: number; ticketId: number; projectId: number; content: string; isInternal: boolean },
+  actor: EventActor,
+): DomainEvent {
+  return {
+    id: randomUUID(),
+    type,
+    occurred_at: new Date().toISOString(),
+    source: 'comments',
+    project_id: comment.projectId,
+    actor,
+    changes: {},
+    data: {
+      id: comment.id,
+      ticket_id: comment.ticketId,
+      user_id: actor.user_id,
+      content: comment.content,
+      content_html: null,
+      is_internal: comment.isInternal,
+    },
+  };
+}
