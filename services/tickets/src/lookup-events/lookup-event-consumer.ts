@@ -15,13 +15,7 @@
  * changed workflow or type when their cache entry expires (PROJECT_CACHE_TTL_MS,
  * TICKET_TYPE_CACHE_TTL_MS).
  */
-import {
-  AppError,
-  startDomainEventConsumer,
-  SYSTEM_ACTOR,
-  type Consumer,
-  type Logger,
-} from '@tix/kit';
+import { AppError, startDomainEventConsumer, SYSTEM_ACTOR, type Consumer, type Logger } from '@tix/kit';
 import type { DomainEvent, EventActor } from '@tix/protos';
 import { WriteConflict } from '../db.js';
 import type { LookupDirectory } from '../lookup/lookup-directory.js';

@@ -31,7 +31,7 @@ describe('tickets: domain events in the outbox', () => {
 
   /**
    * Asserts the rows are exactly `types`, each a well-formed event of the project carrying `data`
-   * and the same v1.1 envelope (actor, changes, defaulted_fields on a create).
+   * and the same v1.1 envelope (actor, changes, defaulted_fields on a create, write_types).
    */
   function expectEvents(rows: OutboxRow[], types: string[], data: TicketJson, envelope: Envelope) {
     expect(rows.map((row) => row.event_type)).to.deep.equal(types);
@@ -43,6 +43,8 @@ describe('tickets: domain events in the outbox', () => {
         project_id: data.project_id,
         occurred_at: data.updated_at,
         ...envelope,
+        // Every event of the write names all of them, so a consumer folds the write by its most specific type.
+        write_types: types,
         data,
       });
     }

@@ -11,8 +11,7 @@ import { startConsumer, type BrokerOptions, type ConsumeOptions, type Consumer }
 import { parseDomainEvent } from './parse-event.js';
 
 export interface DomainEventConsumerOptions
-  extends BrokerOptions,
-    Omit<ConsumeOptions<DomainEvent>, 'queue' | 'decode'> {
+  extends BrokerOptions, Omit<ConsumeOptions<DomainEvent>, 'queue' | 'decode'> {
   /** A queue of DURABLE_EVENT_QUEUES. */
   queue: string;
 }
