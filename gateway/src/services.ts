@@ -1,5 +1,5 @@
 /**
- * Typed gRPC clients of the five services (kit createServiceClient), addressed from
+ * Typed gRPC clients of the fleet's services (kit createServiceClient), addressed from
  * <NAME>_SERVICE_ADDR. A service configured as `none` (development only) has no client: routes that
  * need it answer 503, and /readyz reports it `not_deployed`.
  */
@@ -37,6 +37,7 @@ export function createServiceClients(
     comments: client('comments'),
     attachments: client('attachments'),
     webhooks: client('webhooks'),
+    activity: client('activity'),
   };
 }
 

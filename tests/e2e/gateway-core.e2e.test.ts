@@ -227,7 +227,7 @@ describe('gateway core', () => {
         'GET, POST, PUT, PATCH, DELETE, OPTIONS',
       );
       expect(response.headers.get('access-control-allow-headers')).to.equal(
-        'Content-Type, X-CSRF-Token, X-API-Key, Authorization, Idempotency-Key',
+        'Content-Type, X-CSRF-Token, X-API-Key, Authorization, Idempotency-Key, If-None-Match',
       );
       expect(response.headers.get('access-control-max-age')).to.equal('86400');
     });
@@ -238,7 +238,7 @@ describe('gateway core', () => {
         headers: { origin: 'https://app.example.com' },
       });
       expect(response.headers.get('access-control-expose-headers')).to.equal(
-        'X-Correlation-ID, X-CSRF-Token, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Idempotency-Key, X-Idempotency-Replay',
+        'X-Correlation-ID, X-CSRF-Token, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Idempotency-Key, X-Idempotency-Replay, ETag, X-Poll-Interval',
       );
     });
   });

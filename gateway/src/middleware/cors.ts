@@ -1,8 +1,9 @@
 /**
- * Cross-origin rules, exactly as the spec's Authentication 6 lists them. Two modes, set per
- * deployment by CORS_ORIGINS: wildcard (`*`, every origin, never credentials) or a list (only listed
- * origins get CORS headers, their origin echoed, credentials allowed, `Vary: Origin`). Preflights
- * (OPTIONS with Origin and Access-Control-Request-Method) end here with 204.
+ * Cross-origin rules as the spec's Authentication 6 lists them, plus the polls' conditional
+ * headers (If-None-Match in; ETag and X-Poll-Interval out). Two modes, set per deployment by
+ * CORS_ORIGINS: wildcard (`*`, every origin, never credentials) or a list (only listed origins get
+ * CORS headers, their origin echoed, credentials allowed, `Vary: Origin`). Preflights (OPTIONS with
+ * Origin and Access-Control-Request-Method) end here with 204.
  */
 import type { RequestHandler, Response } from 'express';
 
@@ -15,6 +16,7 @@ export const CORS_ALLOWED_HEADERS = [
   'X-API-Key',
   'Authorization',
   'Idempotency-Key',
+  'If-None-Match',
 ] as const;
 export const CORS_EXPOSED_HEADERS = [
   'X-Correlation-ID',
@@ -24,6 +26,8 @@ export const CORS_EXPOSED_HEADERS = [
   'X-RateLimit-Reset',
   'Idempotency-Key',
   'X-Idempotency-Replay',
+  'ETag',
+  'X-Poll-Interval',
 ] as const;
 export const CORS_MAX_AGE_SECONDS = 86_400;
 

@@ -246,6 +246,83 @@ export const deliverySchema = z
     examples: [EXAMPLES.delivery],
   });
 
+const activityActorSchema = z
+  .object({
+    kind: z
+      .string()
+      .meta({ description: 'user (a signed-in person), api_key, ai (the assistant) or system.' }),
+    user_id: id('The user who made the change (or on whose key or behalf it was made).').nullable(),
+    name: z.string().nullable().meta({ description: "The user's name as it is now; null when unknown." }),
+    api_key_id: id('The API key it was made with (kind api_key).').nullable(),
+    via: z
+      .object({ type: z.string(), id: z.number().int() })
+      .nullable()
+      .meta({ description: "What the change was made through on the actor's behalf (an assistant action)." }),
+  })
+  .openapi('ActivityActor', { description: 'Who made a change.' });
+
+const activitySubjectSchema = z
+  .object({
+    type: z.string().meta({ description: 'ticket' }),
+    id: id('Ticket id.'),
+    ticket_number: z.string().nullable(),
+    title: z.string().nullable().meta({ description: 'The title as of the change.' }),
+  })
+  .openapi('ActivitySubject', { description: 'What was changed.' });
+
+export const activitySchema = z
+  .object({
+    id: z
+      .number()
+      .int()
+      .meta({ description: 'Entry id; entries are numbered in commit order, without gaps.' }),
+    type: z.string().meta({
+      description:
+        'The most specific type of the write: ticket.created, ticket.updated, ticket.deleted, ticket.restored, ' +
+        'ticket.merged, comment.created, comment.updated, comment.deleted, attachment.created, attachment.deleted; ' +
+        'tolerate new values.',
+    }),
+    occurred_at: timestamp('When the change was committed'),
+    project_id: id('Project id.').nullable(),
+    actor: activityActorSchema,
+    subject: activitySubjectSchema,
+    changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })).meta({
+      description: 'The fields the write changed, by API name; `{}` for creations, comments and files.',
+    }),
+    comment: z
+      .object({
+        id: id('Comment id.'),
+        is_internal: z.boolean(),
+        excerpt: z.string().nullable().meta({
+          description: 'At most 200 characters of the comment; null when you may not read comments.',
+        }),
+      })
+      .nullable()
+      .meta({ description: 'The comment of comment.* entries; null otherwise.' }),
+    summary: z.string().meta({ description: 'One sentence for people, with names as they are now.' }),
+  })
+  .openapi('Activity', {
+    description: 'One user-visible change: one write, however many events it emitted.',
+    examples: [EXAMPLES.activity, EXAMPLES.commentActivity],
+  });
+
+export const streamedEventSchema = z
+  .object({
+    id: z
+      .string()
+      .meta({ description: 'Event id (UUID): the `webhook-id` of its webhook deliveries.', format: 'uuid' }),
+    sequence: z.number().int().meta({ description: "The event's position in the stream (commit order)." }),
+    event: z.string().meta({ description: 'Event type; tolerate new values.' }),
+    timestamp: z.number().int().meta({ description: 'When it happened (Unix seconds).' }),
+    data: z
+      .record(z.string(), z.unknown())
+      .meta({ description: 'The resource as the API returns it: exactly what webhooks deliver.' }),
+  })
+  .openapi('StreamedEvent', {
+    description: 'A domain event of the stream: its id and sequence, then the webhook delivery body.',
+    examples: [EXAMPLES.streamedEvent],
+  });
+
 export const boardSchema = z
   .object({
     lanes: z.record(z.string(), z.array(ticketSchema)).meta({
@@ -305,6 +382,10 @@ export const COMPONENT_SCHEMAS: Record<string, z.ZodType> = {
   DeliveryAttempt: deliveryAttemptSchema,
   Delivery: deliverySchema,
   Board: boardSchema,
+  ActivityActor: activityActorSchema,
+  ActivitySubject: activitySubjectSchema,
+  Activity: activitySchema,
+  StreamedEvent: streamedEventSchema,
   Error: errorSchema,
   ErrorEnvelope: errorEnvelopeSchema,
 };

@@ -106,6 +106,13 @@ const ERROR_RESPONSES: Record<number, ErrorResponse> = {
     message: 'Validation failed',
     validationErrors: { title: ['Title cannot be empty'] },
   },
+  410: {
+    name: 'Gone',
+    description:
+      'The cursor points before what retention keeps (default 90 days): start again, from GET /activity ' +
+      '(`Cursor expired; reload /activity`) or, for the event stream, without `after`.',
+    message: 'Cursor expired; reload /activity',
+  },
   429: {
     name: 'TooManyRequests',
     description:
@@ -185,6 +192,17 @@ const HEADERS = {
     description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key.',
     schema: { type: 'string' as const, enum: ['true'] },
   },
+  ETag: {
+    description:
+      'A weak tag naming the position this answer reaches; send it back in If-None-Match with the next poll.',
+    schema: { type: 'string' as const },
+    example: 'W/"a-90211"',
+  },
+  'X-Poll-Interval': {
+    description: 'Seconds to wait before polling again.',
+    schema: { type: 'integer' as const },
+    example: 10,
+  },
 };
 
 type HeaderName = keyof typeof HEADERS;
@@ -221,6 +239,15 @@ const PARAMETERS = {
       'the stored answer (with `X-Idempotency-Replay: true`) and creates nothing; the same key with another payload is 409.',
     schema: { type: 'string' as const, maxLength: 255 },
     example: '6f1c2e1a-9d7b-4b0e-9d43-3b9f4a1f2c55',
+  },
+  IfNoneMatch: {
+    name: 'If-None-Match',
+    in: 'header' as const,
+    required: false,
+    description:
+      'The ETag of your previous poll: when nothing changed since, the answer is 304 without a body.',
+    schema: { type: 'string' as const },
+    example: 'W/"a-90211"',
   },
 };
 
@@ -373,7 +400,9 @@ function successResponses(operation: OperationDescription): Record<string, Respo
       return {
         [success.status]: {
           description: success.description,
-          headers: responseHeaders(postOnApi ? ['X-Idempotency-Replay'] : []),
+          headers: responseHeaders(
+            success.polled ? ['ETag', 'X-Poll-Interval'] : postOnApi ? ['X-Idempotency-Replay'] : [],
+          ),
           content: {
             [JSON_TYPE]: {
               schema: successEnvelope(success.data),
@@ -381,6 +410,14 @@ function successResponses(operation: OperationDescription): Record<string, Respo
             },
           },
         },
+        ...(success.polled
+          ? {
+              304: {
+                description: 'Nothing new: If-None-Match names this answer. No body.',
+                headers: responseHeaders(['ETag', 'X-Poll-Interval']),
+              },
+            }
+          : {}),
       };
     case 'json_download':
       return {
@@ -489,6 +526,9 @@ function routeOf(
   // Both hosts honour Idempotency-Key on POST; the session host's own POSTs (sign-in, sign-out) do not.
   if (operation.hosts.includes('api') && operation.method === 'post') {
     headerParameters.push(parameterRef('IdempotencyKey'));
+  }
+  if (operation.success.kind === 'json' && operation.success.polled) {
+    headerParameters.push(parameterRef('IfNoneMatch'));
   }
 
   const route: RouteConfig = {

@@ -10,12 +10,15 @@ import {
   presentTicket,
   presentTicketType,
   presentUser,
+  type activity,
   type attachment,
   type comment,
   type lookup,
   type ticket,
   type webhook,
 } from '@tix/protos';
+import { encodeCursor } from '../routes/v1/activity-cursor.js';
+import { presentActivity, presentStreamedEvent } from '../routes/v1/activity.mapping.js';
 import { presentDelivery, presentWebhook } from '../routes/v1/webhooks.mapping.js';
 
 const CREATED_AT = '2025-03-14T09:26:53.589Z';
@@ -129,6 +132,28 @@ const deliveryMessage: webhook.Delivery__Output = {
   updated_at: UPDATED_AT,
 };
 
+const activityMessage: activity.Activity__Output = {
+  id: '90211',
+  type: 'ticket.updated',
+  occurred_at: UPDATED_AT,
+  project_id: 1,
+  actor: { kind: 'user', user_id: 7, name: 'Ada Lovelace' },
+  subject: { type: 'ticket', id: 42, ticket_number: 'ACME-17', title: 'Printer on fire' },
+  changes_json: JSON.stringify({ priority: { from: 'medium', to: 'high' } }),
+  summary: 'Ada Lovelace changed the priority of ACME-17 from Medium to High',
+};
+
+const streamedEventMessage: activity.StreamedEvent__Output = {
+  sequence: '5120',
+  id: '5d0c3c9e-2d4e-4f0e-8d83-0d1c8f3b7a10',
+  type: 'ticket.updated',
+  body_json: JSON.stringify({
+    event: 'ticket.updated',
+    timestamp: Math.floor(Date.parse(UPDATED_AT) / 1000),
+    data: presentTicket(ticketMessage),
+  }),
+};
+
 /** One example of every resource, exactly as the gateway presents it. */
 export const EXAMPLES = {
   project: presentProject(projectMessage),
@@ -154,6 +179,18 @@ export const EXAMPLES = {
     secret: 'whsec_9pM3cJm1oQ2fXb7yV4tZ0eR8uK6nH5aL1sD3gF2jW0E=',
   }),
   delivery: presentDelivery(deliveryMessage),
+  activity: presentActivity(activityMessage),
+  commentActivity: presentActivity({
+    ...activityMessage,
+    id: '90212',
+    type: 'comment.created',
+    changes_json: '{}',
+    comment: { id: 7, is_internal: false, excerpt: 'Restarted the printer; please try again.' },
+    summary: 'Ada Lovelace commented on ACME-17',
+  }),
+  streamedEvent: presentStreamedEvent(streamedEventMessage),
+  activityCursor: encodeCursor('activity', 90211),
+  eventCursor: encodeCursor('events', 5120),
   pagination: { total: 134, page: 1, per_page: 50, total_pages: 3 },
   csrfToken: 'k7Jq2VwX9yZ1aB3cD5eF7gH9iJ1kL3mN5oP7qR9sT1u',
   apiKey: {

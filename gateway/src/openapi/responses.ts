@@ -7,8 +7,11 @@ import type { z } from 'zod';
 import { z as zod } from './zod-openapi.js';
 
 export type OperationSuccess =
-  /** `{ ok: true, data }` with `status`; `example` is the `data` of a real answer. */
-  | { kind: 'json'; status: number; description: string; data: z.ZodType; example: unknown }
+  /**
+   * `{ ok: true, data }` with `status`; `example` is the `data` of a real answer. `polled`: a poll
+   * (http/polling.ts), with ETag and X-Poll-Interval, answering 304 to a matching If-None-Match.
+   */
+  | { kind: 'json'; status: number; description: string; data: z.ZodType; example: unknown; polled?: true }
   /** The bytes of a file with its own Content-Type (the attachment download). */
   | { kind: 'file_download' }
   /**
@@ -28,6 +31,11 @@ export function json(
   example: unknown,
 ): OperationSuccess {
   return { kind: 'json', status, description, data, example };
+}
+
+/** A poll's 200 (see OperationSuccess 'json'). */
+export function polled(description: string, data: z.ZodType, example: unknown): OperationSuccess {
+  return { kind: 'json', status: 200, description, data, example, polled: true };
 }
 
 /** A JSON envelope downloaded as a file (see OperationSuccess 'json_download'). */

@@ -12,6 +12,7 @@ import { API_DESCRIPTION_OPERATIONS } from './app/openapi.js';
 import { PASSWORD_RESET_OPERATIONS } from './app/password-reset.js';
 import { SESSION_OPERATIONS } from './app/session.js';
 import type { Operation } from './operation.js';
+import { ACTIVITY_OPERATIONS } from './v1/activity.js';
 import { ATTACHMENT_OPERATIONS } from './v1/attachments.js';
 import { BOARD_OPERATIONS } from './v1/board.js';
 import { COMMENT_OPERATIONS } from './v1/comments.js';
@@ -26,6 +27,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...COMMENT_OPERATIONS,
   ...ATTACHMENT_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
+  ...ACTIVITY_OPERATIONS,
   ...SESSION_OPERATIONS,
   ...PASSWORD_RESET_OPERATIONS,
   ...ACCOUNT_OPERATIONS,

@@ -49,6 +49,11 @@ export const TAGS = [
   { name: 'Comments', description: 'Internal notes and customer-visible comments on tickets.' },
   { name: 'Attachments', description: 'Files on tickets (multipart upload, streamed download).' },
   { name: 'Webhooks', description: 'Signed HTTP notifications, and their delivery log.' },
+  {
+    name: 'Activity',
+    description:
+      'Who changed what, when: the activity feed, ticket histories and the event stream to catch up from.',
+  },
   { name: 'Session', description: 'Browser sessions on the app host (cookie + CSRF token).' },
   {
     name: 'Account',

@@ -3,7 +3,7 @@ import { FULL_KEY, startFakeLookup, type FakeLookup } from '../support/fake-look
 import { bearer, request, startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 const EXPOSED =
-  'X-Correlation-ID, X-CSRF-Token, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Idempotency-Key, X-Idempotency-Replay';
+  'X-Correlation-ID, X-CSRF-Token, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Idempotency-Key, X-Idempotency-Replay, ETag, X-Poll-Interval';
 
 describe('CORS on real responses', () => {
   let lookup: FakeLookup;
@@ -46,7 +46,7 @@ describe('CORS on real responses', () => {
         'GET, POST, PUT, PATCH, DELETE, OPTIONS',
       );
       expect(response.headers.get('access-control-allow-headers')).to.equal(
-        'Content-Type, X-CSRF-Token, X-API-Key, Authorization, Idempotency-Key',
+        'Content-Type, X-CSRF-Token, X-API-Key, Authorization, Idempotency-Key, If-None-Match',
       );
       expect(response.headers.get('access-control-max-age')).to.equal('86400');
       expect(response.headers.get('access-control-allow-credentials')).to.equal(null);

@@ -65,6 +65,7 @@ export async function startLimitsGateway(options: LimitsGatewayOptions): Promise
     comments: options.services.comments ?? null,
     attachments: options.services.attachments ?? null,
     webhooks: options.services.webhooks ?? null,
+    activity: options.services.activity ?? null,
   };
   const services = createServiceClients(addresses, 5_000);
   const redisKeyPrefix = options.redisKeyPrefix ?? testRedisPrefix();

@@ -79,6 +79,7 @@ export async function startTestGateway(options: TestGatewayOptions): Promise<Tes
     comments: options.services.comments ?? null,
     attachments: options.services.attachments ?? null,
     webhooks: options.services.webhooks ?? null,
+    activity: options.services.activity ?? null,
   };
   const services = createServiceClients(addresses, options.deadlineMs ?? 5_000, {
     ...(options.breaker === undefined ? {} : { breaker: options.breaker }),

@@ -50,6 +50,7 @@ describe('loadConfig', () => {
         comments: '127.0.0.1:50053',
         attachments: '127.0.0.1:50054',
         webhooks: '127.0.0.1:50055',
+        activity: '127.0.0.1:50057',
       },
       attachments: { maxBytes: 26_214_400, transferDeadlineMs: 600_000 },
       limits: defaultLimitsConfig(),

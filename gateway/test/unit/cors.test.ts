@@ -3,10 +3,11 @@ import { cors } from '../../src/middleware/cors.js';
 import { fakeRequest, run } from '../support/fake-http.js';
 
 const EXPOSED =
-  'X-Correlation-ID, X-CSRF-Token, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Idempotency-Key, X-Idempotency-Replay';
+  'X-Correlation-ID, X-CSRF-Token, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Idempotency-Key, X-Idempotency-Replay, ETag, X-Poll-Interval';
 const PREFLIGHT_HEADERS = {
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-  'access-control-allow-headers': 'Content-Type, X-CSRF-Token, X-API-Key, Authorization, Idempotency-Key',
+  'access-control-allow-headers':
+    'Content-Type, X-CSRF-Token, X-API-Key, Authorization, Idempotency-Key, If-None-Match',
   'access-control-max-age': '86400',
   'content-length': '0',
 };

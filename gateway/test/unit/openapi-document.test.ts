@@ -81,7 +81,11 @@ const ADDITIVE_SCOPES: Record<string, string> = {
   'GET /attachments/{id}': 'tickets:read',
   'GET /webhooks/{id}/deliveries': 'tickets:read',
   'POST /webhooks/{id}/deliveries/{deliveryId}/redeliver': 'tickets:write',
+  'GET /tickets/{id}/history': 'tickets:read',
+  'GET /events': 'tickets:read',
 };
+/** The event stream is for integrations; the session host has the activity feed instead. */
+const API_ONLY = ['GET /events'];
 /** The API operations that need no project (spec "Project context (shared)"). */
 const WITHOUT_PROJECT = ['GET /projects', 'GET /users'];
 /** Spec "Extra errors" per endpoint (the document may list more; never fewer). */
@@ -211,6 +215,10 @@ describe('the OpenAPI document', () => {
 
   it('serves every API operation on the session host too, stating the role it needs there', () => {
     for (const { key, operation } of apiOperations) {
+      if (API_ONLY.includes(key)) {
+        expect(isApp(operation), key).to.equal(false);
+        continue;
+      }
       expect(isApp(operation), key).to.equal(true);
       const session = operation.security!.slice(2);
       expect(session, key).to.have.length(1);
@@ -389,6 +397,9 @@ describe('the OpenAPI document', () => {
       ['Webhook', EXAMPLES.webhook],
       ['CreatedWebhook', EXAMPLES.createdWebhook],
       ['Delivery', EXAMPLES.delivery],
+      ['Activity', EXAMPLES.activity],
+      ['Activity', EXAMPLES.commentActivity],
+      ['StreamedEvent', EXAMPLES.streamedEvent],
       ['Pagination', EXAMPLES.pagination],
     ];
     for (const [name, example] of pairs) {
@@ -400,6 +411,28 @@ describe('the OpenAPI document', () => {
       expect(Object.keys(example as object), name).to.include.members(required);
       expect(document.components!.schemas![name], name).to.not.equal(undefined);
     }
+  });
+
+  it('documents the polls: If-None-Match, ETag and X-Poll-Interval, 304 without a body, 410', () => {
+    for (const [path, host] of [
+      ['/activity/new', 'app'],
+      ['/events', 'api'],
+    ] as const) {
+      const operation = document.paths![path]!.get!;
+      expect(isApp(operation), path).to.equal(host === 'app');
+      expect(refs(operation), path).to.include('#/components/parameters/IfNoneMatch');
+      const responses = operation.responses as Record<string, OpenAPIV3_1.ResponseObject>;
+      for (const status of ['200', '304']) {
+        expect(Object.keys(responses[status]!.headers ?? {}), `${path} ${status}`).to.include.members([
+          'ETag',
+          'X-Poll-Interval',
+          'X-Correlation-ID',
+        ]);
+      }
+      expect(responses['304']!.content, path).to.equal(undefined);
+      expect(responses['410'], path).to.deep.equal({ $ref: '#/components/responses/Gone' });
+    }
+    expect(document.paths!['/activity']!.get!.responses).to.not.have.property('304');
   });
 
   it('documents a text parameter parsed into an integer as that integer', () => {

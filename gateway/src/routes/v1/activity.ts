@@ -1,0 +1,252 @@
+/**
+ * Who did what, when (design note §5.8; issue 13): the activity feed on the session host (a page
+ * below a snapshot, and a poll for what came after), a ticket's history on both hosts, and the event
+ * stream integrators catch up from on the API host. Each is validated by activity.schemas.ts, then
+ * one ActivityService call, then activity.mapping.ts. Comment text (excerpts, comment.* events)
+ * reaches only callers who may read comments.
+ */
+import { sendData } from '../../http/envelope.js';
+import { POLL_INTERVAL_SECONDS, pollEtag, sendCursorExpired, sendPolled } from '../../http/polling.js';
+import { callContext, requirePrincipal, requireProject } from '../../http/request-context.js';
+import { activitySchema, paginationSchema, streamedEventSchema } from '../../openapi/components.js';
+import { EXAMPLES } from '../../openapi/examples.js';
+import { json, polled } from '../../openapi/responses.js';
+import { z } from '../../openapi/zod-openapi.js';
+import { requireService } from '../../services.js';
+import { defineOperation, type Operation } from '../operation.js';
+import { encodeCursor } from './activity-cursor.js';
+import {
+  activityFilter,
+  int64Number,
+  mayReadComments,
+  presentActivity,
+  presentActivityPage,
+  presentStreamedEvent,
+} from './activity.mapping.js';
+import {
+  listActivityQuery,
+  listEventsQuery,
+  pollActivityQuery,
+  ticketHistoryQuery,
+} from './activity.schemas.js';
+import { ticketIdParams } from './tickets.schemas.js';
+
+export const ACTIVITY_CURSOR_EXPIRED_MESSAGE = 'Cursor expired; reload /activity';
+export const EVENTS_CURSOR_EXPIRED_MESSAGE = 'Cursor expired; start again without after';
+
+const cursorField = (description: string) => z.string().meta({ description });
+const hasMoreField = z.boolean().meta({ description: 'True when more are waiting: poll again at once.' });
+const pollIntervalField = z
+  .number()
+  .int()
+  .meta({ description: 'Seconds to wait before the next poll (as `X-Poll-Interval`).' });
+
+export const ACTIVITY_OPERATIONS: Operation[] = [
+  defineOperation({
+    method: 'get',
+    path: '/activity',
+    hosts: ['app'],
+    access: { scope: 'tickets:read', role: 'viewer' },
+    project: 'optional',
+    request: { query: listActivityQuery },
+    operationId: 'listActivity',
+    tag: 'Activity',
+    summary: 'The activity feed',
+    description:
+      'Every change, newest first, one entry per write. Without a project: every project. Pass the first ' +
+      "page's `snapshot_id` as `until_id` on later pages, so entries arriving meanwhile do not shift them; " +
+      '`cursor` continues from this page with GET /activity/new.',
+    success: json(
+      200,
+      'A page of entries, newest first.',
+      z.object({
+        activities: z.array(activitySchema),
+        pagination: paginationSchema,
+        snapshot_id: z
+          .number()
+          .int()
+          .meta({ description: 'The highest entry id the pages can include: pass as `until_id`.' }),
+        cursor: cursorField('Where GET /activity/new continues from: right after this snapshot.'),
+      }),
+      {
+        activities: [EXAMPLES.commentActivity, EXAMPLES.activity],
+        pagination: EXAMPLES.pagination,
+        snapshot_id: 90212,
+        cursor: encodeCursor('activity', 90212),
+      },
+    ),
+    errors: [400],
+    async handle({ query }, request, response, { services }) {
+      const page = await requireService(services, 'activity').ListActivities(
+        {
+          filter: activityFilter(request.project?.id, query),
+          page: { page: query.page, per_page: query.per_page },
+          ...(query.until_id === undefined ? {} : { until_id: query.until_id }),
+          include_comment_text: mayReadComments(requirePrincipal(request)),
+        },
+        callContext(request),
+      );
+      const snapshot = int64Number(page.snapshot_id);
+      sendData(response, {
+        ...presentActivityPage(page),
+        snapshot_id: snapshot,
+        cursor: encodeCursor('activity', snapshot),
+      });
+    },
+  }),
+
+  defineOperation({
+    method: 'get',
+    path: '/activity/new',
+    hosts: ['app'],
+    access: { scope: 'tickets:read', role: 'viewer' },
+    project: 'optional',
+    request: { query: pollActivityQuery },
+    operationId: 'pollActivity',
+    tag: 'Activity',
+    summary: 'Poll the activity feed for new entries',
+    description:
+      'The entries after `cursor`, oldest first, with the same filters as GET /activity. No entry is ever ' +
+      'skipped: entries are numbered in commit order. Send the previous ETag in If-None-Match: 304 when ' +
+      'nothing is new. 410 when the cursor is older than the retention: reload GET /activity.',
+    success: polled(
+      'The new entries, oldest first.',
+      z.object({
+        activities: z.array(activitySchema),
+        cursor: cursorField('Pass as `cursor` on the next poll.'),
+        has_more: hasMoreField,
+        poll_interval_seconds: pollIntervalField,
+      }),
+      {
+        activities: [EXAMPLES.activity],
+        cursor: EXAMPLES.activityCursor,
+        has_more: false,
+        poll_interval_seconds: POLL_INTERVAL_SECONDS,
+      },
+    ),
+    errors: [400, 410],
+    async handle({ query }, request, response, { services }) {
+      const batch = await requireService(services, 'activity').PollActivities(
+        {
+          filter: activityFilter(request.project?.id, query),
+          ...(query.cursor === undefined ? {} : { after_id: query.cursor }),
+          limit: query.limit,
+          include_comment_text: mayReadComments(requirePrincipal(request)),
+        },
+        callContext(request),
+      );
+      if (batch.expired) {
+        sendCursorExpired(response, ACTIVITY_CURSOR_EXPIRED_MESSAGE);
+        return;
+      }
+      const position = int64Number(batch.cursor_id);
+      sendPolled(request, response, pollEtag('a', position), {
+        activities: batch.activities.map(presentActivity),
+        cursor: encodeCursor('activity', position),
+        has_more: batch.has_more,
+        poll_interval_seconds: POLL_INTERVAL_SECONDS,
+      });
+    },
+  }),
+
+  defineOperation({
+    method: 'get',
+    path: '/tickets/:id/history',
+    hosts: ['api', 'app'],
+    access: { scope: 'tickets:read', role: 'viewer' },
+    project: 'required',
+    request: { params: ticketIdParams, query: ticketHistoryQuery },
+    operationId: 'getTicketHistory',
+    tag: 'Activity',
+    summary: "A ticket's history",
+    description:
+      "The ticket's activity entries, oldest first: who changed what, when. The path `id` is the ticket id.",
+    success: json(
+      200,
+      'A page of entries, oldest first.',
+      z.object({
+        activities: z.array(activitySchema),
+        pagination: paginationSchema,
+        ticket_id: z.number().int().meta({ description: 'The ticket.' }),
+      }),
+      {
+        activities: [EXAMPLES.activity, EXAMPLES.commentActivity],
+        pagination: EXAMPLES.pagination,
+        ticket_id: 42,
+      },
+    ),
+    errors: [400, 404],
+    async handle({ params, query }, request, response, { services }) {
+      const project = requireProject(request);
+      const context = callContext(request);
+      // The log outlives deleted tickets; the API answers them 404, as every other read of a ticket.
+      await requireService(services, 'tickets').GetTicket({ project_id: project.id, id: params.id }, context);
+      const page = await requireService(services, 'activity').ListTicketHistory(
+        {
+          project_id: project.id,
+          ticket_id: params.id,
+          page: { page: query.page, per_page: query.per_page },
+          include_comment_text: mayReadComments(requirePrincipal(request)),
+        },
+        context,
+      );
+      sendData(response, { ...presentActivityPage(page), ticket_id: params.id });
+    },
+  }),
+
+  defineOperation({
+    method: 'get',
+    path: '/events',
+    hosts: ['api'],
+    access: { scope: 'tickets:read', role: 'viewer' },
+    project: 'required',
+    request: { query: listEventsQuery },
+    operationId: 'listEvents',
+    tag: 'Activity',
+    summary: 'The event stream, to catch up from',
+    description:
+      "The project's domain events after `after`, in commit order: each is exactly the body webhooks deliver, " +
+      "plus its `id` (the deliveries' `webhook-id`) and `sequence`. A receiver that missed deliveries resumes " +
+      'from its last cursor and loses nothing. comment.* events only for keys with `comments:read`. Send the ' +
+      'previous ETag in If-None-Match: 304 when nothing is new. 410 when the cursor is older than the retention.',
+    success: polled(
+      'The events after the cursor, oldest first.',
+      z.object({
+        events: z.array(streamedEventSchema),
+        cursor: cursorField('Pass as `after` on the next poll.'),
+        has_more: hasMoreField,
+        poll_interval_seconds: pollIntervalField,
+      }),
+      {
+        events: [EXAMPLES.streamedEvent],
+        cursor: EXAMPLES.eventCursor,
+        has_more: false,
+        poll_interval_seconds: POLL_INTERVAL_SECONDS,
+      },
+    ),
+    errors: [400, 410],
+    async handle({ query }, request, response, { services }) {
+      const batch = await requireService(services, 'activity').ListEvents(
+        {
+          project_id: requireProject(request).id,
+          ...(query.after === undefined ? {} : { after_id: query.after }),
+          limit: query.limit,
+          types: query.types ?? [],
+          include_comments: mayReadComments(requirePrincipal(request)),
+        },
+        callContext(request),
+      );
+      if (batch.expired) {
+        sendCursorExpired(response, EVENTS_CURSOR_EXPIRED_MESSAGE);
+        return;
+      }
+      const position = int64Number(batch.cursor_id);
+      sendPolled(request, response, pollEtag('e', position), {
+        events: batch.events.map(presentStreamedEvent),
+        cursor: encodeCursor('events', position),
+        has_more: batch.has_more,
+        poll_interval_seconds: POLL_INTERVAL_SECONDS,
+      });
+    },
+  }),
+];
