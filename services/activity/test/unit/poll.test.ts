@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import { pollLog } from '../../src/log/poll.js';
 
 /** A log numbered 1..10 in which only even numbers match the filter. */
-const read = async (after: number, head: number, limit: number) => {
+const read = (after: number, head: number, limit: number) => {
   const rows: number[] = [];
   for (let n = after + 1; n <= head && rows.length < limit; n += 1) if (n % 2 === 0) rows.push(n);
-  return rows;
+  return Promise.resolve(rows);
 };
 const poll = (after: number | undefined, limit: number, floor = 0) =>
   pollLog({ position: { head: 10, floor }, after, limit, read, numberOf: (n) => n });
@@ -27,9 +27,9 @@ describe('polling a numbered log', () => {
       position: { head: 10, floor: 0 },
       after: 10,
       limit: 5,
-      read: async () => {
+      read: () => {
         reads += 1;
-        return [];
+        return Promise.resolve([]);
       },
       numberOf: (n: number) => n,
     });
