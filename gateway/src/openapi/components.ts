@@ -275,7 +275,9 @@ export const activitySchema = z
     id: z
       .number()
       .int()
-      .meta({ description: 'Entry id; entries are numbered in commit order, without gaps.' }),
+      .meta({
+        description: 'Entry id; entries are numbered in commit order (a later entry never has a lower id).',
+      }),
     type: z.string().meta({
       description:
         'The most specific type of the write: ticket.created, ticket.updated, ticket.deleted, ticket.restored, ' +
