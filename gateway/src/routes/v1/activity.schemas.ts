@@ -154,9 +154,9 @@ export const listActivityQuery = z
     ...filterFields,
     ...pageFields,
     until_id: integerParam({
-      min: 0,
+      min: 1,
       max: Number.MAX_SAFE_INTEGER,
-      message: 'until_id must be the snapshot_id of an earlier page (a non-negative integer)',
+      message: 'until_id must be the snapshot_id of an earlier page (a positive integer)',
       description:
         "Only entries up to this id: pass the first page's `snapshot_id` on later pages, so new entries do not shift them.",
       example: 90211,
