@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createServiceClient, dropDatabase, type Logger } from '@tix/kit';
+import { createServiceClient, dropDatabase, type Logger, type ServiceClient } from '@tix/kit';
 import { createTestDatabase, createTestVhost, freePort } from '@tix/kit/testing';
 import { builtServices, migrationsDir, serviceDir } from '@tix/local/fleet-layout';
 import { startFleet } from '@tix/local/launcher';
@@ -73,6 +73,10 @@ export interface BenchEnvironment {
   apiKey: string;
   /** Absent with --baseline-only. */
   fleetUrl?: string;
+  /** The session host (browser sign-in, /api); absent with --baseline-only. */
+  appUrl?: string;
+  /** The lookup service, for benches that make more users or projects; absent with --baseline-only. */
+  lookup?: ServiceClient<'lookup'>;
 }
 
 const DEFAULT_STATUSES: ProjectStatus[] = [
@@ -213,6 +217,8 @@ export async function startFleetEnvironment(
     assigneeIds,
     apiKey: key.key,
     fleetUrl: fleet.apiUrl,
+    appUrl: fleet.appUrl,
+    lookup,
   };
 }
 

@@ -49,6 +49,7 @@ import { removeCreatedTickets, seedTickets } from './seed.js';
 import { checkShapes } from './shape-check.js';
 import { isGatewayBench, runGatewayBench, UNTHROTTLED_LIMITS_ENV } from './gateway-bench.js';
 import { isWebhookBench, runWebhookBench } from './webhooks-bench.js';
+import { isActivityBench, runActivityBench } from './activity-bench.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 
@@ -152,6 +153,8 @@ async function main(): Promise<void> {
   if (isUploadsBench(process.argv.slice(2))) return runUploadsBench(process.argv.slice(2));
   // `--only webhooks`: the webhook latency and throughput bench, a run of its own (webhooks-bench.ts).
   if (isWebhookBench(process.argv.slice(2))) return runWebhookBench(process.argv.slice(2));
+  // `--only activity`: the activity feed's reads, polling and lag, a run of its own (activity-bench.ts).
+  if (isActivityBench(process.argv.slice(2))) return runActivityBench(process.argv.slice(2));
   const options = parseOptions(process.argv.slice(2));
   const teardown = new Teardown();
   let stopRun: (() => void) | undefined;

@@ -1,0 +1,236 @@
+/**
+ * The measurements of `pnpm bench --only activity` (activity-bench.ts):
+ * - scenarios: autocannon runs of named request plans, in interleaved rounds (the order reversed
+ *   every other round, as run.ts does for fleet and baseline), with the CPU each process spent;
+ * - lag: ticket writes through the API at a fixed rate, and how long each took to become an entry.
+ */
+import autocannon from 'autocannon';
+import type pg from 'pg';
+import { cpuUse, waitUntilQuiet, type CpuSnapshot } from './cpu-usage.js';
+import { summarize, type Sample, type Summary } from './measure.js';
+import { quantile } from './webhooks-measure.js';
+
+/** One request plan against one host. */
+export interface Scenario {
+  name: string;
+  /** Origin: the API host (API key) or the session host (cookie). */
+  url: string;
+  headers: Record<string, string>;
+  requests: autocannon.Request[];
+  /** The answers that count as success (a poll with an unchanged cursor expects 304). */
+  accepted: number[];
+}
+
+export interface ScenarioOptions {
+  rounds: number;
+  duration: number;
+  connections: number;
+  /** Seconds of unrecorded load per scenario before the rounds (0: none). */
+  warmup: number;
+  snapshot: () => Promise<CpuSnapshot | undefined>;
+  log: (message: string) => void;
+}
+
+/**
+ * One autocannon run. `non2xx` and `failedStatuses` count the answers outside `accepted`, so a
+ * poll's 304s are successes and a 200 where a 304 was expected is a failure.
+ */
+async function load(scenario: Scenario, options: ScenarioOptions, seconds: number): Promise<Sample> {
+  const cpuBefore = await options.snapshot();
+  // Without a callback autocannon returns its Instance made thenable (the types only say Promise).
+  const result = await (autocannon({
+    url: scenario.url,
+    connections: options.connections,
+    duration: seconds,
+    timeout: 30,
+    headers: scenario.headers,
+    requests: scenario.requests,
+  }) as Promise<autocannon.Result> & autocannon.Instance);
+  const cpuAfter = await options.snapshot();
+  const failedStatuses: Record<string, number> = {};
+  let responses = 0;
+  for (const [status, { count = 0 }] of Object.entries(result.statusCodeStats ?? {})) {
+    responses += count;
+    if (!scenario.accepted.includes(Number(status)) && count > 0) failedStatuses[status] = count;
+  }
+  await waitUntilQuiet(options.snapshot);
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    responses,
+    non2xx: Object.values(failedStatuses).reduce((sum, count) => sum + count, 0),
+    errors: result.errors,
+    failedStatuses,
+    ...(cpuBefore && cpuAfter ? { cpu: cpuUse(cpuBefore, cpuAfter, responses) } : {}),
+  };
+}
+
+const describe = (sample: Sample) =>
+  `${Math.round(sample.requestsPerSecond).toLocaleString('en-US')} req/s, p50 ${sample.p50Ms} ms, ` +
+  `p99 ${sample.p99Ms} ms${sample.non2xx + sample.errors > 0 ? `, FAILED ${JSON.stringify(sample.failedStatuses)} / ${sample.errors} errors` : ''}`;
+
+/** A warm-up, then `rounds` rounds of every scenario; the medians per scenario. */
+export async function runScenarios(
+  scenarios: Scenario[],
+  options: ScenarioOptions,
+): Promise<Record<string, Summary>> {
+  if (options.warmup > 0) {
+    for (const scenario of scenarios) await load(scenario, options, options.warmup);
+  }
+  const samples = new Map<string, Sample[]>(scenarios.map((scenario) => [scenario.name, []]));
+  for (let round = 1; round <= options.rounds; round += 1) {
+    const ordered = round % 2 === 1 ? scenarios : [...scenarios].reverse();
+    for (const scenario of ordered) {
+      const sample = await load(scenario, options, options.duration);
+      options.log(
+        `${options.connections}c round ${round}/${options.rounds} ${scenario.name.padEnd(10)} ${describe(sample)}`,
+      );
+      samples.get(scenario.name)!.push(sample);
+    }
+  }
+  return Object.fromEntries([...samples].map(([name, taken]) => [name, summarize(taken)]));
+}
+
+/** Milliseconds at the usual quantiles, to 0.1 ms. */
+export function spread(values: number[]): { p50Ms: number; p99Ms: number; maxMs: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const round = (value: number) => Math.round(value * 10) / 10;
+  return {
+    p50Ms: round(quantile(sorted, 0.5)),
+    p99Ms: round(quantile(sorted, 0.99)),
+    maxMs: round(sorted[sorted.length - 1] ?? Number.NaN),
+  };
+}
+
+/** Ticket writes per bulk update: one every TICK_MS. */
+const TICK_MS = 100;
+
+export interface LagPlan {
+  rate: number;
+  duration: number;
+  /**
+   * Tickets to write to, a slice per tick, round robin; `rate` of them, so each is written once a
+   * second and never twice at once.
+   */
+  ticketIds: number[];
+  /** POST /v1/tickets/bulk-update; answers the new version of each ticket updated. */
+  bulkUpdate(ticketIds: number[], body: Record<string, string>): Promise<{ id: number; version: number }[]>;
+  activityDb: pg.Pool;
+}
+
+/**
+ * What the bulk update of a tick sets: the priority flips every round over the tickets, and every
+ * other tick's tickets change status too, so every write changes something and half of them emit
+ * two events (updated, status_changed) that must fold into one entry.
+ */
+function writeBody(tick: number, ticksPerRound: number): Record<string, string> {
+  const even = Math.floor(tick / ticksPerRound) % 2 === 0;
+  return {
+    priority: even ? 'low' : 'high',
+    ...(tick % 2 === 0 ? { status: even ? 'waiting' : 'open' } : {}),
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Notes when each new entry becomes visible to a reader (polling the log every 10 ms), until
+ * `done()`: the lag a poller of the feed sees, the consumer's lock wait and commit included.
+ */
+async function watchEntries(db: pg.Pool, after: number, seenAt: Map<string, number>, done: () => boolean) {
+  let last = after;
+  while (!done()) {
+    const { rows } = await db.query<{ id: string; fold_key: string }>(
+      'SELECT id, fold_key FROM activities WHERE id > $1 ORDER BY id',
+      [last],
+    );
+    const now = Date.now();
+    for (const row of rows) seenAt.set(row.fold_key, now);
+    if (rows.length > 0) last = Number(rows[rows.length - 1]!.id);
+    await sleep(10);
+  }
+}
+
+/**
+ * `rate` ticket writes per second for `duration` seconds, as a bulk update every 100 ms sent on
+ * schedule whatever the earlier ones are doing (an open loop); then, once every write's entry is
+ * there (at most 60 s), the lag of each from the activity database and a count of the entries.
+ */
+export async function measureLag(plan: LagPlan) {
+  const { activityDb, ticketIds } = plan;
+  const head = await activityDb.query<{ head: string }>(
+    'SELECT coalesce(max(id), 0) AS head FROM activities',
+  );
+  const after = Number(head.rows[0]!.head);
+  const seenAt = new Map<string, number>();
+  let watching = true;
+  const watcher = watchEntries(activityDb, after, seenAt, () => !watching);
+
+  const perTick = Math.max(1, Math.round((plan.rate * TICK_MS) / 1000));
+  const ticksPerRound = Math.max(1, Math.floor(ticketIds.length / perTick));
+  const ticks = Math.round((plan.duration * 1000) / TICK_MS);
+  const foldKeys: string[] = [];
+  const apiMs: number[] = [];
+  const failures: string[] = [];
+  let late = 0;
+  const calls: Promise<void>[] = [];
+  const started = performance.now();
+  for (let tick = 0; tick < ticks; tick += 1) {
+    const wait = started + tick * TICK_MS - performance.now();
+    if (wait > 0) await sleep(wait);
+    else if (wait < -TICK_MS) late += 1;
+    const slice = (tick % ticksPerRound) * perTick;
+    const sent = performance.now();
+    calls.push(
+      plan.bulkUpdate(ticketIds.slice(slice, slice + perTick), writeBody(tick, ticksPerRound)).then(
+        (updated) => {
+          apiMs.push(performance.now() - sent);
+          for (const { id, version } of updated) foldKeys.push(`ticket:${id}:${version}`);
+        },
+        (error: unknown) => {
+          failures.push(error instanceof Error ? error.message : String(error));
+        },
+      ),
+    );
+  }
+  await Promise.all(calls);
+  const loadMs = performance.now() - started;
+  const deadline = Date.now() + 60_000;
+  while (foldKeys.some((key) => !seenAt.has(key)) && Date.now() < deadline) await sleep(50);
+  await sleep(500); // an extra entry, if any, shows up too
+  watching = false;
+  await watcher;
+
+  const { rows } = await activityDb.query<{ fold_key: string; occurred_ms: number; lag_ms: number }>(
+    `SELECT fold_key, extract(epoch FROM occurred_at)::float8 * 1000 AS occurred_ms,
+            extract(epoch FROM recorded_at - occurred_at)::float8 * 1000 AS lag_ms
+       FROM activities WHERE fold_key = ANY($1)`,
+    [foldKeys],
+  );
+  const counted = await activityDb.query<{ entries: number }>(
+    'SELECT count(*)::int AS entries FROM activities WHERE id > $1 AND ticket_id = ANY($2::int[])',
+    [after, ticketIds],
+  );
+  return {
+    writes: foldKeys.length,
+    writesPerSecond: Math.round((foldKeys.length / loadMs) * 1000 * 10) / 10,
+    bulkUpdates: ticks,
+    bulkUpdatesBehindSchedule: late,
+    failedBulkUpdates: failures.length,
+    failures: failures.slice(0, 3),
+    bulkUpdateApi: spread(apiMs),
+    /** Entries of the written tickets numbered after the load began: exactly one per write. */
+    entries: counted.rows[0]!.entries,
+    missing: foldKeys.length - rows.length,
+    /** recorded_at - occurred_at; recorded_at is when the consumer's transaction began. */
+    recorded: spread(rows.map((row) => row.lag_ms)),
+    /** When the watcher first saw the entry - occurred_at (it polls every 10 ms: up to ~10 ms more). */
+    visible: spread(
+      rows.flatMap((row) => {
+        const seen = seenAt.get(row.fold_key);
+        return seen === undefined ? [] : [seen - row.occurred_ms];
+      }),
+    ),
+  };
+}
