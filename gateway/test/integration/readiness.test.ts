@@ -26,6 +26,7 @@ describe('GET /readyz', () => {
               comments: 'not_deployed',
               attachments: 'not_deployed',
               webhooks: 'not_deployed',
+              activity: 'not_deployed',
             },
             breakers: {
               lookup: 'closed',
@@ -33,6 +34,7 @@ describe('GET /readyz', () => {
               comments: 'not_deployed',
               attachments: 'not_deployed',
               webhooks: 'not_deployed',
+              activity: 'not_deployed',
             },
           },
         });
@@ -61,6 +63,7 @@ describe('GET /readyz', () => {
             comments: 'not_deployed',
             attachments: 'not_deployed',
             webhooks: 'not_deployed',
+            activity: 'not_deployed',
           },
           breakers: {
             lookup: 'closed',
@@ -68,6 +71,7 @@ describe('GET /readyz', () => {
             comments: 'not_deployed',
             attachments: 'not_deployed',
             webhooks: 'not_deployed',
+            activity: 'not_deployed',
           },
         },
       });
