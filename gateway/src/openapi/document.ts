@@ -396,13 +396,21 @@ function successResponses(operation: OperationDescription): Record<string, Respo
   const success = operation.success;
   const postOnApi = operation.hosts.includes('api') && operation.method === 'post';
   switch (success.kind) {
-    case 'json':
+    case 'json': {
+      // A poll's answers (http/polling.ts) name where they reach and when to poll again.
+      const headers = success.polled
+        ? {
+            ...responseHeaders(['ETag', 'X-Poll-Interval']),
+            'Cache-Control': {
+              description: '`private, no-cache`: kept by your client, revalidated on every poll.',
+              schema: { type: 'string' as const },
+            },
+          }
+        : responseHeaders(postOnApi ? ['X-Idempotency-Replay'] : []);
       return {
         [success.status]: {
           description: success.description,
-          headers: responseHeaders(
-            success.polled ? ['ETag', 'X-Poll-Interval'] : postOnApi ? ['X-Idempotency-Replay'] : [],
-          ),
+          headers,
           content: {
             [JSON_TYPE]: {
               schema: successEnvelope(success.data),
@@ -411,14 +419,10 @@ function successResponses(operation: OperationDescription): Record<string, Respo
           },
         },
         ...(success.polled
-          ? {
-              304: {
-                description: 'Nothing new: If-None-Match names this answer. No body.',
-                headers: responseHeaders(['ETag', 'X-Poll-Interval']),
-              },
-            }
+          ? { 304: { description: 'Nothing new: If-None-Match names this answer. No body.', headers } }
           : {}),
       };
+    }
     case 'json_download':
       return {
         200: {
