@@ -5,7 +5,7 @@
  * by `label` ("Title must be at most 200 characters"); query parameters are named as spelled in the URL.
  */
 import { z } from 'zod';
-import { fitsCodePoints, MAX_INT32, SLUG_MAX_LENGTH, USER_LIMITS } from '@tix/protos';
+import { fitsCodePoints, MAX_INT32, PAGE_LIMITS, SLUG_MAX_LENGTH, USER_LIMITS } from '@tix/protos';
 
 /** What every field documents. */
 export interface FieldDoc {
@@ -141,6 +141,26 @@ export function idParam(doc: FieldDoc & { message: string }) {
     .transform(Number)
     .pipe(z.number().max(MAX_INT32, doc.message))
     .meta(metaOf(doc));
+}
+
+/** `page` and `per_page` as every list takes them (spec Pagination); `items` names what a page holds. */
+export function pageParams(items: string) {
+  return {
+    page: integerParam({
+      min: 1,
+      max: MAX_INT32,
+      message: 'page must be a positive integer',
+      description: 'Page number, from 1.',
+      example: 1,
+    }).default(1),
+    per_page: integerParam({
+      min: 1,
+      max: PAGE_LIMITS.maxPerPage,
+      message: `per_page must be an integer from 1 to ${PAGE_LIMITS.maxPerPage}`,
+      description: `${items} per page, 1 to ${PAGE_LIMITS.maxPerPage}.`,
+      example: 50,
+    }).default(PAGE_LIMITS.defaultPerPage),
+  };
 }
 
 function metaOf(doc: FieldDoc): { description: string; example?: unknown } {

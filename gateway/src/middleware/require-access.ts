@@ -8,7 +8,7 @@
  */
 import type { RequestHandler } from 'express';
 import { AppError } from '@tix/kit';
-import { roleAllows, roleAtLeast, type Role, type Scope } from '@tix/protos';
+import { roleAllows, roleAtLeast, type Principal, type Role, type Scope } from '@tix/protos';
 import { requirePrincipal, type HostRole } from '../http/request-context.js';
 
 export function missingScopeMessage(scope: Scope): string {
@@ -21,6 +21,15 @@ export function keyOwnerRoleMessage(role: Role, scope: Scope): string {
 
 export function roleTooLowMessage(role: Role, needed: Role): string {
   return `Your role (${role}) does not allow this; it needs ${needed} or higher`;
+}
+
+/**
+ * Whether `principal` may use `scope`: it carries it (a key's scopes; a session's are its role's) and
+ * its role allows it. The same test requireAccess applies, for routes whose answer depends on a
+ * second scope (the activity feed shows comment text only to callers who may read comments).
+ */
+export function holdsScope(principal: Principal, scope: Scope): boolean {
+  return principal.scopes.includes(scope) && roleAllows(principal.role, scope);
 }
 
 /** The check of `access` on `host`; undefined when every authenticated caller passes. */

@@ -272,12 +272,9 @@ const activitySubjectSchema = z
 
 export const activitySchema = z
   .object({
-    id: z
-      .number()
-      .int()
-      .meta({
-        description: 'Entry id; entries are numbered in commit order (a later entry never has a lower id).',
-      }),
+    id: z.number().int().meta({
+      description: 'Entry id; entries are numbered in commit order (a later entry never has a lower id).',
+    }),
     type: z.string().meta({
       description:
         'The most specific type of the write: ticket.created, ticket.updated, ticket.deleted, ticket.restored, ' +

@@ -4,7 +4,8 @@
  * webhook delivery body plus its id and sequence), and who may see comment text.
  */
 import { AppError } from '@tix/kit';
-import { roleAllows, type activity, type Principal } from '@tix/protos';
+import type { activity, Principal } from '@tix/protos';
+import { holdsScope } from '../../middleware/require-access.js';
 import type { ActivityFilterQuery } from './activity.schemas.js';
 
 export interface ActivityJson {
@@ -34,10 +35,10 @@ export function int64Number(text: string): number {
 
 /**
  * Whether comment text (excerpts, comment.* events) may be shown: the caller holds `comments:read`
- * as require-access checks it (every signed-in role does; an API key only when given it).
+ * (every signed-in role does; an API key only when given it).
  */
 export function mayReadComments(principal: Principal): boolean {
-  return principal.scopes.includes('comments:read') && roleAllows(principal.role, 'comments:read');
+  return holdsScope(principal, 'comments:read');
 }
 
 /** The ActivityFilter of a feed request; no project: every project. */

@@ -4,8 +4,8 @@
  * fields and actors exist is the activity service's to know (an unknown one matches nothing).
  */
 import { z } from 'zod';
-import { MAX_INT32, PAGE_LIMITS, type EventActor } from '@tix/protos';
-import { enumParam, integerParam, type FieldDoc } from '../../http/schema-fields.js';
+import { MAX_INT32, type EventActor } from '@tix/protos';
+import { enumParam, type FieldDoc, integerParam, pageParams } from '../../http/schema-fields.js';
 import { decodeCursor, type CursorKind } from './activity-cursor.js';
 
 type ActorKind = EventActor['kind'];
@@ -74,23 +74,7 @@ const pollLimitParam = integerParam({
   example: 100,
 }).default(POLL_LIMITS.default);
 
-/** page and per_page as every list takes them (spec Pagination). */
-const pageFields = {
-  page: integerParam({
-    min: 1,
-    max: MAX_INT32,
-    message: 'page must be a positive integer',
-    description: 'Page number, from 1.',
-    example: 1,
-  }).default(1),
-  per_page: integerParam({
-    min: 1,
-    max: PAGE_LIMITS.maxPerPage,
-    message: `per_page must be an integer from 1 to ${PAGE_LIMITS.maxPerPage}`,
-    description: `Entries per page, 1 to ${PAGE_LIMITS.maxPerPage}.`,
-    example: 50,
-  }).default(PAGE_LIMITS.defaultPerPage),
-};
+const pageFields = pageParams('Entries');
 
 // ---- the feed's filters ---------------------------------------------------------------------------
 

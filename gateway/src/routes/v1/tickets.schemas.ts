@@ -6,14 +6,7 @@
  * `validation_errors`.
  */
 import { z } from 'zod';
-import {
-  fitsCodePoints,
-  MAX_INT32,
-  PAGE_LIMITS,
-  TICKET_LIMITS,
-  TICKET_PRIORITIES,
-  TICKET_SORT_FIELDS,
-} from '@tix/protos';
+import { fitsCodePoints, MAX_INT32, TICKET_LIMITS, TICKET_PRIORITIES, TICKET_SORT_FIELDS } from '@tix/protos';
 import {
   enumField,
   enumParam,
@@ -21,6 +14,7 @@ import {
   idParam,
   integerField,
   integerParam,
+  pageParams,
   requiredTextField,
   slugField,
   textField,
@@ -120,20 +114,7 @@ export const sortParam = z
   });
 
 export const listTicketsQuery = z.object({
-  page: integerParam({
-    min: 1,
-    max: MAX_INT32,
-    message: 'page must be a positive integer',
-    description: 'Page number, from 1.',
-    example: 1,
-  }).default(1),
-  per_page: integerParam({
-    min: 1,
-    max: PAGE_LIMITS.maxPerPage,
-    message: `per_page must be an integer from 1 to ${PAGE_LIMITS.maxPerPage}`,
-    description: `Tickets per page, 1 to ${PAGE_LIMITS.maxPerPage}.`,
-    example: 50,
-  }).default(PAGE_LIMITS.defaultPerPage),
+  ...pageParams('Tickets'),
   sort: sortParam.default('-created_at'),
   status: z
     .string({ error: 'status must be a status slug of the project' })

@@ -4,8 +4,8 @@
  * names, the secret's format) is the webhook service's to decide, and its 422s name each field.
  */
 import { z } from 'zod';
-import { MAX_INT32, PAGE_LIMITS, SUBSCRIBABLE_EVENT_TYPES, WEBHOOK_LIMITS } from '@tix/protos';
-import { enumParam, idParam, integerField, integerParam } from '../../http/schema-fields.js';
+import { SUBSCRIBABLE_EVENT_TYPES, WEBHOOK_LIMITS } from '@tix/protos';
+import { enumParam, idParam, integerField, pageParams } from '../../http/schema-fields.js';
 import { BODY_NOT_OBJECT_MESSAGE } from './tickets.schemas.js';
 
 export const INVALID_WEBHOOK_ID_MESSAGE = 'Invalid webhook id';
@@ -85,20 +85,7 @@ export const createWebhookBody = z.object(
 );
 
 export const listDeliveriesQuery = z.object({
-  page: integerParam({
-    min: 1,
-    max: MAX_INT32,
-    message: 'page must be a positive integer',
-    description: 'Page number, from 1.',
-    example: 1,
-  }).default(1),
-  per_page: integerParam({
-    min: 1,
-    max: PAGE_LIMITS.maxPerPage,
-    message: `per_page must be an integer from 1 to ${PAGE_LIMITS.maxPerPage}`,
-    description: `Deliveries per page, 1 to ${PAGE_LIMITS.maxPerPage}.`,
-    example: 50,
-  }).default(PAGE_LIMITS.defaultPerPage),
+  ...pageParams('Deliveries'),
 });
 
 export type CreateWebhookBody = z.output<typeof createWebhookBody>;
