@@ -18,7 +18,7 @@ import {
   type TestVhost,
 } from '@tix/kit/testing';
 import { FULL_KEY, startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
-import { bearer, request } from '../support/test-gateway.js';
+import { bearer, onlyServices, request } from '../support/test-gateway.js';
 
 interface RunningMain {
   main: TestProcess;
@@ -37,11 +37,7 @@ async function startMain(lookup: FakeLookup, amqpUrl: string, graceMs: number): 
       GATEWAY_APP_PORT: String(appPort),
       METRICS_PORT: String(metricsPort),
       SHUTDOWN_GRACE_MS: String(graceMs),
-      LOOKUP_SERVICE_ADDR: lookup.address,
-      TICKETS_SERVICE_ADDR: 'none',
-      COMMENTS_SERVICE_ADDR: 'none',
-      ATTACHMENTS_SERVICE_ADDR: 'none',
-      WEBHOOKS_SERVICE_ADDR: 'none',
+      ...onlyServices({ lookup: lookup.address }),
       AMQP_URL: amqpUrl,
     },
     { inheritEnv: false },

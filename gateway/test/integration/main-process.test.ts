@@ -8,7 +8,7 @@ import {
   type TestVhost,
 } from '@tix/kit/testing';
 import { FULL_KEY, startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
-import { bearer, request } from '../support/test-gateway.js';
+import { bearer, onlyServices, request } from '../support/test-gateway.js';
 
 function startMain(env: Record<string, string>): TestProcess {
   return startMainProcess(
@@ -35,11 +35,7 @@ describe('the gateway process (src/main.ts)', () => {
     const gateway = startMain({
       GATEWAY_API_PORT: String(apiPort),
       GATEWAY_APP_PORT: String(appPort),
-      LOOKUP_SERVICE_ADDR: lookup.address,
-      TICKETS_SERVICE_ADDR: 'none',
-      COMMENTS_SERVICE_ADDR: 'none',
-      ATTACHMENTS_SERVICE_ADDR: 'none',
-      WEBHOOKS_SERVICE_ADDR: 'none',
+      ...onlyServices({ lookup: lookup.address }),
       AMQP_URL: vhost.url,
     });
     try {

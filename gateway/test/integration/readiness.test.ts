@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { freePort } from '@tix/kit/testing';
 import { startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
-import { request, startTestGateway } from '../support/test-gateway.js';
+import { notDeployedExcept, request, startTestGateway } from '../support/test-gateway.js';
 
 describe('GET /readyz', () => {
   let lookup: FakeLookup;
@@ -20,22 +20,8 @@ describe('GET /readyz', () => {
           ok: true,
           data: {
             status: 'ready',
-            services: {
-              lookup: 'serving',
-              tickets: 'not_deployed',
-              comments: 'not_deployed',
-              attachments: 'not_deployed',
-              webhooks: 'not_deployed',
-              activity: 'not_deployed',
-            },
-            breakers: {
-              lookup: 'closed',
-              tickets: 'not_deployed',
-              comments: 'not_deployed',
-              attachments: 'not_deployed',
-              webhooks: 'not_deployed',
-              activity: 'not_deployed',
-            },
+            services: notDeployedExcept({ lookup: 'serving' }),
+            breakers: notDeployedExcept({ lookup: 'closed' }),
           },
         });
       }
@@ -57,22 +43,8 @@ describe('GET /readyz', () => {
         error: { code: 503, message: 'Not ready: tickets unreachable' },
         data: {
           status: 'not_ready',
-          services: {
-            lookup: 'serving',
-            tickets: 'unreachable',
-            comments: 'not_deployed',
-            attachments: 'not_deployed',
-            webhooks: 'not_deployed',
-            activity: 'not_deployed',
-          },
-          breakers: {
-            lookup: 'closed',
-            tickets: 'closed',
-            comments: 'not_deployed',
-            attachments: 'not_deployed',
-            webhooks: 'not_deployed',
-            activity: 'not_deployed',
-          },
+          services: notDeployedExcept({ lookup: 'serving', tickets: 'unreachable' }),
+          breakers: notDeployedExcept({ lookup: 'closed', tickets: 'closed' }),
         },
       });
     } finally {

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { testLogger } from '@tix/kit/testing';
-import type { ServiceName } from '@tix/protos';
+import { serviceAddressVariable, SERVICE_NAMES, SERVICE_NOT_DEPLOYED, type ServiceName } from '@tix/protos';
 import { createApp, type AppDeps } from '../../src/app.js';
 import { createApiKeyAuthenticator, type ApiKeyAuthenticator } from '../../src/auth/api-key-authenticator.js';
 import type { HostRole } from '../../src/http/request-context.js';
@@ -214,4 +214,24 @@ export function requestWithHost(
     outgoing.on('error', reject);
     outgoing.end();
   });
+}
+
+/**
+ * The <NAME>_SERVICE_ADDR environment of a gateway process that reaches only `addresses`: every other
+ * service of the fleet is `none` (not deployed), so a new service never makes such a test's /readyz fail.
+ */
+export function onlyServices(addresses: Partial<Record<ServiceName, string>>): Record<string, string> {
+  return Object.fromEntries(
+    SERVICE_NAMES.map((name) => [serviceAddressVariable(name), addresses[name] ?? SERVICE_NOT_DEPLOYED]),
+  );
+}
+
+/** A /readyz map (`services` or `breakers`) of a gateway that reaches only the services named: the rest are `not_deployed`. */
+export function notDeployedExcept(
+  reached: Partial<Record<ServiceName, string>>,
+): Record<ServiceName, string> {
+  return Object.fromEntries(SERVICE_NAMES.map((name) => [name, reached[name] ?? 'not_deployed'])) as Record<
+    ServiceName,
+    string
+  >;
 }
