@@ -38,6 +38,7 @@ export function createServiceClients(
     attachments: client('attachments'),
     webhooks: client('webhooks'),
     activity: client('activity'),
+    ai: client('ai'),
   };
 }
 

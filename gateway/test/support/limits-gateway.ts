@@ -66,6 +66,7 @@ export async function startLimitsGateway(options: LimitsGatewayOptions): Promise
     attachments: options.services.attachments ?? null,
     webhooks: options.services.webhooks ?? null,
     activity: options.services.activity ?? null,
+    ai: options.services.ai ?? null,
   };
   const services = createServiceClients(addresses, 5_000);
   const redisKeyPrefix = options.redisKeyPrefix ?? testRedisPrefix();

@@ -80,6 +80,7 @@ export async function startTestGateway(options: TestGatewayOptions): Promise<Tes
     attachments: options.services.attachments ?? null,
     webhooks: options.services.webhooks ?? null,
     activity: options.services.activity ?? null,
+    ai: options.services.ai ?? null,
   };
   const services = createServiceClients(addresses, options.deadlineMs ?? 5_000, {
     ...(options.breaker === undefined ? {} : { breaker: options.breaker }),
