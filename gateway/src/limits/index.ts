@@ -4,7 +4,7 @@
  * in-process stores while Redis is down) and in process otherwise. The routers mount them in this
  * order: authentication -> rate limit -> quota -> body parsing -> idempotency -> route.
  */
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { Logger } from '@tix/kit';
 import type { LimitsConfig } from './config.js';
 import { idempotency } from './idempotency.js';
@@ -14,7 +14,7 @@ import {
   type IdempotencyStore,
 } from './idempotency-store.js';
 import { createMemoryQuotaStore, createRedisQuotaStore, quota, type QuotaStore } from './quota.js';
-import { createRateLimiter } from './rate-limiter.js';
+import { createRateLimiter, type RateLimitBudget } from './rate-limiter.js';
 import { createMemoryRateLimitStore, type RateLimitStore } from './rate-limit-store.js';
 import type { RedisClient } from '../redis/connect-redis.js';
 import { RedisFallback, type LimitsBackend } from './redis-backend.js';
@@ -22,6 +22,7 @@ import { createRedisRateLimitStore } from './redis-rate-limit-store.js';
 
 export type { LimitsBackend } from './redis-backend.js';
 export type { LimitsConfig } from './config.js';
+export type { RateLimitBudget } from './rate-limiter.js';
 
 type Middleware = RequestHandler | ErrorRequestHandler;
 
@@ -32,6 +33,11 @@ export interface GatewayLimits {
   afterBodyParsing: Middleware[];
   /** Before the app's 404 and error envelope: rate limit for requests no router counted. */
   beforeNotFound: Middleware[];
+  /**
+   * What is left of the caller's rate limit budget on `path` (below /v1 or /api), counting nothing;
+   * null when rate limits are off.
+   */
+  budget(request: Request, path: string): Promise<RateLimitBudget | null>;
   /** Where the limits live now, for /readyz. */
   backend(): LimitsBackend;
   close(): Promise<void>;
@@ -79,6 +85,11 @@ export function createGatewayLimits(options: GatewayLimitsOptions): GatewayLimit
           () => redis.rates.take(...args),
           () => memoryRates.take(...args),
         ),
+      peek: (...args) =>
+        guard.run(
+          () => redis.rates.peek(...args),
+          () => memoryRates.peek(...args),
+        ),
       close: () => Promise.resolve(),
     };
     idempotencyStore = {
@@ -111,8 +122,8 @@ export function createGatewayLimits(options: GatewayLimitsOptions): GatewayLimit
 
   const afterAuthentication: Middleware[] = [];
   const beforeNotFound: Middleware[] = [];
-  if (config.rateLimitsEnabled) {
-    const limiter = createRateLimiter(config, rates);
+  const limiter = config.rateLimitsEnabled ? createRateLimiter(config, rates) : undefined;
+  if (limiter) {
     afterAuthentication.push(limiter.onError, limiter.middleware);
     beforeNotFound.push(limiter.middleware, limiter.onError);
   }
@@ -126,6 +137,7 @@ export function createGatewayLimits(options: GatewayLimitsOptions): GatewayLimit
     afterAuthentication,
     afterBodyParsing,
     beforeNotFound,
+    budget: (request, path) => (limiter ? limiter.budget(request, path) : Promise.resolve(null)),
     backend() {
       if (!anythingEnabled) return 'disabled';
       return fallback ? fallback.backend : 'in_memory';

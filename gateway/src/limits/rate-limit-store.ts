@@ -20,6 +20,8 @@ export interface RateLimitDecision {
 export interface RateLimitStore {
   /** Counts one hit on `bucket` if allowed; atomic per bucket. */
   take(bucket: string, limit: number, windowMs: number): Promise<RateLimitDecision>;
+  /** What `take` would decide now, counting nothing (`allowed`: a hit would be). */
+  peek(bucket: string, limit: number, windowMs: number): Promise<RateLimitDecision>;
   close(): Promise<void>;
 }
 
@@ -93,6 +95,20 @@ export function createMemoryRateLimitStore(options: MemoryRateLimitStoreOptions 
         limit,
         remaining: Math.max(0, limit - bucket.log.size),
         resetAtMs: (bucket.log.oldest() ?? time) + windowMs,
+        nowMs: time,
+      });
+    },
+    peek(name, limit, windowMs) {
+      const time = now();
+      const log = buckets.get(name)?.log;
+      // Dropping hits that left the window changes nothing a take would see.
+      log?.dropUpTo(time - windowMs);
+      const size = log?.size ?? 0;
+      return Promise.resolve({
+        allowed: size < limit,
+        limit,
+        remaining: Math.max(0, limit - size),
+        resetAtMs: (log?.oldest() ?? time) + windowMs,
         nowMs: time,
       });
     },

@@ -90,15 +90,19 @@ export function clientAddress(request: Request, trustedHops: number): string {
   return chain[Math.max(0, chain.length - 1 - trustedHops)]!;
 }
 
-/** Decides the bucket and rule of a request (see the file header). */
-export function createTargetResolver(config: LimitsConfig): (request: Request) => RateLimitTarget {
+/**
+ * Decides the bucket and rule of a request (see the file header); given a `path`, those of the same
+ * caller on that path instead.
+ */
+export function createTargetResolver(
+  config: LimitsConfig,
+): (request: Request, path?: string) => RateLimitTarget {
   const routes = compileRoutes(config.routes);
   const authEndpoints = new Set(AUTH_ENDPOINTS);
-  return (request) => {
+  // The path is below the router's mount point (/v1 or /api); for requests that reached none, whole.
+  return (request, path = request.path) => {
     const principal = request.principal;
     const address = () => `anon:${addressBucket(clientAddress(request, config.trustProxyHops))}`;
-    // Below the router's mount point (/v1 or /api); for requests that reached none, the whole path.
-    const path = request.path;
     if (request.hostRole === 'app' && authEndpoints.has(path.toLowerCase())) {
       return { bucket: `auth:${address()}`, rule: config.auth };
     }
@@ -144,9 +148,19 @@ export function rateLimitExceeded(decision: RateLimitDecision): AppError {
   );
 }
 
+/** A caller's budget on a route, as a peek found it, with the window it is counted over. */
+export interface RateLimitBudget extends RateLimitDecision {
+  windowMs: number;
+}
+
 export interface RateLimiter {
   /** Counts the request (once); throws the 429 AppError when refused. */
   limit(request: Request, response: Response): Promise<void>;
+  /**
+   * What is left of this request's caller's budget on `path` (below /v1 or /api), counting nothing:
+   * for a route that reports a budget it does not spend (/ai/suggest-reply/availability).
+   */
+  budget(request: Request, path: string): Promise<RateLimitBudget>;
   /** Middleware: count the request, then continue. */
   middleware: RequestHandler;
   /** Error middleware: count a request that failed before being counted (e.g. 401), keep its error. */
@@ -174,6 +188,10 @@ export function createRateLimiter(config: LimitsConfig, store: RateLimitStore): 
 
   return {
     limit,
+    async budget(request, path) {
+      const { bucket, rule } = resolve(request, path);
+      return { ...(await store.peek(bucket, rule.limit, rule.windowMs)), windowMs: rule.windowMs };
+    },
     middleware: async (request, response, next) => {
       await limit(request, response);
       next();

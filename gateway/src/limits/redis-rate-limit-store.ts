@@ -2,7 +2,7 @@
  * The sliding log in Redis, shared by every gateway replica: one sorted set per bucket (member per
  * hit, score = hit time in microseconds of the Redis server's clock, so replicas with skewed clocks
  * agree) and ONE Lua script per decision (prune, count, add when allowed, PEXPIRE), so concurrent
- * requests can never overshoot the limit.
+ * requests can never overshoot the limit. A peek reads the same figures and writes nothing.
  */
 import { randomBytes } from 'node:crypto';
 import { RedisScript, type LimitsRedisClient } from './redis-backend.js';
@@ -30,6 +30,20 @@ local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2]
 return { allowed, limit - count, tonumber(oldest or now), now }
 `);
 
+// The same figures without counting or pruning: hits at or before now - window no longer count
+// (scores are whole microseconds, so the first that does is one later; a number, as string
+// concatenation would print it in Lua's 14 significant digits).
+// KEYS[1] bucket; ARGV window (ms). Returns { count, oldest counted hit (us), now (us) }.
+const PEEK = new RedisScript(`
+local window_ms = tonumber(ARGV[1])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+local first = now - window_ms * 1000 + 1
+local count = redis.call('ZCOUNT', KEYS[1], first, '+inf')
+local oldest = redis.call('ZRANGEBYSCORE', KEYS[1], first, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)[2]
+return { count, tonumber(oldest or now), now }
+`);
+
 /** Creates the Redis store on `client` (its keys: `tix:rl:<bucket>`). */
 export function createRedisRateLimitStore(
   client: LimitsRedisClient,
@@ -50,6 +64,20 @@ export function createRedisRateLimitStore(
         allowed: allowed === 1,
         limit,
         remaining: Math.max(0, remaining),
+        resetAtMs: oldestUs / 1000 + windowMs,
+        nowMs: nowUs / 1000,
+      };
+    },
+    async peek(bucket, limit, windowMs): Promise<RateLimitDecision> {
+      const [count, oldestUs, nowUs] = await PEEK.run<[number, number, number]>(
+        client,
+        [keyPrefix + bucket],
+        [String(windowMs)],
+      );
+      return {
+        allowed: count < limit,
+        limit,
+        remaining: Math.max(0, limit - count),
         resetAtMs: oldestUs / 1000 + windowMs,
         nowMs: nowUs / 1000,
       };

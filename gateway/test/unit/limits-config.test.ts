@@ -8,11 +8,13 @@ import {
   addressBucket,
   clientAddress,
   compileRoutes,
+  createRateLimiter,
   matchRoute,
   resetSeconds,
   retryAfterSeconds,
 } from '../../src/limits/rate-limiter.js';
-import { fakeRequest } from '../support/fake-http.js';
+import { createMemoryRateLimitStore } from '../../src/limits/rate-limit-store.js';
+import { FakeResponse, fakeRequest } from '../support/fake-http.js';
 
 describe('limits configuration', () => {
   it('defaults to the spec tables, idempotency on, quotas off', () => {
@@ -134,6 +136,27 @@ describe('rate limit targets', () => {
     expect(clientAddress(request, 1)).to.equal('198.51.100.7');
     expect(clientAddress(request, 2)).to.equal('6.6.6.6');
     expect(clientAddress(request, 5)).to.equal('6.6.6.6');
+  });
+
+  it("reads a caller's budget on another route without counting (suggest-reply availability)", async () => {
+    const limiter = createRateLimiter(defaultLimitsConfig(), createMemoryRateLimitStore());
+    const caller = (id: string, path: string) =>
+      fakeRequest({
+        path,
+        hostRole: 'app',
+        principal: { kind: 'session', user_id: 7, role: 'agent', scopes: [] },
+        session: { id, data: {} },
+      } as never);
+    await limiter.limit(caller('one', '/ai/suggest-reply'), new FakeResponse() as never);
+    const asking = caller('one', '/ai/suggest-reply/availability');
+    for (let i = 0; i < 2; i += 1) {
+      expect(await limiter.budget(asking, '/ai/suggest-reply')).to.include({
+        limit: 30,
+        remaining: 29,
+        windowMs: 3_600_000,
+      });
+    }
+    expect((await limiter.budget(caller('two', '/x'), '/ai/suggest-reply')).remaining).to.equal(30);
   });
 
   it('rounds the reset up and Retry-After to at least one second', () => {

@@ -97,6 +97,26 @@ function describeStore(name: string, setUp: () => Promise<Harness>, tearDown: ()
       expect((await harness.store.take(b, 1, 60_000)).allowed).to.equal(true);
     });
 
+    it('peeks at a bucket without counting: the figures the next take would start from', async () => {
+      const name = bucket('peek');
+      const empty = await harness.store.peek(name, 2, 300);
+      expect(empty).to.include({ allowed: true, limit: 2, remaining: 2 });
+      expect(empty.resetAtMs).to.be.closeTo(empty.nowMs + 300, 1);
+      const first = await harness.store.take(name, 2, 300);
+      for (let i = 0; i < 3; i += 1) {
+        const peeked = await harness.store.peek(name, 2, 300);
+        expect(peeked).to.include({ allowed: true, remaining: 1 });
+        expect(peeked.resetAtMs).to.be.closeTo(first.nowMs + 300, 1);
+      }
+      await harness.until(first.nowMs + 100);
+      expect((await harness.store.take(name, 2, 300)).remaining).to.equal(0);
+      expect(await harness.store.peek(name, 2, 300)).to.include({ allowed: false, remaining: 0 });
+      // The first hit leaves the window: a slot is free, for a peek as for a take.
+      await harness.until(first.nowMs + 300);
+      expect(await harness.store.peek(name, 2, 300)).to.include({ allowed: true, remaining: 1 });
+      expect((await harness.store.take(name, 2, 300)).allowed).to.equal(true);
+    });
+
     it('lets exactly `limit` of 130 concurrent takes through', async () => {
       const name = bucket('concurrent');
       const decisions = await Promise.all(
