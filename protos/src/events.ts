@@ -157,4 +157,18 @@ export const DURABLE_EVENT_QUEUES: readonly DurableQueueTopology[] = [
     },
     deadLetterQueue: 'activity.events.dlq',
   },
+  {
+    // The assistant's corpus: tickets and their comments as they change.
+    name: 'ai.events',
+    bindings: ['ticket.*', 'comment.*'],
+    arguments: {
+      'x-queue-type': 'quorum',
+      'x-delivery-limit': 5,
+      'x-dead-letter-exchange': EVENTS_DEAD_LETTER_EXCHANGE,
+      'x-dead-letter-routing-key': 'ai.events',
+      'x-dead-letter-strategy': 'at-least-once',
+      'x-overflow': 'reject-publish',
+    },
+    deadLetterQueue: 'ai.events.dlq',
+  },
 ];

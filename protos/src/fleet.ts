@@ -10,8 +10,8 @@ export const FLEET: Record<ServiceName, { defaultPort: number; database: string 
   comments: { defaultPort: 50053, database: 'tix_comments' },
   attachments: { defaultPort: 50054, database: 'tix_attachments' },
   webhooks: { defaultPort: 50055, database: 'tix_webhooks' },
-  // 50056 is kept for the assistant (ai).
   activity: { defaultPort: 50057, database: 'tix_activity' },
+  ai: { defaultPort: 50056, database: 'tix_ai' },
 };
 
 export const SERVICE_NAMES = Object.keys(FLEET) as ServiceName[];

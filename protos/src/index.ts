@@ -9,12 +9,14 @@
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import type { ProtoGrpcType as ActivityProto } from '../generated/activity_service.js';
+import type { ProtoGrpcType as AiProto } from '../generated/ai_service.js';
 import type { ProtoGrpcType as AttachmentProto } from '../generated/attachment_service.js';
 import type { ProtoGrpcType as CommentProto } from '../generated/comment_service.js';
 import type { ProtoGrpcType as LookupProto } from '../generated/lookup_service.js';
 import type { ProtoGrpcType as TicketProto } from '../generated/ticket_service.js';
 import type { ProtoGrpcType as WebhookProto } from '../generated/webhook_service.js';
 import type { ActivityServiceHandlers } from '../generated/tix/activity/v1/ActivityService.js';
+import type { AiServiceHandlers } from '../generated/tix/ai/v1/AiService.js';
 import type { AttachmentServiceHandlers } from '../generated/tix/attachment/v1/AttachmentService.js';
 import type { CommentServiceHandlers } from '../generated/tix/comment/v1/CommentService.js';
 import type { LookupServiceHandlers } from '../generated/tix/lookup/v1/LookupService.js';
@@ -37,8 +39,15 @@ export type * as comment from '../generated/tix/comment/v1/index.js';
 export type * as attachment from '../generated/tix/attachment/v1/index.js';
 export type * as webhook from '../generated/tix/webhook/v1/index.js';
 export type * as activity from '../generated/tix/activity/v1/index.js';
+export type * as ai from '../generated/tix/ai/v1/index.js';
 
-type TixProto = LookupProto & TicketProto & CommentProto & AttachmentProto & WebhookProto & ActivityProto;
+type TixProto = LookupProto &
+  TicketProto &
+  CommentProto &
+  AttachmentProto &
+  WebhookProto &
+  ActivityProto &
+  AiProto;
 
 let loaded: TixProto | undefined;
 
@@ -60,6 +69,7 @@ export function serviceConstructors() {
     attachments: tix.attachment.v1.AttachmentService,
     webhooks: tix.webhook.v1.WebhookService,
     activity: tix.activity.v1.ActivityService,
+    ai: tix.ai.v1.AiService,
   } as const;
 }
 
@@ -73,6 +83,7 @@ export interface ServiceHandlersMap {
   attachments: AttachmentServiceHandlers;
   webhooks: WebhookServiceHandlers;
   activity: ActivityServiceHandlers;
+  ai: AiServiceHandlers;
 }
 /** The grpc-js service definition of one service (what a server registers, what a client calls). */
 export type ServiceDefinitionOf<N extends ServiceName> = ServiceConstructors[N]['service'];

@@ -26,6 +26,7 @@ export const SERVICE_PROTO_FILES = {
   attachments: 'tix/attachment/v1/attachment_service.proto',
   webhooks: 'tix/webhook/v1/webhook_service.proto',
   activity: 'tix/activity/v1/activity_service.proto',
+  ai: 'tix/ai/v1/ai_service.proto',
 } as const;
 
 export type ServiceName = keyof typeof SERVICE_PROTO_FILES;

@@ -36,6 +36,7 @@ export const DEFAULT_METRICS_PORTS = {
   attachments: 9404,
   webhooks: 9405,
   activity: 9407,
+  ai: 9406,
 } as const;
 export type MetricsProcessName = keyof typeof DEFAULT_METRICS_PORTS;
 

@@ -1,0 +1,183 @@
+/** gRPC handlers of the AiService: translate messages to the assistant's use cases and back. */
+import { AppError, type AsyncHandlers } from '@tix/kit';
+import { pageWindow, type ai } from '@tix/protos';
+import {
+  answerQuestion,
+  confidenceLabel,
+  MIN_RESOLVED,
+  RETRIEVAL_PROVIDER,
+  resolvedCount,
+  suggestReply,
+  type AssistantDeps,
+  type SourceInfo,
+} from './assist/assistant.js';
+import { evaluate, DEFAULT_THRESHOLD } from './evaluation/evaluate.js';
+import { searchTickets } from './search/search-tickets.js';
+
+export type AiHandlers = AsyncHandlers<ai.AiServiceHandlers>;
+
+/** Sources per answer: 1 to 5 (0: 3). */
+const sourcesWanted = (value: number) => Math.min(Math.max(value || 3, 1), 5);
+
+function sourceMessage(source: SourceInfo): ai.Source {
+  return {
+    ticket_id: source.ticketId,
+    ticket_number: source.ticketNumber,
+    title: source.title,
+    similarity: source.similarity,
+    ...(source.commentId === null ? {} : { comment_id: source.commentId }),
+    ...(source.resolvedAt === null ? {} : { resolved_at: source.resolvedAt }),
+  };
+}
+
+interface PredictionRow {
+  id: string;
+  project_id: number;
+  ticket_id: number;
+  action_type: string;
+  value: unknown;
+  confidence: number;
+  rationale: string;
+  sources: { ticket_id: number; ticket_number: string; title: string; similarity: number }[];
+  created_at: Date;
+  outcome: string | null;
+  outcome_at: Date | null;
+}
+
+function predictionMessage(row: PredictionRow): ai.Prediction {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    ticket_id: row.ticket_id,
+    action_type: row.action_type,
+    value_json: JSON.stringify(row.value),
+    confidence: row.confidence,
+    rationale: row.rationale,
+    sources: row.sources,
+    created_at: row.created_at.toISOString(),
+    ...(row.outcome === null ? {} : { outcome: row.outcome }),
+    ...(row.outcome_at === null ? {} : { outcome_at: row.outcome_at.toISOString() }),
+  };
+}
+
+export function aiHandlers(deps: AssistantDeps): AiHandlers {
+  const configured =
+    deps.llm === null ? RETRIEVAL_PROVIDER : { kind: 'openai', model: deps.llm.model, external: true };
+  return {
+    async SuggestReply(request, context) {
+      const result = await suggestReply(deps, {
+        projectId: request.project_id,
+        ticketId: request.ticket_id,
+        title: request.title,
+        description: request.description,
+        tone: request.tone,
+        maxSources: sourcesWanted(request.max_sources),
+        minConfidence: request.min_confidence,
+        userId: context.principal?.user_id ?? null,
+      });
+      const floor = request.min_confidence ?? deps.minConfidence;
+      if ('reason' in result) return { reason: result.reason, min_confidence: floor };
+      const { suggestion } = result;
+      return {
+        min_confidence: floor,
+        suggestion: {
+          id: suggestion.id,
+          project_id: request.project_id,
+          ticket_id: request.ticket_id,
+          content: suggestion.composed.content,
+          content_html: suggestion.composed.contentHtml,
+          is_internal: false,
+          confidence: suggestion.confidence,
+          confidence_label: confidenceLabel(suggestion.confidence),
+          provider: suggestion.provider,
+          sources: suggestion.sources.map(sourceMessage),
+          redactions: suggestion.composed.redactions,
+          generated_at: suggestion.generatedAt,
+          tone: suggestion.tone,
+        },
+      };
+    },
+
+    async GetAvailability(request) {
+      const resolved = await resolvedCount(deps.pool, [request.project_id]);
+      return {
+        available: resolved >= MIN_RESOLVED,
+        ...(resolved >= MIN_RESOLVED ? {} : { reason: 'insufficient_history' }),
+        provider: { ...configured, ...(deps.llm === null ? {} : { fallback: 'retrieval' }) },
+        resolved_tickets: resolved,
+        min_required: MIN_RESOLVED,
+      };
+    },
+
+    async SearchTickets(request) {
+      const { hits, pagination } = await searchTickets(deps.pool, {
+        projectIds: request.project_ids,
+        q: request.q,
+        page: pageWindow(request.page),
+        includeInternal: request.include_internal,
+      });
+      return {
+        results: hits.map((hit) => ({
+          ticket_id: hit.ticket_id,
+          project_id: hit.project_id,
+          ticket_number: hit.ticket_number,
+          title: hit.title,
+          status: hit.status,
+          rank: hit.rank,
+          matched_in: hit.matched_in,
+          snippet_html: hit.snippet,
+          ...(hit.comment_id === null ? {} : { comment_id: hit.comment_id }),
+        })),
+        pagination,
+      };
+    },
+
+    async AnswerQuestion(request) {
+      const answered = await answerQuestion(deps, {
+        projectIds: request.project_ids,
+        question: request.question,
+        maxSources: sourcesWanted(request.max_sources),
+      });
+      if (typeof answered === 'string')
+        return { confidence: 0, provider: configured, sources: [], reason: answered, redactions: 0 };
+      return {
+        answer: answered.answer,
+        confidence: answered.confidence,
+        provider: answered.provider,
+        sources: answered.sources.map(sourceMessage),
+        redactions: answered.redactions,
+      };
+    },
+
+    async ListPredictions(request) {
+      const { rows } = await deps.pool.query<PredictionRow>(
+        `SELECT * FROM ai_predictions WHERE project_id = $1 AND ticket_id = $2 ORDER BY action_type`,
+        [request.project_id, request.ticket_id],
+      );
+      return { predictions: rows.map(predictionMessage) };
+    },
+
+    async RecordPredictionOutcome(request) {
+      if (request.outcome !== 'accepted') throw AppError.validation({ outcome: ['must be accepted'] });
+      const { rows } = await deps.pool.query<PredictionRow>(
+        `UPDATE ai_predictions SET outcome = $3, outcome_at = coalesce(outcome_at, now())
+          WHERE project_id = $1 AND id = $2 RETURNING *`,
+        [request.project_id, request.id, request.outcome],
+      );
+      if (rows[0] === undefined) throw AppError.notFound('Prediction not found');
+      return predictionMessage(rows[0]);
+    },
+
+    async Evaluate(request) {
+      const result = await evaluate(deps, request.project_id, request.k || 3);
+      return {
+        project_id: request.project_id,
+        resolved_tickets: result.resolvedTickets,
+        recall_at_k: result.recallAtK,
+        k: result.k,
+        priority_curve: result.priorityCurve,
+        default_threshold: DEFAULT_THRESHOLD,
+      };
+    },
+  };
+}

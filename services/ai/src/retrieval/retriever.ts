@@ -1,0 +1,118 @@
+/**
+ * Finds the closed tickets most like a text (design §3.2), on PostgreSQL alone:
+ * 1. the text's lexemes (English stemming), of which the 12 rarest in the projects' corpus (fewest
+ *    documents, ai_lexeme_df) form an OR query: rare words say what a ticket is about, common ones
+ *    ("please", "issue") match everything;
+ * 2. closed tickets matching it, ranked by ts_rank_cd (title weighs most), the best 50;
+ * 3. reranked: similarity = 0.7 x (rank / the text's own rank against the query, at most 1)
+ *    + 0.3 x trigram similarity of the titles, so it lies in 0..1 and a ticket worded like the
+ *    text scores near 1.
+ */
+import type pg from 'pg';
+
+/** Rarest lexemes of the text kept in the query. */
+export const QUERY_LEXEMES = 12;
+/** Candidates ranked in SQL before the rerank. */
+export const CANDIDATES = 50;
+
+export interface Neighbour {
+  ticketId: number;
+  projectId: number;
+  ticketNumber: string;
+  title: string;
+  similarity: number;
+  priority: string;
+  tags: string[];
+  assignedTo: number | null;
+  resolutionReply: string | null;
+  resolutionCommentId: number | null;
+  closedAt: Date | null;
+}
+
+export interface SimilarQuery {
+  projectIds: readonly number[];
+  title: string;
+  /** Everything else that describes the problem (description, the customer's last comment). */
+  body: string;
+  /** Left out of the answer (the ticket itself). */
+  excludeTicketId?: number;
+  /** Only tickets with a resolution reply (suggestions), or every closed ticket (triage). */
+  withReply: boolean;
+  limit: number;
+}
+
+export interface Retriever {
+  similarClosed(query: SimilarQuery): Promise<Neighbour[]>;
+}
+
+/** A lexeme as a tsquery operand: quoted, with quotes and backslashes escaped. */
+const operand = (lexeme: string) => `'${lexeme.replace(/['\\]/g, '\\$&')}'`;
+
+export function createRetriever(pool: pg.Pool): Retriever {
+  return {
+    async similarClosed(query) {
+      if (query.projectIds.length === 0) return [];
+      const { rows: lexemes } = await pool.query<{ lexeme: string }>(
+        `SELECT f.lexeme
+           FROM unnest(tsvector_to_array(to_tsvector('english', $2))) AS l(lexeme)
+           JOIN (SELECT lexeme, sum(documents) AS documents FROM ai_lexeme_df
+                  WHERE project_id = ANY($1::int[]) GROUP BY lexeme) f ON f.lexeme = l.lexeme
+          WHERE f.documents > 0
+          ORDER BY f.documents, f.lexeme
+          LIMIT ${QUERY_LEXEMES}`,
+        [query.projectIds, `${query.title} ${query.body}`],
+      );
+      if (lexemes.length === 0) return [];
+      const tsquery = lexemes.map((row) => operand(row.lexeme)).join(' | ');
+      const { rows } = await pool.query<{
+        ticket_id: number;
+        project_id: number;
+        ticket_number: string;
+        title: string;
+        priority: string;
+        tags: string[];
+        assigned_to: number | null;
+        resolution_reply: string | null;
+        resolution_comment_id: number | null;
+        closed_at: Date | null;
+        rank: number;
+        self_rank: number;
+        title_similarity: number;
+      }>(
+        `WITH q AS (SELECT to_tsquery('simple', $2) AS query),
+              self AS (SELECT ts_rank_cd(setweight(to_tsvector('english', $3), 'A') ||
+                                         setweight(to_tsvector('english', $4), 'B'), q.query, 32) AS rank
+                         FROM q)
+         SELECT d.ticket_id, d.project_id, d.ticket_number, d.title, d.priority, d.tags, d.assigned_to,
+                d.resolution_reply, d.resolution_comment_id, d.closed_at,
+                ts_rank_cd(d.tsv, q.query, 32) AS rank, self.rank AS self_rank,
+                similarity(d.title, $3) AS title_similarity
+           FROM ai_documents d, q, self
+          WHERE d.project_id = ANY($1::int[]) AND d.is_closed AND NOT d.deleted
+            AND ($5::boolean IS FALSE OR d.resolution_reply IS NOT NULL)
+            AND d.ticket_id <> $6 AND d.tsv @@ q.query
+          ORDER BY rank DESC, d.ticket_id DESC
+          LIMIT ${CANDIDATES}`,
+        [query.projectIds, tsquery, query.title, query.body, query.withReply, query.excludeTicketId ?? 0],
+      );
+      return rows
+        .map((row) => ({
+          ticketId: row.ticket_id,
+          projectId: row.project_id,
+          ticketNumber: row.ticket_number,
+          title: row.title,
+          priority: row.priority,
+          tags: row.tags,
+          assignedTo: row.assigned_to,
+          resolutionReply: row.resolution_reply,
+          resolutionCommentId: row.resolution_comment_id,
+          closedAt: row.closed_at,
+          similarity:
+            0.7 * (row.self_rank > 0 ? Math.min(1, row.rank / row.self_rank) : 0) +
+            0.3 * row.title_similarity,
+        }))
+        .sort((a, b) => b.similarity - a.similarity || b.ticketId - a.ticketId)
+        .slice(0, query.limit);
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The assistant: the consumer that keeps its corpus from ticket and comment events (and records the
+ * shadow predictions of new tickets), and the gRPC API over it (suggestions, search, answers,
+ * predictions, evaluation), on one database. It emits no events (no outbox); its peer is lookup.
+ * main.ts runs it; tests start the same composition (testing.ts).
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineTixService, grpcService, startDomainEventConsumer } from '@tix/kit';
+import { aiHandlers } from './ai-handlers.js';
+import { createLlm } from './assist/llm.js';
+import { loadConfig } from './config.js';
+import { applyEvent } from './corpus/apply-event.js';
+import { createClosedStatuses } from './corpus/closed-statuses.js';
+import { createCorpusStore } from './corpus/corpus-store.js';
+import { recordCorpusLag } from './metrics.js';
+import { recordPredictions } from './predictions/predictions.js';
+import { createRetriever } from './retrieval/retriever.js';
+
+export const AI_MIGRATIONS_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../prisma/migrations',
+);
+
+/** The durable queue of ticket and comment events (protos DURABLE_EVENT_QUEUES). */
+export const AI_EVENTS_QUEUE = 'ai.events';
+
+export interface AiServiceOptions {
+  /** The model server's fetch (tests point it at a fake; default: the global fetch). */
+  fetch?: typeof fetch;
+}
+
+export function aiService(options: AiServiceOptions = {}) {
+  return defineTixService({
+    name: 'ai',
+    config: loadConfig,
+    migrations: AI_MIGRATIONS_DIR,
+    peers: ['lookup'],
+    outbox: false,
+    register: ({ config, pool, logger, peers }) => {
+      const retriever = createRetriever(pool);
+      const corpus = createCorpusStore(pool);
+      const closedStatuses = createClosedStatuses(peers.lookup);
+      return {
+        grpc: grpcService(
+          'ai',
+          aiHandlers({
+            pool,
+            retriever,
+            llm: config.llm === null ? null : createLlm(config.llm, options.fetch),
+            minConfidence: config.minConfidence,
+            logger,
+          }),
+        ),
+        consumers: {
+          events: () =>
+            startDomainEventConsumer({
+              url: config.amqpUrl,
+              logger,
+              name: 'corpus consumer',
+              queue: AI_EVENTS_QUEUE,
+              prefetch: config.prefetch,
+              handle: async (event) => {
+                await applyEvent(
+                  {
+                    corpus,
+                    closedStatuses,
+                    predict: (ticketId) => recordPredictions({ pool, retriever }, ticketId),
+                  },
+                  event,
+                );
+                recordCorpusLag(event.occurred_at);
+              },
+            }),
+        },
+        workers: {},
+      };
+    },
+  });
+}

@@ -1,0 +1,395 @@
+/**
+ * The assistant end to end inside its service: events in (as the ticket and comment services emit
+ * them), suggestions, search, answers and predictions out, against real lookup and PostgreSQL.
+ */
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createServiceClient, type ServiceClient } from '@tix/kit';
+import type { DomainEvent, EventType } from '@tix/protos';
+import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
+import { startTestAiServer, type TestAiServer } from '../../src/testing.js';
+
+const AGENT = 2;
+const CUSTOMER = 3;
+
+describe('the assistant over its corpus', function () {
+  this.timeout(60_000);
+  let lookup: TestLookupServer;
+  let assistant: TestAiServer;
+  let client: ServiceClient<'ai'>;
+  /** The same corpus, with a fake OpenAI-compatible model server configured. */
+  let withModel: TestAiServer;
+  let modelClient: ServiceClient<'ai'>;
+  let modelServer: http.Server;
+  /** How the fake model server answers the next request. */
+  let modelAnswer: (body: { messages: { content: string }[] }, response: http.ServerResponse) => void;
+  const modelRequests: string[] = [];
+  let projectId: number;
+  let nextId = 1;
+  let nextComment = 1;
+
+  const applyAll = async (domainEvent: DomainEvent) => {
+    await assistant.apply(domainEvent);
+    await withModel.apply(domainEvent);
+  };
+
+  const event = (type: EventType, data: Record<string, unknown>, writeTypes?: EventType[]): DomainEvent => ({
+    id: randomUUID(),
+    type,
+    occurred_at: new Date().toISOString(),
+    source: type.startsWith('comment.') ? 'comments' : 'tickets',
+    project_id: projectId,
+    actor: { kind: 'user', user_id: AGENT, api_key_id: null },
+    changes: {},
+    ...(writeTypes ? { write_types: writeTypes } : {}),
+    data,
+  });
+
+  /** A ticket, optionally answered publicly by an agent and closed as resolved. */
+  async function ticket(options: {
+    title: string;
+    description: string;
+    priority?: string;
+    tags?: string[];
+    reply?: string;
+    internalNote?: string;
+    createdAt?: string;
+  }): Promise<number> {
+    const id = nextId++;
+    const base = {
+      id,
+      project_id: projectId,
+      ticket_type_id: 1,
+      ticket_number: `SUP-${id}`,
+      title: options.title,
+      description: options.description,
+      status: 'open',
+      priority: options.priority ?? 'medium',
+      assigned_to: null,
+      created_by: CUSTOMER,
+      tags: options.tags ?? [],
+      resolution_type: null,
+      merged_into_id: null,
+      version: 1,
+      created_at: options.createdAt ?? new Date(Date.now() - 3_600_000).toISOString(),
+      updated_at: new Date(Date.now() - 3_600_000).toISOString(),
+    };
+    await applyAll(event('ticket.created', base, ['ticket.created']));
+    const comment = (content: string, isInternal: boolean) =>
+      applyAll(
+        event('comment.created', {
+          id: nextComment++,
+          ticket_id: id,
+          user_id: AGENT,
+          content,
+          content_html: null,
+          is_internal: isInternal,
+          created_at: new Date(Date.now() - 1_800_000).toISOString(),
+          updated_at: new Date(Date.now() - 1_800_000).toISOString(),
+        }),
+      );
+    if (options.internalNote) await comment(options.internalNote, true);
+    if (options.reply) {
+      await comment(options.reply, false);
+      const closed = {
+        ...base,
+        status: 'closed',
+        resolution_type: 'resolved',
+        assigned_to: AGENT,
+        version: 2,
+        updated_at: new Date().toISOString(),
+      };
+      await applyAll(
+        event('ticket.updated', closed, ['ticket.updated', 'ticket.status_changed', 'ticket.assigned']),
+      );
+    }
+    return id;
+  }
+
+  before(async () => {
+    lookup = await startTestLookupServer();
+    assistant = await startTestAiServer({ lookupAddress: lookup.address });
+    client = createServiceClient('ai', assistant.address, { deadlineMs: 10_000 });
+    modelServer = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        modelRequests.push(body);
+        modelAnswer(JSON.parse(body) as { messages: { content: string }[] }, response);
+      });
+    });
+    await new Promise<void>((resolve) => modelServer.listen(0, '127.0.0.1', resolve));
+    const { port } = modelServer.address() as AddressInfo;
+    withModel = await startTestAiServer({
+      lookupAddress: lookup.address,
+      label: 'ai_model',
+      llm: {
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        apiKey: 'test-key',
+        model: 'fake-model',
+        timeoutMs: 500,
+      },
+    });
+    modelClient = createServiceClient('ai', withModel.address, { deadlineMs: 10_000 });
+    const lookupClient = createServiceClient('lookup', lookup.address, { deadlineMs: 5_000 });
+    projectId = (
+      await lookupClient.CreateProject({
+        name: 'Support',
+        slug: 'support',
+        prefix: 'SUP',
+        description: '',
+        statuses: [
+          { slug: 'open', label: 'Open', is_closed: false },
+          { slug: 'closed', label: 'Closed', is_closed: true },
+        ],
+      })
+    ).id;
+    lookupClient.close();
+    for (let i = 0; i < 8; i += 1) {
+      await ticket({
+        title: `Password reset email never arrives (${i})`,
+        description: 'I requested a password reset but the reset email did not arrive in my inbox.',
+        priority: 'high',
+        tags: ['login'],
+        reply: `Hello Sam,\n\nThe reset email can take up to 10 minutes; please check the spam folder. Write to help${i}@example.com if not.`,
+        internalNote: `SECRET-${i}: customer is on the legacy plan`,
+      });
+      await ticket({
+        title: `Invoice shows the wrong VAT number (${i})`,
+        description: 'Our invoice lists an old VAT number for the company; please correct the invoice.',
+        priority: 'low',
+        tags: ['billing'],
+        reply:
+          'Hi,\n\nWe corrected the VAT number; the next invoice will show it. Past invoices can be reissued on request.',
+      });
+    }
+  });
+
+  after(async () => {
+    client?.close();
+    modelClient?.close();
+    await assistant?.stop();
+    await withModel?.stop();
+    modelServer?.close();
+    await lookup?.stop();
+  });
+
+  it('reports the corpus and the provider without spending anything', async () => {
+    const availability = await client.GetAvailability({ project_id: projectId });
+    expect(availability).to.deep.include({ available: true, resolved_tickets: 16, min_required: 10 });
+    expect(availability.provider).to.deep.include({ kind: 'retrieval', external: false });
+  });
+
+  it('suggests the reply that resolved similar tickets, with sources, redacted, never an internal note', async () => {
+    const open = await ticket({
+      title: 'Reset password mail not received',
+      description: 'The password reset email never arrived.',
+    });
+    const result = await client.SuggestReply({
+      project_id: projectId,
+      ticket_id: open,
+      title: 'Reset password mail not received',
+      description: 'The password reset email never arrived.',
+      tone: 'friendly',
+      max_sources: 3,
+    });
+    expect(result.suggestion, JSON.stringify(result)).to.not.equal(null);
+    const suggestion = result.suggestion!;
+    expect(suggestion.content.startsWith('Hi there,\n\nThe reset email can take up to 10 minutes')).to.equal(
+      true,
+    );
+    expect(suggestion.content).to.not.match(/SECRET|@example\.com/);
+    expect(suggestion.redactions).to.equal(1);
+    expect(suggestion.sources).to.have.length(3);
+    for (const source of suggestion.sources) expect(source.title).to.match(/Password reset/);
+    expect(suggestion.confidence).to.be.greaterThan(0.35);
+    expect(suggestion.provider).to.deep.include({ kind: 'retrieval' });
+  });
+
+  it('offers nothing below the confidence floor', async () => {
+    const open = await ticket({
+      title: 'Dark mode for the mobile app',
+      description: 'Please add a dark theme.',
+    });
+    const result = await client.SuggestReply({
+      project_id: projectId,
+      ticket_id: open,
+      title: 'Dark mode for the mobile app',
+      description: 'Please add a dark theme.',
+      tone: 'neutral',
+      max_sources: 3,
+    });
+    expect(result).to.deep.include({ reason: 'no_confident_match', min_confidence: 0.35 });
+    expect(result.suggestion ?? null).to.equal(null);
+  });
+
+  it('searches words with highlighted snippets, internal notes only when allowed, and ticket numbers', async () => {
+    const words = await client.SearchTickets({
+      project_ids: [projectId],
+      q: 'VAT invoice',
+      page: { page: 1, per_page: 5 },
+      include_internal: true,
+    });
+    expect(words.pagination?.total).to.equal(8);
+    expect(words.results[0]!.snippet_html).to.match(/<mark>VAT<\/mark>/);
+    const secretAllowed = await client.SearchTickets({
+      project_ids: [projectId],
+      q: 'legacy plan',
+      page: { page: 1, per_page: 5 },
+      include_internal: true,
+    });
+    expect(secretAllowed.results.length).to.be.greaterThan(0);
+    expect(secretAllowed.results[0]!.matched_in).to.equal('comment');
+    const secretHidden = await client.SearchTickets({
+      project_ids: [projectId],
+      q: 'legacy plan',
+      page: { page: 1, per_page: 5 },
+      include_internal: false,
+    });
+    expect(secretHidden.results).to.deep.equal([]);
+    const byNumber = await client.SearchTickets({
+      project_ids: [projectId],
+      q: 'sup-2',
+      page: { page: 1, per_page: 5 },
+      include_internal: false,
+    });
+    expect(byNumber.results.map((hit) => hit.ticket_number)).to.deep.equal(['SUP-2']);
+    const elsewhere = await client.SearchTickets({
+      project_ids: [projectId + 1],
+      q: 'VAT',
+      page: { page: 1, per_page: 5 },
+      include_internal: true,
+    });
+    expect(elsewhere.results).to.deep.equal([]);
+  });
+
+  it('answers a question from resolved tickets', async () => {
+    const answer = await client.AnswerQuestion({
+      project_ids: [projectId],
+      question: 'how do we fix a wrong VAT number on an invoice?',
+      max_sources: 2,
+    });
+    expect(answer.answer).to.match(/corrected the VAT number/);
+    expect(answer.sources).to.have.length(2);
+  });
+
+  it('records shadow predictions for a new ticket, and what became of one', async () => {
+    const open = await ticket({
+      title: 'Wrong VAT number on my invoice',
+      description: 'The invoice VAT number is outdated.',
+    });
+    const { predictions } = await client.ListPredictions({ project_id: projectId, ticket_id: open });
+    const byType = Object.fromEntries(predictions.map((prediction) => [prediction.action_type, prediction]));
+    expect(JSON.parse(byType.set_priority!.value_json)).to.equal('low');
+    expect(JSON.parse(byType.add_tags!.value_json)).to.deep.equal(['billing']);
+    expect(JSON.parse(byType.assign!.value_json)).to.equal(AGENT);
+    const accepted = await client.RecordPredictionOutcome({
+      project_id: projectId,
+      id: byType.set_priority!.id,
+      outcome: 'accepted',
+    });
+    expect(accepted.outcome).to.equal('accepted');
+  });
+
+  it('applies redelivered and out-of-order events once, keeping the newest state', async () => {
+    const id = await ticket({ title: 'Export to CSV fails', description: 'The CSV export times out.' });
+    const newer = event(
+      'ticket.updated',
+      {
+        id,
+        project_id: projectId,
+        ticket_type_id: 1,
+        ticket_number: `SUP-${id}`,
+        title: 'Export to CSV fails for large projects',
+        description: 'The CSV export times out.',
+        status: 'open',
+        priority: 'medium',
+        assigned_to: null,
+        created_by: CUSTOMER,
+        tags: [],
+        resolution_type: null,
+        merged_into_id: null,
+        version: 3,
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      },
+      ['ticket.updated'],
+    );
+    await assistant.apply(newer);
+    await assistant.apply(newer);
+    const older = { ...newer, id: randomUUID(), data: { ...newer.data, title: 'stale', version: 2 } };
+    await assistant.apply(older);
+    const { rows } = await assistant.pool.query(
+      'SELECT title, version FROM ai_documents WHERE ticket_id = $1',
+      [id],
+    );
+    expect(rows[0]).to.deep.equal({ title: 'Export to CSV fails for large projects', version: 3 });
+  });
+
+  describe('with a model server configured', () => {
+    const completion = (content: string) => (_body: unknown, response: http.ServerResponse) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
+    };
+    const suggest = async () => {
+      const open = await ticket({
+        title: 'Password reset mail missing',
+        description: 'No reset email arrived.',
+      });
+      return modelClient.SuggestReply({
+        project_id: projectId,
+        ticket_id: open,
+        title: 'Password reset mail missing',
+        description: 'No reset email arrived.',
+        tone: 'neutral',
+        max_sources: 2,
+      });
+    };
+
+    it('uses the rewrite, sent with public text only, keeping retrieval confidence and sources', async () => {
+      modelRequests.length = 0;
+      let sourceIds: number[] = [];
+      modelAnswer = (body, response) => {
+        sourceIds = [...body.messages[1]!.content.matchAll(/Ticket (\d+):/g)].map((match) =>
+          Number(match[1]),
+        );
+        completion(
+          JSON.stringify({
+            reply: 'Hello Kim,\n\nPlease allow ten minutes and look in spam.',
+            used_source_ids: sourceIds,
+          }),
+        )(body, response);
+      };
+      const result = await suggest();
+      expect(result.suggestion!.content).to.equal('Hello,\n\nPlease allow ten minutes and look in spam.');
+      expect(result.suggestion!.provider).to.deep.include({
+        kind: 'openai',
+        model: 'fake-model',
+        external: true,
+      });
+      expect(result.suggestion!.sources.map((source) => source.ticket_id)).to.deep.equal(sourceIds);
+      expect(modelRequests.join('')).to.not.match(/SECRET/);
+      const availability = await modelClient.GetAvailability({ project_id: projectId });
+      expect(availability.provider).to.deep.include({ kind: 'openai', fallback: 'retrieval' });
+    });
+
+    for (const [failure, answer] of [
+      ['a 500', (_body: unknown, response: http.ServerResponse) => response.writeHead(500).end('boom')],
+      ['malformed output', completion('not json at all')],
+      [
+        'a reply citing a ticket it was not given',
+        completion(JSON.stringify({ reply: 'x', used_source_ids: [999999] })),
+      ],
+      ['a timeout', () => undefined],
+    ] as const) {
+      it(`falls back to retrieval on ${failure}`, async () => {
+        modelAnswer = answer;
+        const result = await suggest();
+        expect(result.suggestion!.provider).to.deep.include({ kind: 'retrieval', external: false });
+        expect(result.suggestion!.content).to.match(/reset email can take up to 10 minutes/);
+      });
+    }
+  });
+});
