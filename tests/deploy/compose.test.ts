@@ -3,6 +3,7 @@
  * check reports a missing migration wait, a missing healthcheck and an environment a process refuses.
  */
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { listDeployables, REPO_ROOT } from '../../deploy/images/deployables.js';
 import { composeProblems, interpolateDefaults, readCompose } from './checks/compose.js';
@@ -55,5 +56,22 @@ describe('deploy: compose', () => {
     expect(composeProblems(compose, listDeployables(), await processModels())).to.deep.equal([
       'lookup: amqpUrl = amqp://guest:guest@localhost:5672 is a loopback address in a container',
     ]);
+  });
+
+  it('gives the model server settings to the assistant alone: retrieval, no address, no key, unless set', () => {
+    const compose = readCompose(COMPOSE_FILE);
+    const settings = ['AI_PROVIDER', 'AI_OPENAI_BASE_URL', 'AI_OPENAI_MODEL', 'AI_OPENAI_API_KEY'];
+    expect(services(compose).ai!.environment).to.include({
+      AI_PROVIDER: 'retrieval',
+      AI_OPENAI_BASE_URL: '',
+      AI_OPENAI_API_KEY: '',
+    });
+    for (const [name, service] of Object.entries(services(compose))) {
+      if (name !== 'ai') expect(service.environment ?? {}, name).not.to.have.any.keys(...settings);
+    }
+    // The key comes from the environment of whoever runs compose, never from this file.
+    expect(readFileSync(COMPOSE_FILE, 'utf8')).to.match(
+      /^ +AI_OPENAI_API_KEY: '\$\{AI_OPENAI_API_KEY:-\}'$/m,
+    );
   });
 });

@@ -168,6 +168,7 @@ describe('deploy: image roots built and run without Docker', function () {
       ATTACHMENTS_SERVICE_ADDR: 'none',
       WEBHOOKS_SERVICE_ADDR: 'none',
       ACTIVITY_SERVICE_ADDR: 'none',
+      AI_SERVICE_ADDR: 'none',
       AMQP_URL: vhost.url,
       LOG_LEVEL: 'warn',
     };
@@ -188,6 +189,7 @@ describe('deploy: image roots built and run without Docker', function () {
           attachments: 'not_deployed',
           webhooks: 'not_deployed',
           activity: 'not_deployed',
+          ai: 'not_deployed',
         },
         breakers: {
           lookup: 'closed',
@@ -196,6 +198,7 @@ describe('deploy: image roots built and run without Docker', function () {
           attachments: 'not_deployed',
           webhooks: 'not_deployed',
           activity: 'not_deployed',
+          ai: 'not_deployed',
         },
         rate_limits: 'in_memory',
       },

@@ -57,13 +57,22 @@ export function findContainer(workload: K8sObject, name = workload.metadata.name
 
 /** Which services each deployable calls over gRPC (the brief's map; checked against the configs). */
 export const INTENDED_CALLS: Record<DeployableName, DeployableName[]> = {
-  gateway: ['lookup', 'tickets', 'comments', 'attachments', 'webhooks', 'activity'],
+  gateway: ['lookup', 'tickets', 'comments', 'attachments', 'webhooks', 'activity', 'ai'],
   lookup: ['tickets', 'comments'],
   tickets: ['lookup'],
   comments: ['tickets'],
   attachments: ['tickets'],
   webhooks: [],
   activity: ['lookup'],
+  ai: ['lookup'],
+};
+
+/**
+ * Calls made from a deployable's pod by the admin CLI its image carries (`kubectl exec ... cli.mjs`),
+ * not by its process, so no config reads their addresses: `pnpm tix ai eval` asks the assistant.
+ */
+export const CLI_CALLS: Partial<Record<DeployableName, DeployableName[]>> = {
+  lookup: ['ai'],
 };
 
 /** What each deployable reaches outside the fleet (names of OUTSIDE_ENDPOINTS). */
@@ -75,6 +84,8 @@ export const INTENDED_OUTSIDE: Record<DeployableName, string[]> = {
   attachments: ['postgresql', 'rabbitmq', 'minio'],
   webhooks: ['postgresql', 'rabbitmq', 'internet'],
   activity: ['postgresql', 'rabbitmq'],
+  // Never the model server by default: only the optional ai-model-server component opens it.
+  ai: ['postgresql', 'rabbitmq'],
 };
 
 /** The services a process's config reads an address for: who it calls, from its own code. */
@@ -86,7 +97,8 @@ export function callsReadFromConfig(model: ProcessModel): string[] {
 export function intendedConnections(): Set<string> {
   const connections = new Set<string>(['ingress-controller -> gateway']);
   for (const [name, callees] of Object.entries(INTENDED_CALLS)) {
-    for (const callee of callees) connections.add(`${name} -> ${callee}`);
+    for (const callee of [...callees, ...(CLI_CALLS[name as DeployableName] ?? [])])
+      connections.add(`${name} -> ${callee}`);
     for (const outside of INTENDED_OUTSIDE[name as DeployableName]) connections.add(`${name} -> ${outside}`);
     connections.add(`${name} -> kube-dns`);
     // Prometheus scrapes every process, on its metrics port only.

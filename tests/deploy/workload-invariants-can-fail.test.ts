@@ -217,6 +217,7 @@ describe('deploy: every workload check reports what it guards', () => {
         'Deployment/tix/gateway: serviceAddresses.lookup',
         'Deployment/tix/tickets: lookupAddress',
         'Deployment/tix/activity: lookupAddress',
+        'Deployment/tix/ai: lookupAddress',
       ]);
     });
 

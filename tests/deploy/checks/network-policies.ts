@@ -69,6 +69,15 @@ export const OUTSIDE_ENDPOINTS: Endpoint[] = [
     ports: [53],
     protocol: 'UDP',
   },
+  // An OpenAI-compatible model server (Ollama) the assistant may be pointed at; reached only
+  // through the optional component k8s/components/ai-model-server.
+  {
+    name: 'model-server',
+    namespace: 'ai-models',
+    labels: { 'app.kubernetes.io/name': 'ollama' },
+    ip: '10.0.2.14',
+    ports: [11434],
+  },
   { name: 'internet', namespace: undefined, labels: {}, ip: '203.0.113.10', ports: [443] },
 ];
 
