@@ -8,6 +8,8 @@ import { env, serviceConfig } from '@tix/kit';
 
 /** Below this confidence a suggestion is not offered (design §3.2). */
 export const DEFAULT_MIN_CONFIDENCE = 0.35;
+/** The model asked when AI_OPENAI_MODEL is unset (Ollama's common default). */
+export const DEFAULT_MODEL = 'llama3.1';
 
 export const loadConfig = serviceConfig('ai', {
   databasePoolSize: 10,
@@ -21,7 +23,11 @@ export const loadConfig = serviceConfig('ai', {
     AI_OPENAI_BASE_URL: env.optionalUrl,
     /** Sent as a bearer token when set (a Secret in Kubernetes). */
     AI_OPENAI_API_KEY: z.string().optional(),
-    AI_OPENAI_MODEL: z.string().min(1).default('llama3.1'),
+    /** The model to ask; empty means the default, as compose passes an unset variable. */
+    AI_OPENAI_MODEL: z
+      .string()
+      .optional()
+      .transform((value) => (value === undefined || value === '' ? DEFAULT_MODEL : value)),
     /** A model call slower than this falls back to retrieval. */
     AI_OPENAI_TIMEOUT_MS: env.positiveInt(20_000),
     AI_MIN_CONFIDENCE: z.coerce.number().min(0).max(1).default(DEFAULT_MIN_CONFIDENCE),
