@@ -322,6 +322,108 @@ export const streamedEventSchema = z
     examples: [EXAMPLES.streamedEvent],
   });
 
+const confidenceFields = {
+  confidence: z.number().meta({ description: 'How sure the assistant is, 0 to 1.' }),
+  confidence_label: z
+    .enum(['high', 'medium', 'low'])
+    .meta({ description: 'high from 0.85, medium from 0.6, low below.' }),
+};
+
+export const aiProviderSchema = z
+  .object({
+    kind: z
+      .string()
+      .meta({ description: '`retrieval` (built in) or `openai` (a model server); tolerate new values.' }),
+    model: z.string().meta({ description: 'The model that composed the text, e.g. `tix-retrieval-1`.' }),
+    external: z.boolean().meta({
+      description: 'True when ticket text was sent outside the fleet (a model server the operator set up).',
+    }),
+  })
+  .openapi('AiProvider', { description: 'What composed an answer.' });
+
+export const aiSourceSchema = z
+  .object({
+    ticket_id: id('A resolved ticket the text draws on.'),
+    ticket_number: z.string(),
+    title: z.string(),
+    similarity: z.number().meta({ description: 'How close it is to the question or ticket, 0 to 1.' }),
+    comment_id: id('The customer-visible reply reused; null when none was.').nullable(),
+    resolved_at: z.string().nullable().meta({
+      description: 'When the ticket was resolved (ISO 8601); null when unknown.',
+      format: 'date-time',
+    }),
+  })
+  .openapi('AiSource', { description: 'A ticket an answer draws on, for agents to check it.' });
+
+export const suggestionSchema = z
+  .object({
+    id: id('Suggestion id.'),
+    project_id: id('Project id.'),
+    ticket_id: id('The ticket it replies to.'),
+    content: z.string().meta({ description: 'The reply, with personal data replaced by `[redacted]`.' }),
+    content_html: z.string().meta({ description: 'The reply as sanitized HTML.' }),
+    is_internal: z
+      .boolean()
+      .meta({ description: 'Whether it is meant as an internal note (false: a reply).' }),
+    ...confidenceFields,
+    provider: aiProviderSchema,
+    sources: z
+      .array(aiSourceSchema)
+      .meta({ description: 'The resolved tickets it draws on, closest first.' }),
+    redactions: z.number().int().meta({ description: 'How many pieces of personal data were replaced.' }),
+    generated_at: timestamp('When it was composed'),
+    tone: z.string().meta({ description: 'neutral, friendly or formal.' }),
+  })
+  .openapi('Suggestion', {
+    description: 'A reply composed from resolved similar tickets, never from internal notes.',
+    examples: [EXAMPLES.suggestion],
+  });
+
+export const predictionSchema = z
+  .object({
+    id: id('Prediction id.'),
+    action_type: z
+      .string()
+      .meta({ description: 'set_priority, assign, add_tags or close_duplicate; tolerate new values.' }),
+    value: z.unknown().meta({
+      description:
+        'What it predicts: a priority (`"high"`), a user id (`7`), tags (`["login"]`), a ticket (`{ "ticket_id": 12 }`).',
+    }),
+    ...confidenceFields,
+    rationale: z.string().meta({ description: 'Why, in one sentence.' }),
+    sources: z.array(aiSourceSchema).meta({ description: 'The similar tickets it was drawn from.' }),
+    created_at: timestamp('When it was recorded'),
+    outcome: z
+      .string()
+      .nullable()
+      .meta({ description: '`accepted` once someone applied it; null while nobody has.' }),
+  })
+  .openapi('Prediction', {
+    description: 'What the assistant would do to a new ticket, recorded without doing it (shadow mode).',
+    examples: [EXAMPLES.prediction],
+  });
+
+export const searchResultSchema = z
+  .object({
+    ticket_id: id('Ticket id.'),
+    project_id: id('Project id.'),
+    ticket_number: z.string(),
+    title: z.string(),
+    status: z.string().meta({ description: 'A status slug of its project.' }),
+    rank: z.number().meta({ description: 'Relevance; results come highest first.' }),
+    matched_in: z
+      .string()
+      .meta({ description: 'Where the best match is: title, description, comment or number.' }),
+    snippet_html: z
+      .string()
+      .meta({ description: 'The matching passage, HTML-escaped, the matched words in `<mark>`.' }),
+    comment_id: id('The comment matched (matched_in comment); null otherwise.').nullable(),
+  })
+  .openapi('SearchResult', {
+    description: 'A ticket that matches a search.',
+    examples: [EXAMPLES.searchResult],
+  });
+
 export const boardSchema = z
   .object({
     lanes: z.record(z.string(), z.array(ticketSchema)).meta({
@@ -385,6 +487,11 @@ export const COMPONENT_SCHEMAS: Record<string, z.ZodType> = {
   ActivitySubject: activitySubjectSchema,
   Activity: activitySchema,
   StreamedEvent: streamedEventSchema,
+  AiProvider: aiProviderSchema,
+  AiSource: aiSourceSchema,
+  Suggestion: suggestionSchema,
+  Prediction: predictionSchema,
+  SearchResult: searchResultSchema,
   Error: errorSchema,
   ErrorEnvelope: errorEnvelopeSchema,
 };

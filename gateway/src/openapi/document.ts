@@ -129,6 +129,12 @@ const ERROR_RESPONSES: Record<number, ErrorResponse> = {
     description: 'A service behind the gateway is unavailable; retry later.',
     message: 'Service unavailable: tickets',
   },
+  504: {
+    name: 'GatewayTimeout',
+    description:
+      'A service behind the gateway did not answer in time (a model server composing a reply); retry later.',
+    message: 'Service did not answer in time',
+  },
 };
 
 /** Every operation can answer these (spec "Endpoints": 401, 402, 403, 429, 500; and 503). */

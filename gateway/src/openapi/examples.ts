@@ -11,12 +11,19 @@ import {
   presentTicketType,
   presentUser,
   type activity,
+  type ai,
   type attachment,
   type comment,
   type lookup,
   type ticket,
   type webhook,
 } from '@tix/protos';
+import {
+  presentPrediction,
+  presentProvider,
+  presentSearchHit,
+  presentSuggestion,
+} from '../routes/app/assistant.mapping.js';
 import { encodeCursor } from '../routes/v1/activity-cursor.js';
 import { presentActivity, presentStreamedEvent } from '../routes/v1/activity.mapping.js';
 import { presentDelivery, presentWebhook } from '../routes/v1/webhooks.mapping.js';
@@ -154,6 +161,53 @@ const streamedEventMessage: activity.StreamedEvent__Output = {
   }),
 };
 
+const aiSourceMessage: ai.Source__Output = {
+  ticket_id: 17,
+  ticket_number: 'ACME-9',
+  title: 'Printer smoking after firmware update',
+  similarity: 0.78,
+  comment_id: 311,
+  resolved_at: '2025-03-02T16:40:00.000Z',
+};
+
+const retrievalProvider: ai.Provider__Output = {
+  kind: 'retrieval',
+  model: 'tix-retrieval-1',
+  external: false,
+};
+
+const suggestionMessage: ai.Suggestion__Output = {
+  id: '5012',
+  project_id: 1,
+  ticket_id: 42,
+  content:
+    'Hello,\n\nThanks for the report. Please unplug the printer and roll back to firmware 2.3: ' +
+    'the update overheats the fuser. Write to [redacted] if it happens again.',
+  content_html:
+    '<p>Hello,</p><p>Thanks for the report. Please unplug the printer and roll back to firmware 2.3: ' +
+    'the update overheats the fuser. Write to [redacted] if it happens again.</p>',
+  is_internal: false,
+  confidence: 0.82,
+  confidence_label: 'medium',
+  provider: retrievalProvider,
+  sources: [aiSourceMessage],
+  redactions: 1,
+  generated_at: UPDATED_AT,
+  tone: 'neutral',
+};
+
+const predictionMessage: ai.Prediction__Output = {
+  id: '981',
+  project_id: 1,
+  ticket_id: 42,
+  action_type: 'set_priority',
+  value_json: JSON.stringify('high'),
+  confidence: 0.91,
+  rationale: '9 of 11 similar resolved tickets were high priority',
+  sources: [aiSourceMessage],
+  created_at: CREATED_AT,
+};
+
 /** One example of every resource, exactly as the gateway presents it. */
 export const EXAMPLES = {
   project: presentProject(projectMessage),
@@ -189,6 +243,19 @@ export const EXAMPLES = {
     summary: 'Ada Lovelace commented on ACME-17',
   }),
   streamedEvent: presentStreamedEvent(streamedEventMessage),
+  aiProvider: presentProvider(retrievalProvider),
+  suggestion: presentSuggestion(suggestionMessage),
+  prediction: presentPrediction(predictionMessage),
+  searchResult: presentSearchHit({
+    ticket_id: 42,
+    project_id: 1,
+    ticket_number: 'ACME-17',
+    title: 'Printer on fire',
+    status: 'open',
+    rank: 0.61,
+    matched_in: 'title',
+    snippet_html: '<mark>Printer</mark> on <mark>fire</mark>',
+  }),
   activityCursor: encodeCursor('activity', 90211),
   eventCursor: encodeCursor('events', 5120),
   pagination: { total: 134, page: 1, per_page: 50, total_pages: 3 },

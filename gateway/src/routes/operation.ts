@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import type { Role, Scope } from '@tix/protos';
 import type { ApiKeyAuthenticator } from '../auth/api-key-authenticator.js';
 import type { HostRole } from '../http/request-context.js';
+import type { GatewayLimits } from '../limits/index.js';
 import type { PasswordResetMailer } from '../mail/password-reset-mail.js';
 import type { RequestSchemas, ValidatedInput } from '../http/validate.js';
 import type { SessionOptions } from '../middleware/session.js';
@@ -54,6 +55,15 @@ export const TAGS = [
     description:
       'Who changed what, when: the activity feed, ticket histories and the event stream to catch up from.',
   },
+  {
+    name: 'Assistant',
+    description:
+      'Suggested replies composed from resolved tickets, with their sources; the predictions recorded for a ticket.',
+  },
+  {
+    name: 'Search',
+    description: 'Ranked search over tickets and comments, and questions answered from resolved tickets.',
+  },
   { name: 'Session', description: 'Browser sessions on the app host (cookie + CSRF token).' },
   {
     name: 'Account',
@@ -78,6 +88,8 @@ export interface RouteDeps {
   apiDescriptionJson: string;
   /** Mails password reset links (mail/). */
   passwordResetMail: PasswordResetMailer;
+  /** Rate limits, quotas, idempotency; absent = none (tests). Routes read a budget from it. */
+  limits?: GatewayLimits;
 }
 
 /** The example of a JSON body, typed as what its schema accepts. */

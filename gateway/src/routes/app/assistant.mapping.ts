@@ -1,0 +1,188 @@
+/**
+ * AiService messages -> the API's JSON (design note §5.7): a suggestion with its provider and
+ * sources, availability with what is left of the caller's quota, search results, an answer, the
+ * predictions of a ticket. int64 ids become numbers, absent optionals null, and every confidence
+ * carries its label, by one rule (confidenceLabel).
+ */
+import { AppError } from '@tix/kit';
+import type { ai } from '@tix/protos';
+import type { RateLimitBudget } from '../../limits/index.js';
+
+export type ConfidenceLabel = 'high' | 'medium' | 'low';
+
+/** Zendesk's three levels: high from 0.85, medium from 0.6, low below. */
+export function confidenceLabel(confidence: number): ConfidenceLabel {
+  if (confidence >= 0.85) return 'high';
+  if (confidence >= 0.6) return 'medium';
+  return 'low';
+}
+
+/** Suggestions stay available while autonomous actions do not exist yet. */
+export const AUTONOMY_STATUS = 'active';
+
+export interface ProviderJson {
+  kind: string;
+  model: string;
+  external: boolean;
+}
+
+export interface SourceJson {
+  ticket_id: number;
+  ticket_number: string;
+  title: string;
+  similarity: number;
+  comment_id: number | null;
+  resolved_at: string | null;
+}
+
+export interface SuggestionJson {
+  id: number;
+  project_id: number;
+  ticket_id: number;
+  content: string;
+  content_html: string;
+  is_internal: boolean;
+  confidence: number;
+  confidence_label: ConfidenceLabel;
+  provider: ProviderJson;
+  sources: SourceJson[];
+  redactions: number;
+  generated_at: string;
+  tone: string;
+}
+
+export interface PredictionJson {
+  id: number;
+  action_type: string;
+  value: unknown;
+  confidence: number;
+  confidence_label: ConfidenceLabel;
+  rationale: string;
+  sources: SourceJson[];
+  created_at: string;
+  outcome: string | null;
+}
+
+/** An int64 as grpc hands it over (decimal text) -> a number; these ids stay far below 2^53. */
+function int64Id(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) throw AppError.internal(`the ai service sent ${text} as an id`);
+  return value;
+}
+
+function providerOf(provider: ai.Provider__Output | null): ai.Provider__Output {
+  if (!provider) throw AppError.internal('the ai service answered without its provider');
+  return provider;
+}
+
+export function presentProvider(message: ai.Provider__Output | null): ProviderJson {
+  const provider = providerOf(message);
+  return { kind: provider.kind, model: provider.model, external: provider.external };
+}
+
+export function presentSource(source: ai.Source__Output): SourceJson {
+  return {
+    ticket_id: source.ticket_id,
+    ticket_number: source.ticket_number,
+    title: source.title,
+    similarity: source.similarity,
+    comment_id: source.comment_id ?? null,
+    resolved_at: source.resolved_at ?? null,
+  };
+}
+
+export function presentSuggestion(message: ai.Suggestion__Output): SuggestionJson {
+  return {
+    id: int64Id(message.id),
+    project_id: message.project_id,
+    ticket_id: message.ticket_id,
+    content: message.content,
+    content_html: message.content_html,
+    is_internal: message.is_internal,
+    confidence: message.confidence,
+    confidence_label: confidenceLabel(message.confidence),
+    provider: presentProvider(message.provider),
+    sources: message.sources.map(presentSource),
+    redactions: message.redactions,
+    generated_at: message.generated_at,
+    tone: message.tone,
+  };
+}
+
+/** `{ suggestion }`, or `{ suggestion: null, reason, min_confidence }` when there is none. */
+export function presentSuggestReplyResult(result: ai.SuggestReplyResult__Output) {
+  if (result.suggestion) return { suggestion: presentSuggestion(result.suggestion) };
+  return {
+    suggestion: null,
+    reason: result.reason ?? 'no_confident_match',
+    min_confidence: result.min_confidence,
+  };
+}
+
+/**
+ * Availability as the ai service sees it, plus the caller's quota (null: the gateway runs without
+ * rate limits). A spent quota makes an otherwise available assistant `rate_limited`; a reason of the
+ * service's own (no history yet, a provider down) comes first, since waiting would not cure it.
+ */
+export function presentAvailability(message: ai.Availability__Output, budget: RateLimitBudget | null) {
+  const provider = providerOf(message.provider);
+  const spent = budget !== null && budget.remaining === 0;
+  return {
+    available: message.available && !spent,
+    reason: message.available ? (spent ? 'rate_limited' : null) : (message.reason ?? null),
+    provider: { ...presentProvider(provider), fallback: provider.fallback ?? null },
+    autonomy: AUTONOMY_STATUS,
+    rate_limit: budget && {
+      limit: budget.limit,
+      remaining: budget.remaining,
+      reset_at: new Date(budget.resetAtMs).toISOString(),
+      window_seconds: Math.round(budget.windowMs / 1000),
+    },
+    corpus: { resolved_tickets: message.resolved_tickets, min_required: message.min_required },
+  };
+}
+
+export function presentSearchHit(hit: ai.SearchHit__Output) {
+  return {
+    ticket_id: hit.ticket_id,
+    project_id: hit.project_id,
+    ticket_number: hit.ticket_number,
+    title: hit.title,
+    status: hit.status,
+    rank: hit.rank,
+    matched_in: hit.matched_in,
+    snippet_html: hit.snippet_html,
+    comment_id: hit.comment_id ?? null,
+  };
+}
+
+export function presentSearchPage(page: ai.SearchResultPage__Output) {
+  if (!page.pagination) throw AppError.internal('the ai service answered a page without pagination');
+  return { results: page.results.map(presentSearchHit), pagination: page.pagination };
+}
+
+export function presentAnswer(message: ai.Answer__Output) {
+  return {
+    answer: message.answer ?? null,
+    confidence: message.confidence,
+    confidence_label: confidenceLabel(message.confidence),
+    provider: presentProvider(message.provider),
+    sources: message.sources.map(presentSource),
+    reason: message.reason ?? null,
+    redactions: message.redactions,
+  };
+}
+
+export function presentPrediction(message: ai.Prediction__Output): PredictionJson {
+  return {
+    id: int64Id(message.id),
+    action_type: message.action_type,
+    value: message.value_json === '' ? null : (JSON.parse(message.value_json) as unknown),
+    confidence: message.confidence,
+    confidence_label: confidenceLabel(message.confidence),
+    rationale: message.rationale,
+    sources: message.sources.map(presentSource),
+    created_at: message.created_at,
+    outcome: message.outcome ?? null,
+  };
+}

@@ -1,0 +1,357 @@
+/**
+ * The assistant on the session host (design note §5.7; issue 14): suggested replies and whether they
+ * can be had, ranked search over tickets and comments, questions answered from resolved tickets, and
+ * the predictions recorded for a ticket. Each is validated by assistant.schemas.ts, then AiService
+ * calls, then assistant.mapping.ts. The ai service keeps its own corpus from events and checks the
+ * caller's role again.
+ *
+ * Rate limits (limits/config.ts, the spec's table): POST /ai/suggest-reply 30 an hour per caller,
+ * /search/* 10 a minute, /search/ai 60 an hour. Availability is not counted: it reports what is left
+ * of the suggestion quota.
+ */
+import type { OutgoingContext } from '@tix/kit';
+import { sendData } from '../../http/envelope.js';
+import { callContext, requirePrincipal, requireProject } from '../../http/request-context.js';
+import { holdsScope } from '../../middleware/require-access.js';
+import {
+  aiProviderSchema,
+  aiSourceSchema,
+  paginationSchema,
+  predictionSchema,
+  searchResultSchema,
+  suggestionSchema,
+} from '../../openapi/components.js';
+import { EXAMPLES } from '../../openapi/examples.js';
+import { json } from '../../openapi/responses.js';
+import { z } from '../../openapi/zod-openapi.js';
+import { requireService, type ServiceClients } from '../../services.js';
+import { defineOperation, type Operation } from '../operation.js';
+import {
+  AUTONOMY_STATUS,
+  presentAnswer,
+  presentAvailability,
+  presentPrediction,
+  presentSearchPage,
+  presentSuggestReplyResult,
+} from './assistant.mapping.js';
+import {
+  availabilityQuery,
+  listPredictionsQuery,
+  predictionIdParams,
+  searchAiQuery,
+  searchTicketsQuery,
+  SOURCE_LIMITS,
+  suggestReplyBody,
+} from './assistant.schemas.js';
+
+export const SUGGEST_REPLY_PATH = '/ai/suggest-reply';
+/** Composing may wait on a model server (AI_OPENAI_TIMEOUT_MS, 20 s by default) before falling back. */
+export const ASSISTANT_DEADLINE_MS = 30_000;
+export const PREDICTION_NOT_FOUND_MESSAGE = 'Prediction not found';
+
+/** 404 `Ticket not found` unless the ticket is one of the project's (deleted ones are not). */
+async function requireTicket(
+  services: ServiceClients,
+  projectId: number,
+  ticketId: number,
+  context: OutgoingContext,
+): Promise<void> {
+  await requireService(services, 'tickets').GetTicket({ project_id: projectId, id: ticketId }, context);
+}
+
+/**
+ * The projects a search covers: the one named, else every project the caller may see (a session
+ * sees them all; a project-scoped key would see its own).
+ */
+async function searchedProjectIds(request: Express.Request, services: ServiceClients): Promise<number[]> {
+  if (request.project) return [request.project.id];
+  const principal = requirePrincipal(request);
+  const { projects } = await requireService(services, 'lookup').ListProjects(
+    principal.project_id === undefined ? {} : { only_project_id: principal.project_id },
+    callContext(request),
+  );
+  return projects.map((project) => project.id);
+}
+
+const confidenceLabelField = z
+  .enum(['high', 'medium', 'low'])
+  .meta({ description: 'high from 0.85, medium from 0.6, low below.' });
+
+const noSuggestionSchema = z.object({
+  suggestion: z.null(),
+  reason: z.string().meta({
+    description:
+      '`no_confident_match` (nothing similar enough) or `insufficient_history` (too few resolved tickets).',
+  }),
+  min_confidence: z.number().meta({ description: 'The floor the best match stayed below.' }),
+});
+
+const availabilitySchema = z.object({
+  available: z.boolean().meta({ description: 'Whether POST /ai/suggest-reply would suggest now.' }),
+  reason: z
+    .string()
+    .nullable()
+    .meta({
+      description:
+        'Why not: `disabled`, `insufficient_history`, `provider_unavailable` or `rate_limited` (your hourly ' +
+        'quota is spent); null when available.',
+    }),
+  provider: aiProviderSchema.extend({
+    fallback: z
+      .string()
+      .nullable()
+      .meta({ description: 'What answers when the provider fails (`retrieval`); null when nothing does.' }),
+  }),
+  autonomy: z.string().meta({
+    description: `\`${AUTONOMY_STATUS}\`: the assistant takes no actions of its own yet, so nothing can pause it.`,
+  }),
+  rate_limit: z
+    .object({
+      limit: z.number().int().meta({ description: 'Suggestions allowed per window.' }),
+      remaining: z.number().int().meta({ description: 'Suggestions left in the window.' }),
+      reset_at: z.string().meta({
+        description: 'When the oldest counted suggestion leaves the window (ISO 8601).',
+        format: 'date-time',
+      }),
+      window_seconds: z.number().int(),
+    })
+    .nullable()
+    .meta({
+      description:
+        'Your suggestion quota, read without spending it; null when the gateway runs without rate limits.',
+    }),
+  corpus: z.object({
+    resolved_tickets: z.number().int().meta({ description: "Resolved tickets in the project's corpus." }),
+    min_required: z.number().int().meta({ description: 'Resolved tickets needed before suggesting.' }),
+  }),
+});
+
+const answerSchema = z.object({
+  answer: z.string().nullable().meta({
+    description: 'A short answer composed from the sources; null when nothing relevant enough was found.',
+  }),
+  confidence: z.number().meta({ description: 'How sure the assistant is, 0 to 1.' }),
+  confidence_label: confidenceLabelField,
+  provider: aiProviderSchema,
+  sources: z
+    .array(aiSourceSchema)
+    .meta({ description: 'The resolved tickets the answer draws on, closest first.' }),
+  reason: z
+    .string()
+    .nullable()
+    .meta({ description: 'Why there is no answer (`no_confident_match`); null otherwise.' }),
+  redactions: z.number().int().meta({ description: 'How many pieces of personal data were replaced.' }),
+});
+
+// Served on the session host only, where the role decides; the scopes are those of the role table.
+const AGENT = { scope: 'tickets:write', role: 'agent' } as const;
+const READER = { scope: 'tickets:read', role: 'viewer' } as const;
+
+export const ASSISTANT_OPERATIONS: Operation[] = [
+  defineOperation({
+    method: 'post',
+    path: SUGGEST_REPLY_PATH,
+    hosts: ['app'],
+    access: AGENT,
+    project: 'required',
+    request: { body: suggestReplyBody },
+    bodyExample: { ticket_id: 42, tone: 'friendly', max_sources: 3, min_confidence: 0.5 },
+    operationId: 'suggestReply',
+    tag: 'Assistant',
+    summary: 'Suggest a reply to a ticket',
+    description:
+      'A reply composed from the customer-visible answers of resolved tickets like this one (never from ' +
+      'internal notes), with those tickets as `sources` and personal data replaced by `[redacted]`. ' +
+      'Below `min_confidence` there is no suggestion: `suggestion` is null and `reason` says why. ' +
+      '30 per hour per caller (429 with Retry-After beyond); GET /ai/suggest-reply/availability shows what is left.',
+    success: json(
+      200,
+      'The suggestion, or null with the reason.',
+      z.union([z.object({ suggestion: suggestionSchema }), noSuggestionSchema]),
+      { suggestion: EXAMPLES.suggestion },
+    ),
+    errors: [404, 504],
+    async handle({ body }, request, response, { services }) {
+      const project = requireProject(request);
+      await requireTicket(services, project.id, body.ticket_id, callContext(request));
+      const result = await requireService(services, 'ai').SuggestReply(
+        {
+          project_id: project.id,
+          ticket_id: body.ticket_id,
+          tone: body.tone,
+          max_sources: body.max_sources,
+          ...(body.min_confidence === undefined ? {} : { min_confidence: body.min_confidence }),
+        },
+        { ...callContext(request), deadlineMs: ASSISTANT_DEADLINE_MS },
+      );
+      sendData(response, presentSuggestReplyResult(result));
+    },
+  }),
+
+  defineOperation({
+    method: 'get',
+    path: `${SUGGEST_REPLY_PATH}/availability`,
+    hosts: ['app'],
+    access: AGENT,
+    project: 'required',
+    request: { query: availabilityQuery },
+    operationId: 'getSuggestReplyAvailability',
+    tag: 'Assistant',
+    summary: 'Whether replies can be suggested',
+    description:
+      'Whether POST /ai/suggest-reply would suggest for the project (or ticket) now, by which provider, on how ' +
+      'many resolved tickets, and what is left of your hourly quota. Not counted against that quota.',
+    success: json(200, 'Availability.', availabilitySchema, {
+      available: true,
+      reason: null,
+      provider: { ...EXAMPLES.aiProvider, fallback: null },
+      autonomy: AUTONOMY_STATUS,
+      rate_limit: { limit: 30, remaining: 27, reset_at: '2025-03-14T10:40:00.000Z', window_seconds: 3600 },
+      corpus: { resolved_tickets: 1284, min_required: 10 },
+    }),
+    errors: [],
+    async handle({ query }, request, response, { services, limits }) {
+      const project = requireProject(request);
+      const context = callContext(request);
+      if (query.ticket_id !== undefined) await requireTicket(services, project.id, query.ticket_id, context);
+      const [availability, budget] = await Promise.all([
+        requireService(services, 'ai').GetAvailability(
+          {
+            project_id: project.id,
+            ...(query.ticket_id === undefined ? {} : { ticket_id: query.ticket_id }),
+          },
+          context,
+        ),
+        limits ? limits.budget(request, SUGGEST_REPLY_PATH) : null,
+      ]);
+      sendData(response, presentAvailability(availability, budget));
+    },
+  }),
+
+  defineOperation({
+    method: 'get',
+    path: '/search/tickets',
+    hosts: ['app'],
+    access: READER,
+    project: 'optional',
+    request: { query: searchTicketsQuery },
+    operationId: 'searchTickets',
+    tag: 'Search',
+    summary: 'Search tickets and comments',
+    description:
+      'Tickets whose title, description or comments match `q`, best first, with the matching passage; a ticket ' +
+      'number (`ACME-17`) finds that ticket. Without a project: every project. Internal notes are searched for ' +
+      'callers who may read comments. 10 per minute per caller.',
+    success: json(
+      200,
+      'A page of results, best first.',
+      z.object({ results: z.array(searchResultSchema), pagination: paginationSchema }),
+      { results: [EXAMPLES.searchResult], pagination: EXAMPLES.pagination },
+    ),
+    errors: [],
+    async handle({ query }, request, response, { services }) {
+      const page = await requireService(services, 'ai').SearchTickets(
+        {
+          project_ids: await searchedProjectIds(request, services),
+          q: query.q,
+          page: { page: query.page, per_page: query.per_page },
+          include_internal: holdsScope(requirePrincipal(request), 'comments:read'),
+        },
+        callContext(request),
+      );
+      sendData(response, presentSearchPage(page));
+    },
+  }),
+
+  defineOperation({
+    method: 'get',
+    path: '/search/ai',
+    hosts: ['app'],
+    access: READER,
+    project: 'optional',
+    request: { query: searchAiQuery },
+    operationId: 'answerQuestion',
+    tag: 'Search',
+    summary: 'Ask a question',
+    description:
+      'A short answer to a question in plain words, composed from the most relevant resolved tickets, which ' +
+      `come as \`sources\` (at most \`max_sources\`, ${SOURCE_LIMITS.default} by default). Without a project: ` +
+      'every project. `answer` is null, with a `reason`, when nothing relevant enough was found. 60 per hour per caller.',
+    success: json(200, 'The answer and its sources.', answerSchema, {
+      answer: EXAMPLES.suggestion.content,
+      confidence: 0.82,
+      confidence_label: 'medium',
+      provider: EXAMPLES.aiProvider,
+      sources: EXAMPLES.suggestion.sources,
+      reason: null,
+      redactions: 1,
+    }),
+    errors: [504],
+    async handle({ query }, request, response, { services }) {
+      const answer = await requireService(services, 'ai').AnswerQuestion(
+        {
+          project_ids: await searchedProjectIds(request, services),
+          question: query.q,
+          max_sources: query.max_sources,
+        },
+        { ...callContext(request), deadlineMs: ASSISTANT_DEADLINE_MS },
+      );
+      sendData(response, presentAnswer(answer));
+    },
+  }),
+
+  defineOperation({
+    method: 'get',
+    path: '/ai/predictions',
+    hosts: ['app'],
+    access: AGENT,
+    project: 'required',
+    request: { query: listPredictionsQuery },
+    operationId: 'listPredictions',
+    tag: 'Assistant',
+    summary: "A ticket's predictions",
+    description:
+      'What the assistant predicted for the ticket when it arrived (priority, assignee, tags, a duplicate), with ' +
+      'confidence and sources. Nothing was applied: apply one as any change, then POST /ai/predictions/{id}/accept.',
+    success: json(200, "The ticket's predictions.", z.object({ predictions: z.array(predictionSchema) }), {
+      predictions: [EXAMPLES.prediction],
+    }),
+    errors: [],
+    async handle({ query }, request, response, { services }) {
+      const project = requireProject(request);
+      const context = callContext(request);
+      await requireTicket(services, project.id, query.ticket_id, context);
+      const { predictions } = await requireService(services, 'ai').ListPredictions(
+        { project_id: project.id, ticket_id: query.ticket_id },
+        context,
+      );
+      sendData(response, { predictions: predictions.map(presentPrediction) });
+    },
+  }),
+
+  defineOperation({
+    method: 'post',
+    path: '/ai/predictions/:id/accept',
+    hosts: ['app'],
+    access: AGENT,
+    project: 'required',
+    request: { params: predictionIdParams },
+    operationId: 'acceptPrediction',
+    tag: 'Assistant',
+    summary: 'Record that a prediction was applied',
+    description:
+      'Records the prediction as `accepted` once you applied it (the change itself is made as any other), so ' +
+      `its track record counts it. 404 \`${PREDICTION_NOT_FOUND_MESSAGE}\` for a prediction outside the project.`,
+    success: json(200, 'The prediction, accepted.', z.object({ prediction: predictionSchema }), {
+      prediction: { ...EXAMPLES.prediction, outcome: 'accepted' },
+    }),
+    errors: [],
+    async handle({ params }, request, response, { services }) {
+      const prediction = await requireService(services, 'ai').RecordPredictionOutcome(
+        { project_id: requireProject(request).id, id: params.id, outcome: 'accepted' },
+        callContext(request),
+      );
+      sendData(response, { prediction: presentPrediction(prediction) });
+    },
+  }),
+];
