@@ -253,6 +253,8 @@ export async function runActivityBench(argv: string[]): Promise<void> {
     if (!appUrl || !apiUrl || !lookup || !activityUrl) throw new Error('the fleet has no activity service');
     const activityDb = new pg.Pool({ connectionString: activityUrl, max: 2 });
     teardown.add('close the activity database pool', () => activityDb.end());
+    const ticketsDb = new pg.Pool({ connectionString: environment.ticketsDatabaseUrl, max: 1 });
+    teardown.add('close the tickets database pool', () => ticketsDb.end());
     const postgres = (await activityDb.query<{ server_version: string }>('SHOW server_version')).rows[0]!
       .server_version;
 
@@ -350,6 +352,7 @@ export async function runActivityBench(argv: string[]): Promise<void> {
     const lag = await measureLag({
       rate: options.rate,
       duration: options.duration,
+      warmup: options.warmup,
       ticketIds,
       bulkUpdate: async (ids, body) => {
         const updated = await call('/v1/tickets/bulk-update', { ticket_ids: ids, ...body });
@@ -358,6 +361,7 @@ export async function runActivityBench(argv: string[]): Promise<void> {
         return updated.tickets as { id: number; version: number }[];
       },
       activityDb,
+      ticketsDb,
     });
 
     const pollRatio = polling.poll!.requestsPerSecond / polling.projects!.requestsPerSecond;
@@ -407,9 +411,11 @@ export async function runActivityBench(argv: string[]): Promise<void> {
       `Lag at ${lag.writesPerSecond} writes/s (${lag.bulkUpdates} bulk updates): ${lag.writes} writes, ` +
         `${lag.entries} entries, ${lag.missing} missing, ${lag.failedBulkUpdates} failed bulk updates ` +
         `(bulk update p50 ${lag.bulkUpdateApi.p50Ms} ms, p99 ${lag.bulkUpdateApi.p99Ms} ms)`,
+      `  published by the ticket service p50 ${lag.published.p50Ms} ms, p99 ${lag.published.p99Ms} ms, max ${lag.published.maxMs} ms`,
       `  recorded_at - occurred_at p50 ${lag.recorded.p50Ms} ms, p99 ${lag.recorded.p99Ms} ms, max ${lag.recorded.maxMs} ms ` +
         `(target p99 < ${ACTIVITY_TARGETS.lagP99Ms} ms: ${verdict(result.met.lag)})`,
       `  visible to a reader p50 ${lag.visible.p50Ms} ms, p99 ${lag.visible.p99Ms} ms, max ${lag.visible.maxMs} ms`,
+      `  worst recorded lag per second of load (ms): ${lag.worstBySecond.join(', ')}`,
       '',
     ];
     process.stdout.write(lines.join('\n'));

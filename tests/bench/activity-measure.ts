@@ -109,6 +109,8 @@ const TICK_MS = 100;
 export interface LagPlan {
   rate: number;
   duration: number;
+  /** Seconds of unrecorded writes first (0: none). */
+  warmup: number;
   /**
    * Tickets to write to, a slice per tick, round robin; `rate` of them, so each is written once a
    * second and never twice at once.
@@ -117,6 +119,8 @@ export interface LagPlan {
   /** POST /v1/tickets/bulk-update; answers the new version of each ticket updated. */
   bulkUpdate(ticketIds: number[], body: Record<string, string>): Promise<{ id: number; version: number }[]>;
   activityDb: pg.Pool;
+  /** The ticket service's database: when its outbox relay published each event (where the lag arises). */
+  ticketsDb: pg.Pool;
 }
 
 /**
@@ -130,6 +134,17 @@ function writeBody(tick: number, ticksPerRound: number): Record<string, string> 
     priority: even ? 'low' : 'high',
     ...(tick % 2 === 0 ? { status: even ? 'waiting' : 'open' } : {}),
   };
+}
+
+/** The highest lag_ms among the rows of each second since `startedAt` (a performance.now() value). */
+function worstBySecond(rows: { occurred_ms: number; lag_ms: number }[], startedAt: number): number[] {
+  const origin = Date.now() - (performance.now() - startedAt);
+  const worst: number[] = [];
+  for (const row of rows) {
+    const second = Math.max(0, Math.floor((row.occurred_ms - origin) / 1000));
+    worst[second] = Math.max(worst[second] ?? 0, Math.round(row.lag_ms));
+  }
+  return Array.from(worst, (value) => value ?? 0);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -153,37 +168,29 @@ async function watchEntries(db: pg.Pool, after: number, seenAt: Map<string, numb
 }
 
 /**
- * `rate` ticket writes per second for `duration` seconds, as a bulk update every 100 ms sent on
- * schedule whatever the earlier ones are doing (an open loop); then, once every write's entry is
- * there (at most 60 s), the lag of each from the activity database and a count of the entries.
+ * `plan.rate` ticket writes per second for `seconds`, as a bulk update every 100 ms sent on schedule
+ * whatever the earlier ones are doing (an open loop). Ticks are numbered on from `firstTick`, so
+ * every write still changes its ticket's values.
  */
-export async function measureLag(plan: LagPlan) {
-  const { activityDb, ticketIds } = plan;
-  const head = await activityDb.query<{ head: string }>(
-    'SELECT coalesce(max(id), 0) AS head FROM activities',
-  );
-  const after = Number(head.rows[0]!.head);
-  const seenAt = new Map<string, number>();
-  let watching = true;
-  const watcher = watchEntries(activityDb, after, seenAt, () => !watching);
-
+async function writeAtRate(plan: LagPlan, firstTick: number, seconds: number) {
   const perTick = Math.max(1, Math.round((plan.rate * TICK_MS) / 1000));
-  const ticksPerRound = Math.max(1, Math.floor(ticketIds.length / perTick));
-  const ticks = Math.round((plan.duration * 1000) / TICK_MS);
+  const ticksPerRound = Math.max(1, Math.floor(plan.ticketIds.length / perTick));
+  const ticks = Math.round((seconds * 1000) / TICK_MS);
   const foldKeys: string[] = [];
   const apiMs: number[] = [];
   const failures: string[] = [];
   let late = 0;
   const calls: Promise<void>[] = [];
   const started = performance.now();
-  for (let tick = 0; tick < ticks; tick += 1) {
-    const wait = started + tick * TICK_MS - performance.now();
+  for (let n = 0; n < ticks; n += 1) {
+    const wait = started + n * TICK_MS - performance.now();
     if (wait > 0) await sleep(wait);
     else if (wait < -TICK_MS) late += 1;
+    const tick = firstTick + n;
     const slice = (tick % ticksPerRound) * perTick;
     const sent = performance.now();
     calls.push(
-      plan.bulkUpdate(ticketIds.slice(slice, slice + perTick), writeBody(tick, ticksPerRound)).then(
+      plan.bulkUpdate(plan.ticketIds.slice(slice, slice + perTick), writeBody(tick, ticksPerRound)).then(
         (updated) => {
           apiMs.push(performance.now() - sent);
           for (const { id, version } of updated) foldKeys.push(`ticket:${id}:${version}`);
@@ -195,7 +202,45 @@ export async function measureLag(plan: LagPlan) {
     );
   }
   await Promise.all(calls);
-  const loadMs = performance.now() - started;
+  return { ticks, foldKeys, apiMs, failures, late, started, loadMs: performance.now() - started };
+}
+
+/** Waits until every one of `foldKeys` is an entry (at most 60 s). */
+async function awaitEntries(db: pg.Pool, foldKeys: string[]): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const { rows } = await db.query<{ entries: number }>(
+      'SELECT count(*)::int AS entries FROM activities WHERE fold_key = ANY($1)',
+      [foldKeys],
+    );
+    if (rows[0]!.entries >= foldKeys.length) return;
+    await sleep(100);
+  }
+}
+
+/**
+ * `plan.warmup` seconds of writes, unrecorded and worked off; then `plan.duration` seconds of them
+ * (writeAtRate), and once every write's entry is there (at most 60 s), the lag of each from the
+ * activity database, where it arose, and a count of the entries.
+ */
+export async function measureLag(plan: LagPlan) {
+  const { activityDb, ticketsDb, ticketIds } = plan;
+  const warm = plan.warmup > 0 ? await writeAtRate(plan, 0, plan.warmup) : undefined;
+  if (warm) await awaitEntries(activityDb, warm.foldKeys);
+
+  const since = new Date();
+  const head = await activityDb.query<{ head: string }>(
+    'SELECT coalesce(max(id), 0) AS head FROM activities',
+  );
+  const after = Number(head.rows[0]!.head);
+  const seenAt = new Map<string, number>();
+  let watching = true;
+  const watcher = watchEntries(activityDb, after, seenAt, () => !watching);
+  const { ticks, foldKeys, apiMs, failures, late, started, loadMs } = await writeAtRate(
+    plan,
+    warm?.ticks ?? 0,
+    plan.duration,
+  );
   const deadline = Date.now() + 60_000;
   while (foldKeys.some((key) => !seenAt.has(key)) && Date.now() < deadline) await sleep(50);
   await sleep(500); // an extra entry, if any, shows up too
@@ -207,6 +252,11 @@ export async function measureLag(plan: LagPlan) {
             extract(epoch FROM recorded_at - occurred_at)::float8 * 1000 AS lag_ms
        FROM activities WHERE fold_key = ANY($1)`,
     [foldKeys],
+  );
+  const published = await ticketsDb.query<{ lag_ms: number }>(
+    `SELECT extract(epoch FROM published_at - (payload->>'occurred_at')::timestamptz)::float8 * 1000 AS lag_ms
+       FROM outbox_events WHERE created_at >= $1 AND published_at IS NOT NULL`,
+    [since],
   );
   const counted = await activityDb.query<{ entries: number }>(
     'SELECT count(*)::int AS entries FROM activities WHERE id > $1 AND ticket_id = ANY($2::int[])',
@@ -223,8 +273,12 @@ export async function measureLag(plan: LagPlan) {
     /** Entries of the written tickets numbered after the load began: exactly one per write. */
     entries: counted.rows[0]!.entries,
     missing: foldKeys.length - rows.length,
+    /** The ticket service's part: outbox published_at - occurred_at, per event. */
+    published: spread(published.rows.map((row) => row.lag_ms)),
     /** recorded_at - occurred_at; recorded_at is when the consumer's transaction began. */
     recorded: spread(rows.map((row) => row.lag_ms)),
+    /** The worst recorded lag of the writes of each second of the load: growing when it cannot keep up. */
+    worstBySecond: worstBySecond(rows, started),
     /** When the watcher first saw the entry - occurred_at (it polls every 10 ms: up to ~10 ms more). */
     visible: spread(
       rows.flatMap((row) => {
