@@ -10,6 +10,7 @@
  * of the suggestion quota.
  */
 import type { OutgoingContext } from '@tix/kit';
+import type { ticket } from '@tix/protos';
 import { sendData } from '../../http/envelope.js';
 import { callContext, requirePrincipal, requireProject } from '../../http/request-context.js';
 import { holdsScope } from '../../middleware/require-access.js';
@@ -49,14 +50,14 @@ export const SUGGEST_REPLY_PATH = '/ai/suggest-reply';
 export const ASSISTANT_DEADLINE_MS = 30_000;
 export const PREDICTION_NOT_FOUND_MESSAGE = 'Prediction not found';
 
-/** 404 `Ticket not found` unless the ticket is one of the project's (deleted ones are not). */
-async function requireTicket(
+/** The ticket; 404 `Ticket not found` unless it is one of the project's (deleted ones are not). */
+function requireTicket(
   services: ServiceClients,
   projectId: number,
   ticketId: number,
   context: OutgoingContext,
-): Promise<void> {
-  await requireService(services, 'tickets').GetTicket({ project_id: projectId, id: ticketId }, context);
+): Promise<ticket.Ticket__Output> {
+  return requireService(services, 'tickets').GetTicket({ project_id: projectId, id: ticketId }, context);
 }
 
 /**
@@ -173,11 +174,14 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
     errors: [404, 504],
     async handle({ body }, request, response, { services }) {
       const project = requireProject(request);
-      await requireTicket(services, project.id, body.ticket_id, callContext(request));
+      const subject = await requireTicket(services, project.id, body.ticket_id, callContext(request));
       const result = await requireService(services, 'ai').SuggestReply(
         {
           project_id: project.id,
           ticket_id: body.ticket_id,
+          // As it is now: the assistant's corpus may not have seen the latest change yet.
+          title: subject.title,
+          description: subject.description ?? '',
           tone: body.tone,
           max_sources: body.max_sources,
           ...(body.min_confidence === undefined ? {} : { min_confidence: body.min_confidence }),
