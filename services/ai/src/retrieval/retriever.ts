@@ -1,9 +1,12 @@
 /**
  * Finds the closed tickets most like a text (design §3.2), on PostgreSQL alone:
  * 1. the text's lexemes (English stemming), of which the 12 rarest in the projects' corpus (fewest
- *    documents, ai_lexeme_df) form an OR query: rare words say what a ticket is about, common ones
+ *    documents, ai_lexeme_df) make the query: rare words say what a ticket is about, common ones
  *    ("please", "issue") match everything;
- * 2. closed tickets matching it, ranked by ts_rank_cd (title weighs most), the best 50;
+ * 2. closed tickets sharing at least two of the 6 rarest (an OR of their pairs), ranked by
+ *    ts_rank_cd against all 12 (title weighs most), the best 50. Ranking every ticket that shares a
+ *    single word would rank a large part of a big corpus; only when the pairs find too few does the
+ *    query fall back to tickets sharing any one word;
  * 3. reranked: similarity = 0.7 x (rank / the text's own rank against the query, at most 1)
  *    + 0.3 x trigram similarity of the titles, so it lies in 0..1 and a ticket worded like the
  *    text scores near 1.
@@ -14,6 +17,13 @@ import type pg from 'pg';
 export const QUERY_LEXEMES = 12;
 /** Candidates ranked in SQL before the rerank. */
 export const CANDIDATES = 50;
+/**
+ * Matching tickets ranked at most, the newest first: ranking is the cost, and a query matching more
+ * than this says little about any one of them (recent resolutions are the likelier answer anyway).
+ */
+export const RANKED = 2_000;
+/** The rarest lexemes whose pairs select candidates. */
+export const PAIRED_LEXEMES = 6;
 
 export interface Neighbour {
   ticketId: number;
@@ -48,7 +58,47 @@ export interface Retriever {
 /** A lexeme as a tsquery operand: quoted, with quotes and backslashes escaped. */
 const operand = (lexeme: string) => `'${lexeme.replace(/['\\]/g, '\\$&')}'`;
 
+interface CandidateRow {
+  ticket_id: number;
+  project_id: number;
+  ticket_number: string;
+  title: string;
+  priority: string;
+  tags: string[];
+  assigned_to: number | null;
+  resolution_reply: string | null;
+  resolution_comment_id: number | null;
+  closed_at: Date | null;
+  rank: number;
+  self_rank: number;
+  title_similarity: number;
+}
+
 export function createRetriever(pool: pg.Pool): Retriever {
+  /** Closed tickets matching `match`, ranked against `rankBy`: the best CANDIDATES. */
+  async function candidates(query: SimilarQuery, match: string, rankBy: string): Promise<CandidateRow[]> {
+    const { rows } = await pool.query<CandidateRow>(
+      `WITH q AS (SELECT to_tsquery('simple', $2) AS rank_by, to_tsquery('simple', $7) AS matching),
+            self AS (SELECT ts_rank_cd(setweight(to_tsvector('english', $3), 'A') ||
+                                       setweight(to_tsvector('english', $4), 'B'), q.rank_by, 32) AS rank
+                       FROM q)
+       SELECT d.ticket_id, d.project_id, d.ticket_number, d.title, d.priority, d.tags, d.assigned_to,
+              d.resolution_reply, d.resolution_comment_id, d.closed_at,
+              ts_rank_cd(d.tsv, q.rank_by, 32) AS rank, self.rank AS self_rank,
+              similarity(d.title, $3) AS title_similarity
+         FROM (SELECT * FROM ai_documents d, q
+                WHERE d.project_id = ANY($1::int[]) AND d.is_closed AND NOT d.deleted
+                  AND ($5::boolean IS FALSE OR d.resolution_reply IS NOT NULL)
+                  AND d.ticket_id <> $6 AND d.tsv @@ q.matching
+                ORDER BY d.ticket_id DESC
+                LIMIT ${RANKED}) d, q, self
+        ORDER BY rank DESC, d.ticket_id DESC
+        LIMIT ${CANDIDATES}`,
+      [query.projectIds, rankBy, query.title, query.body, query.withReply, query.excludeTicketId ?? 0, match],
+    );
+    return rows;
+  }
+
   return {
     async similarClosed(query) {
       if (query.projectIds.length === 0) return [];
@@ -63,38 +113,13 @@ export function createRetriever(pool: pg.Pool): Retriever {
         [query.projectIds, `${query.title} ${query.body}`],
       );
       if (lexemes.length === 0) return [];
-      const tsquery = lexemes.map((row) => operand(row.lexeme)).join(' | ');
-      const { rows } = await pool.query<{
-        ticket_id: number;
-        project_id: number;
-        ticket_number: string;
-        title: string;
-        priority: string;
-        tags: string[];
-        assigned_to: number | null;
-        resolution_reply: string | null;
-        resolution_comment_id: number | null;
-        closed_at: Date | null;
-        rank: number;
-        self_rank: number;
-        title_similarity: number;
-      }>(
-        `WITH q AS (SELECT to_tsquery('simple', $2) AS query),
-              self AS (SELECT ts_rank_cd(setweight(to_tsvector('english', $3), 'A') ||
-                                         setweight(to_tsvector('english', $4), 'B'), q.query, 32) AS rank
-                         FROM q)
-         SELECT d.ticket_id, d.project_id, d.ticket_number, d.title, d.priority, d.tags, d.assigned_to,
-                d.resolution_reply, d.resolution_comment_id, d.closed_at,
-                ts_rank_cd(d.tsv, q.query, 32) AS rank, self.rank AS self_rank,
-                similarity(d.title, $3) AS title_similarity
-           FROM ai_documents d, q, self
-          WHERE d.project_id = ANY($1::int[]) AND d.is_closed AND NOT d.deleted
-            AND ($5::boolean IS FALSE OR d.resolution_reply IS NOT NULL)
-            AND d.ticket_id <> $6 AND d.tsv @@ q.query
-          ORDER BY rank DESC, d.ticket_id DESC
-          LIMIT ${CANDIDATES}`,
-        [query.projectIds, tsquery, query.title, query.body, query.withReply, query.excludeTicketId ?? 0],
-      );
+      const operands = lexemes.map((row) => operand(row.lexeme));
+      const rankBy = operands.join(' | ');
+      const paired = operands.slice(0, PAIRED_LEXEMES);
+      const pairs = paired.flatMap((left, i) => paired.slice(i + 1).map((right) => `(${left} & ${right})`));
+      const strict = pairs.length === 0 ? [] : await candidates(query, pairs.join(' | '), rankBy);
+      const rows =
+        strict.length >= Math.min(query.limit, 5) ? strict : await candidates(query, rankBy, rankBy);
       return rows
         .map((row) => ({
           ticketId: row.ticket_id,
