@@ -322,7 +322,8 @@ export const streamedEventSchema = z
     examples: [EXAMPLES.streamedEvent],
   });
 
-const confidenceFields = {
+/** How sure the assistant is, and the label of that (assistant.mapping.ts confidenceLabel). */
+export const confidenceFields = {
   confidence: z.number().meta({ description: 'How sure the assistant is, 0 to 1.' }),
   confidence_label: z
     .enum(['high', 'medium', 'low'])

@@ -2,8 +2,7 @@
  * The assistant on the session host (design note §5.7; issue 14): suggested replies and whether they
  * can be had, ranked search over tickets and comments, questions answered from resolved tickets, and
  * the predictions recorded for a ticket. Each is validated by assistant.schemas.ts, then AiService
- * calls, then assistant.mapping.ts. The ai service keeps its own corpus from events and checks the
- * caller's role again.
+ * calls, then assistant.mapping.ts. The ai service answers from its own corpus, kept from events.
  *
  * Rate limits (limits/config.ts, the spec's table): POST /ai/suggest-reply 30 an hour per caller,
  * /search/* 10 a minute, /search/ai 60 an hour. Availability is not counted: it reports what is left
@@ -17,6 +16,7 @@ import { holdsScope } from '../../middleware/require-access.js';
 import {
   aiProviderSchema,
   aiSourceSchema,
+  confidenceFields,
   paginationSchema,
   predictionSchema,
   searchResultSchema,
@@ -74,10 +74,6 @@ async function searchedProjectIds(request: Express.Request, services: ServiceCli
   return projects.map((project) => project.id);
 }
 
-const confidenceLabelField = z
-  .enum(['high', 'medium', 'low'])
-  .meta({ description: 'high from 0.85, medium from 0.6, low below.' });
-
 const noSuggestionSchema = z.object({
   suggestion: z.null(),
   reason: z.string().meta({
@@ -131,8 +127,7 @@ const answerSchema = z.object({
   answer: z.string().nullable().meta({
     description: 'A short answer composed from the sources; null when nothing relevant enough was found.',
   }),
-  confidence: z.number().meta({ description: 'How sure the assistant is, 0 to 1.' }),
-  confidence_label: confidenceLabelField,
+  ...confidenceFields,
   provider: aiProviderSchema,
   sources: z
     .array(aiSourceSchema)
