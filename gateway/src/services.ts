@@ -53,3 +53,14 @@ export function requireService<N extends ServiceName>(clients: ServiceClients, n
 export function closeServiceClients(clients: ServiceClients): void {
   for (const name of SERVICE_NAMES) clients[name]?.close();
 }
+
+/**
+ * An int64 of a service's answer (grpc hands it over as decimal text) as a number: ids and log
+ * positions stay far below 2^53, so anything else is the service's fault (500).
+ */
+export function int64Number(text: string, service: ServiceName): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value))
+    throw AppError.internal(`the ${service} service sent ${text} as an integer`);
+  return value;
+}

@@ -60,7 +60,8 @@ const PATTERN = /^(\/([a-z0-9._~-]+|\*))+$/;
 /** The spec's per-route table. Routes the gateway does not serve (yet) cost nothing. */
 export const DEFAULT_ROUTE_LIMITS: readonly RouteRateLimit[] = [
   { pattern: '/search/*', limit: 10, windowMs: 60_000 },
-  { pattern: '/ai/suggest-reply', limit: 30, windowMs: 3_600_000 },
+  // Per person: signing in again must not give a fresh quota.
+  { pattern: '/ai/suggest-reply', limit: 30, windowMs: 3_600_000, countsPer: 'user' },
   { pattern: '/search/ai', limit: 60, windowMs: 3_600_000 },
   { pattern: '/auth/forgot-password', limit: 5, windowMs: 3_600_000, countsPer: 'address' },
   { pattern: '/auth/reset-password', limit: 10, windowMs: 3_600_000, countsPer: 'address' },

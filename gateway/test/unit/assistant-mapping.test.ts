@@ -213,7 +213,9 @@ describe('assistant presenters', () => {
       outcome_at: '2026-05-02T10:05:00.000Z',
     });
     expect([duplicate.value, duplicate.outcome]).to.deep.equal([{ ticket_id: 12 }, 'accepted']);
-    expect(() => presentPrediction({ ...prediction, id: '9007199254740993' })).to.throw('as an id');
+    expect(() => presentPrediction({ ...prediction, id: '9007199254740993' })).to.throw(
+      'sent 9007199254740993 as an integer',
+    );
   });
 });
 

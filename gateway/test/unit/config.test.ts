@@ -51,6 +51,7 @@ describe('loadConfig', () => {
         attachments: '127.0.0.1:50054',
         webhooks: '127.0.0.1:50055',
         activity: '127.0.0.1:50057',
+        ai: '127.0.0.1:50056',
       },
       attachments: { maxBytes: 26_214_400, transferDeadlineMs: 600_000 },
       limits: defaultLimitsConfig(),

@@ -140,11 +140,11 @@ describe('rate limit targets', () => {
 
   it("reads a caller's budget on another route without counting (suggest-reply availability)", async () => {
     const limiter = createRateLimiter(defaultLimitsConfig(), createMemoryRateLimitStore());
-    const caller = (id: string, path: string) =>
+    const caller = (id: string, path: string, userId = 7) =>
       fakeRequest({
         path,
         hostRole: 'app',
-        principal: { kind: 'session', user_id: 7, role: 'agent', scopes: [] },
+        principal: { kind: 'session', user_id: userId, role: 'agent', scopes: [] },
         session: { id, data: {} },
       } as never);
     await limiter.limit(caller('one', '/ai/suggest-reply'), new FakeResponse() as never);
@@ -156,7 +156,9 @@ describe('rate limit targets', () => {
         windowMs: 3_600_000,
       });
     }
-    expect((await limiter.budget(caller('two', '/x'), '/ai/suggest-reply')).remaining).to.equal(30);
+    // Counted per person: the same user's other session shares the budget, another user has their own.
+    expect((await limiter.budget(caller('two', '/x'), '/ai/suggest-reply')).remaining).to.equal(29);
+    expect((await limiter.budget(caller('three', '/x', 8), '/ai/suggest-reply')).remaining).to.equal(30);
   });
 
   it('rounds the reset up and Retry-After to at least one second', () => {

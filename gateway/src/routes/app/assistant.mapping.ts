@@ -7,6 +7,7 @@
 import { AppError } from '@tix/kit';
 import type { ai } from '@tix/protos';
 import type { RateLimitBudget } from '../../limits/index.js';
+import { int64Number } from '../../services.js';
 
 export type ConfidenceLabel = 'high' | 'medium' | 'low';
 
@@ -63,13 +64,6 @@ export interface PredictionJson {
   outcome: string | null;
 }
 
-/** An int64 as grpc hands it over (decimal text) -> a number; these ids stay far below 2^53. */
-function int64Id(text: string): number {
-  const value = Number(text);
-  if (!Number.isSafeInteger(value)) throw AppError.internal(`the ai service sent ${text} as an id`);
-  return value;
-}
-
 function providerOf(provider: ai.Provider__Output | null): ai.Provider__Output {
   if (!provider) throw AppError.internal('the ai service answered without its provider');
   return provider;
@@ -93,7 +87,7 @@ export function presentSource(source: ai.Source__Output): SourceJson {
 
 export function presentSuggestion(message: ai.Suggestion__Output): SuggestionJson {
   return {
-    id: int64Id(message.id),
+    id: int64Number(message.id, 'ai'),
     project_id: message.project_id,
     ticket_id: message.ticket_id,
     content: message.content,
@@ -175,7 +169,7 @@ export function presentAnswer(message: ai.Answer__Output) {
 
 export function presentPrediction(message: ai.Prediction__Output): PredictionJson {
   return {
-    id: int64Id(message.id),
+    id: int64Number(message.id, 'ai'),
     action_type: message.action_type,
     value: message.value_json === '' ? null : (JSON.parse(message.value_json) as unknown),
     confidence: message.confidence,

@@ -5,7 +5,6 @@
  * on the API host, checked by role instead of scope (middleware/require-access.ts).
  */
 import { Router } from 'express';
-import type { GatewayLimits } from '../../limits/index.js';
 import type { CorsPolicy } from '../../middleware/cors.js';
 import { requireCsrfToken } from '../../middleware/csrf.js';
 import { parseJsonBody } from '../../middleware/parse-json-body.js';
@@ -17,7 +16,6 @@ import type { RouteDeps } from '../operation.js';
 export interface SessionRouterDeps extends RouteDeps {
   cors: CorsPolicy;
   bodyLimitBytes: number;
-  limits?: GatewayLimits;
 }
 
 /** The /api router (mounted by createApp on the app role only). */

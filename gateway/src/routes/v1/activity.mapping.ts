@@ -6,6 +6,7 @@
 import { AppError } from '@tix/kit';
 import type { activity, Principal } from '@tix/protos';
 import { holdsScope } from '../../middleware/require-access.js';
+import { int64Number } from '../../services.js';
 import type { ActivityFilterQuery } from './activity.schemas.js';
 
 export interface ActivityJson {
@@ -24,13 +25,6 @@ export interface ActivityJson {
   changes: Record<string, { from: unknown; to: unknown }>;
   comment: { id: number; is_internal: boolean; excerpt: string | null } | null;
   summary: string;
-}
-
-/** An int64 as grpc hands it over (decimal text) -> a number; ids and positions stay far below 2^53. */
-export function int64Number(text: string): number {
-  const value = Number(text);
-  if (!Number.isSafeInteger(value)) throw AppError.internal(`the activity service sent ${text} as an id`);
-  return value;
 }
 
 /**
@@ -63,7 +57,7 @@ export function presentActivity(message: activity.Activity__Output): ActivityJso
   if (!actor || !subject)
     throw AppError.internal(`the activity service sent entry ${message.id} without actor or subject`);
   return {
-    id: int64Number(message.id),
+    id: int64Number(message.id, 'activity'),
     type: message.type,
     occurred_at: message.occurred_at,
     project_id: message.project_id ?? null,
@@ -72,7 +66,7 @@ export function presentActivity(message: activity.Activity__Output): ActivityJso
       user_id: actor.user_id ?? null,
       name: actor.name ?? null,
       api_key_id: actor.api_key_id ?? null,
-      via: actor.via ? { type: actor.via.type, id: int64Number(actor.via.id) } : null,
+      via: actor.via ? { type: actor.via.type, id: int64Number(actor.via.id, 'activity') } : null,
     },
     subject: {
       type: subject.type,
@@ -97,5 +91,5 @@ export function presentActivityPage(page: activity.ActivityPage__Output) {
 /** An event of the stream: `{ id, sequence }` and then exactly what a webhook receives. */
 export function presentStreamedEvent(message: activity.StreamedEvent__Output) {
   const body = JSON.parse(message.body_json) as { event: string; timestamp: number; data: unknown };
-  return { id: message.id, sequence: int64Number(message.sequence), ...body };
+  return { id: message.id, sequence: int64Number(message.sequence, 'activity'), ...body };
 }

@@ -12,12 +12,11 @@ import { activitySchema, paginationSchema, streamedEventSchema } from '../../ope
 import { EXAMPLES } from '../../openapi/examples.js';
 import { json, polled } from '../../openapi/responses.js';
 import { z } from '../../openapi/zod-openapi.js';
-import { requireService } from '../../services.js';
+import { int64Number, requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
 import { encodeCursor } from './activity-cursor.js';
 import {
   activityFilter,
-  int64Number,
   mayReadComments,
   presentActivity,
   presentActivityPage,
@@ -86,7 +85,7 @@ export const ACTIVITY_OPERATIONS: Operation[] = [
         },
         callContext(request),
       );
-      const snapshot = int64Number(page.snapshot_id);
+      const snapshot = int64Number(page.snapshot_id, 'activity');
       sendData(response, {
         ...presentActivityPage(page),
         snapshot_id: snapshot,
@@ -139,7 +138,7 @@ export const ACTIVITY_OPERATIONS: Operation[] = [
         sendCursorExpired(response, ACTIVITY_CURSOR_EXPIRED_MESSAGE);
         return;
       }
-      const position = int64Number(batch.cursor_id);
+      const position = int64Number(batch.cursor_id, 'activity');
       sendPolled(request, response, pollEtag('a', position), {
         activities: batch.activities.map(presentActivity),
         cursor: encodeCursor('activity', position),
@@ -240,7 +239,7 @@ export const ACTIVITY_OPERATIONS: Operation[] = [
         sendCursorExpired(response, EVENTS_CURSOR_EXPIRED_MESSAGE);
         return;
       }
-      const position = int64Number(batch.cursor_id);
+      const position = int64Number(batch.cursor_id, 'activity');
       sendPolled(request, response, pollEtag('e', position), {
         events: batch.events.map(presentStreamedEvent),
         cursor: encodeCursor('events', position),

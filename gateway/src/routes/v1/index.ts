@@ -3,7 +3,6 @@
  * an anonymous caller learns nothing about routes), then its JSON body is parsed, then routed.
  */
 import { Router } from 'express';
-import type { GatewayLimits } from '../../limits/index.js';
 import { authenticateApiKey } from '../../middleware/authenticate-api-key.js';
 import { parseJsonBody } from '../../middleware/parse-json-body.js';
 import { OPERATIONS } from '../index.js';
@@ -12,7 +11,6 @@ import type { RouteDeps } from '../operation.js';
 
 export interface ApiRouterDeps extends RouteDeps {
   bodyLimitBytes: number;
-  limits?: GatewayLimits;
 }
 
 /** The /v1 router (mounted by createApp on the API role only). */
