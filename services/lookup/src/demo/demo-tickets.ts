@@ -2,8 +2,10 @@
  * The demo tickets: a living board for a newcomer. Each demo project gets tickets in every lane of
  * its workflow, written by the demo users, with comments (public replies and internal notes), custom
  * field values, tags, priorities and assignees, so that every screen has something real to show.
+ * The support project's resolved history (demo-history.ts) comes first, for the assistant.
  */
 import type { ResolutionType, TicketPriority } from '@tix/protos';
+import { DEMO_HISTORY } from './demo-history.js';
 
 export interface DemoComment {
   /** Email of the demo user who writes it. */
@@ -19,7 +21,7 @@ export interface DemoTicket {
   title: string;
   description: string;
   priority: TicketPriority;
-  /** The lane it ends in (the first status of the workflow when it is created). */
+  /** The lane it ends in (the first status of the workflow when it is created), after its comments. */
   status: string;
   /** For closed lanes. */
   resolution?: ResolutionType;
@@ -441,4 +443,4 @@ const PLATFORM: DemoTicket[] = [
   },
 ];
 
-export const DEMO_TICKETS: readonly DemoTicket[] = [...SUPPORT, ...PLATFORM];
+export const DEMO_TICKETS: readonly DemoTicket[] = [...DEMO_HISTORY, ...SUPPORT, ...PLATFORM];

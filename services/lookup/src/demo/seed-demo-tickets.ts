@@ -1,9 +1,11 @@
 /**
  * Seeding the demo tickets through the ticket and comment services, as the demo users (a `system`
- * principal carrying each user's id and role), so every ticket, move and comment goes through the
- * same rules, numbering, outbox events and lane placement as a real one. A project that already has
- * tickets, or whose workflow lacks a demo lane (not the seed's own), is left alone: the seed never
- * adds a second copy, and never touches a project in use.
+ * principal carrying each user's id and role), so every ticket, comment and move goes through the
+ * same rules, numbering, outbox events and lane placement as a real one. Comments come before the
+ * move to the ticket's lane, as on a real desk: a resolved ticket is answered, then closed (which
+ * is how the assistant tells the reply that resolved it). A project that already has tickets, or
+ * whose workflow lacks a demo lane (not the seed's own), is left alone: the seed never adds a second
+ * copy, and never touches a project in use.
  */
 import { AppError, type OutgoingContext, type ServiceClient } from '@tix/kit';
 import { ROLE_SCOPES, type Principal } from '@tix/protos';
@@ -84,17 +86,6 @@ async function createDemoTickets(
         as(demo.reporter),
       );
       outcome.createdTickets += 1;
-      if (ticket.status !== demo.status) {
-        await peers.tickets.MoveTicket(
-          {
-            project_id: project.id,
-            id: ticket.id,
-            status: demo.status,
-            ...(demo.resolution ? { resolution_type: demo.resolution } : {}),
-          },
-          as(demo.assignee ?? demo.reporter),
-        );
-      }
       for (const comment of demo.comments) {
         await peers.comments.CreateComment(
           {
@@ -106,6 +97,17 @@ async function createDemoTickets(
           as(comment.by),
         );
         outcome.createdComments += 1;
+      }
+      if (ticket.status !== demo.status) {
+        await peers.tickets.MoveTicket(
+          {
+            project_id: project.id,
+            id: ticket.id,
+            status: demo.status,
+            ...(demo.resolution ? { resolution_type: demo.resolution } : {}),
+          },
+          as(demo.assignee ?? demo.reporter),
+        );
       }
     }
   }

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { AppError, GENERIC_MESSAGES } from '@tix/kit';
-import { DEMO_PROJECTS } from '../../src/demo/demo-data.js';
+import { RESOLVER_COUNT } from '@tix/ai-service/corpus';
+import { DEMO_PROJECTS, DEMO_TICKET_TYPES } from '../../src/demo/demo-data.js';
+import { DEMO_HISTORY, DEMO_HISTORY_SIZE, DEMO_WRITERS } from '../../src/demo/demo-history.js';
 import { DEMO_TICKETS } from '../../src/demo/demo-tickets.js';
 import { seedDemoTickets, type DemoTicketPeers } from '../../src/demo/seed-demo-tickets.js';
 
@@ -26,6 +28,79 @@ describe('demo tickets', () => {
       const authors = [ticket.reporter, ...ticket.comments.map((comment) => comment.by)];
       for (const email of authors) expect(emails, ticket.title).to.include(email);
     }
+  });
+
+  it("start with the support desk's resolved history from the assistant's corpus, each answered by another user", () => {
+    expect(DEMO_WRITERS.length).to.be.at.least(RESOLVER_COUNT);
+    expect(DEMO_TICKETS.slice(0, DEMO_HISTORY_SIZE)).to.deep.equal(DEMO_HISTORY);
+    expect(new Set(DEMO_HISTORY.flatMap((ticket) => ticket.tags)).size).to.be.at.least(8);
+    for (const ticket of DEMO_HISTORY) {
+      expect(ticket).to.deep.include({ projectSlug: 'support', status: 'closed', resolution: 'resolved' });
+      expect(DEMO_TICKET_TYPES.map((type) => type.slug)).to.include(ticket.typeSlug);
+      // The last comment is the public reply that resolved it, by its assignee, never its reporter.
+      const reply = ticket.comments.at(-1)!;
+      expect(reply).to.deep.include({ by: ticket.assignee, internal: false });
+      expect(ticket.reporter).not.to.equal(ticket.assignee);
+    }
+  });
+
+  it('write every comment before moving the ticket to its lane (answered, then closed)', async () => {
+    const calls: string[] = [];
+    let lastId = 0;
+    const peers = {
+      tickets: {
+        ListTickets: () => Promise.resolve({ tickets: [], pagination: { total: 0 } }),
+        CreateTicket: () => {
+          lastId += 1;
+          calls.push(`create ${lastId}`);
+          return Promise.resolve({ id: lastId, status: 'open' });
+        },
+        MoveTicket: (request: { id: number; status: string; resolution_type?: string }) => {
+          calls.push(`move ${request.id} ${request.status} ${request.resolution_type ?? ''}`.trim());
+          return Promise.resolve({});
+        },
+      },
+      comments: {
+        CreateComment: (request: { ticket_id: number }) => {
+          calls.push(`comment ${request.ticket_id}`);
+          return Promise.resolve({});
+        },
+      },
+    } as unknown as DemoTicketPeers;
+    const statuses = ['open', 'work_in_progress', 'waiting', 'closed'].map((slug, position) => ({
+      slug,
+      label: slug,
+      isClosed: slug === 'closed',
+      position,
+    }));
+    const project = { id: 1, name: 'Support', slug: 'support', prefix: 'SUP', description: '', statuses };
+    const ticketTypes = DEMO_TICKET_TYPES.filter((type) => type.projectSlug === 'support').map(
+      (type, index) => ({
+        ...type,
+        id: index + 1,
+        projectId: 1,
+        retiredAt: null,
+      }),
+    );
+    const outcome = await seedDemoTickets(peers, {
+      projects: [project],
+      ticketTypes,
+      users,
+      correlationId: 'c',
+    });
+
+    const support = DEMO_TICKETS.filter((ticket) => ticket.projectSlug === 'support');
+    expect(outcome.createdTickets).to.equal(support.length);
+    // Ticket n's calls: its creation, its comments, then its move (when it does not stay open).
+    const expected = support.flatMap((ticket, index) => [
+      `create ${index + 1}`,
+      ...ticket.comments.map(() => `comment ${index + 1}`),
+      ...(ticket.status === 'open'
+        ? []
+        : [`move ${index + 1} ${ticket.status} ${ticket.resolution ?? ''}`.trim()]),
+    ]);
+    expect(calls).to.deep.equal(expected);
+    expect(calls.filter((call) => call.endsWith('closed resolved')).length).to.be.at.least(DEMO_HISTORY_SIZE);
   });
 
   it("leave alone a project with a demo slug whose workflow is not the demo's", async () => {
