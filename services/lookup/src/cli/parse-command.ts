@@ -80,7 +80,8 @@ export type Command =
   | { name: 'key create'; userEmail: string; scopes: string[]; projectSlug?: string; keyName?: string }
   | { name: 'key list'; userEmail?: string; projectSlug?: string }
   | { name: 'key revoke'; id: number }
-  | { name: 'seed demo'; withTickets: boolean };
+  | { name: 'seed demo'; withTickets: boolean }
+  | { name: 'ai eval'; projectSlug?: string; k: number };
 
 export type ParsedCommandLine = { kind: 'help' } | { kind: 'run'; command: Command; json: boolean };
 
@@ -334,6 +335,15 @@ export const COMMANDS: Record<string, CommandDefinition> = {
     options: { id: text },
     required: ['id'],
     build: (values) => ({ name: 'key revoke', id: integerOption(values, 'id', 1)! }),
+  },
+  'ai eval': {
+    options: { project: text, k: text },
+    required: [],
+    build: (values) => ({
+      name: 'ai eval',
+      ...given({ projectSlug: optionalStr(values, 'project') }),
+      k: integerOption(values, 'k', 1) ?? 3,
+    }),
   },
   seed: {
     options: { demo: flag, 'without-tickets': flag },

@@ -8,6 +8,7 @@ import {
   presentProject,
   presentTicketType,
   presentUser,
+  type ai,
   type lookup,
   type ProjectJson,
   type TicketTypeJson,
@@ -40,6 +41,45 @@ export interface SeedOutput {
   /** Demo tickets and comments this run created (0 on a second run). */
   created_tickets: number;
   created_comments: number;
+}
+
+/** One project's backtest in `ai eval` output; shares are fractions (0.95), thresholds ascending. */
+export interface EvaluationOutput {
+  project_id: number;
+  project_slug: string;
+  /** Resolved tickets with a public reply, each looked up as if new. */
+  resolved_tickets: number;
+  k: number;
+  /** Share of them with a ticket of the same category (a shared tag) among their k nearest. */
+  recall_at_k: number;
+  /** Where the assistant acts on a prediction by default. */
+  default_threshold: number;
+  /** Priority predictions: at each confidence threshold, the share predicted and the share right. */
+  priority: { threshold: number; coverage: number; precision: number }[];
+}
+
+/** `ai eval` output: `{ evaluations }`, one per project. */
+export interface EvaluationsOutput {
+  evaluations: EvaluationOutput[];
+}
+
+export function presentEvaluation(
+  project: Pick<lookup.Project__Output, 'id' | 'slug'>,
+  evaluation: ai.Evaluation__Output,
+): EvaluationOutput {
+  return {
+    project_id: project.id,
+    project_slug: project.slug,
+    resolved_tickets: evaluation.resolved_tickets,
+    k: evaluation.k,
+    recall_at_k: evaluation.recall_at_k,
+    default_threshold: evaluation.default_threshold,
+    priority: evaluation.priority_curve.map(({ threshold, coverage, precision }) => ({
+      threshold,
+      coverage,
+      precision,
+    })),
+  };
 }
 
 /** `user list` output: `{ users, count }`. */
@@ -89,6 +129,29 @@ export function presentSeed(result: lookup.SeedDemoResult__Output): SeedOutput {
 const scopeList = (scopes: readonly string[]) => scopes.join(', ');
 const projectScope = (projectId: number | null) =>
   projectId === null ? 'all projects' : `project ${projectId}`;
+
+const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
+
+/** One project's backtest as lines: recall, then the priority table with the default threshold marked. */
+function evaluationLines(evaluation: EvaluationOutput): string[] {
+  const heading = `Project ${evaluation.project_slug} (id ${evaluation.project_id})`;
+  if (evaluation.resolved_tickets === 0) return [`${heading}: no resolved tickets with a public reply yet`];
+  const row = (threshold: string, coverage: string, precision: string) =>
+    `    ${threshold.padEnd(16)}${coverage.padStart(9)}${precision.padStart(11)}`;
+  return [
+    `${heading}: ${evaluation.resolved_tickets} resolved tickets, each looked up as if new`,
+    `  recall@${evaluation.k}: ${percent(evaluation.recall_at_k)} found a ticket of the same category among the ${evaluation.k} nearest`,
+    '  priority predictions:',
+    row('threshold', 'coverage', 'precision'),
+    ...evaluation.priority.map((point) =>
+      row(
+        `${point.threshold.toFixed(2)}${point.threshold === evaluation.default_threshold ? ' (default)' : ''}`,
+        percent(point.coverage),
+        percent(point.precision),
+      ),
+    ),
+  ];
+}
 
 /** `Workflow: open (Open) -> closed (Closed, closed)` */
 function workflowLine(project: ProjectOutput): string {
@@ -141,6 +204,10 @@ export const summaries = {
   },
   revokedKey(revoked: { id: number; revoked_at: string }): string {
     return `API key ${revoked.id} is revoked (since ${revoked.revoked_at})\n`;
+  },
+  evaluations(output: EvaluationsOutput): string {
+    if (output.evaluations.length === 0) return 'No projects to evaluate.\n';
+    return `${output.evaluations.map((evaluation) => evaluationLines(evaluation).join('\n')).join('\n\n')}\n`;
   },
   seed(seed: SeedOutput): string {
     const lines = [

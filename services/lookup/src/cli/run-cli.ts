@@ -1,11 +1,11 @@
 /**
- * Running one CLI command: parse, call the lookup service over gRPC, print. The CLI holds no rules
- * and never touches the database; every decision is the service's.
+ * Running one CLI command: parse, call the lookup service over gRPC (and, for `ai eval`, the
+ * assistant), print. The CLI holds no rules and never touches the database; every decision is the
+ * services'.
  */
 import { randomUUID } from 'node:crypto';
-import { AppError, createServiceClient, GENERIC_MESSAGES, type ServiceClient } from '@tix/kit';
+import { AppError, createServiceClient, type ServiceClient } from '@tix/kit';
 import {
-  FLEET,
   GATEWAY_DEFAULT_PORTS,
   passwordResetLink,
   presentProject,
@@ -17,6 +17,14 @@ import {
   type lookup,
 } from '@tix/protos';
 import { normaliseEmail } from '../users/user-rules.js';
+import { HOST_PORT, serviceAddressIn } from './addresses.js';
+import { evaluateAssistant } from './evaluate-assistant.js';
+import {
+  describeServiceError,
+  isTransportFailure,
+  ServiceUnreachable,
+  transportProblem,
+} from './failures.js';
 import { given, parseCommandLine, UsageError, type Command } from './parse-command.js';
 import {
   presentCreatedKey,
@@ -47,8 +55,7 @@ const SEED_DEADLINE_MS = 60_000;
 
 /** The lookup address the CLI uses: LOOKUP_SERVICE_ADDR, default 127.0.0.1:50051. */
 export function lookupAddress(env: NodeJS.ProcessEnv): string {
-  const value = env[serviceAddressVariable('lookup')]?.trim();
-  return value ? value : `127.0.0.1:${FLEET.lookup.defaultPort}`;
+  return serviceAddressIn(env, 'lookup');
 }
 
 interface Output {
@@ -292,24 +299,11 @@ async function execute(
       );
       return { json: seed, summary: summaries.seed(seed) };
     }
+    case 'ai eval': {
+      const evaluations = await evaluateAssistant(client, command, env, context);
+      return { json: evaluations, summary: summaries.evaluations(evaluations) };
+    }
   }
-}
-
-/** True when the call failed in transport (no tix error metadata came back), not by the service's decision. */
-function isTransportFailure(error: AppError): boolean {
-  return (
-    (error.kind === 'unavailable' || error.kind === 'timeout') &&
-    error.message === GENERIC_MESSAGES[error.kind]
-  );
-}
-
-function describeServiceError(error: AppError): string {
-  const lines = [`tix: ${error.message} (${error.httpStatus} ${error.kind})`];
-  for (const [field, messages] of Object.entries(error.validationErrors ?? {})) {
-    for (const message of Array.isArray(messages) ? messages : [messages])
-      lines.push(`  ${field}: ${String(message)}`);
-  }
-  return `${lines.join('\n')}\n`;
 }
 
 /** Runs the command line `argv` and returns the process exit code; prints through `io`. */
@@ -331,7 +325,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   const address = lookupAddress(io.env);
   const variable = serviceAddressVariable('lookup');
-  if (address === SERVICE_NOT_DEPLOYED || !/^[^\s:]+:\d{1,5}$/.test(address)) {
+  if (address === SERVICE_NOT_DEPLOYED || !HOST_PORT.test(address)) {
     io.stderr(`tix: ${variable} must be host:port of the lookup service, got "${address}"\n`);
     return EXIT.usage;
   }
@@ -342,10 +336,19 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     else io.stdout(output.summary);
     return EXIT.ok;
   } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`tix: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    if (error instanceof ServiceUnreachable) {
+      io.stderr(`tix: ${error.message}\n`);
+      return EXIT.unreachable;
+    }
     if (!(error instanceof AppError)) throw error;
     if (isTransportFailure(error)) {
-      const problem = error.kind === 'timeout' ? 'did not get an answer from' : 'cannot reach';
-      io.stderr(`tix: ${problem} the lookup service at ${address} — is the fleet running? (pnpm start)\n`);
+      io.stderr(
+        `tix: ${transportProblem(error)} the lookup service at ${address} — is the fleet running? (pnpm start)\n`,
+      );
       return EXIT.unreachable;
     }
     io.stderr(describeServiceError(error));

@@ -32,6 +32,11 @@ Commands:
   key revoke --id ID
   seed --demo [--without-tickets]
       demo projects, ticket types, users (passwords shown once), keys, and tickets with comments
+      (with a resolved history the assistant suggests replies from)
+  ai eval [--project SLUG] [--k N]
+      the assistant's backtest, each resolved ticket looked up as if new: recall@N (default 3) of
+      a ticket of the same category, and priority precision and coverage at each threshold;
+      every project unless --project; asks the assistant at AI_SERVICE_ADDR (default 127.0.0.1:${FLEET.ai.defaultPort})
 
 Options:
   --json              print exactly one JSON object on stdout (messages go to stderr)
@@ -40,5 +45,5 @@ Options:
   --help              show this text
 
 The CLI talks to the running lookup service at LOOKUP_SERVICE_ADDR (default 127.0.0.1:${FLEET.lookup.defaultPort}).
-Exit codes: 0 done, 1 refused by the service, 2 bad command line, 3 service unreachable.
+Exit codes: 0 done, 1 refused by the service, 2 bad command line, 3 service unreachable (or not deployed).
 `;

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { presentProject, presentTicketType, presentUser, type lookup } from '@tix/protos';
 import {
   presentCreatedKey,
+  presentEvaluation,
   presentKeyList,
   presentRevokedKey,
   presentSeed,
@@ -173,6 +174,47 @@ describe('CLI output shapes (DESIGN.md "Admin CLI")', () => {
       created_tickets: 26,
       created_comments: 30,
     });
+  });
+
+  it('ai eval: per project, recall@k and the priority curve as fractions, the default threshold', () => {
+    const evaluation = presentEvaluation(project, {
+      project_id: 1,
+      resolved_tickets: 60,
+      recall_at_k: 0.95,
+      k: 3,
+      priority_curve: [
+        { threshold: 0.75, coverage: 0.9, precision: 0.912 },
+        { threshold: 0.8, coverage: 0.85, precision: 0.95 },
+      ],
+      default_threshold: 0.8,
+    });
+    expect(evaluation).to.deep.equal({
+      project_id: 1,
+      project_slug: 'acme',
+      resolved_tickets: 60,
+      k: 3,
+      recall_at_k: 0.95,
+      default_threshold: 0.8,
+      priority: [
+        { threshold: 0.75, coverage: 0.9, precision: 0.912 },
+        { threshold: 0.8, coverage: 0.85, precision: 0.95 },
+      ],
+    });
+    const empty = { ...evaluation, project_id: 2, project_slug: 'ops', resolved_tickets: 0, priority: [] };
+    expect(summaries.evaluations({ evaluations: [evaluation, empty] })).to.equal(
+      [
+        'Project acme (id 1): 60 resolved tickets, each looked up as if new',
+        '  recall@3: 95.0 % found a ticket of the same category among the 3 nearest',
+        '  priority predictions:',
+        '    threshold        coverage  precision',
+        '    0.75               90.0 %     91.2 %',
+        '    0.80 (default)     85.0 %     95.0 %',
+        '',
+        'Project ops (id 2): no resolved tickets with a public reply yet',
+        '',
+      ].join('\n'),
+    );
+    expect(summaries.evaluations({ evaluations: [] })).to.equal('No projects to evaluate.\n');
   });
 
   it('readable summaries mention what was made (and the key value, once)', () => {

@@ -257,6 +257,19 @@ describe('CLI command line', () => {
     });
   });
 
+  it('parses ai eval: every project and k = 3 unless given', () => {
+    expect(parseCommandLine(['ai', 'eval'])).to.deep.equal({
+      kind: 'run',
+      json: false,
+      command: { name: 'ai eval', k: 3 },
+    });
+    expect(parseCommandLine(['ai', 'eval', '--project', 'support', '--k', '5', '--json'])).to.deep.equal({
+      kind: 'run',
+      json: true,
+      command: { name: 'ai eval', projectSlug: 'support', k: 5 },
+    });
+  });
+
   it('parses project update, status add/update/remove and ticket-type update; absent options stay absent', () => {
     const run = (argv: string[]) => {
       const parsed = parseCommandLine(argv);
@@ -376,5 +389,10 @@ describe('CLI command line', () => {
     );
     expect(usageError(['user', 'list', '--inactive'])).to.equal('user list: unknown option --inactive');
     expect(usageError(['user', 'delete'])).to.equal('unknown command "user delete"');
+    expect(usageError(['ai', 'eval', '--k', '0'])).to.equal(
+      'ai eval: --k must be a positive integer, got "0"',
+    );
+    expect(usageError(['ai', 'eval', '--threshold', '0.8'])).to.equal('ai eval: unknown option --threshold');
+    expect(usageError(['ai'])).to.equal('unknown command "ai"');
   });
 });

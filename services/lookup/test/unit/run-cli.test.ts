@@ -49,6 +49,22 @@ describe('CLI runner (no service needed)', () => {
     }
   });
 
+  it('says the assistant is not deployed (AI_SERVICE_ADDR=none) with exit 3, and refuses a bad address with exit 2', async () => {
+    const lookup = { LOOKUP_SERVICE_ADDR: '127.0.0.1:1' };
+    const none = io({ ...lookup, AI_SERVICE_ADDR: 'none' });
+    expect(await runCli(['ai', 'eval', '--json'], none.io)).to.equal(3);
+    expect(none.out).to.deep.equal({
+      stdout: '',
+      stderr: 'tix: the assistant is not deployed (AI_SERVICE_ADDR=none)\n',
+      stdinReads: 0,
+    });
+    const bad = io({ ...lookup, AI_SERVICE_ADDR: 'http://ai:50056' });
+    expect(await runCli(['ai', 'eval'], bad.io)).to.equal(2);
+    expect(bad.out.stderr).to.equal(
+      'tix: AI_SERVICE_ADDR must be host:port of the ai service, got "http://ai:50056"\n',
+    );
+  });
+
   it('prints usage errors on stderr with exit 2 and help on stdout with exit 0', async () => {
     const bad = io();
     expect(await runCli(['nope'], bad.io)).to.equal(2);
