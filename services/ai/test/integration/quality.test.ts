@@ -17,7 +17,7 @@ import {
   syntheticTicketEvents,
   syntheticTickets,
   type SyntheticTicket,
-} from '../../src/demo/synthetic-corpus.js';
+} from '@tix/support-corpus';
 import { startTestAiServer, type TestAiServer } from '../../src/testing.js';
 
 const RESOLVED = 400;

@@ -5,7 +5,7 @@
  * open tickets of the demo board (a reset email that never arrives, a CSV export that mangles
  * accents) get suggested replies with their sources and shadow predictions from a fresh seed.
  */
-import { syntheticTickets, type SyntheticTicket } from '@tix/ai-service/corpus';
+import { syntheticTickets, type SyntheticTicket } from '@tix/support-corpus';
 import type { DemoTicket } from './demo-tickets.js';
 
 export const DEMO_HISTORY_SIZE = 60;

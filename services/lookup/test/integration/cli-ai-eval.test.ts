@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { freePort } from '@tix/kit/testing';
-import { syntheticTicketEvents, syntheticTickets } from '@tix/ai-service/corpus';
-import { startTestAiServer, type TestAiServer } from '@tix/ai-service/testing';
+import { syntheticTicketEvents, syntheticTickets } from '@tix/support-corpus';
+import { startTestAiServer, type TestAiServer } from '../../../ai/src/testing.js';
 import { json, tix } from './cli-support.js';
 import { startLookupFixture, type LookupFixture } from './support.js';
 

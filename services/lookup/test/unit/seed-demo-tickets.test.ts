@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { AppError, GENERIC_MESSAGES } from '@tix/kit';
-import { RESOLVER_COUNT } from '@tix/ai-service/corpus';
+import { RESOLVER_COUNT } from '@tix/support-corpus';
 import { DEMO_PROJECTS, DEMO_TICKET_TYPES } from '../../src/demo/demo-data.js';
 import { DEMO_HISTORY, DEMO_HISTORY_SIZE, DEMO_WRITERS } from '../../src/demo/demo-history.js';
 import { DEMO_TICKETS } from '../../src/demo/demo-tickets.js';

@@ -6,7 +6,7 @@ import {
   SECRET_PATTERN,
   syntheticTicketEvents,
   syntheticTickets,
-} from '../../src/demo/synthetic-corpus.js';
+} from '../src/synthetic-corpus.js';
 
 describe('the synthetic corpus', () => {
   const tickets = syntheticTickets({ count: 1_000, seed: 7 });

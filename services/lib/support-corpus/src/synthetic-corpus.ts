@@ -4,7 +4,7 @@
  * tests (recall of same-category sources, priority precision, no leaked internal notes, redaction),
  * `pnpm tix seed --demo` (resolved history for the demo board) and `pnpm tix ai eval` checks.
  *
- *   import { syntheticTickets, syntheticTicketEvents } from '@tix/ai-service/corpus';
+ *   import { syntheticTickets, syntheticTicketEvents } from '@tix/support-corpus';
  *   const tickets = syntheticTickets({ count: 400, seed: 14 });
  *
  * The same seed always gives the same corpus: a small seeded PRNG (mulberry32), never Math.random.
