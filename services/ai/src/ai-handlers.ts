@@ -16,8 +16,9 @@ import { searchTickets } from './search/search-tickets.js';
 
 export type AiHandlers = AsyncHandlers<ai.AiServiceHandlers>;
 
-/** Sources per answer: 1 to 5 (0: 3). */
-const sourcesWanted = (value: number) => Math.min(Math.max(value || 3, 1), 5);
+/** Sources per answer: 1 to MAX_SOURCES (0: 3). */
+const MAX_SOURCES = 5;
+const sourcesWanted = (value: number) => Math.min(Math.max(value || 3, 1), MAX_SOURCES);
 
 function sourceMessage(source: SourceInfo): ai.Source {
   return {
@@ -169,7 +170,10 @@ export function aiHandlers(deps: AssistantDeps): AiHandlers {
     },
 
     async Evaluate(request) {
-      const result = await evaluate(deps, request.project_id, request.k || 3);
+      const k = request.k || 3;
+      // Beyond the sources a suggestion can show, recall@k would measure nothing a user sees.
+      if (k < 1 || k > MAX_SOURCES) throw AppError.validation({ k: [`must be from 1 to ${MAX_SOURCES}`] });
+      const result = await evaluate(deps, request.project_id, k);
       return {
         project_id: request.project_id,
         resolved_tickets: result.resolvedTickets,

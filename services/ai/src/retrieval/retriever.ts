@@ -15,6 +15,8 @@ import type pg from 'pg';
 
 /** Rarest lexemes of the text kept in the query. */
 export const QUERY_LEXEMES = 12;
+/** Words of the text no other ticket uses that still count in its own rank. */
+export const UNMATCHED_LEXEMES = 3;
 /** Candidates ranked in SQL before the rerank. */
 export const CANDIDATES = 50;
 /**
@@ -76,12 +78,17 @@ interface CandidateRow {
 
 export function createRetriever(pool: pg.Pool): Retriever {
   /** Closed tickets matching `match`, ranked against `rankBy`: the best CANDIDATES. */
-  async function candidates(query: SimilarQuery, match: string, rankBy: string): Promise<CandidateRow[]> {
+  async function candidates(
+    query: SimilarQuery,
+    match: string,
+    rankBy: string,
+    selfRankBy: string,
+  ): Promise<CandidateRow[]> {
     const { rows } = await pool.query<CandidateRow>(
       `WITH q AS (SELECT to_tsquery('simple', $2) AS rank_by, to_tsquery('simple', $7) AS matching),
             self AS (SELECT ts_rank_cd(setweight(to_tsvector('english', $3), 'A') ||
-                                       setweight(to_tsvector('english', $4), 'B'), q.rank_by, 32) AS rank
-                       FROM q)
+                                       setweight(to_tsvector('english', $4), 'B'),
+                                       to_tsquery('simple', $8), 32) AS rank)
        SELECT d.ticket_id, d.project_id, d.ticket_number, d.title, d.priority, d.tags, d.assigned_to,
               d.resolution_reply, d.resolution_comment_id, d.closed_at,
               ts_rank_cd(d.tsv, q.rank_by, 32) AS rank, self.rank AS self_rank,
@@ -94,7 +101,16 @@ export function createRetriever(pool: pg.Pool): Retriever {
                 LIMIT ${RANKED}) d, q, self
         ORDER BY rank DESC, d.ticket_id DESC
         LIMIT ${CANDIDATES}`,
-      [query.projectIds, rankBy, query.title, query.body, query.withReply, query.excludeTicketId ?? 0, match],
+      [
+        query.projectIds,
+        rankBy,
+        query.title,
+        query.body,
+        query.withReply,
+        query.excludeTicketId ?? 0,
+        match,
+        selfRankBy,
+      ],
     );
     return rows;
   }
@@ -102,24 +118,32 @@ export function createRetriever(pool: pg.Pool): Retriever {
   return {
     async similarClosed(query) {
       if (query.projectIds.length === 0) return [];
-      const { rows: lexemes } = await pool.query<{ lexeme: string }>(
-        `SELECT f.lexeme
+      // Counts leave out the ticket itself when the corpus has it. Words no other ticket uses (a new
+      // topic, a name) match nothing, so they do not select or rank candidates, but up to
+      // UNMATCHED_LEXEMES of them still count in the text's own rank: a ticket that shares only a
+      // common word with the text then scores low instead of looking like a perfect match.
+      const { rows: counted } = await pool.query<{ lexeme: string; others: number }>(
+        `SELECT l.lexeme, coalesce(f.documents, 0) - (own.lexeme IS NOT NULL)::int AS others
            FROM unnest(tsvector_to_array(to_tsvector('english', $2))) AS l(lexeme)
-           JOIN (SELECT lexeme, sum(documents) AS documents FROM ai_lexeme_df
-                  WHERE project_id = ANY($1::int[]) GROUP BY lexeme) f ON f.lexeme = l.lexeme
-          WHERE f.documents > 0
-          ORDER BY f.documents, f.lexeme
-          LIMIT ${QUERY_LEXEMES}`,
-        [query.projectIds, `${query.title} ${query.body}`],
+           LEFT JOIN (SELECT lexeme, sum(documents)::int AS documents FROM ai_lexeme_df
+                       WHERE project_id = ANY($1::int[]) GROUP BY lexeme) f ON f.lexeme = l.lexeme
+           LEFT JOIN (SELECT unnest(tsvector_to_array(tsv)) AS lexeme FROM ai_documents WHERE ticket_id = $3) own
+                  ON own.lexeme = l.lexeme
+          ORDER BY others, l.lexeme`,
+        [query.projectIds, `${query.title} ${query.body}`, query.excludeTicketId ?? 0],
       );
-      if (lexemes.length === 0) return [];
+      const lexemes = counted.filter((row) => row.others > 0).slice(0, QUERY_LEXEMES);
+      const unmatched = counted.filter((row) => row.others <= 0).slice(0, UNMATCHED_LEXEMES);
       const operands = lexemes.map((row) => operand(row.lexeme));
       const rankBy = operands.join(' | ');
+      const selfRankBy = [...operands, ...unmatched.map((row) => operand(row.lexeme))].join(' | ');
       const paired = operands.slice(0, PAIRED_LEXEMES);
       const pairs = paired.flatMap((left, i) => paired.slice(i + 1).map((right) => `(${left} & ${right})`));
-      const strict = pairs.length === 0 ? [] : await candidates(query, pairs.join(' | '), rankBy);
+      const strict = pairs.length === 0 ? [] : await candidates(query, pairs.join(' | '), rankBy, selfRankBy);
       const rows =
-        strict.length >= Math.min(query.limit, 5) ? strict : await candidates(query, rankBy, rankBy);
+        strict.length >= Math.min(query.limit, 5)
+          ? strict
+          : await candidates(query, rankBy, rankBy, selfRankBy);
       return rows
         .map((row) => ({
           ticketId: row.ticket_id,
