@@ -208,3 +208,14 @@ function formatSize(bytes: number): string {
   if (bytes % 1024 === 0) return `${bytes / 1024} KB`;
   return `${bytes} bytes`;
 }
+
+// ---- the assistant -------------------------------------------------------------------------------
+
+export type ConfidenceLabel = 'high' | 'medium' | 'low';
+
+/** How a confidence reads to people, Zendesk's three levels: high from 0.85, medium from 0.6, low below. */
+export function confidenceLabel(confidence: number): ConfidenceLabel {
+  if (confidence >= 0.85) return 'high';
+  if (confidence >= 0.6) return 'medium';
+  return 'low';
+}

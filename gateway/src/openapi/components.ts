@@ -322,7 +322,7 @@ export const streamedEventSchema = z
     examples: [EXAMPLES.streamedEvent],
   });
 
-/** How sure the assistant is, and the label of that (assistant.mapping.ts confidenceLabel). */
+/** How sure the assistant is, and the label of that (protos confidenceLabel). */
 export const confidenceFields = {
   confidence: z.number().meta({ description: 'How sure the assistant is, 0 to 1.' }),
   confidence_label: z

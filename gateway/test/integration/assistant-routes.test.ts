@@ -7,11 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { createServiceClient, type ServiceClient } from '@tix/kit';
-import type { DomainEvent, EventType } from '@tix/protos';
+import { confidenceLabel, type DomainEvent, type EventType } from '@tix/protos';
 import { startTestAiServer, type TestAiServer } from '@tix/ai-service/testing';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { startTestTicketServer, type TestTicketServer } from '@tix/ticket-service/testing';
-import { confidenceLabel } from '../../src/routes/app/assistant.mapping.js';
 import { deleteRedisKeys, startLimitsGateway, type LimitsGateway } from '../support/limits-gateway.js';
 import {
   bearer,

@@ -1,12 +1,11 @@
 import { expect } from 'chai';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { z } from 'zod';
-import type { ai } from '@tix/protos';
+import { confidenceLabel, type ai } from '@tix/protos';
 import { COMPONENT_SCHEMAS } from '../../src/openapi/components.js';
 import { buildOpenApiDocument } from '../../src/openapi/document.js';
 import { EXAMPLES } from '../../src/openapi/examples.js';
 import {
-  confidenceLabel,
   presentAnswer,
   presentAvailability,
   presentPrediction,

@@ -1,9 +1,8 @@
 /** gRPC handlers of the AiService: translate messages to the assistant's use cases and back. */
 import { AppError, type AsyncHandlers } from '@tix/kit';
-import { pageWindow, type ai } from '@tix/protos';
+import { confidenceLabel, pageWindow, type ai } from '@tix/protos';
 import {
   answerQuestion,
-  confidenceLabel,
   MIN_RESOLVED,
   RETRIEVAL_PROVIDER,
   resolvedCount,

@@ -5,18 +5,9 @@
  * carries its label, by one rule (confidenceLabel).
  */
 import { AppError } from '@tix/kit';
-import type { ai } from '@tix/protos';
+import { confidenceLabel, type ai, type ConfidenceLabel } from '@tix/protos';
 import type { RateLimitBudget } from '../../limits/index.js';
 import { int64Number } from '../../services.js';
-
-export type ConfidenceLabel = 'high' | 'medium' | 'low';
-
-/** Zendesk's three levels: high from 0.85, medium from 0.6, low below. */
-export function confidenceLabel(confidence: number): ConfidenceLabel {
-  if (confidence >= 0.85) return 'high';
-  if (confidence >= 0.6) return 'medium';
-  return 'low';
-}
 
 /** Suggestions stay available while autonomous actions do not exist yet. */
 export const AUTONOMY_STATUS = 'active';

@@ -5,6 +5,7 @@
  * one ActivityService call, then activity.mapping.ts. Comment text (excerpts, comment.* events)
  * reaches only callers who may read comments.
  */
+import type { Request, Response } from 'express';
 import { sendData } from '../../http/envelope.js';
 import { POLL_INTERVAL_SECONDS, pollEtag, sendCursorExpired, sendPolled } from '../../http/polling.js';
 import { callContext, requirePrincipal, requireProject } from '../../http/request-context.js';
@@ -14,7 +15,7 @@ import { json, polled } from '../../openapi/responses.js';
 import { z } from '../../openapi/zod-openapi.js';
 import { int64Number, requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
-import { encodeCursor } from './activity-cursor.js';
+import { encodeCursor, type CursorKind } from './activity-cursor.js';
 import {
   activityFilter,
   mayReadComments,
@@ -32,6 +33,35 @@ import { ticketIdParams } from './tickets.schemas.js';
 
 export const ACTIVITY_CURSOR_EXPIRED_MESSAGE = 'Cursor expired; reload /activity';
 export const EVENTS_CURSOR_EXPIRED_MESSAGE = 'Cursor expired; start again without after';
+
+const POLLS = {
+  activity: { etagPrefix: 'a', expired: ACTIVITY_CURSOR_EXPIRED_MESSAGE },
+  events: { etagPrefix: 'e', expired: EVENTS_CURSOR_EXPIRED_MESSAGE },
+} as const;
+
+/**
+ * The answer of both polls: 410 when retention passed the cursor, else the items with the next
+ * cursor, under the polling conventions (ETag of the position, 304, X-Poll-Interval).
+ */
+function answerPoll(
+  request: Request,
+  response: Response,
+  kind: CursorKind,
+  batch: { cursor_id: string; has_more: boolean; expired: boolean },
+  items: Record<string, unknown[]>,
+): void {
+  if (batch.expired) {
+    sendCursorExpired(response, POLLS[kind].expired);
+    return;
+  }
+  const position = int64Number(batch.cursor_id, 'activity');
+  sendPolled(request, response, pollEtag(POLLS[kind].etagPrefix, position), {
+    ...items,
+    cursor: encodeCursor(kind, position),
+    has_more: batch.has_more,
+    poll_interval_seconds: POLL_INTERVAL_SECONDS,
+  });
+}
 
 const cursorField = (description: string) => z.string().meta({ description });
 const hasMoreField = z.boolean().meta({ description: 'True when more are waiting: poll again at once.' });
@@ -134,17 +164,7 @@ export const ACTIVITY_OPERATIONS: Operation[] = [
         },
         callContext(request),
       );
-      if (batch.expired) {
-        sendCursorExpired(response, ACTIVITY_CURSOR_EXPIRED_MESSAGE);
-        return;
-      }
-      const position = int64Number(batch.cursor_id, 'activity');
-      sendPolled(request, response, pollEtag('a', position), {
-        activities: batch.activities.map(presentActivity),
-        cursor: encodeCursor('activity', position),
-        has_more: batch.has_more,
-        poll_interval_seconds: POLL_INTERVAL_SECONDS,
-      });
+      answerPoll(request, response, 'activity', batch, { activities: batch.activities.map(presentActivity) });
     },
   }),
 
@@ -235,17 +255,7 @@ export const ACTIVITY_OPERATIONS: Operation[] = [
         },
         callContext(request),
       );
-      if (batch.expired) {
-        sendCursorExpired(response, EVENTS_CURSOR_EXPIRED_MESSAGE);
-        return;
-      }
-      const position = int64Number(batch.cursor_id, 'activity');
-      sendPolled(request, response, pollEtag('e', position), {
-        events: batch.events.map(presentStreamedEvent),
-        cursor: encodeCursor('events', position),
-        has_more: batch.has_more,
-        poll_interval_seconds: POLL_INTERVAL_SECONDS,
-      });
+      answerPoll(request, response, 'events', batch, { events: batch.events.map(presentStreamedEvent) });
     },
   }),
 ];

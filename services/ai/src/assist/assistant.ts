@@ -62,11 +62,6 @@ export interface Drafted {
 
 export type Refusal = 'insufficient_history' | 'no_confident_match';
 
-/** high >= 0.85, medium >= 0.6, low below (Zendesk's three levels). */
-export function confidenceLabel(confidence: number): 'high' | 'medium' | 'low' {
-  return confidence >= 0.85 ? 'high' : confidence >= 0.6 ? 'medium' : 'low';
-}
-
 const round = (value: number) => Math.round(value * 1000) / 1000;
 
 export async function resolvedCount(pool: pg.Pool, projectIds: readonly number[]): Promise<number> {
