@@ -3,56 +3,26 @@
  * raised limits (support/fleet.ts), so this suite starts a second gateway (gateway/src/main.ts) in
  * front of the same services, with no RATE_LIMIT_* overrides and the limits in Redis.
  */
-import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { expect } from 'chai';
-import { eventually, freePort, startMainProcess, type TestProcess } from '@tix/kit/testing';
-import { REPO_ROOT } from '@tix/local/fleet-layout';
 import { createKey, createProject, createTicketType, createUser, unique } from '../support/fixtures.js';
 import { fleet } from '../support/fleet.js';
 import { request, type ApiResponse, type RequestOptions } from '../support/http.js';
-
-const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+import { startSpecLimitsGateway, type SpecLimitsGateway } from '../support/spec-limits-gateway.js';
 
 describe('limits at spec defaults (own gateway process, Redis)', function () {
   this.timeout(60_000);
-  let gateway: TestProcess | undefined;
+  let gateway: SpecLimitsGateway | undefined;
   let apiUrl: string;
   let appUrl: string;
-  const prefix = `tix:e2e:${randomBytes(4).toString('hex')}:`;
 
   const call = (pathAndQuery: string, options: Omit<RequestOptions, 'baseUrl'>): Promise<ApiResponse> =>
     request(pathAndQuery, { ...options, baseUrl: apiUrl });
 
   before(async () => {
-    const env: NodeJS.ProcessEnv = {
-      ...fleet().env,
-      GATEWAY_API_PORT: String(await freePort()),
-      GATEWAY_APP_PORT: String(await freePort()),
-      METRICS_PORT: '0',
-      REDIS_URL,
-      LIMITS_REDIS_PREFIX: prefix,
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
-    };
-    for (const name of Object.keys(env)) if (/^RATE_LIMIT|^QUOTA_|^IDEMPOTENCY_/.test(name)) delete env[name];
-    apiUrl = `http://127.0.0.1:${env.GATEWAY_API_PORT}`;
-    appUrl = `http://127.0.0.1:${env.GATEWAY_APP_PORT}`;
-    // Its whole environment is the one built here (inheritEnv: false), so no raised limit leaks in.
-    gateway = startMainProcess(path.join(REPO_ROOT, 'gateway'), env, { inheritEnv: false });
-    await eventually(
-      () =>
-        fetch(`${apiUrl}/readyz`).then(
-          (response) => response.status === 200,
-          () => false,
-        ),
-      20_000,
-      100,
-    );
+    gateway = await startSpecLimitsGateway();
+    ({ apiUrl, appUrl } = gateway);
   });
-  after(async () => {
-    await gateway?.stop();
-    // Its Redis keys (own prefix) expire on their own: a minute for windows, an hour for idempotency.
-  });
+  after(() => gateway?.stop());
 
   /** A CSRF token and the anonymous session cookie it belongs to, from this gateway's session host. */
   async function anonymousBrowser(): Promise<Record<string, string>> {
