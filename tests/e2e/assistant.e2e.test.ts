@@ -23,6 +23,7 @@ import {
   createUser,
   type ProjectFixture,
 } from '../support/fixtures.js';
+import { fleetModelServer } from '../support/fleet.js';
 import { request, type ApiResponse } from '../support/http.js';
 import { signIn, type BrowserSession } from '../support/session.js';
 import { startSpecLimitsGateway, type SpecLimitsGateway } from '../support/spec-limits-gateway.js';
@@ -160,6 +161,7 @@ describe('the assistant through the fleet', function () {
         expect(suggestion.content).to.match(/reset email can take up to 10 minutes/);
         expect(suggestion.content).to.not.match(/@example\.com/);
         expect(suggestion.redactions).to.be.greaterThan(0);
+        // The fleet's model server fails by default: the suggestion comes from retrieval.
         expect(suggestion.provider).to.include({ kind: 'retrieval', external: false });
         expect(suggestion.sources).to.have.length(3);
         const resolvedIds = resolvedTickets.map((ticket) => ticket.id);
@@ -170,6 +172,41 @@ describe('the assistant through the fleet', function () {
           expect(source.comment_id).to.be.a('number');
           expect(source.resolved_at).to.be.a('string');
         }
+      }
+    });
+
+    describe('with the model server the fleet is configured with', () => {
+      afterEach(() => fleetModelServer().reset());
+
+      it('uses its rewrite of the sources, sent public text only, keeping retrieval confidence', async () => {
+        const model = fleetModelServer();
+        model.behave({
+          kind: 'reply',
+          reply: 'Hello Jo,\n\nGive it ten minutes and look in the spam folder.',
+        });
+        const sent = model.prompts.length;
+        const response = await suggest({ ticket_id: openTicket.id, tone: 'formal' });
+        expect(response.status, response.text).to.equal(200);
+        const { suggestion } = response.body.data;
+        expect(suggestion.content).to.equal(
+          'Dear customer,\n\nGive it ten minutes and look in the spam folder.',
+        );
+        expect(suggestion.provider).to.include({ kind: 'openai', model: 'fake-model', external: true });
+        expect(suggestion.sources.length).to.be.greaterThan(0);
+        const prompts = model.prompts.slice(sent).join('\n');
+        expect(prompts).to.include(openTicket.title);
+        expect(prompts).to.not.include(SECRET);
+        expect(prompts).to.not.include('legacy plan');
+      });
+
+      for (const behaviour of [{ kind: 'fail' }, { kind: 'malformed' }, { kind: 'hang' }] as const) {
+        it(`falls back to retrieval when it ${behaviour.kind === 'fail' ? 'fails' : behaviour.kind === 'hang' ? 'does not answer in time' : 'answers nonsense'}`, async () => {
+          fleetModelServer().behave(behaviour);
+          const response = await suggest({ ticket_id: openTicket.id });
+          expect(response.status, response.text).to.equal(200);
+          expect(response.body.data.suggestion.provider).to.include({ kind: 'retrieval', external: false });
+          expect(response.body.data.suggestion.content).to.match(/reset email can take up to 10 minutes/);
+        });
       }
     });
 
@@ -224,7 +261,12 @@ describe('the assistant through the fleet', function () {
       const before = await availability(session, `?ticket_id=${openTicket.id}`);
       expect(before.status, before.text).to.equal(200);
       expect(before.body.data).to.deep.include({ available: true, reason: null, autonomy: 'active' });
-      expect(before.body.data.provider).to.include({ kind: 'retrieval', external: false, fallback: null });
+      expect(before.body.data.provider).to.include({
+        kind: 'openai',
+        model: 'fake-model',
+        external: true,
+        fallback: 'retrieval',
+      });
       expect(before.body.data.corpus).to.deep.equal({
         resolved_tickets: resolvedTickets.length,
         min_required: 10,

@@ -10,8 +10,11 @@ import { dropDatabase } from '@tix/kit';
 import { createTestVhost, freePort, testLogger, type TestVhost } from '@tix/kit/testing';
 import { startFleet, type RunningFleet } from '@tix/local/launcher';
 import { serviceDatabaseVariable, SERVICE_NAMES, type ServiceName } from '@tix/protos';
+import { startFakeModelServer, type FakeModelServer } from './fake-model-server.js';
 
-let current: { fleet: RunningFleet; vhost: TestVhost; s3Dir: string; mailDir: string } | undefined;
+let current:
+  | { fleet: RunningFleet; vhost: TestVhost; s3Dir: string; mailDir: string; model: FakeModelServer }
+  | undefined;
 
 /** The running fleet; only valid inside tests. */
 export function fleet(): RunningFleet {
@@ -25,10 +28,17 @@ export function fleetMailDir(): string {
   return current.mailDir;
 }
 
+/** The model server the fleet's assistant is configured with (failing unless told otherwise). */
+export function fleetModelServer(): FakeModelServer {
+  if (!current) throw new Error('the fleet is not running (fleet-hooks.ts did not start it)');
+  return current.model;
+}
+
 export async function startTestFleet(): Promise<void> {
   const vhost = await createTestVhost('e2e');
   const s3Dir = await mkdtemp(path.join(os.tmpdir(), 'tix-e2e-s3-'));
   const mailDir = await mkdtemp(path.join(os.tmpdir(), 'tix-e2e-mail-'));
+  const model = await startFakeModelServer();
   const servicePorts: Partial<Record<ServiceName, number>> = {};
   for (const name of SERVICE_NAMES) servicePorts[name] = await freePort();
   // Free ports for /metrics too, so a run never collides with a local fleet on the default ones.
@@ -50,6 +60,12 @@ export async function startTestFleet(): Promise<void> {
     RATE_LIMIT_ROUTES:
       '/tickets/*/status=1000000/60,/search/*=1000000/60,/search/ai=1000000/60,/ai/suggest-reply=1000000/60',
     MAIL_DIR: mailDir,
+    // The assistant talks to a model server, as an operator may configure it: a fake that fails
+    // unless a suite says otherwise (fake-model-server.ts), so suggestions fall back to retrieval.
+    AI_PROVIDER: 'openai',
+    AI_OPENAI_BASE_URL: model.baseUrl,
+    AI_OPENAI_MODEL: 'fake-model',
+    AI_OPENAI_TIMEOUT_MS: '1000',
   };
   delete env.SMTP_URL;
   for (const name of SERVICE_NAMES) delete env[serviceDatabaseVariable(name)];
@@ -66,12 +82,12 @@ export async function startTestFleet(): Promise<void> {
     logger: testLogger('e2e-launcher'),
     logOutput: process.env.TEST_LOG_LEVEL ? process.stderr : null,
   });
-  current = { fleet: started, vhost, s3Dir, mailDir };
+  current = { fleet: started, vhost, s3Dir, mailDir, model };
 }
 
 export async function stopTestFleet(): Promise<void> {
   if (!current) return;
-  const { fleet: running, vhost, s3Dir, mailDir } = current;
+  const { fleet: running, vhost, s3Dir, mailDir, model } = current;
   current = undefined;
   await running.stop();
   for (const name of running.services) {
@@ -81,4 +97,5 @@ export async function stopTestFleet(): Promise<void> {
   await vhost.drop();
   await rm(s3Dir, { recursive: true, force: true });
   await rm(mailDir, { recursive: true, force: true });
+  await model.close();
 }
