@@ -50,6 +50,7 @@ import { checkShapes } from './shape-check.js';
 import { isGatewayBench, runGatewayBench, UNTHROTTLED_LIMITS_ENV } from './gateway-bench.js';
 import { isWebhookBench, runWebhookBench } from './webhooks-bench.js';
 import { isActivityBench, runActivityBench } from './activity-bench.js';
+import { isAssistBench, runAssistBench } from './assist-bench.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 
@@ -155,6 +156,8 @@ async function main(): Promise<void> {
   if (isWebhookBench(process.argv.slice(2))) return runWebhookBench(process.argv.slice(2));
   // `--only activity`: the activity feed's reads, polling and lag, a run of its own (activity-bench.ts).
   if (isActivityBench(process.argv.slice(2))) return runActivityBench(process.argv.slice(2));
+  // `--only assist`: suggested replies, search and the corpus lag at 100,000 documents (assist-bench.ts).
+  if (isAssistBench(process.argv.slice(2))) return runAssistBench(process.argv.slice(2));
   const options = parseOptions(process.argv.slice(2));
   const teardown = new Teardown();
   let stopRun: (() => void) | undefined;
