@@ -362,6 +362,7 @@ export async function runActivityBench(argv: string[]): Promise<void> {
       },
       activityDb,
       ticketsDb,
+      snapshot,
     });
 
     const pollRatio = polling.poll!.requestsPerSecond / polling.projects!.requestsPerSecond;
@@ -416,6 +417,8 @@ export async function runActivityBench(argv: string[]): Promise<void> {
         `(target p99 < ${ACTIVITY_TARGETS.lagP99Ms} ms: ${verdict(result.met.lag)})`,
       `  visible to a reader p50 ${lag.visible.p50Ms} ms, p99 ${lag.visible.p99Ms} ms, max ${lag.visible.maxMs} ms`,
       `  worst recorded lag per second of load (ms): ${lag.worstBySecond.join(', ')}`,
+      `  consumer: ${lag.consumer.events} events at ${lag.consumer.eventsPerSecond}/s; CPU s ` +
+        `${JSON.stringify(lag.cpu?.seconds)}, machine ${Math.round((lag.cpu?.machineBusy ?? 0) * 100)}% busy`,
       '',
     ];
     process.stdout.write(lines.join('\n'));

@@ -6,7 +6,7 @@
  */
 import autocannon from 'autocannon';
 import type pg from 'pg';
-import { cpuUse, waitUntilQuiet, type CpuSnapshot } from './cpu-usage.js';
+import { cpuUse, waitUntilQuiet, type CpuByGroup, type CpuSnapshot } from './cpu-usage.js';
 import { summarize, type Sample, type Summary } from './measure.js';
 import { quantile } from './webhooks-measure.js';
 
@@ -121,6 +121,7 @@ export interface LagPlan {
   activityDb: pg.Pool;
   /** The ticket service's database: when its outbox relay published each event (where the lag arises). */
   ticketsDb: pg.Pool;
+  snapshot: () => Promise<CpuSnapshot | undefined>;
 }
 
 /**
@@ -145,6 +146,15 @@ function worstBySecond(rows: { occurred_ms: number; lag_ms: number }[], startedA
     worst[second] = Math.max(worst[second] ?? 0, Math.round(row.lag_ms));
   }
   return Array.from(worst, (value) => value ?? 0);
+}
+
+/** A CpuUse over one "request" (the whole window) as seconds per process. */
+function cpuSeconds(use: { perRequestMs: CpuByGroup; machineBusy: number }) {
+  const seconds = Object.entries(use.perRequestMs).map(([group, ms]) => [group, Math.round(ms / 10) / 100]);
+  return {
+    seconds: Object.fromEntries(seconds) as CpuByGroup,
+    machineBusy: Math.round(use.machineBusy * 100) / 100,
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -236,6 +246,7 @@ export async function measureLag(plan: LagPlan) {
   const seenAt = new Map<string, number>();
   let watching = true;
   const watcher = watchEntries(activityDb, after, seenAt, () => !watching);
+  const cpuBefore = await plan.snapshot();
   const { ticks, foldKeys, apiMs, failures, late, started, loadMs } = await writeAtRate(
     plan,
     warm?.ticks ?? 0,
@@ -246,6 +257,7 @@ export async function measureLag(plan: LagPlan) {
   await sleep(500); // an extra entry, if any, shows up too
   watching = false;
   await watcher;
+  const cpuAfter = await plan.snapshot();
 
   const { rows } = await activityDb.query<{ fold_key: string; occurred_ms: number; lag_ms: number }>(
     `SELECT fold_key, extract(epoch FROM occurred_at)::float8 * 1000 AS occurred_ms,
@@ -262,6 +274,12 @@ export async function measureLag(plan: LagPlan) {
     'SELECT count(*)::int AS entries FROM activities WHERE id > $1 AND ticket_id = ANY($2::int[])',
     [after, ticketIds],
   );
+  const consumed = await activityDb.query<{ events: number; span_ms: number }>(
+    `SELECT count(*)::int AS events, extract(epoch FROM max(recorded_at) - min(recorded_at))::float8 * 1000 AS span_ms
+       FROM events WHERE recorded_at >= $1`,
+    [since],
+  );
+  const { events, span_ms: spanMs } = consumed.rows[0]!;
   return {
     writes: foldKeys.length,
     writesPerSecond: Math.round((foldKeys.length / loadMs) * 1000 * 10) / 10,
@@ -273,6 +291,13 @@ export async function measureLag(plan: LagPlan) {
     /** Entries of the written tickets numbered after the load began: exactly one per write. */
     entries: counted.rows[0]!.entries,
     missing: foldKeys.length - rows.length,
+    /**
+     * Events the consumer recorded (a write emits one or two), per second from its first to its last:
+     * the offered rate when it keeps up, its capacity when it falls behind.
+     */
+    consumer: { events, eventsPerSecond: Math.round(events / (spanMs / 1000)) },
+    /** CPU seconds per process from the first write until every entry was there, and how busy the machine was. */
+    cpu: cpuBefore && cpuAfter ? cpuSeconds(cpuUse(cpuBefore, cpuAfter, 1)) : undefined,
     /** The ticket service's part: outbox published_at - occurred_at, per event. */
     published: spread(published.rows.map((row) => row.lag_ms)),
     /** recorded_at - occurred_at; recorded_at is when the consumer's transaction began. */
