@@ -1,14 +1,17 @@
 /**
- * Writes what an event adds to the logs (fold.ts) in one transaction, under the log lock:
+ * Writes what an event adds to the logs (fold.ts) in one statement, under the log lock:
  * `pg_advisory_xact_lock(LOG_LOCK)` serialises every writer of every replica, and the numbers
  * (events.sequence, activities.id) are drawn while it is held and released only at commit, so rows
  * become visible in number order. A reader that has seen number N can therefore never later find a
- * new row below N: a cursor never skips anything (DESIGN: wave2-design §4.2). Writes are small, so
- * serialising them costs little; the lock is taken first, before anything else is written.
+ * new row below N: a cursor never skips anything (DESIGN: wave2-design §4.2).
  *
- * Idempotent by event id: a redelivered event finds its stream row and the transaction adds nothing.
+ * One statement (data-modifying CTEs, committed on its own) rather than a transaction of four: the
+ * lock is held for one round trip instead of five, which is what bounds how many events a second
+ * the log takes. Each insert reads the row of the one before (`FROM lock`, `FROM streamed`), so the
+ * lock is taken before any number is drawn.
+ *
+ * Idempotent by event id: a redelivered event finds its stream row and the statement adds nothing.
  */
-import { inTransaction } from '@tix/kit';
 import type pg from 'pg';
 import type { LogRecord } from './fold.js';
 import type { LogPosition } from './poll.js';
@@ -23,61 +26,67 @@ export interface LogStore {
   record(record: LogRecord): Promise<RecordOutcome>;
 }
 
+const RECORD = `
+  WITH lock AS (SELECT pg_advisory_xact_lock($1) AS held),
+  streamed AS (
+    INSERT INTO events (event_id, type, project_id, occurred_at, body)
+    SELECT $2, $3, $4, $5, $6 FROM lock
+    ON CONFLICT (event_id) DO NOTHING
+    RETURNING 1),
+  entry AS (
+    INSERT INTO activities (fold_key, event_id, type, occurred_at, project_id, actor_kind, actor_user_id,
+      actor_api_key_id, via_type, via_id, ticket_id, changes, changed_fields, comment_id, comment_internal,
+      comment_excerpt, filename)
+    SELECT $7, $2, $8, $5, $4, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20 FROM streamed
+    ON CONFLICT (fold_key) DO NOTHING
+    RETURNING 1),
+  subject AS (
+    -- The newest version's title wins, whatever order the events arrive in.
+    INSERT INTO ticket_subjects (id, project_id, ticket_number, title, version)
+    SELECT $21, $22, $23, $24, $25 FROM streamed WHERE $21::int IS NOT NULL
+    ON CONFLICT (id) DO UPDATE
+      SET project_id = EXCLUDED.project_id, ticket_number = EXCLUDED.ticket_number,
+          title = EXCLUDED.title, version = EXCLUDED.version
+      WHERE ticket_subjects.version < EXCLUDED.version
+    RETURNING 1)
+  SELECT (SELECT count(*) FROM streamed)::int AS streamed, (SELECT count(*) FROM entry)::int AS entered,
+         (SELECT count(*) FROM subject)::int AS subjects`;
+
 export function createLogStore(pool: pg.Pool): LogStore {
   return {
-    record: ({ stream, entry, subject }) =>
-      inTransaction(pool, async (client) => {
-        await client.query('SELECT pg_advisory_xact_lock($1)', [LOG_LOCK]);
-        const streamed = await client.query(
-          `INSERT INTO events (event_id, type, project_id, occurred_at, body)
-           VALUES ($1, $2, $3, $4, $5)
-           ON CONFLICT (event_id) DO NOTHING`,
-          [stream.eventId, stream.type, stream.projectId, stream.occurredAt, stream.body],
-        );
-        if (streamed.rowCount === 0) return 'duplicate';
-
-        const { actor } = entry;
-        const inserted = await client.query(
-          `INSERT INTO activities (fold_key, event_id, type, occurred_at, project_id, actor_kind,
-             actor_user_id, actor_api_key_id, via_type, via_id, ticket_id, changes, changed_fields,
-             comment_id, comment_internal, comment_excerpt, filename)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
-           ON CONFLICT (fold_key) DO NOTHING`,
-          [
-            entry.foldKey,
-            entry.eventId,
-            entry.type,
-            entry.occurredAt,
-            entry.projectId,
-            actor.kind,
-            actor.user_id,
-            actor.api_key_id,
-            actor.via?.type ?? null,
-            actor.via?.id ?? null,
-            entry.ticketId,
-            JSON.stringify(entry.changes),
-            Object.keys(entry.changes),
-            entry.comment?.id ?? null,
-            entry.comment?.isInternal ?? null,
-            entry.comment?.excerpt ?? null,
-            entry.filename,
-          ],
-        );
-
-        if (subject !== null) {
-          // The newest version's title wins, whatever order the events arrive in.
-          await client.query(
-            `INSERT INTO ticket_subjects (id, project_id, ticket_number, title, version)
-             VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (id) DO UPDATE
-               SET project_id = EXCLUDED.project_id, ticket_number = EXCLUDED.ticket_number,
-                   title = EXCLUDED.title, version = EXCLUDED.version
-               WHERE ticket_subjects.version < EXCLUDED.version`,
-            [subject.id, subject.projectId, subject.ticketNumber, subject.title, subject.version],
-          );
-        }
-        return inserted.rowCount === 0 ? 'folded' : 'recorded';
-      }),
+    async record({ stream, entry, subject }) {
+      const { actor } = entry;
+      const { rows } = await pool.query<{ streamed: number; entered: number }>(RECORD, [
+        LOG_LOCK,
+        stream.eventId,
+        stream.type,
+        stream.projectId,
+        stream.occurredAt,
+        stream.body,
+        entry.foldKey,
+        entry.type,
+        actor.kind,
+        actor.user_id,
+        actor.api_key_id,
+        actor.via?.type ?? null,
+        actor.via?.id ?? null,
+        entry.ticketId,
+        JSON.stringify(entry.changes),
+        Object.keys(entry.changes),
+        entry.comment?.id ?? null,
+        entry.comment?.isInternal ?? null,
+        entry.comment?.excerpt ?? null,
+        entry.filename,
+        subject?.id ?? null,
+        subject?.projectId ?? null,
+        subject?.ticketNumber ?? null,
+        subject?.title ?? null,
+        subject?.version ?? null,
+      ]);
+      const outcome = rows[0];
+      if (!outcome?.streamed) return 'duplicate';
+      return outcome.entered ? 'recorded' : 'folded';
+    },
   };
 }
 

@@ -3,6 +3,7 @@ import amqp from 'amqplib';
 import { assertEventTopology } from '@tix/kit';
 import { createTestVhost, eventually, type TestVhost } from '@tix/kit/testing';
 import { EVENTS_EXCHANGE, type DomainEvent } from '@tix/protos';
+import { LOG_LOCK } from '../../src/log/log-store.js';
 import { startHarness, ticketWrite, userActor, type Harness } from './support.js';
 
 describe('the activity log under concurrent writers', function () {
@@ -22,6 +23,9 @@ describe('the activity log under concurrent writers', function () {
   it('never lets a poller skip an entry that commits after its cursor (8 writers)', async () => {
     const WRITERS = 8;
     const WRITES = 40;
+    // The poller's cursor is taken before any writer starts, so every entry comes after it.
+    let cursor = (await harness.client.PollActivities({ filter: {}, limit: 100 })).cursor_id;
+    expect(cursor).to.equal('0');
     let writing = true;
     const writers = Array.from({ length: WRITERS }, async (_, writer) => {
       for (let write = 0; write < WRITES; write += 1) {
@@ -47,8 +51,6 @@ describe('the activity log under concurrent writers', function () {
     });
 
     const seen: number[] = [];
-    let cursor = (await harness.client.PollActivities({ filter: {}, limit: 100 })).cursor_id;
-    expect(cursor).to.equal('0');
     for (;;) {
       const stillWriting = writing;
       const batch = await harness.client.PollActivities({ filter: {}, after_id: cursor, limit: 7 });
@@ -63,6 +65,35 @@ describe('the activity log under concurrent writers', function () {
     );
     expect(rows).to.have.length(WRITERS * WRITES);
     expect(seen).to.deep.equal(rows.map((row) => Number(row.id)));
+  });
+
+  it('draws numbers only under the log lock: a writer waits while another holds it', async () => {
+    // A writer that has drawn its number but not yet committed holds the lock (as record() does for
+    // the length of its statement); nobody else may draw a number until it commits.
+    const slow = await harness.activity.pool.connect();
+    try {
+      await slow.query('BEGIN');
+      await slow.query('SELECT pg_advisory_xact_lock($1)', [LOG_LOCK]);
+      let done = false;
+      const waiting = harness.activity
+        .record(
+          ticketWrite(
+            ['ticket.created'],
+            { id: 30_000, projectId: 4, version: 1 },
+            { actor: userActor(1) },
+          )[0]!,
+        )
+        .then((outcome) => {
+          done = true;
+          return outcome;
+        });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(done, 'recorded while another writer held the lock').to.equal(false);
+      await slow.query('COMMIT');
+      expect(await waiting).to.equal('recorded');
+    } finally {
+      slow.release();
+    }
   });
 
   it('records events from RabbitMQ once each, however often they are delivered', async () => {
