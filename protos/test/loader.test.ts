@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import * as protoLoader from '@grpc/proto-loader';
-import { LOADER_OPTIONS, SERVICE_PROTO_FILES, serviceConstructors, serviceDefinition } from '../src/index.js';
+import {
+  LOADER_OPTIONS,
+  SERVICE_NAMES,
+  SERVICE_PROTO_FILES,
+  serviceConstructors,
+  serviceDefinition,
+} from '../src/index.js';
 
 /** Round-trips `message` through the wire format of the message `typeName` exactly as a grpc-js server or client would. */
 function decodeAs(typeName: string, message: Record<string, unknown>) {
@@ -10,9 +16,15 @@ function decodeAs(typeName: string, message: Record<string, unknown>) {
 }
 
 describe('protos: loader options and generated types', () => {
-  it('loads a client constructor with a service definition for each of the five services', () => {
+  it('loads a client constructor with a service definition for every service of the fleet', () => {
     const ctors = serviceConstructors();
-    expect(Object.keys(ctors)).to.deep.equal(['lookup', 'tickets', 'comments', 'attachments', 'webhooks']);
+    expect(Object.keys(ctors))
+      .to.have.members([...SERVICE_NAMES])
+      .and.have.length(SERVICE_NAMES.length);
+    expect(serviceDefinition('activity').PollActivities.path).to.equal(
+      '/tix.activity.v1.ActivityService/PollActivities',
+    );
+    expect(serviceDefinition('ai').SuggestReply.path).to.equal('/tix.ai.v1.AiService/SuggestReply');
     expect(serviceDefinition('tickets').GetTicket.path).to.equal('/tix.ticket.v1.TicketService/GetTicket');
     expect(serviceDefinition('attachments').UploadAttachment.requestStream).to.equal(true);
     expect(serviceDefinition('attachments').DownloadAttachment.responseStream).to.equal(true);
