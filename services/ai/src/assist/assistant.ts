@@ -73,6 +73,18 @@ export async function resolvedCount(pool: pg.Pool, projectIds: readonly number[]
   return rows[0]?.count ?? 0;
 }
 
+/** Whether the projects have MIN_RESOLVED resolved tickets (stops counting there). */
+async function hasHistory(pool: pg.Pool, projectIds: readonly number[]): Promise<boolean> {
+  const { rows } = await pool.query<{ enough: boolean }>(
+    `SELECT count(*) >= ${MIN_RESOLVED} AS enough FROM (
+       SELECT 1 FROM ai_documents
+        WHERE project_id = ANY($1::int[]) AND is_closed AND resolution_reply IS NOT NULL AND NOT deleted
+        LIMIT ${MIN_RESOLVED}) resolved`,
+    [projectIds],
+  );
+  return rows[0]?.enough ?? false;
+}
+
 async function confidenceOf(pool: pg.Pool, neighbours: readonly Neighbour[]): Promise<number> {
   const [first, second] = neighbours;
   if (first === undefined) return 0;
@@ -99,7 +111,7 @@ export async function draft(
     minConfidence: number;
   },
 ): Promise<Drafted | Refusal> {
-  if ((await resolvedCount(deps.pool, request.projectIds)) < MIN_RESOLVED) return 'insufficient_history';
+  if (!(await hasHistory(deps.pool, request.projectIds))) return 'insufficient_history';
   const neighbours = await deps.retriever.similarClosed({
     projectIds: request.projectIds,
     title: request.subject.title,

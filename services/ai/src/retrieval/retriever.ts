@@ -126,7 +126,9 @@ export function createRetriever(pool: pg.Pool): Retriever {
         `SELECT l.lexeme, coalesce(f.documents, 0) - (own.lexeme IS NOT NULL)::int AS others
            FROM unnest(tsvector_to_array(to_tsvector('english', $2))) AS l(lexeme)
            LEFT JOIN (SELECT lexeme, sum(documents)::int AS documents FROM ai_lexeme_df
-                       WHERE project_id = ANY($1::int[]) GROUP BY lexeme) f ON f.lexeme = l.lexeme
+                       WHERE project_id = ANY($1::int[])
+                         AND lexeme = ANY(tsvector_to_array(to_tsvector('english', $2)))
+                       GROUP BY lexeme) f ON f.lexeme = l.lexeme
            LEFT JOIN (SELECT unnest(tsvector_to_array(tsv)) AS lexeme FROM ai_documents WHERE ticket_id = $3) own
                   ON own.lexeme = l.lexeme
           ORDER BY others, l.lexeme`,
