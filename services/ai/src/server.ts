@@ -1,6 +1,6 @@
 /**
- * The assistant: the consumer that keeps its corpus from ticket and comment events (and records the
- * shadow predictions of new tickets), and the gRPC API over it (suggestions, search, answers,
+ * The assistant: the consumer that keeps its corpus from ticket and comment events, the worker that
+ * records the shadow predictions of new tickets, and the gRPC API over it (suggestions, search, answers,
  * predictions, evaluation), on one database. It emits no events (no outbox); its peer is lookup.
  * main.ts runs it; tests start the same composition (testing.ts).
  */
@@ -14,7 +14,7 @@ import { applyEvent } from './corpus/apply-event.js';
 import { createClosedStatuses } from './corpus/closed-statuses.js';
 import { createCorpusStore } from './corpus/corpus-store.js';
 import { recordCorpusLag } from './metrics.js';
-import { recordPredictions } from './predictions/predictions.js';
+import { startPredictionWorker } from './predictions/worker.js';
 import { createRetriever } from './retrieval/retriever.js';
 
 export const AI_MIGRATIONS_DIR = path.resolve(
@@ -61,19 +61,12 @@ export function aiService(options: AiServiceOptions = {}) {
               queue: AI_EVENTS_QUEUE,
               prefetch: config.prefetch,
               handle: async (event) => {
-                await applyEvent(
-                  {
-                    corpus,
-                    closedStatuses,
-                    predict: (ticketId) => recordPredictions({ pool, retriever }, ticketId),
-                  },
-                  event,
-                );
+                await applyEvent({ corpus, closedStatuses }, event);
                 recordCorpusLag(event.occurred_at);
               },
             }),
         },
-        workers: {},
+        workers: { predictions: startPredictionWorker({ pool, retriever, logger }) },
       };
     },
   });

@@ -13,7 +13,7 @@ import type { AiConfig } from './config.js';
 import { applyEvent } from './corpus/apply-event.js';
 import { createClosedStatuses } from './corpus/closed-statuses.js';
 import { createCorpusStore } from './corpus/corpus-store.js';
-import { recordPredictions } from './predictions/predictions.js';
+import { predictPending } from './predictions/worker.js';
 import { createRetriever } from './retrieval/retriever.js';
 import { aiService, type AiServiceOptions } from './server.js';
 
@@ -43,15 +43,17 @@ export async function startTestAiServer(options: TestAiServerOptions) {
   });
   const lookup = createServiceClient('lookup', lookupAddress, { deadlineMs: 5_000 });
   const retriever = createRetriever(service.pool);
-  const deps = {
-    corpus: createCorpusStore(service.pool),
-    closedStatuses: createClosedStatuses(lookup),
-    predict: (ticketId: number) => recordPredictions({ pool: service.pool, retriever }, ticketId),
-  };
+  const deps = { corpus: createCorpusStore(service.pool), closedStatuses: createClosedStatuses(lookup) };
   return {
     ...service,
-    /** Applies `event` to the corpus exactly as the consumer would (no broker needed). */
-    apply: (event: DomainEvent) => applyEvent(deps, event),
+    /**
+     * Applies `event` to the corpus exactly as the consumer would (no broker needed), then records the
+     * predictions the worker would, so a test sees them at once.
+     */
+    apply: async (event: DomainEvent) => {
+      await applyEvent(deps, event);
+      await predictPending({ pool: service.pool, retriever });
+    },
     stop: async (graceMs?: number) => {
       lookup.close();
       await service.stop(graceMs);

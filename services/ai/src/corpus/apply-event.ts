@@ -1,8 +1,8 @@
 /**
  * What a domain event means for the corpus: ticket events carry the ticket as the API shows it,
  * comment events the comment. Anything the corpus cannot read is an UnreadableEvent (dead-lettered,
- * never retried). A ticket new to the corpus gets its shadow predictions (predictions/) before the
- * event counts as processed, so a crash in between predicts again rather than never.
+ * never retried). A ticket new to the corpus waits for its shadow predictions in the table
+ * (predictions/worker.ts), so the event is acknowledged as soon as the row is written.
  */
 import type { DomainEvent } from '@tix/protos';
 import type { ClosedStatuses } from './closed-statuses.js';
@@ -28,8 +28,6 @@ const strings = (value: unknown): string[] =>
 export interface ApplyDeps {
   corpus: CorpusStore;
   closedStatuses: ClosedStatuses;
-  /** Records the shadow predictions of a ticket the corpus has just seen for the first time. */
-  predict: (ticketId: number) => Promise<void>;
 }
 
 export async function applyEvent(deps: ApplyDeps, event: DomainEvent): Promise<void> {
@@ -60,7 +58,6 @@ export async function applyEvent(deps: ApplyDeps, event: DomainEvent): Promise<v
       deleted: writeTypes.includes('ticket.deleted'),
       version: int(data.version, 'version'),
     });
-    if (event.type === 'ticket.created') await deps.predict(int(data.id, 'id'));
   } else if (event.type.startsWith('comment.')) {
     await deps.corpus.applyComment({
       id: int(data.id, 'id'),
