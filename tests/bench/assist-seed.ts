@@ -51,10 +51,10 @@ const SPAN_MS = 365 * 86_400_000;
 const INSERT_DOCUMENTS = `
   INSERT INTO ai_documents (ticket_id, project_id, ticket_type_id, ticket_number, title, description,
     status, is_closed, priority, resolution_type, tags, assigned_to, created_by, created_at, closed_at,
-    version, resolution_reply, resolution_comment_id)
+    version, resolution_reply, resolution_comment_id, predicted_at)
   SELECT id, $1, $2, $3 || '-' || id, title, description, status, status = ANY($4::text[]), priority,
          resolution_type, string_to_array(tags, ','), assigned_to, $5, created_at, closed_at,
-         version, reply, reply_id
+         version, reply, reply_id, now()
     FROM unnest($6::int[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
                 $13::int[], $14::timestamptz[], $15::timestamptz[], $16::int[], $17::text[], $18::int[])
       AS t(id, title, description, status, priority, resolution_type, tags, assigned_to, created_at,

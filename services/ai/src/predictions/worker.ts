@@ -2,8 +2,9 @@
  * Records the shadow predictions of new tickets apart from the corpus consumer: a ticket's row is
  * written and its event acknowledged at once (predictions cost far more than the row, and a burst of
  * new tickets must not hold up the corpus), and this worker predicts for every ticket whose
- * `predicted_at` is still null, oldest first, then marks it. Durable: the queue is the table, so a
- * crash or a restart only delays predictions. Replicas may work the same ticket at once; the
+ * `predicted_at` is still null and that is still open, newest first (a backlog's fresh tickets
+ * are the ones someone is triaging), then marks it. A ticket first seen already closed needs no
+ * triage. Durable: the queue is the table, so a crash or a restart only delays predictions. Replicas may work the same ticket at once; the
  * predictions are unique per ticket and action type, so the second pass adds nothing.
  */
 import type pg from 'pg';
@@ -17,8 +18,8 @@ export const PREDICTION_BATCH = 50;
 /** Predicts for up to PREDICTION_BATCH waiting tickets; resolves with how many it did. */
 export async function predictPending(deps: { pool: pg.Pool; retriever: Retriever }): Promise<number> {
   const { rows } = await deps.pool.query<{ ticket_id: number }>(
-    `SELECT ticket_id FROM ai_documents WHERE predicted_at IS NULL AND NOT deleted
-      ORDER BY ticket_id LIMIT ${PREDICTION_BATCH}`,
+    `SELECT ticket_id FROM ai_documents WHERE predicted_at IS NULL AND NOT deleted AND NOT is_closed
+      ORDER BY ticket_id DESC LIMIT ${PREDICTION_BATCH}`,
   );
   for (const { ticket_id: ticketId } of rows) {
     await recordPredictions(deps, ticketId);
