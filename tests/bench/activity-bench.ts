@@ -33,6 +33,7 @@ import { cpuSnapshot } from './cpu-usage.js';
 import { startFleetEnvironment, Teardown, type BenchEnvironment } from './environment.js';
 import type { Summary } from './measure.js';
 import { describeMachine } from './report.js';
+import { asksFor, positiveInt } from './command-line.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 
@@ -56,14 +57,7 @@ interface ActivityBenchOptions {
 
 /** True when the command line asks for this bench (`--only activity`). */
 export function isActivityBench(argv: string[]): boolean {
-  const index = argv.indexOf('--only');
-  return argv.includes('--only=activity') || (index !== -1 && argv[index + 1] === 'activity');
-}
-
-function positiveInt(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!/^[0-9]+$/.test(value) || Number(value) < 1) throw new Error(`--${name} must be a positive integer`);
-  return Number(value);
+  return asksFor(argv, 'activity');
 }
 
 /** Reads this bench's command line; throws a usage message naming the bad option. */

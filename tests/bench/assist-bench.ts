@@ -33,15 +33,11 @@ import { seedAssistCorpus } from './assist-seed.js';
 import { cpuSnapshot, waitUntilQuiet } from './cpu-usage.js';
 import { startFleetEnvironment, Teardown } from './environment.js';
 import { describeMachine } from './report.js';
+import { asksFor, positiveInt } from './command-line.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 
 export const ASSIST_TARGETS = { suggestP95Ms: 250, searchP95Ms: 100, lagP99Ms: 1_000 } as const;
-
-/** The spec's route limits (30 suggestions an hour, 10 searches a minute), lifted for this bench. */
-const UNTHROTTLED_ASSISTANT_ROUTES = ['/ai/suggest-reply', '/search/*', '/search/ai']
-  .map((route) => `${route}=1000000000/60`)
-  .join(',');
 
 /** Seeds of the desk's words, its history, and the tickets written during the bench. */
 const DESK_SEED = 14;
@@ -65,14 +61,7 @@ interface AssistBenchOptions {
 
 /** True when the command line asks for this bench (`--only assist`). */
 export function isAssistBench(argv: string[]): boolean {
-  const index = argv.indexOf('--only');
-  return argv.includes('--only=assist') || (index !== -1 && argv[index + 1] === 'assist');
-}
-
-function positiveInt(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!/^[0-9]+$/.test(value) || Number(value) < 1) throw new Error(`--${name} must be a positive integer`);
-  return Number(value);
+  return asksFor(argv, 'assist');
 }
 
 /** Reads this bench's command line; throws a usage message naming the bad option. */
@@ -170,9 +159,6 @@ export async function runAssistBench(argv: string[]): Promise<void> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  process.env.RATE_LIMIT_ROUTES = [process.env.RATE_LIMIT_ROUTES, UNTHROTTLED_ASSISTANT_ROUTES]
-    .filter(Boolean)
-    .join(',');
   try {
     log(`starting the fleet (load average ${loadAverage.join(', ')})`);
     const environment = await startFleetEnvironment(teardown, {

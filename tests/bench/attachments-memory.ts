@@ -20,6 +20,7 @@ import type { LogLevel } from '@tix/kit';
 import { sampleRss, type RssSampler } from './attachments-rss.js';
 import { downloadOnce, idleOf, startWorld, uploadOnce } from './attachments-world.js';
 import { Teardown } from './environment.js';
+import { asksFor, positiveInt } from './command-line.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const MB = 1024 * 1024;
@@ -37,14 +38,7 @@ interface UploadsBenchOptions {
 
 /** True when the command line asks for this bench (`--only uploads`). */
 export function isUploadsBench(argv: string[]): boolean {
-  const index = argv.indexOf('--only');
-  return argv.includes('--only=uploads') || (index !== -1 && argv[index + 1] === 'uploads');
-}
-
-function positiveInt(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!/^[0-9]+$/.test(value) || Number(value) < 1) throw new Error(`--${name} must be a positive integer`);
-  return Number(value);
+  return asksFor(argv, 'uploads');
 }
 
 /** Reads this bench's command line; throws a usage message naming the bad option. */

@@ -35,6 +35,7 @@ import {
 } from '@tix/protos';
 import { Teardown } from './environment.js';
 import { median } from './measure.js';
+import { asksFor, positiveInt } from './command-line.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const GATEWAY_COST_TARGET = 0.15;
@@ -48,7 +49,10 @@ export const UNTHROTTLED_LIMITS_ENV = {
   RATE_LIMIT_SESSION: '1000000000/60',
   RATE_LIMIT_ANONYMOUS: '1000000000/60',
   RATE_LIMIT_AUTH: '1000000000/60',
-  RATE_LIMIT_ROUTES: '/tickets/*/status=1000000000/60',
+  // Every spec route limit the benches drive (status moves, suggestions, searches).
+  RATE_LIMIT_ROUTES: ['/tickets/*/status', '/ai/suggest-reply', '/search/*', '/search/ai']
+    .map((route) => `${route}=1000000000/60`)
+    .join(','),
 } as const;
 
 interface GatewayBenchOptions {
@@ -62,14 +66,7 @@ interface GatewayBenchOptions {
 
 /** True when the command line asks for this bench (`--only gateway`). */
 export function isGatewayBench(argv: string[]): boolean {
-  const index = argv.indexOf('--only');
-  return argv.includes('--only=gateway') || (index !== -1 && argv[index + 1] === 'gateway');
-}
-
-function positiveInt(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!/^[0-9]+$/.test(value) || Number(value) < 1) throw new Error(`--${name} must be a positive integer`);
-  return Number(value);
+  return asksFor(argv, 'gateway');
 }
 
 /** Reads this bench's command line; throws a usage message naming the bad option. */

@@ -51,6 +51,7 @@ import { isGatewayBench, runGatewayBench, UNTHROTTLED_LIMITS_ENV } from './gatew
 import { isWebhookBench, runWebhookBench } from './webhooks-bench.js';
 import { isActivityBench, runActivityBench } from './activity-bench.js';
 import { isAssistBench, runAssistBench } from './assist-bench.js';
+import { positiveInt } from './command-line.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 
@@ -68,12 +69,6 @@ interface BenchOptions {
   baselinePrepared: boolean;
   logLevel: LogLevel;
   out: string;
-}
-
-function positiveInt(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!/^[0-9]+$/.test(value) || Number(value) < 1) throw new Error(`--${name} must be a positive integer`);
-  return Number(value);
 }
 
 /** Reads the command line; throws a usage message naming the bad option. */

@@ -36,6 +36,7 @@ import {
   type WebhookApi,
 } from './webhooks-measure.js';
 import { startBenchReceiver, type BenchReceiver } from './webhooks-receiver.js';
+import { asksFor, positiveInt } from './command-line.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 
@@ -54,14 +55,7 @@ interface WebhookBenchOptions {
 
 /** True when the command line asks for this bench (`--only webhooks`). */
 export function isWebhookBench(argv: string[]): boolean {
-  const index = argv.indexOf('--only');
-  return argv.includes('--only=webhooks') || (index !== -1 && argv[index + 1] === 'webhooks');
-}
-
-function positiveInt(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!/^[0-9]+$/.test(value) || Number(value) < 1) throw new Error(`--${name} must be a positive integer`);
-  return Number(value);
+  return asksFor(argv, 'webhooks');
 }
 
 /** Reads this bench's command line; throws a usage message naming the bad option. */
