@@ -119,7 +119,14 @@ describe('activity route schemas', () => {
     ]) {
       expect(queryError(listActivityQuery, { type }).message, type).to.equal('Invalid type');
     }
-    for (const since of ['2026-02-30', '2026-05-02T10:11:00', '1714644660', '2026-05-02T25:00:00Z']) {
+    for (const since of [
+      '2026-02-30',
+      '2026-05-02T10:11:00',
+      '1714644660',
+      '2026-05-02T25:00:00Z',
+      '0000-01-01',
+      '0000-06-01T00:00:00Z',
+    ]) {
       expect(queryError(listActivityQuery, { since }).message, since).to.equal('Invalid since');
     }
     expect(queryError(listActivityQuery, { ticket_id: ['1', '2'] }).message).to.equal('Invalid ticket_id');
