@@ -11,36 +11,14 @@
  * n-th word about 1/n as often as the first), so a few products, codes and words are everywhere and
  * most occur in a handful of tickets. The same seed always gives the same desk.
  */
-// By path: @tix/tests does not depend on @tix/support-corpus (a workspace dependency would be neater).
-import {
-  syntheticTickets,
-  type SyntheticTicket,
-} from '../../services/lib/support-corpus/src/synthetic-corpus.js';
+import { seededRandom, syntheticTickets, type SyntheticTicket } from '@tix/support-corpus';
 
 /** Sizes of the made-up lists (distinct entries). */
 export const VOCABULARY = { words: 8_000, products: 150, errorCodes: 3_000, companies: 2_000 } as const;
 const FIRST_NAMES = 300;
 const LAST_NAMES = 500;
 
-/** mulberry32, as @tix/support-corpus uses (it does not export its own). */
-function random(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  return {
-    next,
-    chance: (probability: number) => next() < probability,
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
-    int: (from: number, to: number) => from + Math.floor(next() * (to - from + 1)),
-  };
-}
-
-type Random = ReturnType<typeof random>;
+type Random = ReturnType<typeof seededRandom>;
 
 const ONSETS = ['b', 'br', 'c', 'cl', 'd', 'dr', 'f', 'fr', 'g', 'gl', 'h', 'j', 'k', 'l', 'm', 'n', 'p'];
 const MORE_ONSETS = ['pl', 'qu', 'r', 's', 'sk', 'st', 't', 'tr', 'v', 'w', 'z'];
@@ -120,7 +98,7 @@ const COMMON_TERMS = [
 
 /** The desk made from `seed`: its made-up lists, and tickets on demand. */
 export function createDesk(seed: number): Desk {
-  const rng = random(seed);
+  const rng = seededRandom(seed);
   const taken = new Set<string>();
   const words = madeUpWords(rng, VOCABULARY.words, taken);
   const products = madeUpWords(rng, VOCABULARY.products, taken).map(
@@ -178,7 +156,7 @@ export function createDesk(seed: number): Desk {
     items.slice(Math.floor(items.length * from), Math.floor(items.length * from) + count);
   return {
     tickets({ count, seed: ticketSeed }) {
-      const ticketRng = random(ticketSeed ^ 0x5eed);
+      const ticketRng = seededRandom(ticketSeed ^ 0x5eed);
       return syntheticTickets({ count, seed: ticketSeed }).map((ticket) => enrich(ticket, ticketRng));
     },
     commonTerms: COMMON_TERMS,

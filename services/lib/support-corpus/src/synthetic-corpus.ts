@@ -64,7 +64,7 @@ export interface SyntheticTicket {
 }
 
 /** mulberry32: a tiny, well-spread 32-bit PRNG; the same seed gives the same sequence everywhere. */
-function random(seed: number) {
+export function seededRandom(seed: number) {
   let state = seed >>> 0;
   const next = () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -74,13 +74,15 @@ function random(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
   return {
+    next,
     chance: (probability: number) => next() < probability,
     pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
+    int: (from: number, to: number) => from + Math.floor(next() * (to - from + 1)),
     digits: (count: number) => Array.from({ length: count }, () => Math.floor(next() * 10)).join(''),
   };
 }
 
-type Random = ReturnType<typeof random>;
+type Random = ReturnType<typeof seededRandom>;
 
 /**
  * The values of one ticket's placeholders: each chosen once, on first use, so the description and
@@ -159,6 +161,6 @@ function syntheticTicket(index: number, rng: Random): SyntheticTicket {
 
 /** `count` synthetic tickets; the same `seed` gives the same tickets. */
 export function syntheticTickets(options: { count: number; seed: number }): SyntheticTicket[] {
-  const rng = random(options.seed);
+  const rng = seededRandom(options.seed);
   return Array.from({ length: options.count }, (_, index) => syntheticTicket(index, rng));
 }
