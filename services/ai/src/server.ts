@@ -10,7 +10,7 @@ import { defineTixService, grpcService, startDomainEventConsumer } from '@tix/ki
 import { aiHandlers } from './ai-handlers.js';
 import { createLlm } from './assist/llm.js';
 import { loadConfig } from './config.js';
-import { applyEvent } from './corpus/apply-event.js';
+import { applyEvent, isTransientCorpusError } from './corpus/apply-event.js';
 import { createClosedStatuses } from './corpus/closed-statuses.js';
 import { createCorpusStore } from './corpus/corpus-store.js';
 import { recordCorpusLag } from './metrics.js';
@@ -60,6 +60,7 @@ export function aiService(options: AiServiceOptions = {}) {
               name: 'corpus consumer',
               queue: AI_EVENTS_QUEUE,
               prefetch: config.prefetch,
+              isTransient: isTransientCorpusError,
               handle: async (event) => {
                 await applyEvent({ corpus, closedStatuses }, event);
                 recordCorpusLag(event.occurred_at);

@@ -4,12 +4,24 @@
  * never retried). A ticket new to the corpus waits for its shadow predictions in the table
  * (predictions/worker.ts), so the event is acknowledged as soon as the row is written.
  */
+import { AppError, isTransientDatabaseError } from '@tix/kit';
 import type { DomainEvent } from '@tix/protos';
 import type { ClosedStatuses } from './closed-statuses.js';
 import type { CorpusStore } from './corpus-store.js';
 
 export class UnreadableEvent extends Error {
   override readonly name = 'UnreadableEvent';
+}
+
+/**
+ * Whether a failure to apply an event may pass (the database or lookup unreachable): the consumer
+ * retries those in place. An unreadable event, or one whose project lookup does not know, never
+ * will: it goes to the dead-letter queue instead of holding a prefetch slot forever.
+ */
+export function isTransientCorpusError(error: unknown): boolean {
+  if (error instanceof UnreadableEvent) return false;
+  if (error instanceof AppError) return ['unavailable', 'timeout', 'internal'].includes(error.kind);
+  return isTransientDatabaseError(error);
 }
 
 const int = (value: unknown, field: string): number => {
