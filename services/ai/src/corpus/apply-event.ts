@@ -43,7 +43,6 @@ export interface ApplyDeps {
 }
 
 export async function applyEvent(deps: ApplyDeps, event: DomainEvent): Promise<void> {
-  if (await deps.corpus.isProcessed(event.id)) return;
   const { data } = event;
   if (event.type.startsWith('ticket.')) {
     const projectId = int(data.project_id, 'project_id');
@@ -83,5 +82,4 @@ export async function applyEvent(deps: ApplyDeps, event: DomainEvent): Promise<v
       deleted: event.type === 'comment.deleted',
     });
   }
-  await deps.corpus.markProcessed(event.id);
 }

@@ -51,9 +51,6 @@ export interface CorpusStore {
   /** Applies a ticket's state; true when the ticket was new to the corpus. */
   applyTicket(state: TicketState): Promise<{ created: boolean; applied: boolean }>;
   applyComment(state: CommentState): Promise<void>;
-  /** Marks an event processed; false when it already was. */
-  markProcessed(eventId: string): Promise<boolean>;
-  isProcessed(eventId: string): Promise<boolean>;
 }
 
 /**
@@ -194,20 +191,5 @@ export function createCorpusStore(pool: pg.Pool): CorpusStore {
           await lexemesOf(client, state.ticketId),
         );
       }),
-
-    async markProcessed(eventId) {
-      const { rowCount } = await pool.query(
-        'INSERT INTO ai_processed_events (event_id) VALUES ($1) ON CONFLICT DO NOTHING',
-        [eventId],
-      );
-      return rowCount === 1;
-    },
-
-    async isProcessed(eventId) {
-      const { rowCount } = await pool.query('SELECT 1 FROM ai_processed_events WHERE event_id = $1', [
-        eventId,
-      ]);
-      return rowCount === 1;
-    },
   };
 }
