@@ -9,6 +9,7 @@
 import type pg from 'pg';
 import { paginationOf, type PageWindow } from '@tix/protos';
 import { escapeHtml } from '../assist/compose.js';
+import { newestMatches } from '../retrieval/newest-matches.js';
 
 const TICKET_NUMBER = /^[A-Za-z][A-Za-z0-9]*-[1-9][0-9]{0,9}$/;
 /**
@@ -62,63 +63,85 @@ export async function searchTickets(pool: pg.Pool, request: SearchRequest) {
       pagination: paginationOf(rows.length, request.page),
     };
   }
-  const { rows } = await pool.query<SearchHitRow & { total: number }>(
-    `WITH q AS (SELECT websearch_to_tsquery('english', $1) AS query),
-          document_hits AS (
-            SELECT d.ticket_id, ts_rank_cd(d.tsv, q.query) AS rank, NULL::int AS comment_id
-              FROM (SELECT ticket_id, tsv FROM ai_documents, q
-                     WHERE project_id = ANY($2::int[]) AND NOT deleted AND tsv @@ q.query
-                     ORDER BY ticket_id DESC LIMIT ${SEARCH_RANKED}) d, q),
-          comment_hits AS (
-            SELECT c.ticket_id, 0.8 * ts_rank_cd(c.tsv, q.query) AS rank, c.id AS comment_id
-              FROM (SELECT c.id, c.ticket_id, c.tsv FROM ai_comments c, q
-                     WHERE c.project_id = ANY($2::int[]) AND NOT c.deleted AND ($3 OR NOT c.is_internal)
-                       AND c.tsv @@ q.query
-                       AND NOT EXISTS (SELECT 1 FROM ai_documents d WHERE d.ticket_id = c.ticket_id AND d.deleted)
-                     ORDER BY c.id DESC LIMIT ${SEARCH_RANKED}) c, q),
-          best AS (
-            SELECT DISTINCT ON (ticket_id) ticket_id, rank, comment_id
-              FROM (SELECT * FROM document_hits UNION ALL SELECT * FROM comment_hits) hits
-             ORDER BY ticket_id, rank DESC, comment_id NULLS FIRST),
-          page AS (
-            SELECT *, count(*) OVER () AS total FROM best
-             ORDER BY rank DESC, ticket_id DESC
-             LIMIT $4 OFFSET $5)
-     SELECT p.ticket_id, d.project_id, d.ticket_number, d.title, d.status, p.rank, p.comment_id,
-            p.total::int AS total,
-            CASE WHEN p.comment_id IS NOT NULL THEN 'comment'
-                 WHEN to_tsvector('english', d.title) @@ q.query THEN 'title'
-                 ELSE 'description' END AS matched_in,
-            ts_headline('english',
-                        CASE WHEN p.comment_id IS NOT NULL THEN (SELECT content FROM ai_comments WHERE id = p.comment_id)
-                             WHEN to_tsvector('english', d.title) @@ q.query THEN d.title
-                             ELSE d.description END,
-                        q.query, '${HEADLINE}') AS snippet
-       FROM page p JOIN ai_documents d USING (ticket_id), q
-      ORDER BY p.rank DESC, p.ticket_id DESC`,
-    [q, request.projectIds, request.includeInternal, request.page.perPage, request.page.offset],
-  );
-  let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && request.page.offset > 0) {
-    // Past the last page: how many the search ranks, for the pagination object.
-    const counted = await pool.query<{ total: number }>(
-      `WITH q AS (SELECT websearch_to_tsquery('english', $1) AS query)
-       SELECT count(DISTINCT ticket_id)::int AS total FROM (
-         (SELECT ticket_id FROM ai_documents, q
-           WHERE project_id = ANY($2::int[]) AND NOT deleted AND tsv @@ q.query
-           ORDER BY ticket_id DESC LIMIT ${SEARCH_RANKED})
-         UNION ALL
-         (SELECT c.ticket_id FROM ai_comments c, q
-           WHERE c.project_id = ANY($2::int[]) AND NOT c.deleted AND ($3 OR NOT c.is_internal)
-             AND c.tsv @@ q.query
-             AND NOT EXISTS (SELECT 1 FROM ai_documents d WHERE d.ticket_id = c.ticket_id AND d.deleted)
-           ORDER BY c.id DESC LIMIT ${SEARCH_RANKED})) matches`,
-      [q, request.projectIds, request.includeInternal],
-    );
-    total = counted.rows[0]?.total ?? 0;
-  }
+  const hits = await rankedMatches(pool, q, request);
+  const page = hits.slice(request.page.offset, request.page.offset + request.page.perPage);
+  const rows = page.length === 0 ? [] : await pageRows(pool, q, page);
   return {
     hits: rows.map((row) => ({ ...row, snippet: markSnippet(row.snippet) })),
-    pagination: paginationOf(total, request.page),
+    pagination: paginationOf(hits.length, request.page),
   };
+}
+
+interface RankedHit {
+  ticket_id: number;
+  rank: number;
+  comment_id: number | null;
+}
+
+/**
+ * Every ticket the search ranks, best first: the newest SEARCH_RANKED matching tickets and matching
+ * comments (of tickets not deleted), each ticket once with its best match (its own text before a
+ * comment of the same rank), equal ranks newest first.
+ */
+async function rankedMatches(pool: pg.Pool, q: string, request: SearchRequest): Promise<RankedHit[]> {
+  const { rows: newest } = await pool.query<{ ticket_id: number; comment_id: number }>(
+    `SELECT (SELECT coalesce(max(ticket_id), 0) FROM ai_documents) AS ticket_id,
+            (SELECT coalesce(max(id), 0) FROM ai_comments) AS comment_id`,
+  );
+  const [documents, comments] = await Promise.all([
+    newestMatches(newest[0]!.ticket_id, SEARCH_RANKED, async (window) => {
+      const { rows } = await pool.query<RankedHit>(
+        `SELECT ticket_id, ts_rank_cd(tsv, query) AS rank, NULL::int AS comment_id
+           FROM ai_documents, websearch_to_tsquery('english', $1) query
+          WHERE project_id = ANY($2::int[]) AND NOT deleted AND tsv @@ query
+            AND ticket_id > $3 AND ticket_id <= $4
+          ORDER BY ticket_id DESC LIMIT $5`,
+        [q, request.projectIds, window.above, window.upTo, window.limit],
+      );
+      return rows;
+    }),
+    newestMatches(newest[0]!.comment_id, SEARCH_RANKED, async (window) => {
+      const { rows } = await pool.query<RankedHit>(
+        `SELECT c.ticket_id, 0.8 * ts_rank_cd(c.tsv, query) AS rank, c.id AS comment_id
+           FROM ai_comments c, websearch_to_tsquery('english', $1) query
+          WHERE c.project_id = ANY($2::int[]) AND NOT c.deleted AND ($3 OR NOT c.is_internal) AND c.tsv @@ query
+            AND NOT EXISTS (SELECT 1 FROM ai_documents d WHERE d.ticket_id = c.ticket_id AND d.deleted)
+            AND c.id > $4 AND c.id <= $5
+          ORDER BY c.id DESC LIMIT $6`,
+        [q, request.projectIds, request.includeInternal, window.above, window.upTo, window.limit],
+      );
+      return rows;
+    }),
+  ]);
+  const best = new Map<number, RankedHit>();
+  for (const hit of [...documents, ...comments]) {
+    const held = best.get(hit.ticket_id);
+    if (!held || hit.rank > held.rank) best.set(hit.ticket_id, hit);
+  }
+  return [...best.values()].sort((a, b) => b.rank - a.rank || b.ticket_id - a.ticket_id);
+}
+
+/** The page's tickets with where each matched and its highlighted passage, in the page's order. */
+async function pageRows(pool: pg.Pool, q: string, page: readonly RankedHit[]): Promise<SearchHitRow[]> {
+  const { rows } = await pool.query<SearchHitRow>(
+    `WITH q AS (SELECT websearch_to_tsquery('english', $1) AS query),
+          page AS (SELECT * FROM unnest($2::int[], $3::int[], $4::float8[]) WITH ORDINALITY
+                     AS p(ticket_id, comment_id, rank, position)),
+          matched AS (
+            SELECT p.*, d.project_id, d.ticket_number, d.title, d.status, d.description,
+                   CASE WHEN p.comment_id IS NOT NULL THEN 'comment'
+                        WHEN to_tsvector('english', d.title) @@ q.query THEN 'title'
+                        ELSE 'description' END AS matched_in
+              FROM page p JOIN ai_documents d USING (ticket_id), q)
+     SELECT m.ticket_id, m.project_id, m.ticket_number, m.title, m.status, m.rank, m.comment_id, m.matched_in,
+            ts_headline('english',
+                        CASE m.matched_in WHEN 'comment' THEN (SELECT content FROM ai_comments WHERE id = m.comment_id)
+                                          WHEN 'title' THEN m.title
+                                          ELSE m.description END,
+                        q.query, '${HEADLINE}') AS snippet
+       FROM matched m, q
+      ORDER BY m.position`,
+    [q, page.map((hit) => hit.ticket_id), page.map((hit) => hit.comment_id), page.map((hit) => hit.rank)],
+  );
+  return rows;
 }
