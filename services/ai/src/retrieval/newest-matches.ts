@@ -4,12 +4,12 @@
  * A GIN index returns every match in no order, so `ORDER BY id DESC LIMIT n` over a common word
  * fetches and sorts every matching row of the table (12,000 of 100,000 tickets for "password
  * reset") to keep the newest n. Bounding the id as well lets PostgreSQL AND the text index's bitmap
- * with the primary key's, so a window reads only its own matches. The first window spans
- * FIRST_WINDOW_FACTOR x limit ids; each next one is sized from the density of matches seen so far
- * (half as much again as it should need, at least double the last), and one that found nothing
- * reaches the oldest id at once. A common word costs a query that reads a little more than it
- * keeps, a rare one two queries over its few matches (one, when the caller knows an upper bound
- * of the matches near the limit). The rows are exactly the newest `limit`
+ * with the primary key's, so a window reads only its own matches. The first window is sized from
+ * the matches the caller expects (FIRST_WINDOW_FACTOR x limit ids without an estimate); each next
+ * one from the density of matches seen so far (half as much again as it should need), four times
+ * the last when the last found nothing, and the rest at once while nothing was found. A common
+ * word costs a query that reads a little more than it keeps; a rare one, one query when the
+ * caller's estimate says it is rare, two otherwise. The rows are exactly the newest `limit`
  * matches, as one unbounded query would return them.
  */
 
@@ -29,21 +29,30 @@ export async function newestMatches<Row>(
   newestId: number,
   limit: number,
   readWindow: (window: IdWindow) => Promise<Row[]>,
-  /** How many rows match at most, when the caller knows (sizes the first window). */
-  matchesAtMost = Infinity,
+  /**
+   * How many rows the caller expects to match (an upper bound or an estimate), when it knows: it
+   * only sizes the first window, the answer is exact whatever it says.
+   */
+  expectedMatches = Infinity,
 ): Promise<Row[]> {
   const rows: Row[] = [];
   let upTo = newestId;
-  // Without a bound, a first guess; with one, the window that would hold `limit` matches at the
-  // bound's density, half as much again (all of it, when the bound is near the limit).
-  let span = Number.isFinite(matchesAtMost)
-    ? Math.ceil((1.5 * limit * newestId) / Math.max(matchesAtMost, 1))
+  // Without an estimate, a first guess; with one, the window that would hold `limit` matches at its
+  // density, half as much again (all of it, when the estimate is near the limit).
+  let span = Number.isFinite(expectedMatches)
+    ? Math.ceil((1.5 * limit * newestId) / Math.max(expectedMatches, 1))
     : FIRST_WINDOW_FACTOR * limit;
   while (upTo > 0 && rows.length < limit) {
     const above = Math.max(0, upTo - span);
-    rows.push(...(await readWindow({ above, upTo, limit: limit - rows.length })));
+    const found = await readWindow({ above, upTo, limit: limit - rows.length });
+    rows.push(...found);
     const density = rows.length / (newestId - above);
-    span = density > 0 ? Math.max(2 * span, Math.ceil((1.5 * (limit - rows.length)) / density)) : above;
+    span =
+      density === 0
+        ? above // nothing yet: the rest at once
+        : found.length === 0
+          ? 4 * span // matches thin out (a word that went out of use): widen fast
+          : Math.ceil((1.5 * (limit - rows.length)) / density);
     upTo = above;
   }
   return rows;

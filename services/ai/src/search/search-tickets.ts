@@ -17,7 +17,7 @@ const TICKET_NUMBER = /^[A-Za-z][A-Za-z0-9]*-[1-9][0-9]{0,9}$/;
  * and a query matching more than this is one to refine. `total` counts what is ranked, so every page
  * it announces can be reached.
  */
-export const SEARCH_RANKED = 1_000;
+export const SEARCH_RANKED = 500;
 const START = '\u0001';
 const STOP = '\u0002';
 const HEADLINE = `StartSel=${START}, StopSel=${STOP}, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`;
@@ -84,34 +84,57 @@ interface RankedHit {
  * comment of the same rank), equal ranks newest first.
  */
 async function rankedMatches(pool: pg.Pool, q: string, request: SearchRequest): Promise<RankedHit[]> {
-  const { rows: newest } = await pool.query<{ ticket_id: number; comment_id: number }>(
+  // The newest ids, and how many documents the words occur in (ai_lexeme_df): a query without a
+  // negation matches at most that many documents. Comments are not counted; the documents' figure
+  // is their estimate (it only sizes the first window).
+  const { rows: newest } = await pool.query<{
+    ticket_id: number;
+    comment_id: number;
+    documents: number | null;
+  }>(
     `SELECT (SELECT coalesce(max(ticket_id), 0) FROM ai_documents) AS ticket_id,
-            (SELECT coalesce(max(id), 0) FROM ai_comments) AS comment_id`,
+            (SELECT coalesce(max(id), 0) FROM ai_comments) AS comment_id,
+            CASE WHEN websearch_to_tsquery('english', $1)::text LIKE '%!%' THEN NULL
+                 ELSE (SELECT coalesce(sum(documents), 0)::int FROM ai_lexeme_df
+                        WHERE project_id = ANY($2::int[])
+                          AND lexeme = ANY(tsvector_to_array(to_tsvector('english', $1)))) END AS documents`,
+    [q, request.projectIds],
   );
+  const { ticket_id: newestTicket, comment_id: newestComment, documents: expected } = newest[0]!;
   const [documents, comments] = await Promise.all([
-    newestMatches(newest[0]!.ticket_id, SEARCH_RANKED, async (window) => {
-      const { rows } = await pool.query<RankedHit>(
-        `SELECT ticket_id, ts_rank_cd(tsv, query) AS rank, NULL::int AS comment_id
+    newestMatches(
+      newestTicket,
+      SEARCH_RANKED,
+      async (window) => {
+        const { rows } = await pool.query<RankedHit>(
+          `SELECT ticket_id, ts_rank_cd(tsv, query) AS rank, NULL::int AS comment_id
            FROM ai_documents, websearch_to_tsquery('english', $1) query
           WHERE project_id = ANY($2::int[]) AND NOT deleted AND tsv @@ query
             AND ticket_id > $3 AND ticket_id <= $4
           ORDER BY ticket_id DESC LIMIT $5`,
-        [q, request.projectIds, window.above, window.upTo, window.limit],
-      );
-      return rows;
-    }),
-    newestMatches(newest[0]!.comment_id, SEARCH_RANKED, async (window) => {
-      const { rows } = await pool.query<RankedHit>(
-        `SELECT c.ticket_id, 0.8 * ts_rank_cd(c.tsv, query) AS rank, c.id AS comment_id
+          [q, request.projectIds, window.above, window.upTo, window.limit],
+        );
+        return rows;
+      },
+      expected ?? Infinity,
+    ),
+    newestMatches(
+      newestComment,
+      SEARCH_RANKED,
+      async (window) => {
+        const { rows } = await pool.query<RankedHit>(
+          `SELECT c.ticket_id, 0.8 * ts_rank_cd(c.tsv, query) AS rank, c.id AS comment_id
            FROM ai_comments c, websearch_to_tsquery('english', $1) query
           WHERE c.project_id = ANY($2::int[]) AND NOT c.deleted AND ($3 OR NOT c.is_internal) AND c.tsv @@ query
             AND NOT EXISTS (SELECT 1 FROM ai_documents d WHERE d.ticket_id = c.ticket_id AND d.deleted)
             AND c.id > $4 AND c.id <= $5
           ORDER BY c.id DESC LIMIT $6`,
-        [q, request.projectIds, request.includeInternal, window.above, window.upTo, window.limit],
-      );
-      return rows;
-    }),
+          [q, request.projectIds, request.includeInternal, window.above, window.upTo, window.limit],
+        );
+        return rows;
+      },
+      expected ?? Infinity,
+    ),
   ]);
   const best = new Map<number, RankedHit>();
   for (const hit of [...documents, ...comments]) {
