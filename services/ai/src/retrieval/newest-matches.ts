@@ -6,7 +6,7 @@
  * reset") to keep the newest n. Bounding the id as well lets PostgreSQL AND the text index's bitmap
  * with the primary key's, so a window reads only its own matches. The first window is sized from
  * the matches the caller expects (FIRST_WINDOW_FACTOR x limit ids without an estimate); each next
- * one from the density of matches seen so far (half as much again as it should need), four times
+ * one from the density of matches seen so far (with a margin), four times
  * the last when the last found nothing, and the rest at once while nothing was found. A common
  * word costs a query that reads a little more than it keeps; a rare one, one query when the
  * caller's estimate says it is rare, two otherwise. The rows are exactly the newest `limit`
@@ -23,6 +23,11 @@ export interface IdWindow {
 }
 
 const FIRST_WINDOW_FACTOR = 10;
+/**
+ * Windows are sized for this many times the matches they should hold: reading a few hundred rows
+ * too many costs less than a further window, which scans the text index again.
+ */
+const MARGIN = 2;
 
 /** The rows of every window read, newest first: the newest `limit` matches. */
 export async function newestMatches<Row>(
@@ -38,9 +43,9 @@ export async function newestMatches<Row>(
   const rows: Row[] = [];
   let upTo = newestId;
   // Without an estimate, a first guess; with one, the window that would hold `limit` matches at its
-  // density, half as much again (all of it, when the estimate is near the limit).
+  // density, with the margin (all of it, when the estimate is near the limit).
   let span = Number.isFinite(expectedMatches)
-    ? Math.ceil((1.5 * limit * newestId) / Math.max(expectedMatches, 1))
+    ? Math.ceil((MARGIN * limit * newestId) / Math.max(expectedMatches, 1))
     : FIRST_WINDOW_FACTOR * limit;
   while (upTo > 0 && rows.length < limit) {
     const above = Math.max(0, upTo - span);
@@ -52,7 +57,7 @@ export async function newestMatches<Row>(
         ? above // nothing yet: the rest at once
         : found.length === 0
           ? 4 * span // matches thin out (a word that went out of use): widen fast
-          : Math.ceil((1.5 * (limit - rows.length)) / density);
+          : Math.ceil((MARGIN * (limit - rows.length)) / density);
     upTo = above;
   }
   return rows;

@@ -84,20 +84,28 @@ interface RankedHit {
  * comment of the same rank), equal ranks newest first.
  */
 async function rankedMatches(pool: pg.Pool, q: string, request: SearchRequest): Promise<RankedHit[]> {
-  // The newest ids, and how many documents the words occur in (ai_lexeme_df): a query without a
-  // negation matches at most that many documents. Comments are not counted; the documents' figure
-  // is their estimate (it only sizes the first window).
+  // The newest ids, and how many documents the query matches at most from the frequencies of its
+  // words (ai_lexeme_df): the rarest word's for words that must all occur, their sum when any may
+  // (an `or`), unknown with a negation. Comments are not counted; the documents' figure stands in
+  // for them (it only sizes the first window).
   const { rows: newest } = await pool.query<{
     ticket_id: number;
     comment_id: number;
     documents: number | null;
   }>(
-    `SELECT (SELECT coalesce(max(ticket_id), 0) FROM ai_documents) AS ticket_id,
+    `WITH q AS (SELECT websearch_to_tsquery('english', $1)::text AS query),
+          frequencies AS (SELECT coalesce(array_agg(f.documents), '{}') AS documents
+                            FROM unnest(tsvector_to_array(to_tsvector('english', $1))) AS l(lexeme)
+                            LEFT JOIN (SELECT lexeme, sum(documents)::int AS documents FROM ai_lexeme_df
+                                        WHERE project_id = ANY($2::int[])
+                                          AND lexeme = ANY(tsvector_to_array(to_tsvector('english', $1)))
+                                        GROUP BY lexeme) f USING (lexeme))
+     SELECT (SELECT coalesce(max(ticket_id), 0) FROM ai_documents) AS ticket_id,
             (SELECT coalesce(max(id), 0) FROM ai_comments) AS comment_id,
-            CASE WHEN websearch_to_tsquery('english', $1)::text LIKE '%!%' THEN NULL
-                 ELSE (SELECT coalesce(sum(documents), 0)::int FROM ai_lexeme_df
-                        WHERE project_id = ANY($2::int[])
-                          AND lexeme = ANY(tsvector_to_array(to_tsvector('english', $1)))) END AS documents`,
+            CASE WHEN q.query LIKE '%!%' THEN NULL
+                 WHEN q.query LIKE '%|%' THEN (SELECT sum(coalesce(d, 0))::int FROM unnest(f.documents) d)
+                 ELSE (SELECT min(coalesce(d, 0))::int FROM unnest(f.documents) d) END AS documents
+       FROM q, frequencies f`,
     [q, request.projectIds],
   );
   const { ticket_id: newestTicket, comment_id: newestComment, documents: expected } = newest[0]!;
