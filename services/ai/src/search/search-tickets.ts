@@ -17,7 +17,7 @@ const TICKET_NUMBER = /^[A-Za-z][A-Za-z0-9]*-[1-9][0-9]{0,9}$/;
  * and a query matching more than this is one to refine. `total` counts what is ranked, so every page
  * it announces can be reached.
  */
-export const SEARCH_RANKED = 500;
+export const SEARCH_RANKED = 300;
 const START = '\u0001';
 const STOP = '\u0002';
 const HEADLINE = `StartSel=${START}, StopSel=${STOP}, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`;
@@ -134,7 +134,6 @@ async function rankedMatches(pool: pg.Pool, q: string, request: SearchRequest): 
           `SELECT c.ticket_id, 0.8 * ts_rank_cd(c.tsv, query) AS rank, c.id AS comment_id
            FROM ai_comments c, websearch_to_tsquery('english', $1) query
           WHERE c.project_id = ANY($2::int[]) AND NOT c.deleted AND ($3 OR NOT c.is_internal) AND c.tsv @@ query
-            AND NOT EXISTS (SELECT 1 FROM ai_documents d WHERE d.ticket_id = c.ticket_id AND d.deleted)
             AND c.id > $4 AND c.id <= $5
           ORDER BY c.id DESC LIMIT $6`,
           [q, request.projectIds, request.includeInternal, window.above, window.upTo, window.limit],
@@ -148,6 +147,18 @@ async function rankedMatches(pool: pg.Pool, q: string, request: SearchRequest): 
   for (const hit of [...documents, ...comments]) {
     const held = best.get(hit.ticket_id);
     if (!held || hit.rank > held.rank) best.set(hit.ticket_id, hit);
+  }
+  // The comments of deleted tickets are left out here, once per ticket found only through its
+  // comments, rather than checked for every matching comment in the window.
+  const throughComments = [...best.values()]
+    .filter((hit) => hit.comment_id !== null)
+    .map((hit) => hit.ticket_id);
+  if (throughComments.length > 0) {
+    const { rows: deleted } = await pool.query<{ ticket_id: number }>(
+      'SELECT ticket_id FROM ai_documents WHERE ticket_id = ANY($1::int[]) AND deleted',
+      [throughComments],
+    );
+    for (const row of deleted) best.delete(row.ticket_id);
   }
   return [...best.values()].sort((a, b) => b.rank - a.rank || b.ticket_id - a.ticket_id);
 }
