@@ -1,0 +1,56 @@
+-- CreateTable
+CREATE TABLE "ai_guardrails" (
+    "project_id" INTEGER NOT NULL,
+    "document" JSONB NOT NULL,
+    "version" INTEGER NOT NULL DEFAULT 1,
+    "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updated_by" INTEGER,
+
+    CONSTRAINT "ai_guardrails_pkey" PRIMARY KEY ("project_id")
+);
+
+-- CreateTable
+CREATE TABLE "ai_kill_switches" (
+    "project_id" INTEGER NOT NULL,
+    "active" BOOLEAN NOT NULL DEFAULT false,
+    "reason" TEXT,
+    "activated_at" TIMESTAMPTZ(3),
+    "activated_by" INTEGER,
+    "cleared_at" TIMESTAMPTZ(3),
+    "cleared_by" INTEGER,
+    "clear_reason" TEXT,
+
+    CONSTRAINT "ai_kill_switches_pkey" PRIMARY KEY ("project_id")
+);
+
+-- CreateTable
+CREATE TABLE "outbox_events" (
+    "seq" BIGSERIAL NOT NULL,
+    "id" UUID NOT NULL,
+    "event_type" VARCHAR(100) NOT NULL,
+    "payload" JSONB NOT NULL,
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "published_at" TIMESTAMPTZ(3),
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "last_error" TEXT,
+
+    CONSTRAINT "outbox_events_pkey" PRIMARY KEY ("seq")
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "outbox_events_id_key" ON "outbox_events"("id");
+
+-- CreateIndex
+CREATE INDEX "outbox_events_published_at_seq_idx" ON "outbox_events"("published_at", "seq");
+
+-- CreateIndex
+CREATE INDEX "ai_predictions_project_id_created_at_idx" ON "ai_predictions"("project_id", "created_at");
+
+-- Wake the outbox relay on every insert
+CREATE OR REPLACE FUNCTION outbox_events_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('outbox_events', '');
+  RETURN NULL;
+END $$;
+CREATE TRIGGER outbox_events_notify AFTER INSERT ON "outbox_events"
+  FOR EACH STATEMENT EXECUTE FUNCTION outbox_events_notify();
