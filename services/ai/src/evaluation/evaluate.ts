@@ -4,19 +4,16 @@
  * - recall@k: the share of tickets (with tags) whose k most similar resolved tickets include one of
  *   the same category (sharing a tag): would the suggestion's sources be about the same problem?
  * - priority: the kNN prediction against the priority the ticket was closed with, as precision and
- *   coverage at each threshold from 0.5 to 0.95 in 0.05 steps, then 0.99.
+ *   coverage at each threshold from 0.5 to 0.95 in 0.05 steps, then 0.99 (preview/threshold-figures.ts).
  */
 import type pg from 'pg';
 import type { Retriever } from '../retrieval/retriever.js';
 import { K, vote } from '../predictions/knn.js';
+import { curveOf, type LabelledPrediction } from '../preview/threshold-figures.js';
 
 /** Tickets a backtest looks at, at most (the newest resolved ones). */
 export const EVALUATION_LIMIT = 2_000;
 export const DEFAULT_THRESHOLD = 0.8;
-export const THRESHOLDS = [
-  ...Array.from({ length: 10 }, (_, i) => Math.round((0.5 + 0.05 * i) * 100) / 100),
-  0.99,
-];
 
 export interface EvaluationResult {
   resolvedTickets: number;
@@ -46,7 +43,7 @@ export async function evaluate(
   );
   let tagged = 0;
   let found = 0;
-  const predictions: { confidence: number; correct: boolean }[] = [];
+  const predictions: LabelledPrediction[] = [];
   for (const ticket of tickets) {
     const query = {
       projectIds: [projectId],
@@ -62,22 +59,20 @@ export async function evaluate(
     const neighbours = await deps.retriever.similarClosed({ ...query, withReply: false, limit: K });
     const priority = vote(neighbours, (neighbour) => neighbour.priority);
     if (priority !== null)
-      predictions.push({ confidence: priority.confidence, correct: priority.value === ticket.priority });
+      predictions.push({
+        confidence: priority.confidence,
+        label: priority.value === ticket.priority ? 'correct' : 'incorrect',
+        value: priority.value,
+      });
   }
   return {
     resolvedTickets: tickets.length,
     recallAtK: tagged === 0 ? 0 : round(found / tagged),
     k,
-    priorityCurve: THRESHOLDS.map((threshold) => {
-      const applied = predictions.filter((prediction) => prediction.confidence >= threshold);
-      return {
-        threshold,
-        coverage: tickets.length === 0 ? 0 : round(applied.length / tickets.length),
-        precision:
-          applied.length === 0
-            ? 0
-            : round(applied.filter((prediction) => prediction.correct).length / applied.length),
-      };
-    }),
+    // Every backtest prediction is labelled; a threshold nothing passes has precision 0 here.
+    priorityCurve: curveOf(predictions, tickets.length).map((point) => ({
+      ...point,
+      precision: point.precision ?? 0,
+    })),
   };
 }
