@@ -39,8 +39,9 @@ export const SUBSCRIBABLE_EVENT_TYPES = [
 
 /**
  * Who made a change (envelope v1.1, docs/events.md): `user` a browser session, `api_key` an
- * integration (with its key id), `system` internal jobs and operator tooling. `ai` and `via` (an
- * action taken on someone's behalf) are reserved for the assistant and not produced yet.
+ * integration (with its key id), `system` internal jobs and operator tooling, `ai` the assistant
+ * acting as its system user. `via` names the assistant's action (`ai_action`) or, on a person, the
+ * action they revert (`ai_revert`), both from the principal (kit actorOf).
  */
 export interface EventActor {
   kind: 'user' | 'api_key' | 'ai' | 'system';

@@ -17,9 +17,28 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/** The principal kinds, as metadata carries them; a principal of any other kind is refused. */
+export const PRINCIPAL_KINDS = ['api_key', 'session', 'system', 'ai'] as const;
+export type PrincipalKind = (typeof PRINCIPAL_KINDS)[number];
+
+/**
+ * On whose behalf a write is made (design §3.6): `ai_action` the assistant's action `id` (on an `ai`
+ * principal), `ai_revert` a person reverting action `id` (on their session principal).
+ */
+export const PRINCIPAL_VIA_TYPES = ['ai_action', 'ai_revert'] as const;
+export type PrincipalViaType = (typeof PRINCIPAL_VIA_TYPES)[number];
+
+export interface PrincipalVia {
+  type: PrincipalViaType;
+  id: number;
+}
+
 export interface Principal {
-  /** api_key: an integration (source_type api); session: a browser (source_type web); system: internal jobs. */
-  kind: 'api_key' | 'session' | 'system';
+  /**
+   * api_key: an integration (source_type api); session: a browser (source_type web); system:
+   * internal jobs; ai: the assistant acting as its system user (source_type system, like jobs).
+   */
+  kind: PrincipalKind;
   user_id: number;
   role: Role;
   scopes: Scope[];
@@ -27,6 +46,8 @@ export interface Principal {
   key_id?: number;
   /** Present when the principal is restricted to one project. */
   project_id?: number;
+  /** Present when the write is an assistant's action or its revert (events carry it on their actor). */
+  via?: PrincipalVia;
 }
 
 /**
@@ -58,4 +79,20 @@ export function isRole(value: unknown): value is Role {
 
 export function isScope(value: unknown): value is Scope {
   return typeof value === 'string' && (SCOPES as readonly string[]).includes(value);
+}
+
+export function isPrincipalKind(value: unknown): value is PrincipalKind {
+  return typeof value === 'string' && (PRINCIPAL_KINDS as readonly string[]).includes(value);
+}
+
+/** A well-formed `via`: a known type and a positive integer id. */
+export function isPrincipalVia(value: unknown): value is PrincipalVia {
+  if (typeof value !== 'object' || value === null) return false;
+  const { type, id } = value as { type?: unknown; id?: unknown };
+  return (
+    typeof type === 'string' &&
+    (PRINCIPAL_VIA_TYPES as readonly string[]).includes(type) &&
+    Number.isInteger(id) &&
+    (id as number) > 0
+  );
 }

@@ -32,14 +32,18 @@ export const SYSTEM_ACTOR: EventActor = Object.freeze({ kind: 'system', user_id:
 
 /**
  * The event actor (envelope v1.1) of a call: a session is its `user`, an API key is `api_key` with
- * its owner and key id, a system principal (with the user it runs as) or none (the CLI, internal
- * jobs) is `system`.
+ * its owner and key id, the assistant is `ai` with its system user, a system principal (with the
+ * user it runs as) or none (the CLI, internal jobs) is `system`. The principal's `via` (the
+ * assistant's action, or the action a person reverts) is passed through as it is.
  */
 export function actorOf(principal: Principal | null | undefined): EventActor {
   if (!principal) return { ...SYSTEM_ACTOR };
+  const via = principal.via ? { via: { type: principal.via.type, id: principal.via.id } } : {};
   // A system principal still names the user it runs as (the demo seeder), so keep that user.
-  if (principal.kind === 'system') return { kind: 'system', user_id: principal.user_id, api_key_id: null };
+  if (principal.kind === 'system')
+    return { kind: 'system', user_id: principal.user_id, api_key_id: null, ...via };
   if (principal.kind === 'api_key')
-    return { kind: 'api_key', user_id: principal.user_id, api_key_id: principal.key_id ?? null };
-  return { kind: 'user', user_id: principal.user_id, api_key_id: null };
+    return { kind: 'api_key', user_id: principal.user_id, api_key_id: principal.key_id ?? null, ...via };
+  if (principal.kind === 'ai') return { kind: 'ai', user_id: principal.user_id, api_key_id: null, ...via };
+  return { kind: 'user', user_id: principal.user_id, api_key_id: null, ...via };
 }

@@ -1,6 +1,7 @@
 /**
  * Who is writing: every change is stamped with the principal's user (created_by / updated_by) and
- * its source (api for API keys, web for browser sessions, system for internal jobs).
+ * its source (api for API keys, web for browser sessions, system for internal jobs and for the
+ * assistant, an `ai` principal acting as its system user).
  */
 import { requirePrincipal } from '@tix/kit';
 import type { Principal } from '@tix/protos';

@@ -74,10 +74,11 @@ describe('tickets config', () => {
 describe('caller', () => {
   const principal = { user_id: 4, role: 'agent' as const, scopes: [] };
 
-  it('maps API keys to api, sessions to web, internal jobs to system', () => {
+  it('maps API keys to api, sessions to web, internal jobs and the assistant to system', () => {
     expect(sourceTypeOf({ ...principal, kind: 'api_key' })).to.equal('api');
     expect(sourceTypeOf({ ...principal, kind: 'session' })).to.equal('web');
     expect(sourceTypeOf({ ...principal, kind: 'system' })).to.equal('system');
+    expect(sourceTypeOf({ ...principal, kind: 'ai' })).to.equal('system');
     expect(requireAuthor({ ...principal, kind: 'session' })).to.deep.equal({ userId: 4, sourceType: 'web' });
   });
 

@@ -3,7 +3,7 @@
  * Idempotency-Key the gateway claimed for the request (as its scope and fingerprint hashes).
  */
 import { Metadata } from '@grpc/grpc-js';
-import { isRole, isScope, type Principal } from '@tix/protos';
+import { isPrincipalKind, isPrincipalVia, isRole, isScope, type Principal } from '@tix/protos';
 
 export const CORRELATION_ID_HEADER = 'x-correlation-id';
 const PRINCIPAL_KEY = 'tix-principal';
@@ -71,21 +71,24 @@ export function readCorrelationId(metadata: Metadata): string | undefined {
   return typeof value === 'string' && isCorrelationId(value) ? value : undefined;
 }
 
-/** Reads the principal of an incoming call; null when absent or malformed. */
+/**
+ * Reads the principal of an incoming call; null when absent or malformed (an unknown kind, role or
+ * scope, or a `via` that is not a known type with a positive id).
+ */
 export function readPrincipal(metadata: Metadata): Principal | null {
   const [raw] = metadata.get(PRINCIPAL_KEY);
   if (typeof raw !== 'string') return null;
   try {
     const value = JSON.parse(raw) as Partial<Principal>;
-    const kinds: readonly string[] = ['api_key', 'session', 'system'];
     if (
       typeof value !== 'object' ||
       value === null ||
-      !kinds.includes(value.kind ?? '') ||
+      !isPrincipalKind(value.kind) ||
       !Number.isInteger(value.user_id) ||
       !isRole(value.role) ||
       !Array.isArray(value.scopes) ||
-      !value.scopes.every(isScope)
+      !value.scopes.every(isScope) ||
+      (value.via !== undefined && !isPrincipalVia(value.via))
     ) {
       return null;
     }

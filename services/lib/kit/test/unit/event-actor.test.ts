@@ -28,6 +28,31 @@ describe('actorOf', () => {
     });
   });
 
+  it('makes the assistant an ai actor with its system user and the action it takes', () => {
+    const ai = principal({ kind: 'ai', user_id: 9, via: { type: 'ai_action', id: 981 } });
+    expect(actorOf(ai)).to.deep.equal({
+      kind: 'ai',
+      user_id: 9,
+      api_key_id: null,
+      via: { type: 'ai_action', id: 981 },
+    });
+    expect(actorOf(principal({ kind: 'ai', user_id: 9 }))).to.deep.equal({
+      kind: 'ai',
+      user_id: 9,
+      api_key_id: null,
+    });
+  });
+
+  it('passes via through for a person reverting an action, and leaves it out when absent', () => {
+    expect(actorOf(principal({ via: { type: 'ai_revert', id: 981 } }))).to.deep.equal({
+      kind: 'user',
+      user_id: 7,
+      api_key_id: null,
+      via: { type: 'ai_revert', id: 981 },
+    });
+    expect(actorOf(principal())).not.to.have.property('via');
+  });
+
   it('makes a call without a principal (operator tooling) system with no user', () => {
     expect(actorOf(null)).to.deep.equal({ kind: 'system', user_id: null, api_key_id: null });
     expect(actorOf(undefined)).to.deep.equal({ kind: 'system', user_id: null, api_key_id: null });
