@@ -1,14 +1,19 @@
 /**
- * A leave-one-out backtest over a project's resolved tickets (`pnpm tix ai eval`): each ticket is
- * looked up as if it were new, with itself left out of the corpus.
- * - recall@k: the share of tickets (with tags) whose k most similar resolved tickets include one of
- *   the same category (sharing a tag): would the suggestion's sources be about the same problem?
- * - priority: the kNN prediction against the priority the ticket was closed with, as precision and
- *   coverage at each threshold from 0.5 to 0.95 in 0.05 steps, then 0.99 (preview/threshold-figures.ts).
+ * Leave-one-out backtests over a project's resolved tickets: each ticket is looked up as if it were
+ * new, with itself left out of the corpus.
+ * - `evaluate` (`pnpm tix ai eval`): recall@k, the share of tickets (with tags) whose k most similar
+ *   resolved tickets include one of the same category (sharing a tag): would the suggestion's
+ *   sources be about the same problem? And the priority prediction against the priority the ticket
+ *   was closed with, as precision and coverage at each threshold of the curve
+ *   (preview/threshold-figures.ts).
+ * - `backtestPredictions`: the labelled predictions of one action type, for the threshold preview of
+ *   a project with too few recorded outcomes (design §3.5).
  */
 import type pg from 'pg';
-import type { Retriever } from '../retrieval/retriever.js';
-import { K, vote } from '../predictions/knn.js';
+import type { Neighbour, Retriever } from '../retrieval/retriever.js';
+import { K, tagVotes, vote } from '../predictions/knn.js';
+import type { ActionType } from '../predictions/predictions.js';
+import { valueKey } from '../preview/labels.js';
 import { curveOf, type LabelledPrediction } from '../preview/threshold-figures.js';
 
 /** Tickets a backtest looks at, at most (the newest resolved ones). */
@@ -22,57 +27,139 @@ export interface EvaluationResult {
   priorityCurve: { threshold: number; coverage: number; precision: number }[];
 }
 
+interface ResolvedTicket {
+  ticket_id: number;
+  title: string;
+  description: string;
+  priority: string;
+  assigned_to: number | null;
+  tags: string[];
+}
+
 const round = (value: number) => Math.round(value * 1000) / 1000;
+
+/** The project's newest resolved tickets, at most `limit`. */
+async function resolvedTickets(pool: pg.Pool, projectId: number, limit: number): Promise<ResolvedTicket[]> {
+  const { rows } = await pool.query<ResolvedTicket>(
+    `SELECT ticket_id, title, description, priority, assigned_to, tags FROM ai_documents
+      WHERE project_id = $1 AND is_closed AND resolution_reply IS NOT NULL AND NOT deleted
+      ORDER BY ticket_id DESC LIMIT $2`,
+    [projectId, limit],
+  );
+  return rows;
+}
+
+const lookedUpAsNew = (projectId: number, ticket: ResolvedTicket) => ({
+  projectIds: [projectId],
+  title: ticket.title,
+  body: ticket.description,
+  excludeTicketId: ticket.ticket_id,
+});
+
+/** What the assistant would have predicted for `ticket` from its neighbours, labelled by what it became. */
+function predictionFor(
+  actionType: ActionType,
+  ticket: ResolvedTicket,
+  neighbours: readonly Neighbour[],
+): LabelledPrediction | null {
+  switch (actionType) {
+    case 'set_priority': {
+      const priority = vote(neighbours, (neighbour) => neighbour.priority);
+      if (priority === null) return null;
+      return {
+        confidence: priority.confidence,
+        label: priority.value === ticket.priority ? 'correct' : 'incorrect',
+        value: valueKey(actionType, priority.value),
+      };
+    }
+    case 'assign': {
+      const assignee = vote(neighbours, (neighbour) => neighbour.assignedTo);
+      if (assignee === null) return null;
+      return {
+        confidence: assignee.confidence,
+        label:
+          ticket.assigned_to === null
+            ? 'unknown'
+            : assignee.value === ticket.assigned_to
+              ? 'correct'
+              : 'incorrect',
+        value: valueKey(actionType, assignee.value),
+      };
+    }
+    case 'add_tags': {
+      const tags = tagVotes(neighbours);
+      if (tags === null) return null;
+      return {
+        confidence: tags.confidence,
+        label:
+          ticket.tags.length === 0
+            ? 'unknown'
+            : tags.tags.every((tag) => ticket.tags.includes(tag))
+              ? 'correct'
+              : 'incorrect',
+        value: valueKey(actionType, tags.tags),
+      };
+    }
+    case 'close_duplicate':
+      // Resolved tickets carry no record of the duplicates they had when new.
+      return null;
+  }
+}
 
 export async function evaluate(
   deps: { pool: pg.Pool; retriever: Retriever },
   projectId: number,
   k: number,
 ): Promise<EvaluationResult> {
-  const { rows: tickets } = await deps.pool.query<{
-    ticket_id: number;
-    title: string;
-    description: string;
-    priority: string;
-    tags: string[];
-  }>(
-    `SELECT ticket_id, title, description, priority, tags FROM ai_documents
-      WHERE project_id = $1 AND is_closed AND resolution_reply IS NOT NULL AND NOT deleted
-      ORDER BY ticket_id DESC LIMIT ${EVALUATION_LIMIT}`,
-    [projectId],
-  );
+  const tickets = await resolvedTickets(deps.pool, projectId, EVALUATION_LIMIT);
   let tagged = 0;
   let found = 0;
   const predictions: LabelledPrediction[] = [];
   for (const ticket of tickets) {
-    const query = {
-      projectIds: [projectId],
-      title: ticket.title,
-      body: ticket.description,
-      excludeTicketId: ticket.ticket_id,
-    };
+    const query = lookedUpAsNew(projectId, ticket);
     const sources = await deps.retriever.similarClosed({ ...query, withReply: true, limit: k });
     if (ticket.tags.length > 0) {
       tagged += 1;
       if (sources.some((source) => source.tags.some((tag) => ticket.tags.includes(tag)))) found += 1;
     }
     const neighbours = await deps.retriever.similarClosed({ ...query, withReply: false, limit: K });
-    const priority = vote(neighbours, (neighbour) => neighbour.priority);
-    if (priority !== null)
-      predictions.push({
-        confidence: priority.confidence,
-        label: priority.value === ticket.priority ? 'correct' : 'incorrect',
-        value: priority.value,
-      });
+    const prediction = predictionFor('set_priority', ticket, neighbours);
+    if (prediction !== null) predictions.push(prediction);
   }
   return {
     resolvedTickets: tickets.length,
     recallAtK: tagged === 0 ? 0 : round(found / tagged),
     k,
-    // Every backtest prediction is labelled; a threshold nothing passes has precision 0 here.
+    // Every backtest prediction of priority is labelled; a threshold nothing passes has precision 0 here.
     priorityCurve: curveOf(predictions, tickets.length).map((point) => ({
       ...point,
       precision: point.precision ?? 0,
     })),
   };
+}
+
+/**
+ * The predictions of `actionType` the assistant would have made for the project's newest `limit`
+ * resolved tickets, each labelled by what the ticket became; null for an action type a backtest
+ * cannot label (duplicates). `considered` is how many tickets were looked at (coverage's base).
+ */
+export async function backtestPredictions(
+  deps: { pool: pg.Pool; retriever: Retriever },
+  projectId: number,
+  actionType: ActionType,
+  limit: number,
+): Promise<{ considered: number; predictions: LabelledPrediction[] } | null> {
+  if (actionType === 'close_duplicate') return null;
+  const tickets = await resolvedTickets(deps.pool, projectId, limit);
+  const predictions: LabelledPrediction[] = [];
+  for (const ticket of tickets) {
+    const neighbours = await deps.retriever.similarClosed({
+      ...lookedUpAsNew(projectId, ticket),
+      withReply: false,
+      limit: K,
+    });
+    const prediction = predictionFor(actionType, ticket, neighbours);
+    if (prediction !== null) predictions.push(prediction);
+  }
+  return { considered: tickets.length, predictions };
 }

@@ -86,12 +86,13 @@ const precisionOf = (counts: Counts) =>
 
 /**
  * The figures at `threshold` over `predictions`, with coverage over `considered` (every prediction
- * of the window, or every ticket of a backtest) and errors per week over `days`.
+ * of the window, or every ticket of a backtest) and errors per week as the sample's expected errors
+ * times `weeklyShare` (how many of such samples a week brings: 7 / days for a window's).
  */
 export function figuresAt(
   predictions: readonly LabelledPrediction[],
   threshold: number,
-  options: { considered: number; days: number },
+  options: { considered: number; weeklyShare: number },
 ): ThresholdFigures {
   const counts = countAt(predictions, threshold);
   const precision = precisionOf(counts);
@@ -103,7 +104,7 @@ export function figuresAt(
     precision,
     precision_ci95: wilsonInterval(counts.correct, counts.labelled),
     expected_errors: expectedErrors,
-    expected_errors_per_week: options.days <= 0 ? 0 : round((expectedErrors * 7) / options.days, 1),
+    expected_errors_per_week: round(expectedErrors * options.weeklyShare, 1),
   };
 }
 

@@ -54,7 +54,7 @@ describe('threshold figures', () => {
       labelled(0.82, 'unknown'),
       labelled(0.6, 'incorrect'),
     ];
-    const figures = figuresAt(predictions, 0.8, { considered: 10, days: 14 });
+    const figures = figuresAt(predictions, 0.8, { considered: 10, weeklyShare: 7 / 14 });
     expect(figures).to.deep.equal({
       threshold: 0.8,
       would_apply: 4,
@@ -64,7 +64,7 @@ describe('threshold figures', () => {
       expected_errors: 1,
       expected_errors_per_week: 0.5,
     });
-    expect(figuresAt(predictions, 0.99, { considered: 10, days: 14 })).to.include({
+    expect(figuresAt(predictions, 0.99, { considered: 10, weeklyShare: 7 / 14 })).to.include({
       would_apply: 0,
       precision: null,
       precision_ci95: null,

@@ -1,0 +1,83 @@
+/**
+ * What became of recorded predictions (design §3.5), read from the corpus when a preview asks, so a
+ * label is never stale and nothing has to be swept:
+ * - `accepted` (someone applied it from the console) is correct;
+ * - otherwise, once a person has had time to decide (the ticket is closed, or older than
+ *   DECISION_HOURS), the ticket's value now is the person's decision: the same as predicted is
+ *   correct, a different one incorrect. An empty decision (no assignee, no tags, not merged) says
+ *   nothing about the prediction and stays unknown, as does a ticket still being triaged or deleted.
+ * Executed and reverted actions label their predictions once autonomous actions exist.
+ */
+import type pg from 'pg';
+import type { ActionType } from '../predictions/predictions.js';
+import type { Label, LabelledPrediction } from './threshold-figures.js';
+
+/** How long a person has to change what the assistant predicted before the ticket's value counts. */
+export const DECISION_HOURS = 72;
+
+interface PredictionOutcomeRow {
+  confidence: number;
+  value: unknown;
+  outcome: string | null;
+  decided: boolean;
+  priority: string;
+  assigned_to: number | null;
+  tags: string[];
+  merged_into_id: number | null;
+  is_closed: boolean;
+  deleted: boolean;
+}
+
+/** The key of a predicted value for the per-value breakdown. */
+export function valueKey(actionType: ActionType, value: unknown): string {
+  if (actionType === 'add_tags' && Array.isArray(value)) return [...(value as string[])].sort().join(',');
+  if (actionType === 'close_duplicate' && typeof value === 'object' && value !== null) {
+    const number = (value as { ticket_number?: unknown }).ticket_number;
+    return typeof number === 'string' ? number : '';
+  }
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : JSON.stringify(value);
+}
+
+/** The label of one prediction from its outcome and the ticket as the corpus has it now. */
+export function labelOf(actionType: ActionType, row: PredictionOutcomeRow): Label {
+  if (row.outcome === 'accepted') return 'correct';
+  if (row.deleted || !row.decided) return 'unknown';
+  switch (actionType) {
+    case 'set_priority':
+      return row.priority === row.value ? 'correct' : 'incorrect';
+    case 'assign':
+      if (row.assigned_to === null) return 'unknown';
+      return row.assigned_to === row.value ? 'correct' : 'incorrect';
+    case 'add_tags': {
+      if (row.tags.length === 0) return 'unknown';
+      const predicted = Array.isArray(row.value) ? (row.value as string[]) : [];
+      return predicted.every((tag) => row.tags.includes(tag)) ? 'correct' : 'incorrect';
+    }
+    case 'close_duplicate': {
+      const target = (row.value as { ticket_id?: unknown } | null)?.ticket_id;
+      if (row.merged_into_id !== null) return row.merged_into_id === target ? 'correct' : 'incorrect';
+      // Closed without being merged: a person judged it was not a duplicate of anything.
+      return row.is_closed ? 'incorrect' : 'unknown';
+    }
+  }
+}
+
+/** The project's predictions of `actionType` recorded since `from`, each with its label. */
+export async function labelledPredictions(
+  pool: pg.Pool,
+  query: { projectId: number; actionType: ActionType; from: Date },
+): Promise<LabelledPrediction[]> {
+  const { rows } = await pool.query<PredictionOutcomeRow>(
+    `SELECT p.confidence, p.value, p.outcome,
+            (d.is_closed OR d.created_at < now() - make_interval(hours => ${DECISION_HOURS})) AS decided,
+            d.priority, d.assigned_to, d.tags, d.merged_into_id, d.is_closed, d.deleted
+       FROM ai_predictions p JOIN ai_documents d USING (ticket_id)
+      WHERE p.project_id = $1 AND p.action_type = $2 AND p.created_at >= $3`,
+    [query.projectId, query.actionType, query.from],
+  );
+  return rows.map((row) => ({
+    confidence: row.confidence,
+    label: labelOf(query.actionType, row),
+    value: valueKey(query.actionType, row.value),
+  }));
+}
