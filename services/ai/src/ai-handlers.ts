@@ -10,6 +10,14 @@ import {
   type AssistantDeps,
   type SourceInfo,
 } from './assist/assistant.js';
+import {
+  activateKillSwitch,
+  clearKillSwitch,
+  readAutonomy,
+  updateGuardrails,
+  type AutonomyDeps,
+  type AutonomyView,
+} from './autonomy/autonomy.js';
 import { evaluate, DEFAULT_THRESHOLD } from './evaluation/evaluate.js';
 import { searchTickets } from './search/search-tickets.js';
 
@@ -60,7 +68,34 @@ function predictionMessage(row: PredictionRow): ai.Prediction {
   };
 }
 
-export function aiHandlers(deps: AssistantDeps): AiHandlers {
+/** An Autonomy message: absent fields for nulls, the guardrails object as JSON text. */
+function autonomyMessage(view: AutonomyView): ai.Autonomy {
+  const { kill_switch: kill } = view;
+  return {
+    ...(view.project_id === null ? {} : { project_id: view.project_id }),
+    kill_switch: {
+      active: kill.active,
+      ...(kill.scope === null ? {} : { scope: kill.scope }),
+      ...(kill.reason === null ? {} : { reason: kill.reason }),
+      ...(kill.activated_at === null ? {} : { activated_at: kill.activated_at }),
+      ...(kill.activated_by === null ? {} : { activated_by: kill.activated_by }),
+      ...(kill.cleared_at === null ? {} : { cleared_at: kill.cleared_at }),
+      ...(kill.cleared_by === null ? {} : { cleared_by: kill.cleared_by }),
+    },
+    status: view.status,
+    ...(view.guardrails === null ? {} : { guardrails_json: JSON.stringify(view.guardrails) }),
+    ...(view.stats_24h === null ? {} : { stats_24h: view.stats_24h }),
+  };
+}
+
+/** A project id the gateway resolved: 400 for none (0) or a malformed one. */
+function projectIdOf(value: number | undefined): number | null {
+  if (value === undefined) return null;
+  if (!Number.isInteger(value) || value < 1) throw AppError.badRequest('Invalid project id');
+  return value;
+}
+
+export function aiHandlers(deps: AssistantDeps & Pick<AutonomyDeps, 'lookup'>): AiHandlers {
   const configured =
     deps.llm === null ? RETRIEVAL_PROVIDER : { kind: 'openai', model: deps.llm.model, external: true };
   return {
@@ -181,6 +216,45 @@ export function aiHandlers(deps: AssistantDeps): AiHandlers {
         priority_curve: result.priorityCurve,
         default_threshold: DEFAULT_THRESHOLD,
       };
+    },
+
+    async GetAutonomy(request, context) {
+      return autonomyMessage(await readAutonomy(deps, projectIdOf(request.project_id), context));
+    },
+
+    async UpdateGuardrails(request, context) {
+      const { autonomy, warnings } = await updateGuardrails(
+        deps,
+        {
+          projectId: projectIdOf(request.project_id)!,
+          guardrailsJson: request.guardrails_json,
+          ...(request.version === undefined ? {} : { version: request.version }),
+        },
+        context,
+      );
+      return { autonomy: autonomyMessage(autonomy), warnings };
+    },
+
+    async ActivateKillSwitch(request, context) {
+      const result = await activateKillSwitch(
+        deps,
+        { projectId: projectIdOf(request.project_id), reason: request.reason },
+        context,
+      );
+      return {
+        autonomy: autonomyMessage(result.autonomy),
+        cancelled_actions: result.cancelledActions,
+        already_active: result.alreadyActive,
+      };
+    },
+
+    async ClearKillSwitch(request, context) {
+      const autonomy = await clearKillSwitch(
+        deps,
+        { projectId: projectIdOf(request.project_id), reason: request.reason },
+        context,
+      );
+      return autonomyMessage(autonomy);
     },
   };
 }

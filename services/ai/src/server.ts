@@ -1,7 +1,8 @@
 /**
  * The assistant: the consumer that keeps its corpus from ticket and comment events, the worker that
  * records the shadow predictions of new tickets, and the gRPC API over it (suggestions, search, answers,
- * predictions, evaluation), on one database. It emits no events (no outbox); its peer is lookup.
+ * predictions, evaluation, autonomy), on one database. Its outbox carries the autonomy events
+ * (ai.guardrails_updated, ai.kill_switch_*); its peer is lookup.
  * main.ts runs it; tests start the same composition (testing.ts).
  */
 import path from 'node:path';
@@ -36,7 +37,7 @@ export function aiService(options: AiServiceOptions = {}) {
     config: loadConfig,
     migrations: AI_MIGRATIONS_DIR,
     peers: ['lookup'],
-    outbox: false,
+    outbox: true,
     register: ({ config, pool, logger, peers }) => {
       const retriever = createRetriever(pool);
       const corpus = createCorpusStore(pool);
@@ -50,6 +51,7 @@ export function aiService(options: AiServiceOptions = {}) {
             llm: config.llm === null ? null : createLlm(config.llm, options.fetch),
             minConfidence: config.minConfidence,
             logger,
+            lookup: peers.lookup,
           }),
         ),
         consumers: {

@@ -1,0 +1,340 @@
+/**
+ * Autonomy's use cases (design §3.4, §5.7): read a project's autonomy (guardrails, kill switch,
+ * effective status, the last day's counts), update its guardrails (merge, validate, version, event),
+ * and activate or clear a kill switch (global, or one project's). Every change and its event are one
+ * transaction (the outbox). Only admins change anything, whatever a client shows.
+ */
+import type pg from 'pg';
+import {
+  actorOf,
+  AppError,
+  fieldError,
+  inTransaction,
+  newDomainEvent,
+  requirePrincipal,
+  type Caller,
+  type ServiceClient,
+} from '@tix/kit';
+import { codePointLength, type Principal } from '@tix/protos';
+import {
+  activateSwitch,
+  clearSwitch,
+  ensureProjectRows,
+  insertEvents,
+  labelledPredictions,
+  lockSwitch,
+  predictionsLastDay,
+  readGuardrails,
+  readSwitches,
+  writeGuardrails,
+  type GuardrailsRow,
+  type KillSwitchRow,
+} from './autonomy-store.js';
+import { GLOBAL_SWITCH, type KillScope } from './gate.js';
+import {
+  ACTION_TYPES,
+  enabledActionTypes,
+  guardrailChanges,
+  mergeGuardrails,
+  MIN_LABELLED,
+  validateGuardrails,
+  withoutReadOnlyKeys,
+  type ProjectVocabulary,
+} from './guardrails.js';
+
+export const GUARDRAILS_MODIFIED = 'Guardrails were modified by another user';
+export const KILL_SWITCH_NOT_ACTIVE = 'Kill switch is not active';
+export const ADMIN_ONLY = 'Only admins may change autonomy';
+export const REASON_LIMITS = { min: 1, max: 500 } as const;
+const REASON_MESSAGE = `must be ${REASON_LIMITS.min} to ${REASON_LIMITS.max} characters`;
+
+export interface AutonomyDeps {
+  pool: pg.Pool;
+  lookup: Pick<ServiceClient<'lookup'>, 'GetUsers' | 'ResolveProject' | 'ListTicketTypes'>;
+}
+
+export interface UserRef {
+  id: number;
+  name: string;
+}
+
+export interface KillSwitchView {
+  active: boolean;
+  scope: KillScope | null;
+  reason: string | null;
+  activated_at: string | null;
+  activated_by: UserRef | null;
+  cleared_at: string | null;
+  cleared_by: UserRef | null;
+}
+
+export type EffectiveStatus = 'active' | 'killed' | 'paused' | 'disabled';
+
+export interface AutonomyView {
+  project_id: number | null;
+  kill_switch: KillSwitchView;
+  status: { effective: EffectiveStatus; paused_actions: string[] };
+  /** The guardrails object of §5.7; null without a project. */
+  guardrails: Record<string, unknown> | null;
+  stats_24h: {
+    predictions: number;
+    executed: number;
+    acknowledged: number;
+    reverted: number;
+    pending_review: number;
+  } | null;
+}
+
+function requireAdmin(principal: Principal | null): Principal {
+  const caller = requirePrincipal(principal);
+  if (caller.role !== 'admin') throw AppError.permissionDenied(ADMIN_ONLY);
+  return caller;
+}
+
+/** The reason of a kill or a clear, trimmed: 1 to 500 characters (422 otherwise). */
+export function checkReason(reason: string): string {
+  const trimmed = reason.trim();
+  const length = codePointLength(trimmed);
+  if (length < REASON_LIMITS.min || length > REASON_LIMITS.max) throw fieldError('reason', REASON_MESSAGE);
+  return trimmed;
+}
+
+async function userNames(
+  deps: AutonomyDeps,
+  ids: (number | null)[],
+  caller: Caller,
+): Promise<Map<number, string>> {
+  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const { users } = await deps.lookup.GetUsers({ ids: wanted }, { correlationId: caller.correlationId });
+  return new Map(users.map((user) => [user.id, user.name]));
+}
+
+/**
+ * The switch a project's autonomy obeys: the global one while it is active, else the project's while
+ * it is; when neither is, the one cleared last (who resumed autonomy, and when).
+ */
+function shownSwitch(switches: KillSwitchRow[]): { row: KillSwitchRow | null; scope: KillScope | null } {
+  const global = switches.find((row) => row.project_id === GLOBAL_SWITCH) ?? null;
+  const project = switches.find((row) => row.project_id !== GLOBAL_SWITCH) ?? null;
+  if (global?.active) return { row: global, scope: 'global' };
+  if (project?.active) return { row: project, scope: 'project' };
+  const cleared = [global, project]
+    .filter((row): row is KillSwitchRow => row !== null && row.cleared_at !== null)
+    .sort((a, b) => b.cleared_at!.getTime() - a.cleared_at!.getTime());
+  return { row: cleared[0] ?? null, scope: null };
+}
+
+/** The Autonomy of a project (or, without one, of the global switch alone). */
+export async function readAutonomy(
+  deps: AutonomyDeps,
+  projectId: number | null,
+  caller: Caller,
+): Promise<AutonomyView> {
+  let guardrails: GuardrailsRow | null = null;
+  let predictions = 0;
+  if (projectId !== null) {
+    await ensureProjectRows(deps.pool, projectId);
+    [guardrails, predictions] = await Promise.all([
+      readGuardrails(deps.pool, projectId),
+      predictionsLastDay(deps.pool, projectId),
+    ]);
+  }
+  const switches = await readSwitches(deps.pool, projectId);
+  const shown = shownSwitch(switches);
+  const names = await userNames(
+    deps,
+    [guardrails?.updated_by ?? null, shown.row?.activated_by ?? null, shown.row?.cleared_by ?? null],
+    caller,
+  );
+  const ref = (id: number | null): UserRef | null =>
+    id === null ? null : { id, name: names.get(id) ?? `User ${id}` };
+  const active = shown.scope !== null;
+  const effective: EffectiveStatus = active
+    ? 'killed'
+    : guardrails !== null && enabledActionTypes(guardrails.document).length === 0
+      ? 'disabled'
+      : 'active';
+  return {
+    project_id: projectId,
+    kill_switch: {
+      active,
+      scope: shown.scope,
+      reason: active ? shown.row!.reason : null,
+      activated_at: active ? shown.row!.activated_at!.toISOString() : null,
+      activated_by: active ? ref(shown.row!.activated_by) : null,
+      cleared_at: active ? null : (shown.row?.cleared_at?.toISOString() ?? null),
+      cleared_by: active ? null : ref(shown.row?.cleared_by ?? null),
+    },
+    // Nothing is paused yet: auto-pause counts reverted actions, and no action is taken yet.
+    status: { effective, paused_actions: [] },
+    guardrails:
+      guardrails === null
+        ? null
+        : {
+            version: guardrails.version,
+            ...guardrails.document,
+            updated_at: guardrails.updated_at.toISOString(),
+            updated_by: ref(guardrails.updated_by),
+          },
+    // executed, acknowledged, reverted and pending_review count actions, which do not exist yet.
+    stats_24h:
+      projectId === null
+        ? null
+        : { predictions, executed: 0, acknowledged: 0, reverted: 0, pending_review: 0 },
+  };
+}
+
+async function projectVocabulary(
+  deps: AutonomyDeps,
+  projectId: number,
+  caller: Caller,
+): Promise<ProjectVocabulary> {
+  const context = { correlationId: caller.correlationId };
+  const [project, types] = await Promise.all([
+    deps.lookup.ResolveProject({ id: projectId }, context),
+    deps.lookup.ListTicketTypes({ project_id: projectId }, context),
+  ]);
+  return {
+    statuses: project.statuses.map((status) => status.slug),
+    ticketTypeIds: types.ticket_types.map((type) => type.id),
+  };
+}
+
+/** The update's guardrails text as an object; anything else is refused as a whole. */
+function parsePatch(json: string): Record<string, unknown> {
+  let patch: unknown;
+  try {
+    patch = JSON.parse(json);
+  } catch {
+    throw fieldError('guardrails', 'must be a JSON object');
+  }
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch))
+    throw fieldError('guardrails', 'must be a JSON object');
+  return withoutReadOnlyKeys(patch as Record<string, unknown>);
+}
+
+/**
+ * Merges `patch` over the project's guardrails: 409 on a stale `version`, 422 with every problem of
+ * the merged whole by dotted path; else version + 1 and ai.guardrails_updated with the changes, in one
+ * transaction. An update that changes nothing writes nothing. Warnings name each action type switched
+ * to auto on fewer than MIN_LABELLED labelled predictions.
+ */
+export async function updateGuardrails(
+  deps: AutonomyDeps,
+  input: { projectId: number; guardrailsJson: string; version?: number },
+  caller: Caller,
+): Promise<{ autonomy: AutonomyView; warnings: string[] }> {
+  const principal = requireAdmin(caller.principal);
+  const patch = parsePatch(input.guardrailsJson);
+  const vocabulary = await projectVocabulary(deps, input.projectId, caller);
+  await ensureProjectRows(deps.pool, input.projectId);
+  const switchedToAuto = await inTransaction(deps.pool, async (client) => {
+    const current = await readGuardrails(client, input.projectId, { forUpdate: true });
+    if (input.version !== undefined && input.version !== current.version)
+      throw AppError.conflict(GUARDRAILS_MODIFIED);
+    const merged = validateGuardrails(mergeGuardrails(current.document, patch), vocabulary);
+    const changes = guardrailChanges(current.document, merged);
+    if (Object.keys(changes).length === 0) return [];
+    const written = await writeGuardrails(client, input.projectId, merged, principal.user_id);
+    await insertEvents(client, [
+      newDomainEvent(
+        'ai.guardrails_updated',
+        {
+          project_id: input.projectId,
+          version: written.version,
+          guardrails: merged,
+          updated_at: written.updated_at.toISOString(),
+          updated_by: principal.user_id,
+        },
+        { source: 'ai', projectId: input.projectId, actor: actorOf(principal), changes },
+      ),
+    ]);
+    return ACTION_TYPES.filter(
+      (type) => current.document.actions[type].mode !== 'auto' && merged.actions[type].mode === 'auto',
+    );
+  });
+  const labelled =
+    switchedToAuto.length === 0
+      ? new Map<string, number>()
+      : await labelledPredictions(deps.pool, input.projectId, switchedToAuto);
+  const warnings = switchedToAuto
+    .map((type) => ({ type, count: labelled.get(type) ?? 0 }))
+    .filter(({ count }) => count < MIN_LABELLED)
+    .map(({ type, count }) => `${type}: only ${count} labelled decisions; preview uses a backtest`);
+  return { autonomy: await readAutonomy(deps, input.projectId, caller), warnings };
+}
+
+function switchEventData(row: KillSwitchRow, scope: KillScope) {
+  return {
+    scope,
+    project_id: row.project_id === GLOBAL_SWITCH ? null : row.project_id,
+    active: row.active,
+    reason: row.reason,
+    activated_at: row.activated_at?.toISOString() ?? null,
+    activated_by: row.activated_by,
+    cleared_at: row.cleared_at?.toISOString() ?? null,
+    cleared_by: row.cleared_by,
+    clear_reason: row.clear_reason,
+  };
+}
+
+/**
+ * Activates the global switch (no project) or the project's, under FOR UPDATE of its row: it waits
+ * for every action gate in flight, and none passes after it commits. Already active: nothing changes
+ * (the first reason stays), `alreadyActive`.
+ */
+export async function activateKillSwitch(
+  deps: AutonomyDeps,
+  input: { projectId: number | null; reason: string },
+  caller: Caller,
+): Promise<{ autonomy: AutonomyView; cancelledActions: number; alreadyActive: boolean }> {
+  const principal = requireAdmin(caller.principal);
+  const reason = checkReason(input.reason);
+  const switchId = input.projectId ?? GLOBAL_SWITCH;
+  const scope: KillScope = input.projectId === null ? 'global' : 'project';
+  const alreadyActive = await inTransaction(deps.pool, async (client) => {
+    const row = await lockSwitch(client, switchId);
+    if (row.active) return true;
+    const activated = await activateSwitch(client, switchId, reason, principal.user_id);
+    await insertEvents(client, [
+      newDomainEvent('ai.kill_switch_activated', switchEventData(activated, scope), {
+        source: 'ai',
+        ...(input.projectId === null ? {} : { projectId: input.projectId }),
+        actor: actorOf(principal),
+        changes: { active: { from: false, to: true } },
+      }),
+    ]);
+    return false;
+  });
+  // No action queue exists yet, so there is nothing to cancel; the executor's queue will be
+  // cancelled in the kill's transaction when it exists.
+  const cancelledActions = 0;
+  return { autonomy: await readAutonomy(deps, input.projectId, caller), cancelledActions, alreadyActive };
+}
+
+/** Clears the global switch or the project's: 409 `Kill switch is not active` when it is not. */
+export async function clearKillSwitch(
+  deps: AutonomyDeps,
+  input: { projectId: number | null; reason: string },
+  caller: Caller,
+): Promise<AutonomyView> {
+  const principal = requireAdmin(caller.principal);
+  const reason = checkReason(input.reason);
+  const switchId = input.projectId ?? GLOBAL_SWITCH;
+  const scope: KillScope = input.projectId === null ? 'global' : 'project';
+  await inTransaction(deps.pool, async (client) => {
+    const row = await lockSwitch(client, switchId);
+    if (!row.active) throw AppError.conflict(KILL_SWITCH_NOT_ACTIVE);
+    const cleared = await clearSwitch(client, switchId, reason, principal.user_id);
+    await insertEvents(client, [
+      newDomainEvent('ai.kill_switch_cleared', switchEventData(cleared, scope), {
+        source: 'ai',
+        ...(input.projectId === null ? {} : { projectId: input.projectId }),
+        actor: actorOf(principal),
+        changes: { active: { from: true, to: false } },
+      }),
+    ]);
+  });
+  return readAutonomy(deps, input.projectId, caller);
+}
