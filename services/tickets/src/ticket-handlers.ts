@@ -2,6 +2,8 @@
 import type { AsyncHandlers } from '@tix/kit';
 import type { ticket } from '@tix/protos';
 import { bulkUpdateTickets } from './bulk/bulk-update-tickets.js';
+import { compareAndSetTicket, type CasOutcome } from './compare-and-set/compare-and-set-ticket.js';
+import { unmergeTicket } from './compare-and-set/unmerge-ticket.js';
 import { getBoard } from './lanes/board.js';
 import { moveTicket } from './lanes/move-ticket.js';
 import { mergeTicket } from './merges/merge-ticket.js';
@@ -16,6 +18,13 @@ export type TicketHandlers = AsyncHandlers<ticket.TicketServiceHandlers>;
 
 function message(result: ProjectTicket): ticket.Ticket__Output {
   return toTicketMessage(result.row, result.project);
+}
+
+function casResult(outcome: CasOutcome): ticket.CompareAndSetResult__Output {
+  return {
+    ticket: toTicketMessage(outcome.row, outcome.project),
+    previous_position_token: outcome.previousPositionToken,
+  };
 }
 
 /** An absent wrapper: unchanged; a wrapper without a value: null (cleared / unassigned). */
@@ -186,6 +195,39 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
         })),
         total: board.total,
       };
+    },
+
+    async CompareAndSetTicket(request, context) {
+      const outcome = await compareAndSetTicket(
+        deps,
+        {
+          projectId: request.project_id,
+          id: request.id,
+          expectedJson: request.expected_json,
+          setJson: request.set_json,
+          positionToken: request.position_token,
+          force: request.force,
+        },
+        context,
+      );
+      return casResult(outcome);
+    },
+
+    async UnmergeTicket(request, context) {
+      const outcome = await unmergeTicket(
+        deps,
+        {
+          projectId: request.project_id,
+          id: request.id,
+          expectedMergedIntoId: request.expected_merged_into_id,
+          restoreStatus: request.restore_status,
+          restoreResolutionType: request.restore_resolution_type,
+          positionToken: request.position_token,
+          force: request.force,
+        },
+        context,
+      );
+      return casResult(outcome);
     },
   };
 }

@@ -67,6 +67,13 @@ export interface TicketReadStore {
     direction: 'next' | 'previous',
     excludeId: number,
   ): Promise<{ id: number; laneRank: string } | null>;
+  /** The live ticket other than `excludeId` that holds exactly `rank` in the lane, or null (the rank is free). */
+  laneRankHolder(
+    projectId: number,
+    status: string,
+    rank: string,
+    excludeId: number,
+  ): Promise<{ id: number } | null>;
   /** One page of the filtered list and the total number of matches. */
   listPage(query: ListPageQuery): Promise<{ rows: TicketRow[]; total: number }>;
   /**
@@ -259,6 +266,16 @@ export function createTicketReadStore(pool: pg.Pool): TicketReadStore {
           WHERE t.project_id = $1 AND t.status = $2 AND t.deleted_at IS NULL
             AND t.lane_rank ${comparison} $3 AND t.id <> $4
           ORDER BY t.lane_rank ${order} LIMIT 1`,
+        [projectId, status, rank, excludeId],
+      );
+      return rows[0] ?? null;
+    },
+
+    async laneRankHolder(projectId, status, rank, excludeId) {
+      const { rows } = await pool.query<{ id: number }>(
+        `SELECT t.id FROM tickets t
+          WHERE t.project_id = $1 AND t.status = $2 AND t.deleted_at IS NULL
+            AND t.lane_rank = $3 AND t.id <> $4`,
         [projectId, status, rank, excludeId],
       );
       return rows[0] ?? null;
