@@ -14,7 +14,8 @@
  *   again: a change it did not see can never be overwritten.
  * - status: as MoveTicket, the end of the new lane, or the place `position_token` names
  *   (position-token.ts; it must be a token of that lane); resolution_type is kept when the lane is
- *   closed, cleared when it is open, and may be set (null too) only with a closed lane.
+ *   closed and cleared when it is open. A resolution may be set only in a closed lane (422 as
+ *   MoveTicket); null may be set anywhere, so a revert can restore a closed ticket that had none.
  * - tags: replaced (`tags`), or `tags_add` appended where absent and `tags_remove` removed where
  *   present, so a revert removes exactly what an action added; at most 20 after the change.
  * - merged_into_id: a merge under MergeTicket's rules (merge-rules.ts; the target must stay
