@@ -43,7 +43,7 @@ function fakeLookup() {
       calls.push(`users:${request.ids?.join(',')}`);
       const users = (request.ids ?? [])
         .filter((id) => id === 4)
-        .map((id) => ({ id, name: 'U', email: 'u@x.io', role: 'agent', is_active: false }));
+        .map((id) => ({ id, name: 'U', email: 'u@x.io', role: 'agent', is_active: false, is_system: false }));
       return Promise.resolve({ users });
     },
   };
