@@ -73,7 +73,17 @@ export function commentHandlers(deps: CommentDeps): Omit<CommentHandlers, Served
     },
 
     async DeleteComment(request, context) {
-      return deleteComment(deps, { projectId: request.project_id, id: request.id }, context);
+      return deleteComment(
+        deps,
+        {
+          projectId: request.project_id,
+          id: request.id,
+          ...(request.expected_content_sha256 === undefined
+            ? {}
+            : { expectedContentSha256: request.expected_content_sha256 }),
+        },
+        context,
+      );
     },
   };
 }

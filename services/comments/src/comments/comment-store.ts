@@ -3,9 +3,10 @@
  * touch the database at run time). A change and its domain events are written atomically:
  * - create: the id and the time are drawn first, so the event (built from exactly the row that is
  *   inserted) and the row go in with ONE statement;
- * - update and delete: one short transaction that locks the row (SELECT ... FOR UPDATE), lets the
- *   caller decide on the row as it is now, writes it and its events. A comment deleted meanwhile
- *   comes back as null.
+ * - update and a guarded delete: one short transaction that locks the row (SELECT ... FOR UPDATE),
+ *   lets the caller decide on the row as it is now, writes it and its events; a plain delete is one
+ *   DELETE ... RETURNING and its events in one transaction. A comment deleted meanwhile comes back
+ *   as null.
  * Every query is scoped by project_id: a comment id of another project is simply not found.
  */
 import type pg from 'pg';
@@ -76,11 +77,16 @@ export interface CommentStore {
     decide: (current: CommentRow) => CommentFields | null,
     eventsOf: UpdateEventsOf,
   ): Promise<CommentRow | null>;
-  /** Deletes the comment and records the events built from it as it was; null when it no longer exists. */
+  /**
+   * Deletes the comment and records the events built from it as it was; null when it no longer
+   * exists. `check`, when given, sees the row locked as it is now, before anything is written: a
+   * throw refuses the delete (rolled back, nothing written).
+   */
   delete(
     projectId: number,
     id: number,
     eventsOf: (row: CommentRow, deletedAt: Date) => DomainEvent<object>[],
+    check?: (current: CommentRow) => void,
   ): Promise<CommentRow | null>;
 }
 
@@ -188,8 +194,14 @@ export function createCommentStore(pool: pg.Pool): CommentStore {
       });
     },
 
-    delete(projectId, id, eventsOf) {
+    delete(projectId, id, eventsOf, check) {
       return inTransaction(pool, async (client) => {
+        if (check) {
+          // Locked, so no edit can land between the check and the delete.
+          const locked = await client.query<DbComment>(LOCK, [projectId, id]);
+          if (!locked.rows[0]) return null;
+          check(toRow(locked.rows[0]));
+        }
         const deleted = await client.query<DbComment & { deleted_at: Date }>(DELETE, [projectId, id]);
         const first = deleted.rows[0];
         if (!first) return null;

@@ -3,8 +3,14 @@
  * should not linger in the database); comment.deleted, carrying the comment as it was, is written in
  * the same transaction. Afterwards the id is 404. Refusals: 401, 404, then 403 (not the author, not
  * an admin).
+ *
+ * A guarded delete (`expectedContentSha256`, how the assistant reverts its own comment) removes the
+ * comment only while its content is still the one hashed: the hex SHA-256 of the UTF-8 content is
+ * compared on the locked row and the row deleted in the same transaction, so a person's edit is never
+ * lost to a revert; otherwise 409 `Comment was edited after this action` and nothing is written.
  */
-import { actorOf, requirePrincipal, type Caller } from '@tix/kit';
+import { createHash } from 'node:crypto';
+import { actorOf, AppError, requirePrincipal, type Caller } from '@tix/kit';
 import type { CommentDeps } from './comment-deps.js';
 import { commentNotFound } from './comment-errors.js';
 import { commentDeleted } from './comment-events.js';
@@ -12,19 +18,38 @@ import { assertCanDeleteComment } from './comment-permissions.js';
 import { getComment, type CommentAddress } from './get-comment.js';
 
 export const COMMENT_DELETED_MESSAGE = 'Comment deleted';
+export const COMMENT_EDITED_SINCE = 'Comment was edited after this action';
+export const BAD_CONTENT_HASH = 'expected_content_sha256 must be 64 hexadecimal characters';
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** The hex SHA-256 of a comment's content (UTF-8), as a guarded delete expects it. */
+export function contentSha256(content: string): string {
+  return createHash('sha256').update(content, 'utf8').digest('hex');
+}
 
 /** Deletes the comment; `{ message: 'Comment deleted' }`. */
 export async function deleteComment(
   deps: CommentDeps,
-  address: CommentAddress,
+  address: CommentAddress & { expectedContentSha256?: string },
   caller: Caller,
 ): Promise<{ message: string }> {
   const principal = requirePrincipal(caller.principal);
+  const expected = address.expectedContentSha256?.toLowerCase();
+  // A value that is no SHA-256 can never match: the caller's mistake, not an edit.
+  if (expected !== undefined && !SHA256_HEX.test(expected)) throw AppError.badRequest(BAD_CONTENT_HASH);
   const found = await getComment(deps, address, caller);
   assertCanDeleteComment(principal, found);
-  const deleted = await deps.store.delete(address.projectId, address.id, (row, deletedAt) => [
-    commentDeleted(row, deletedAt, actorOf(principal)),
-  ]);
+  const deleted = await deps.store.delete(
+    address.projectId,
+    address.id,
+    (row, deletedAt) => [commentDeleted(row, deletedAt, actorOf(principal))],
+    expected === undefined
+      ? undefined
+      : (current) => {
+          if (contentSha256(current.content) !== expected) throw AppError.conflict(COMMENT_EDITED_SINCE);
+        },
+  );
   if (!deleted) throw commentNotFound();
   return { message: COMMENT_DELETED_MESSAGE };
 }

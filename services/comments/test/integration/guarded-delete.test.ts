@@ -1,0 +1,182 @@
+import { createHash } from 'node:crypto';
+import { expect } from 'chai';
+import { presentComment } from '@tix/protos';
+import { outboxMark, outboxSince, refusalOf, startCommentFixture, type CommentFixture } from './support.js';
+
+/** The hex SHA-256 of the UTF-8 text, computed here rather than by the code under test. */
+function sha256(text: string): string {
+  return createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex');
+}
+
+const EDITED = { kind: 'conflict', message: 'Comment was edited after this action' };
+
+describe('comments: a delete guarded by the content hash (expected_content_sha256)', function () {
+  this.timeout(60_000);
+  let f: CommentFixture;
+  let ticket: number;
+
+  before(async () => {
+    f = await startCommentFixture('comments_guarded_delete');
+    ticket = await f.newTicket();
+  });
+  after(() => f?.stop());
+
+  async function stored(id: number): Promise<{ content: string } | undefined> {
+    const { rows } = await f.sql.query<{ content: string }>('SELECT content FROM comments WHERE id = $1', [
+      id,
+    ]);
+    return rows[0];
+  }
+
+  it('with the hash of the current content: deleted, with the same comment.deleted as a plain delete', async () => {
+    // Non-ASCII content: the hash is of its UTF-8 bytes, not of UTF-16 code units.
+    const created = await f.newComment(ticket, { content: 'AI draft: Grüße — try the reset link 👍' });
+    const mark = await outboxMark(f.sql);
+    expect(
+      await f.client.DeleteComment(
+        { project_id: f.support.id, id: created.id, expected_content_sha256: sha256(created.content) },
+        f.as('agent'),
+      ),
+    ).to.deep.equal({ message: 'Comment deleted' });
+    expect(await stored(created.id)).to.equal(undefined);
+    const rows = await outboxSince(f.sql, mark);
+    expect(rows.map((row) => row.event_type)).to.deep.equal(['comment.deleted']);
+    expect(rows[0]!.payload).to.deep.include({
+      source: 'comments',
+      project_id: f.support.id,
+      changes: {},
+      data: presentComment(created),
+    });
+    expect(rows[0]!.payload.actor).to.deep.include({ kind: 'api_key', user_id: f.users.agent.id });
+  });
+
+  it('accepts the hash in upper case', async () => {
+    const created = await f.newComment(ticket, { content: 'Shouting hex' });
+    await f.client.DeleteComment(
+      {
+        project_id: f.support.id,
+        id: created.id,
+        expected_content_sha256: sha256(created.content).toUpperCase(),
+      },
+      f.as('agent'),
+    );
+    expect(await stored(created.id)).to.equal(undefined);
+  });
+
+  it('after an edit of the content: 409, the comment stays as edited, and no event is written', async () => {
+    const created = await f.newComment(ticket, { content: 'AI draft: restart the router' });
+    await f.client.UpdateComment(
+      { project_id: f.support.id, id: created.id, content: 'Restart the router, then call us' },
+      f.as('lead'),
+    );
+    const mark = await outboxMark(f.sql);
+    expect(
+      await refusalOf(
+        f.client.DeleteComment(
+          { project_id: f.support.id, id: created.id, expected_content_sha256: sha256(created.content) },
+          f.as('agent'),
+        ),
+      ),
+    ).to.deep.equal(EDITED);
+    expect(await stored(created.id)).to.deep.equal({ content: 'Restart the router, then call us' });
+    expect(await outboxSince(f.sql, mark)).to.deep.equal([]);
+  });
+
+  it('an edit that leaves the content as it was (an internal note made public) does not block it', async () => {
+    const created = await f.newComment(ticket, { content: 'Note made public later', is_internal: true });
+    await f.client.UpdateComment(
+      { project_id: f.support.id, id: created.id, is_internal: false },
+      f.as('agent'),
+    );
+    await f.client.DeleteComment(
+      { project_id: f.support.id, id: created.id, expected_content_sha256: sha256(created.content) },
+      f.as('agent'),
+    );
+    expect(await stored(created.id)).to.equal(undefined);
+  });
+
+  it('checks and deletes under the row lock: an edit committed while it waits makes it 409', async () => {
+    const created = await f.newComment(ticket, { content: 'AI draft: under the lock' });
+    const editor = await f.sql.connect();
+    try {
+      await editor.query('BEGIN');
+      await editor.query('SELECT id FROM comments WHERE id = $1 FOR UPDATE', [created.id]);
+      const deleting = refusalOf(
+        f.client.DeleteComment(
+          { project_id: f.support.id, id: created.id, expected_content_sha256: sha256(created.content) },
+          f.as('agent'),
+        ),
+      );
+      // Wait until the delete's transaction is queued behind the editor's lock.
+      for (let waited = 0; ; waited += 1) {
+        const { rows } = await f.sql.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+            WHERE NOT l.granted AND a.datname = current_database()`,
+        );
+        if (rows[0]!.n > 0) break;
+        if (waited > 400) throw new Error('the guarded delete never waited for the row lock');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      await editor.query('UPDATE comments SET content = $2 WHERE id = $1', [
+        created.id,
+        'Edited by a person',
+      ]);
+      await editor.query('COMMIT');
+      expect(await deleting).to.deep.equal(EDITED);
+    } finally {
+      editor.release();
+    }
+    expect(await stored(created.id)).to.deep.equal({ content: 'Edited by a person' });
+  });
+
+  it('without a hash: deleted whatever its content, as before', async () => {
+    const created = await f.newComment(ticket, { content: 'First version' });
+    await f.client.UpdateComment(
+      { project_id: f.support.id, id: created.id, content: 'Second version' },
+      f.as('agent'),
+    );
+    expect(
+      await f.client.DeleteComment({ project_id: f.support.id, id: created.id }, f.as('agent')),
+    ).to.deep.equal({ message: 'Comment deleted' });
+    expect(await stored(created.id)).to.equal(undefined);
+  });
+
+  it('a value that is no SHA-256 is 400 and writes nothing; the permission and 404 checks still come first', async () => {
+    const created = await f.newComment(ticket, { content: 'Keep me' });
+    const mark = await outboxMark(f.sql);
+    for (const bad of ['', 'abc', sha256('x').slice(0, 63) + 'g']) {
+      expect(
+        await refusalOf(
+          f.client.DeleteComment(
+            { project_id: f.support.id, id: created.id, expected_content_sha256: bad },
+            f.as('agent'),
+          ),
+        ),
+      ).to.deep.equal({
+        kind: 'bad_request',
+        message: 'expected_content_sha256 must be 64 hexadecimal characters',
+      });
+    }
+    expect(
+      await refusalOf(
+        f.client.DeleteComment(
+          { project_id: f.support.id, id: created.id, expected_content_sha256: sha256(created.content) },
+          f.as('otherAgent'),
+        ),
+      ),
+    ).to.deep.equal({
+      kind: 'permission_denied',
+      message: 'Only the author or an admin can delete this comment',
+    });
+    expect(
+      await refusalOf(
+        f.client.DeleteComment(
+          { project_id: f.support.id, id: 999_999, expected_content_sha256: sha256(created.content) },
+          f.as('agent'),
+        ),
+      ),
+    ).to.deep.equal({ kind: 'not_found', message: 'Comment not found' });
+    expect(await stored(created.id)).to.deep.equal({ content: 'Keep me' });
+    expect(await outboxSince(f.sql, mark)).to.deep.equal([]);
+  });
+});
