@@ -15,6 +15,7 @@ export const loadConfig = serviceConfig('ai', {
   databasePoolSize: 10,
   peers: {
     lookup: 'the assistant needs the lookup service (which statuses are closed, who may be assigned)',
+    tickets: 'the assistant writes its autonomous actions (and their reverts) through the ticket service',
   },
   variables: {
     /** retrieval (offline, the default) or openai (any OpenAI-compatible server: Ollama, vLLM, a hosted API). */

@@ -2,12 +2,14 @@
  * The assistant: the consumer that keeps its corpus from ticket and comment events, the worker that
  * records the shadow predictions of new tickets, and the gRPC API over it (suggestions, search, answers,
  * predictions, evaluation, autonomy), on one database. Its outbox carries the autonomy events
- * (ai.guardrails_updated, ai.kill_switch_*); its peer is lookup.
+ * (ai.guardrails_updated, ai.kill_switch_*); its peers are lookup, and tickets, through which it writes
+ * its autonomous actions.
  * main.ts runs it; tests start the same composition (testing.ts).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineTixService, grpcService, startDomainEventConsumer } from '@tix/kit';
+import { actOnPredictions, assistantUser } from './actions/executor.js';
 import { aiHandlers } from './ai-handlers.js';
 import { createLlm } from './assist/llm.js';
 import { loadConfig } from './config.js';
@@ -36,12 +38,23 @@ export function aiService(options: AiServiceOptions = {}) {
     name: 'ai',
     config: loadConfig,
     migrations: AI_MIGRATIONS_DIR,
-    peers: ['lookup'],
+    peers: ['lookup', 'tickets'],
     outbox: true,
     register: ({ config, pool, logger, peers }) => {
       const retriever = createRetriever(pool);
       const corpus = createCorpusStore(pool);
       const closedStatuses = createClosedStatuses(peers.lookup);
+      const act = (ticketId: number) =>
+        actOnPredictions(
+          {
+            pool,
+            tickets: peers.tickets,
+            lookup: peers.lookup,
+            assistantUserId: assistantUser(peers.lookup),
+            logger,
+          },
+          ticketId,
+        );
       return {
         grpc: grpcService(
           'ai',
@@ -69,7 +82,7 @@ export function aiService(options: AiServiceOptions = {}) {
               },
             }),
         },
-        workers: { predictions: startPredictionWorker({ pool, retriever, logger }) },
+        workers: { predictions: startPredictionWorker({ pool, retriever, act, logger }) },
       };
     },
   });

@@ -68,6 +68,9 @@ export async function applyEvent(deps: ApplyDeps, event: DomainEvent): Promise<v
       mergedIntoId: optionalInt(data.merged_into_id, 'merged_into_id'),
       deleted: writeTypes.includes('ticket.deleted'),
       version: int(data.version, 'version'),
+      ...(event.type === 'ticket.created'
+        ? { priorityDefaulted: (event.defaulted_fields ?? []).includes('priority') }
+        : {}),
     });
   } else if (event.type.startsWith('comment.')) {
     await deps.corpus.applyComment({

@@ -33,6 +33,8 @@ export interface TicketState {
   mergedIntoId: number | null;
   deleted: boolean;
   version: number;
+  /** From ticket.created only: the priority was the default (the assistant may set it). */
+  priorityDefaulted?: boolean;
 }
 
 export interface CommentState {
@@ -113,17 +115,24 @@ export function createCorpusStore(pool: pg.Pool): CorpusStore {
           [state.ticketId],
         );
         const current = existing.rows[0];
-        if (current !== undefined && current.version >= state.version)
+        if (current !== undefined && current.version >= state.version) {
+          // A later change arrived first: the creation still tells whether the priority was a default.
+          if (state.priorityDefaulted)
+            await client.query('UPDATE ai_documents SET priority_defaulted = true WHERE ticket_id = $1', [
+              state.ticketId,
+            ]);
           return { created: false, applied: false };
+        }
         const before = await lexemesOf(client, state.ticketId);
         // Closed since this change, or still closed since an earlier one; open clears it.
         const closedAt = !state.isClosed ? null : current?.is_closed ? current.closed_at : state.updatedAt;
         await client.query(
           `INSERT INTO ai_documents (ticket_id, project_id, ticket_type_id, ticket_number, title, description,
              status, is_closed, priority, resolution_type, tags, assigned_to, created_by, created_at,
-             closed_at, merged_into_id, deleted, version)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+             closed_at, merged_into_id, deleted, version, priority_defaulted)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
            ON CONFLICT (ticket_id) DO UPDATE SET
+             priority_defaulted = ai_documents.priority_defaulted OR EXCLUDED.priority_defaulted,
              ticket_type_id = EXCLUDED.ticket_type_id, ticket_number = EXCLUDED.ticket_number,
              title = EXCLUDED.title, description = EXCLUDED.description, status = EXCLUDED.status,
              is_closed = EXCLUDED.is_closed, priority = EXCLUDED.priority,
@@ -149,6 +158,7 @@ export function createCorpusStore(pool: pg.Pool): CorpusStore {
             state.mergedIntoId,
             state.deleted,
             state.version,
+            state.priorityDefaulted ?? false,
           ],
         );
         await afterChange(client, state.ticketId, state.projectId, before);

@@ -1,0 +1,148 @@
+/**
+ * The autonomous actions (ai_actions): the only module that reads or writes them. An action is
+ * inserted `executing` inside the kill switch's gate, then takes the ticket service's answer.
+ */
+import type pg from 'pg';
+import type { ActionPlan } from './plan-action.js';
+
+type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
+
+export const ACTION_STATUSES = [
+  'executing',
+  'pending_review',
+  'acknowledged',
+  'reverted',
+  'skipped_conflict',
+  'cancelled',
+  'failed',
+] as const;
+export type ActionStatus = (typeof ACTION_STATUSES)[number];
+
+/** Statuses of actions that changed a ticket (and count against the caps). */
+export const TAKEN_STATUSES: readonly ActionStatus[] = [
+  'executing',
+  'pending_review',
+  'acknowledged',
+  'reverted',
+];
+
+export interface ActionRow {
+  id: string;
+  project_id: number;
+  ticket_id: number;
+  ticket_number: string;
+  prediction_id: string | null;
+  action_type: string;
+  status: ActionStatus;
+  confidence: number;
+  threshold: number;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+  expected: Record<string, unknown>;
+  set: Record<string, unknown>;
+  rationale: string;
+  sources: unknown[];
+  position_token: string | null;
+  ticket_version_before: number;
+  ticket_version_after: number | null;
+  guardrails_version: number;
+  needs_review: boolean;
+  conflict: { message: string; fields?: Record<string, unknown> } | null;
+  created_at: Date;
+  executed_at: Date | null;
+  reviewed_by: number | null;
+  reviewed_at: Date | null;
+  review_note: string | null;
+  reverted_by: number | null;
+  reverted_at: Date | null;
+  revert_reason: string | null;
+}
+
+export interface NewAction {
+  projectId: number;
+  ticketId: number;
+  ticketNumber: string;
+  predictionId: string;
+  confidence: number;
+  rationale: string;
+  sources: unknown;
+  ticketVersion: number;
+  guardrailsVersion: number;
+  plan: ActionPlan;
+}
+
+export async function insertAction(db: Queryable, action: NewAction): Promise<ActionRow> {
+  const { rows } = await db.query<ActionRow>(
+    `INSERT INTO ai_actions (project_id, ticket_id, ticket_number, prediction_id, action_type, status,
+       confidence, threshold, before, after, expected, set, rationale, sources, ticket_version_before,
+       guardrails_version, needs_review)
+     VALUES ($1, $2, $3, $4, $5, 'executing', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+     RETURNING *`,
+    [
+      action.projectId,
+      action.ticketId,
+      action.ticketNumber,
+      action.predictionId,
+      action.plan.actionType,
+      action.confidence,
+      action.plan.threshold,
+      JSON.stringify(action.plan.before),
+      JSON.stringify(action.plan.after),
+      JSON.stringify(action.plan.expected),
+      JSON.stringify(action.plan.set),
+      action.rationale,
+      JSON.stringify(action.sources),
+      action.ticketVersion,
+      action.guardrailsVersion,
+      action.plan.needsReview,
+    ],
+  );
+  return rows[0]!;
+}
+
+/** The ticket service wrote the action: it waits for review, or counts as acknowledged. */
+export async function markExecuted(
+  db: Queryable,
+  id: string,
+  result: { ticketVersion: number; positionToken: string },
+): Promise<void> {
+  await db.query(
+    `UPDATE ai_actions
+        SET status = CASE WHEN needs_review THEN 'pending_review' ELSE 'acknowledged' END,
+            ticket_version_after = $2, position_token = $3, executed_at = now()
+      WHERE id = $1 AND status = 'executing'`,
+    [id, result.ticketVersion, result.positionToken],
+  );
+}
+
+/** The ticket changed before the action could be written (skipped_conflict), or the call failed. */
+export async function markNotExecuted(
+  db: Queryable,
+  id: string,
+  status: 'skipped_conflict' | 'failed',
+  conflict: { message: string; fields?: Record<string, unknown> },
+): Promise<void> {
+  await db.query(`UPDATE ai_actions SET status = $2, conflict = $3 WHERE id = $1 AND status = 'executing'`, [
+    id,
+    status,
+    JSON.stringify(conflict),
+  ]);
+}
+
+/** What the caps and the duplicate guard count, read in the gate's transaction. */
+export async function actionCounts(
+  db: Queryable,
+  query: { projectId: number; ticketId: number; actionType: string },
+): Promise<{ lastHour: number; onTicket: number; sameTypeOnTicket: number }> {
+  const { rows } = await db.query<{ last_hour: number; on_ticket: number; same_type_on_ticket: number }>(
+    `SELECT count(*) FILTER (WHERE project_id = $1 AND created_at > now() - interval '1 hour')::int AS last_hour,
+            count(*) FILTER (WHERE ticket_id = $2)::int AS on_ticket,
+            count(*) FILTER (WHERE ticket_id = $2 AND action_type = $3)::int AS same_type_on_ticket
+       FROM ai_actions
+      WHERE (project_id = $1 AND created_at > now() - interval '1 hour' OR ticket_id = $2)
+        AND status = ANY($4::text[])`,
+    [query.projectId, query.ticketId, query.actionType, TAKEN_STATUSES],
+  );
+  const row = rows[0]!;
+  return { lastHour: row.last_hour, onTicket: row.on_ticket, sameTypeOnTicket: row.same_type_on_ticket };
+}
