@@ -50,9 +50,19 @@ export function presentTicketType(type: lookup.TicketType__Output) {
   };
 }
 
-/** Spec User. */
+/**
+ * Spec User, plus the additive `is_system` (true only for the assistant's own user, Tix AI: listed so
+ * that people see who acted, but it never signs in and nobody edits it).
+ */
 export function presentUser(user: lookup.User__Output) {
-  return { id: user.id, name: user.name, email: user.email, role: user.role, is_active: user.is_active };
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    role: user.role,
+    is_active: user.is_active,
+    is_system: user.is_system,
+  };
 }
 
 /** An API key as an admin sees it (never its value): the session host's key list and the CLI's. */

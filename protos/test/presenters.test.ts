@@ -68,14 +68,19 @@ describe('lookup presenters', () => {
     expect(() => parseFieldSchemaJson('{not json')).to.throw(SyntaxError);
   });
 
-  it('presentUser keeps exactly the spec fields', () => {
-    expect(presentUser({ id: 3, name: 'N', email: 'n@x', role: 'agent', is_active: false })).to.deep.equal({
+  it('presentUser keeps exactly the spec fields and the additive is_system', () => {
+    expect(
+      presentUser({ id: 3, name: 'N', email: 'n@x', role: 'agent', is_active: false, is_system: false }),
+    ).to.deep.equal({
       id: 3,
       name: 'N',
       email: 'n@x',
       role: 'agent',
       is_active: false,
+      is_system: false,
     });
+    const assistant = { id: 1, name: 'Tix AI', email: 'ai@tix.invalid', role: 'agent', is_active: true };
+    expect(presentUser({ ...assistant, is_system: true })).to.deep.equal({ ...assistant, is_system: true });
   });
 });
 
