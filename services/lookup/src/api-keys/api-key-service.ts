@@ -9,6 +9,8 @@ import type { ApiKeyRecord, ApiKeyStore } from './api-key-store.js';
 import { quoted } from '@tix/protos';
 
 export const API_KEY_NOT_FOUND = 'API key not found';
+/** The assistant acts through the ai service's own calls, never through a key anyone could hold. */
+export const SYSTEM_USER_KEY = "Tix AI is the assistant's system user and cannot have API keys";
 
 export interface CreateApiKeyInput {
   /** The owner; undefined when the request named none. */
@@ -73,6 +75,7 @@ export function createApiKeyService(deps: {
       else {
         const user = await users.findUser(input.user);
         if (!user) errors.add('user', `No user with ${describeUser(input.user)}`);
+        else if (user.isSystem) errors.add('user', SYSTEM_USER_KEY);
         else if (!user.isActive) errors.add('user', `User ${user.email} is inactive; keys act as their user`);
         else userId = user.id;
       }

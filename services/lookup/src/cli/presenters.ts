@@ -185,7 +185,7 @@ export const summaries = {
   userList(list: { users: UserOutput[]; count: number }): string {
     const lines = list.users.map(
       (user) =>
-        `${user.id}\t${user.email}\t${user.role}\t${user.is_active ? 'active' : 'inactive'}\t${user.name}`,
+        `${user.id}\t${user.email}\t${user.role}\t${user.is_active ? 'active' : 'inactive'}${user.is_system ? ' (system)' : ''}\t${user.name}`,
     );
     return `${[...lines, `${list.count} user${list.count === 1 ? '' : 's'}`].join('\n')}\n`;
   },

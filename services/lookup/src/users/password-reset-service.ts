@@ -23,6 +23,7 @@ export const MAX_RESETS_PER_USER_PER_HOUR = 5;
 /** One message for an unknown, spent or expired token, so the answer tells nothing about which. */
 export const INVALID_RESET_TOKEN = 'Reset link is invalid or has expired';
 export const INACTIVE_USER_RESET = 'User is inactive: activate the user before issuing a reset link';
+export const SYSTEM_USER_RESET = "Tix AI is the assistant's system user: it never signs in";
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
@@ -74,7 +75,8 @@ export function createPasswordResetService(
       const normalised = normaliseEmail(email);
       if (!isValidEmail(normalised)) return null;
       const user = await users.findByEmail(normalised);
-      if (!user || !user.isActive) return null;
+      // The system user never signs in: answered exactly as an unknown address.
+      if (!user || !user.isActive || user.isSystem) return null;
       const issued = await issue(user.id, MAX_RESETS_PER_USER_PER_HOUR);
       return 'refused' in issued ? null : issued;
     },
@@ -83,6 +85,7 @@ export function createPasswordResetService(
       const issued = await issue(id);
       if (!('refused' in issued)) return issued;
       if (issued.refused === 'unknown_user') throw AppError.notFound(USER_NOT_FOUND);
+      if (issued.refused === 'system') throw fieldError('user_id', SYSTEM_USER_RESET);
       throw fieldError('user_id', INACTIVE_USER_RESET);
     },
 
@@ -96,7 +99,7 @@ export function createPasswordResetService(
       const at = now();
       const user = await store.spend(hashResetToken(token), at, passwordHash, {
         check(before) {
-          if (!before.isActive) throw fieldError('token', INVALID_RESET_TOKEN);
+          if (!before.isActive || before.isSystem) throw fieldError('token', INVALID_RESET_TOKEN);
         },
         // Whoever holds the link acts as the user (it was mailed to them).
         event: (after, before) =>

@@ -5,10 +5,10 @@
 import type pg from 'pg';
 import { inTransaction } from '@tix/kit';
 import type { DomainEvent } from '@tix/protos';
-import { updateUserIn, type UserRecord } from './user-store.js';
+import { updateUserIn, USER_BY_ID, type UserRecord } from './user-store.js';
 
 /** Why a token was not issued (the service decides what each means to the caller). */
-export type IssueRefusal = 'unknown_user' | 'inactive' | 'too_many';
+export type IssueRefusal = 'unknown_user' | 'inactive' | 'system' | 'too_many';
 
 export interface IssueRequest {
   userId: number;
@@ -42,7 +42,8 @@ export interface PasswordResetStore {
   ): Promise<UserRecord | null>;
 }
 
-const LOCK_USER = `SELECT id, is_active AS "isActive" FROM users WHERE id = $1 FOR UPDATE`;
+const LOCK_USER = `
+  SELECT id, is_active AS "isActive", is_system AS "isSystem" FROM users WHERE id = $1 FOR UPDATE`;
 const ISSUED_SINCE = `SELECT count(*)::int AS n FROM password_resets WHERE user_id = $1 AND created_at > $2`;
 /** Earlier unspent tokens of the user stop working: only the newest link is live. */
 const VOID_UNSPENT = `UPDATE password_resets SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL`;
@@ -63,8 +64,11 @@ export function createPasswordResetStore(pool: pg.Pool): PasswordResetStore {
   return {
     issue({ userId, tokenHash, now, expiresAt, maxPerHour }) {
       return inTransaction(pool, async (client) => {
-        const user = (await client.query<{ id: number; isActive: boolean }>(LOCK_USER, [userId])).rows[0];
+        const user = (
+          await client.query<{ id: number; isActive: boolean; isSystem: boolean }>(LOCK_USER, [userId])
+        ).rows[0];
         if (!user) return { refused: 'unknown_user' as const };
+        if (user.isSystem) return { refused: 'system' as const };
         if (!user.isActive) return { refused: 'inactive' as const };
         if (maxPerHour !== undefined) {
           const hourAgo = new Date(now.getTime() - 3_600_000);
@@ -74,10 +78,7 @@ export function createPasswordResetStore(pool: pg.Pool): PasswordResetStore {
         await client.query(VOID_UNSPENT, [userId, now]);
         await client.query(INSERT, [tokenHash, userId, now, expiresAt]);
         await client.query(PRUNE, [now]);
-        const { rows } = await client.query<UserRecord>(
-          'SELECT id, name, email, role, is_active AS "isActive" FROM users WHERE id = $1',
-          [userId],
-        );
+        const { rows } = await client.query<UserRecord>(USER_BY_ID, [userId]);
         return { user: rows[0]! };
       });
     },

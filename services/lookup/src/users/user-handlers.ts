@@ -5,12 +5,18 @@ import type { LookupHandlers } from '../shared/handler-types.js';
 import { toUserMessage } from './user-mapper.js';
 import type { UserService } from './user-service.js';
 
-/** ListUsers, GetUsers, CreateUser, UpdateUser, ChangePassword and AuthenticatePassword. */
+/** ListUsers, GetUsers, CreateUser, UpdateUser, ChangePassword, AuthenticatePassword and GetAssistantUser. */
 export function userHandlers(
   users: UserService,
 ): Pick<
   LookupHandlers,
-  'ListUsers' | 'GetUsers' | 'CreateUser' | 'UpdateUser' | 'ChangePassword' | 'AuthenticatePassword'
+  | 'ListUsers'
+  | 'GetUsers'
+  | 'CreateUser'
+  | 'UpdateUser'
+  | 'ChangePassword'
+  | 'AuthenticatePassword'
+  | 'GetAssistantUser'
 > {
   return {
     async ListUsers(request) {
@@ -57,6 +63,11 @@ export function userHandlers(
           actorOf(principal),
         ),
       );
+    },
+
+    // Any caller: it is how the ai service learns the id it acts as.
+    async GetAssistantUser() {
+      return toUserMessage(await users.assistantUser());
     },
 
     async AuthenticatePassword(request) {

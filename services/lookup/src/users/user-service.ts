@@ -26,6 +26,11 @@ export const MAX_IDS_PER_CALL = 1000;
 export const USER_NOT_FOUND = 'User not found';
 export const ONLY_AN_ADMIN = 'Only an admin can change this';
 export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
+/**
+ * The assistant's system user (Tix AI) is made by a migration and is the same everywhere: no admin
+ * edits it (name, role, active flag, password). 422 on each field the request gives.
+ */
+export const SYSTEM_USER_UNCHANGEABLE = "Tix AI is the assistant's system user and cannot be changed";
 
 /** The data of a user.updated event: the User object, what changed, and whether sessions end. */
 export interface UserUpdatedData {
@@ -51,6 +56,8 @@ export type UserSelector = { id: number } | { email: string };
 export interface UserService {
   /** The user with that id or email (matched case-insensitively), or null. */
   findUser(selector: UserSelector): Promise<UserRecord | null>;
+  /** The assistant's system user; 404 when the migration that makes it did not run. */
+  assistantUser(): Promise<UserRecord>;
   /** Users in id order; inactive ones left out when `activeOnly`. */
   listUsers(activeOnly: boolean): Promise<UserRecord[]>;
   /** The users that exist among `ids`, in id order; unknown ids are left out. */
@@ -92,6 +99,16 @@ function checkMayChange(id: number, request: UserChangeRequest, caller: Principa
   const onlyName =
     request.role === undefined && request.isActive === undefined && request.password === undefined;
   if (caller.user_id !== id || !onlyName) throw AppError.permissionDenied(ONLY_AN_ADMIN);
+}
+
+/** The fields a change gives (whether or not they differ), in the order events list them. */
+function requestedFields(change: UserChange): ChangedField[] {
+  const fields: ChangedField[] = [];
+  if (change.name !== undefined) fields.push('name');
+  if (change.role !== undefined) fields.push('role');
+  if (change.isActive !== undefined) fields.push('is_active');
+  if (change.password !== undefined) fields.push('password');
+  return fields;
 }
 
 /** What a password's from/to say in `changes`: that it changed, never the password or its hash. */
@@ -180,6 +197,15 @@ export function createUserService(store: UserStore, options: { now?: () => Date 
       return store.list({ activeOnly });
     },
 
+    async assistantUser() {
+      const user = await store.findSystem();
+      if (!user)
+        throw AppError.notFound(
+          "The assistant's system user does not exist (lookup's migrations did not run)",
+        );
+      return user;
+    },
+
     async getUsers(ids) {
       if (ids.length > MAX_IDS_PER_CALL)
         throw AppError.badRequest(`At most ${MAX_IDS_PER_CALL} ids per call`);
@@ -204,7 +230,8 @@ export function createUserService(store: UserStore, options: { now?: () => Date 
       const found = isValidEmail(normalised) ? await store.findCredentials(normalised) : null;
       // Always run one scrypt verification, against a dummy hash when there is nothing real to check.
       const matches = await verifyPassword(password, found?.passwordHash ?? (await dummyPasswordHash()));
-      if (!found || found.passwordHash === null || !matches || !found.user.isActive) {
+      // The system user never signs in, even if a password reached its row by hand: as unknown.
+      if (!found || found.passwordHash === null || !matches || !found.user.isActive || found.user.isSystem) {
         throw AppError.unauthenticated(INVALID_CREDENTIALS);
       }
       return found.user;
@@ -215,6 +242,12 @@ export function createUserService(store: UserStore, options: { now?: () => Date 
       const change = validateUserChanges(request);
       const current = await store.findById(id);
       if (!current) throw AppError.notFound(USER_NOT_FOUND);
+      // Refused even when the values are the ones it has: nobody edits it (is_system never changes).
+      if (current.isSystem) {
+        const errors = new FieldErrors();
+        for (const field of requestedFields(change)) errors.add(field, SYSTEM_USER_UNCHANGEABLE);
+        errors.throwIfAny();
+      }
       // Values the user already has are no change: nothing to write, no event, no session ended.
       if (changedFields(current, change).length === 0) return current;
       const columns: UserColumnChanges = {
@@ -235,8 +268,8 @@ export function createUserService(store: UserStore, options: { now?: () => Date 
         currentPassword,
         found?.passwordHash ?? (await dummyPasswordHash()),
       );
-      // A principal whose user is gone or deactivated is signed in no longer.
-      if (!found || !found.user.isActive) throw AppError.unauthenticated();
+      // A principal whose user is gone or deactivated is signed in no longer (the system user never was).
+      if (!found || !found.user.isActive || found.user.isSystem) throw AppError.unauthenticated();
       if (found.passwordHash === null || !matches) errors.add('current_password', WRONG_CURRENT_PASSWORD);
       errors.throwIfAny();
       const change: UserChange = { password: newPassword };

@@ -11,6 +11,8 @@ export interface UserRecord {
   email: string;
   role: Role;
   isActive: boolean;
+  /** The assistant's own user: never signs in, holds no keys, cannot be edited. */
+  isSystem: boolean;
 }
 
 /** New values for a user's columns; undefined ones stay as they are. */
@@ -50,15 +52,20 @@ export interface UserStore {
    * transaction, after `steps.check` passed. Null when there is no such user.
    */
   update(id: number, changes: UserColumnChanges, steps: UserUpdateSteps): Promise<UserRecord | null>;
+  /** The assistant's system user (made by a migration), or null when the migration did not run. */
+  findSystem(): Promise<UserRecord | null>;
   /** UniqueViolation('email') when the email is taken. */
   create(user: { name: string; email: string; role: Role; passwordHash: string | null }): Promise<UserRecord>;
 }
 
-const PUBLIC_COLUMNS = 'id, name, email, role, is_active AS "isActive"';
+const PUBLIC_COLUMNS = 'id, name, email, role, is_active AS "isActive", is_system AS "isSystem"';
 
 const LIST = `SELECT ${PUBLIC_COLUMNS} FROM users WHERE is_active OR NOT $1 ORDER BY id`;
 const BY_IDS = `SELECT ${PUBLIC_COLUMNS} FROM users WHERE id = ANY($1::int[]) ORDER BY id`;
 const BY_ID = `SELECT ${PUBLIC_COLUMNS} FROM users WHERE id = $1`;
+/** A user record by id, for stores that read it on a connection of their own. */
+export const USER_BY_ID = BY_ID;
+const SYSTEM = `SELECT ${PUBLIC_COLUMNS} FROM users WHERE is_system`;
 const BY_EMAIL = `SELECT ${PUBLIC_COLUMNS} FROM users WHERE email = $1`;
 const CREDENTIALS = `SELECT ${PUBLIC_COLUMNS}, password_hash AS "passwordHash" FROM users WHERE email = $1`;
 const CREDENTIALS_BY_ID = `SELECT ${PUBLIC_COLUMNS}, password_hash AS "passwordHash" FROM users WHERE id = $1`;
@@ -128,6 +135,9 @@ export function createUserStore(pool: pg.Pool): UserStore {
     },
     findById: (id) => one(BY_ID, id),
     findByEmail: (email) => one(BY_EMAIL, email),
+    async findSystem() {
+      return (await pool.query<UserRecord>(SYSTEM)).rows[0] ?? null;
+    },
     async findCredentials(email) {
       const { rows } = await pool.query<UserRecord & { passwordHash: string | null }>(CREDENTIALS, [email]);
       if (!rows[0]) return null;

@@ -74,6 +74,7 @@ describe('admin CLI: user create --password-stdin, user list, user update', func
       email: 'ada@example.com',
       role: 'agent',
       is_active: false,
+      is_system: false,
     });
     const { rows } = await lookup.sql.query<{ payload: { data: Record<string, unknown> } }>(
       "SELECT payload FROM outbox_events WHERE event_type = 'user.updated' ORDER BY seq DESC LIMIT 1",
@@ -85,12 +86,22 @@ describe('admin CLI: user create --password-stdin, user list, user update', func
     });
 
     const active = json(await tix(['user', 'list', '--json'], env));
-    expect(active).to.deep.equal({ users: [{ ...ann, is_active: true }], count: 1 });
+    // The assistant's system user, made by lookup's migration, is listed too (first: the lowest id).
+    const assistant = {
+      id: (active.users as { id: number }[])[0]!.id,
+      name: 'Tix AI',
+      email: 'ai@tix.invalid',
+      role: 'agent',
+      is_active: true,
+      is_system: true,
+    };
+    expect(active).to.deep.equal({ users: [assistant, { ...ann, is_active: true }], count: 2 });
     const all = json(await tix(['user', 'list', '--all', '--json'], env));
-    expect(all.count).to.equal(2);
+    expect(all.count).to.equal(3);
     expect(
       (all.users as { email: string; is_active: boolean }[]).map((u) => [u.email, u.is_active]),
     ).to.deep.equal([
+      ['ai@tix.invalid', true],
       ['ann@example.com', true],
       ['ada@example.com', false],
     ]);
@@ -166,7 +177,7 @@ describe('admin CLI: user create --password-stdin, user list, user update', func
     const list = await tix(['user', 'list', '--all'], env);
     expect(list.code).to.equal(0);
     expect(list.stdout).to.match(
-      /^\d+\tann@example\.com\tadmin\tactive\tAnn\n\d+\tada@example\.com\tteam_lead\tactive\tAda L\.\n2 users\n$/,
+      /^\d+\tai@tix\.invalid\tagent\tactive \(system\)\tTix AI\n\d+\tann@example\.com\tadmin\tactive\tAnn\n\d+\tada@example\.com\tteam_lead\tactive\tAda L\.\n3 users\n$/,
     );
     const update = await tix(['user', 'update', '--email', 'ada@example.com', '--name', 'Ada'], env);
     expect(update.stdout).to.match(/^User \d+ Ada <ada@example\.com>: role team_lead, active\n$/);

@@ -179,6 +179,7 @@ describe('admin CLI (pnpm tix) against a real lookup service', function () {
       email: 'ada@example.com',
       role: 'agent',
       is_active: true,
+      is_system: false,
     });
     const bad = await tix(
       ['user', 'create', '--name', 'X', '--email', 'x@example.com', '--role', 'boss', '--json'],

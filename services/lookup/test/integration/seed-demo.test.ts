@@ -100,7 +100,8 @@ describe('lookup: SeedDemo', () => {
     expect(second.users).to.deep.equal(first.users);
     const { rows } = await lookup.sql.query<{ projects: string; types: string; users: string; keys: string }>(
       `SELECT (SELECT count(*) FROM projects) AS projects, (SELECT count(*) FROM ticket_types) AS types,
-              (SELECT count(*) FROM users) AS users, (SELECT count(*) FROM api_keys) AS keys`,
+              (SELECT count(*) FROM users WHERE NOT is_system) AS users,
+              (SELECT count(*) FROM api_keys) AS keys`,
     );
     expect(rows[0]).to.deep.equal({
       projects: '2',

@@ -59,6 +59,7 @@ describe('lookup: changing users (UpdateUser, ChangePassword, user.updated)', ()
         email: 'ada@example.com',
         role: 'agent',
         is_active: true,
+        is_system: false,
       });
       const row = (await events()).at(-1)!;
       expect(row.payload).to.deep.equal({
@@ -168,6 +169,7 @@ describe('lookup: changing users (UpdateUser, ChangePassword, user.updated)', ()
         email: 'ada@example.com',
         role: 'agent',
         is_active: true,
+        is_system: false,
       });
       expect(await events()).to.have.length(count);
     });
@@ -406,6 +408,7 @@ describe('lookup: changing users (UpdateUser, ChangePassword, user.updated)', ()
         email: 'ada@example.com',
         role: 'agent',
         is_active: true,
+        is_system: false,
       });
       expect(
         await lookup.client.AuthenticatePassword({ email: 'ada@example.com', password: 'a new password' }),

@@ -24,6 +24,7 @@ describe('lookup: users', () => {
       email: 'ann@example.com',
       role: 'admin',
       is_active: true,
+      is_system: false,
     });
     for (const [name, email, role] of [
       ['Tom', 'tom@example.com', 'team_lead'],
@@ -36,7 +37,7 @@ describe('lookup: users', () => {
 
   it('stores only a scrypt hash of the password, and none for users created without one', async () => {
     const { rows } = await lookup.sql.query<{ email: string; password_hash: string | null }>(
-      'SELECT email, password_hash FROM users ORDER BY id',
+      'SELECT email, password_hash FROM users WHERE NOT is_system ORDER BY id',
     );
     expect(rows[0]!.password_hash).to.match(/^scrypt\$16384\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{88}$/);
     expect(rows[0]!.password_hash).not.to.contain('right password');
@@ -69,14 +70,16 @@ describe('lookup: users', () => {
   it('ListUsers lists users in id order, leaving inactive ones out when asked', async () => {
     await lookup.sql.query('UPDATE users SET is_active = false WHERE id = $1', [ids.vic]);
     const all = await lookup.client.ListUsers({});
-    expect(all.users.map((u) => [u.email, u.role, u.is_active])).to.deep.equal([
-      ['ann@example.com', 'admin', true],
-      ['tom@example.com', 'team_lead', true],
-      ['ada@example.com', 'agent', true],
-      ['vic@example.com', 'viewer', false],
+    // The assistant's system user (made by the migration, so first) is listed, marked as such.
+    expect(all.users.map((u) => [u.email, u.role, u.is_active, u.is_system])).to.deep.equal([
+      ['ai@tix.invalid', 'agent', true, true],
+      ['ann@example.com', 'admin', true, false],
+      ['tom@example.com', 'team_lead', true, false],
+      ['ada@example.com', 'agent', true, false],
+      ['vic@example.com', 'viewer', false, false],
     ]);
     const active = await lookup.client.ListUsers({ active_only: true });
-    expect(active.users.map((u) => u.id)).to.deep.equal([ids.ann, ids.tom, ids.ada]);
+    expect(active.users.map((u) => u.id)).to.deep.equal([all.users[0]!.id, ids.ann, ids.tom, ids.ada]);
   });
 
   it('GetUsers answers the existing users among the ids, in id order', async () => {
@@ -97,6 +100,7 @@ describe('lookup: users', () => {
       email: 'ann@example.com',
       role: 'admin',
       is_active: true,
+      is_system: false,
     });
   });
 

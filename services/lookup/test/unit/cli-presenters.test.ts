@@ -30,7 +30,14 @@ const type: lookup.TicketType__Output = {
   is_default: true,
   field_schema_json: '[{"name":"x"}]',
 };
-const user: lookup.User__Output = { id: 2, name: 'Bo', email: 'bo@x.io', role: 'agent', is_active: true };
+const user: lookup.User__Output = {
+  id: 2,
+  name: 'Bo',
+  email: 'bo@x.io',
+  role: 'agent',
+  is_active: true,
+  is_system: false,
+};
 const created: lookup.CreatedApiKey__Output = {
   id: 5,
   key: 'tix_abc',
@@ -72,13 +79,14 @@ describe('CLI output shapes (DESIGN.md "Admin CLI")', () => {
     expect(presentTicketType({ ...type, field_schema_json: '' }).field_schema).to.deep.equal([]);
   });
 
-  it('user: { id, name, email, role, is_active }', () => {
+  it('user: { id, name, email, role, is_active, is_system }', () => {
     expect(presentUser(user)).to.deep.equal({
       id: 2,
       name: 'Bo',
       email: 'bo@x.io',
       role: 'agent',
       is_active: true,
+      is_system: false,
     });
   });
 
@@ -224,8 +232,18 @@ describe('CLI output shapes (DESIGN.md "Admin CLI")', () => {
     expect(summaries.createdKey(presentCreatedKey(created))).to.contain('Key: tix_abc\n');
     expect(summaries.keyList({ keys: [], count: 0 })).to.equal('0 keys\n');
     expect(
-      summaries.userList(presentUserList({ users: [user, { ...user, id: 4, is_active: false }] })),
-    ).to.equal('2\tbo@x.io\tagent\tactive\tBo\n4\tbo@x.io\tagent\tinactive\tBo\n2 users\n');
+      summaries.userList(
+        presentUserList({
+          users: [
+            { ...user, id: 1, name: 'Tix AI', email: 'ai@tix.invalid', is_system: true },
+            user,
+            { ...user, id: 4, is_active: false },
+          ],
+        }),
+      ),
+    ).to.equal(
+      '1\tai@tix.invalid\tagent\tactive (system)\tTix AI\n2\tbo@x.io\tagent\tactive\tBo\n4\tbo@x.io\tagent\tinactive\tBo\n3 users\n',
+    );
     expect(summaries.updatedUser(presentUser({ ...user, is_active: false }))).to.equal(
       'User 2 Bo <bo@x.io>: role agent, inactive\n',
     );

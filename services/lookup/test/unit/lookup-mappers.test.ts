@@ -83,14 +83,32 @@ describe('lookup.v1 mappers', () => {
 
   it('maps a user to the spec object', () => {
     expect(
-      toUserMessage({ id: 3, name: 'Bo', email: 'bo@x.io', role: 'viewer', isActive: false }),
+      toUserMessage({
+        id: 3,
+        name: 'Bo',
+        email: 'bo@x.io',
+        role: 'viewer',
+        isActive: false,
+        isSystem: false,
+      }),
     ).to.deep.equal({
       id: 3,
       name: 'Bo',
       email: 'bo@x.io',
       role: 'viewer',
       is_active: false,
+      is_system: false,
     });
+    expect(
+      toUserMessage({
+        id: 1,
+        name: 'Tix AI',
+        email: 'ai@tix.invalid',
+        role: 'agent',
+        isActive: true,
+        isSystem: true,
+      }).is_system,
+    ).to.equal(true);
   });
 
   it('maps keys with ISO timestamps and leaves unset optionals out', () => {

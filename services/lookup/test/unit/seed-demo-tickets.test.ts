@@ -7,9 +7,23 @@ import { DEMO_TICKETS } from '../../src/demo/demo-tickets.js';
 import { seedDemoTickets, type DemoTicketPeers } from '../../src/demo/seed-demo-tickets.js';
 
 const users = [
-  { id: 1, name: 'Ada', email: 'admin@example.com', role: 'admin' as const, isActive: true },
-  { id: 2, name: 'Lee', email: 'lead@example.com', role: 'team_lead' as const, isActive: true },
-  { id: 3, name: 'Alex', email: 'agent@example.com', role: 'agent' as const, isActive: true },
+  { id: 1, name: 'Ada', email: 'admin@example.com', role: 'admin' as const, isActive: true, isSystem: false },
+  {
+    id: 2,
+    name: 'Lee',
+    email: 'lead@example.com',
+    role: 'team_lead' as const,
+    isActive: true,
+    isSystem: false,
+  },
+  {
+    id: 3,
+    name: 'Alex',
+    email: 'agent@example.com',
+    role: 'agent' as const,
+    isActive: true,
+    isSystem: false,
+  },
 ];
 
 describe('demo tickets', () => {

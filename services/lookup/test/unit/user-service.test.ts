@@ -21,19 +21,28 @@ function storeWith(
     findById: unused,
     findByEmail: unused,
     findCredentialsById: unused,
+    findSystem: unused,
     update: unused,
     create: unused,
   };
 }
 
 describe('password sign-in', () => {
-  const active: UserRecord = { id: 1, name: 'Ann', email: 'ann@example.com', role: 'agent', isActive: true };
+  const active: UserRecord = {
+    id: 1,
+    name: 'Ann',
+    email: 'ann@example.com',
+    role: 'agent',
+    isActive: true,
+    isSystem: false,
+  };
   const inactive: UserRecord = {
     id: 2,
     name: 'Ina',
     email: 'ina@example.com',
     role: 'agent',
     isActive: false,
+    isSystem: false,
   };
   const noPassword: UserRecord = {
     id: 3,
@@ -41,6 +50,7 @@ describe('password sign-in', () => {
     email: 'nop@example.com',
     role: 'agent',
     isActive: true,
+    isSystem: false,
   };
   let store: ReturnType<typeof storeWith>;
 
@@ -80,8 +90,22 @@ describe('password sign-in', () => {
 });
 
 describe('changing users (service rules over a fake store)', () => {
-  const ada: UserRecord = { id: 2, name: 'Ada', email: 'ada@example.com', role: 'agent', isActive: true };
-  const ann: UserRecord = { id: 1, name: 'Ann', email: 'ann@example.com', role: 'admin', isActive: true };
+  const ada: UserRecord = {
+    id: 2,
+    name: 'Ada',
+    email: 'ada@example.com',
+    role: 'agent',
+    isActive: true,
+    isSystem: false,
+  };
+  const ann: UserRecord = {
+    id: 1,
+    name: 'Ann',
+    email: 'ann@example.com',
+    role: 'admin',
+    isActive: true,
+    isSystem: false,
+  };
   const session = (user: UserRecord): Principal => ({
     kind: 'session',
     user_id: user.id,
@@ -115,6 +139,7 @@ describe('changing users (service rules over a fake store)', () => {
       list: unused,
       findByIds: unused,
       findByEmail: unused,
+      findSystem: unused,
       create: unused,
     };
     return { store, written };
