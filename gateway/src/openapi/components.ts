@@ -95,6 +95,10 @@ export const userSchema = z
     email: z.string(),
     role: z.string().meta({ description: 'admin, team_lead, agent or viewer.' }),
     is_active: z.boolean(),
+    is_system: z.boolean().meta({
+      description:
+        "True only for the assistant's own user (Tix AI, additive): the actor of the assistant's changes. It never signs in, holds no API keys and cannot be edited.",
+    }),
   })
   .openapi('User', { description: 'A user (spec User).', examples: [EXAMPLES.user] });
 

@@ -71,6 +71,7 @@ const userMessage: lookup.User__Output = {
   email: 'ada@example.com',
   role: 'agent',
   is_active: true,
+  is_system: false,
 };
 
 const ticketMessage: ticket.Ticket__Output = {

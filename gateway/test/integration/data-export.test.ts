@@ -192,6 +192,7 @@ describe('the data export over real streams (GET /api/me/data-export)', function
       email: 'alice@example.com',
       role: 'admin',
       is_active: true,
+      is_system: false,
     });
   });
 });

@@ -174,15 +174,36 @@ describe('lookup routes on /v1 (fake lookup over gRPC)', () => {
   });
 
   describe('GET /v1/users', () => {
-    it('lists users with the spec fields', async () => {
+    it('lists users with the spec fields and the additive is_system', async () => {
       const response = await get('/v1/users', FULL_KEY);
       expect(response.body).to.deep.equal({
         ok: true,
         data: {
           users: [
-            { id: 10, name: 'Alice Admin', email: 'alice@example.com', role: 'admin', is_active: true },
-            { id: 11, name: 'Bob Agent', email: 'bob@example.com', role: 'agent', is_active: true },
-            { id: 12, name: 'Carol Viewer', email: 'carol@example.com', role: 'viewer', is_active: false },
+            {
+              id: 10,
+              name: 'Alice Admin',
+              email: 'alice@example.com',
+              role: 'admin',
+              is_active: true,
+              is_system: false,
+            },
+            {
+              id: 11,
+              name: 'Bob Agent',
+              email: 'bob@example.com',
+              role: 'agent',
+              is_active: true,
+              is_system: false,
+            },
+            {
+              id: 12,
+              name: 'Carol Viewer',
+              email: 'carol@example.com',
+              role: 'viewer',
+              is_active: false,
+              is_system: false,
+            },
           ],
           count: 3,
         },

@@ -189,16 +189,41 @@ describe('gateway + real lookup service (fresh database, RabbitMQ vhost)', funct
     }
   });
 
-  it('GET /v1/users lists the users', async () => {
+  it("GET /v1/users lists the users, the assistant's system user marked is_system", async () => {
     const response = await get('/v1/users', keys.full.key);
+    const assistant = (response.body.data.users as { email: string; id: number }[]).find(
+      (user) => user.email === 'ai@tix.invalid',
+    );
     expect(response.body).to.deep.equal({
       ok: true,
       data: {
         users: [
-          { id: ids.admin, name: 'Ada Admin', email: 'ada@example.com', role: 'admin', is_active: true },
-          { id: ids.agent, name: 'Al Agent', email: 'al@example.com', role: 'agent', is_active: true },
+          {
+            id: assistant?.id,
+            name: 'Tix AI',
+            email: 'ai@tix.invalid',
+            role: 'agent',
+            is_active: true,
+            is_system: true,
+          },
+          {
+            id: ids.admin,
+            name: 'Ada Admin',
+            email: 'ada@example.com',
+            role: 'admin',
+            is_active: true,
+            is_system: false,
+          },
+          {
+            id: ids.agent,
+            name: 'Al Agent',
+            email: 'al@example.com',
+            role: 'agent',
+            is_active: true,
+            is_system: false,
+          },
         ],
-        count: 2,
+        count: 3,
       },
     });
   });
@@ -223,7 +248,14 @@ describe('gateway + real lookup service (fresh database, RabbitMQ vhost)', funct
     expect(me.body).to.deep.equal({
       ok: true,
       data: {
-        user: { id: ids.admin, name: 'Ada Admin', email: 'ada@example.com', role: 'admin', is_active: true },
+        user: {
+          id: ids.admin,
+          name: 'Ada Admin',
+          email: 'ada@example.com',
+          role: 'admin',
+          is_active: true,
+          is_system: false,
+        },
       },
     });
   });

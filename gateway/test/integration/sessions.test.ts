@@ -10,7 +10,14 @@ import { createMemorySessionStore, type SessionStore } from '../../src/sessions/
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const COOKIE = /^tix_session=([A-Za-z0-9_-]{43}); Path=\/; HttpOnly; SameSite=Lax$/;
-const ALICE = { id: 10, name: 'Alice Admin', email: 'alice@example.com', role: 'admin', is_active: true };
+const ALICE = {
+  id: 10,
+  name: 'Alice Admin',
+  email: 'alice@example.com',
+  role: 'admin',
+  is_active: true,
+  is_system: false,
+};
 
 /** A tiny cookie-jar browser for the app host. */
 class Browser {

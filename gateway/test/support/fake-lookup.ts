@@ -84,9 +84,23 @@ export const TICKET_TYPES: lookup.TicketType__Output[] = [
 ];
 
 export const USERS: lookup.User__Output[] = [
-  { id: 10, name: 'Alice Admin', email: 'alice@example.com', role: 'admin', is_active: true },
-  { id: 11, name: 'Bob Agent', email: 'bob@example.com', role: 'agent', is_active: true },
-  { id: 12, name: 'Carol Viewer', email: 'carol@example.com', role: 'viewer', is_active: false },
+  {
+    id: 10,
+    name: 'Alice Admin',
+    email: 'alice@example.com',
+    role: 'admin',
+    is_active: true,
+    is_system: false,
+  },
+  { id: 11, name: 'Bob Agent', email: 'bob@example.com', role: 'agent', is_active: true, is_system: false },
+  {
+    id: 12,
+    name: 'Carol Viewer',
+    email: 'carol@example.com',
+    role: 'viewer',
+    is_active: false,
+    is_system: false,
+  },
 ];
 
 export const PASSWORDS: Record<string, string> = { 'alice@example.com': 'correct horse battery' };
