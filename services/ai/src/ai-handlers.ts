@@ -1,6 +1,8 @@
 /** gRPC handlers of the AiService: translate messages to the assistant's use cases and back. */
 import { AppError, type AsyncHandlers } from '@tix/kit';
-import { confidenceLabel, pageWindow, type ai } from '@tix/protos';
+import { confidenceLabel, pageWindow, paginationOf, type ai } from '@tix/protos';
+import type { ActionRow } from './actions/action-store.js';
+import { acknowledgeAction, listActions, revertAction, type ReviewDeps } from './actions/review.js';
 import {
   answerQuestion,
   MIN_RESOLVED,
@@ -18,7 +20,10 @@ import {
   type AutonomyDeps,
   type AutonomyView,
 } from './autonomy/autonomy.js';
+import { ensureProjectRows, readGuardrails } from './autonomy/autonomy-store.js';
 import { evaluate, DEFAULT_THRESHOLD } from './evaluation/evaluate.js';
+import type { ActionType } from './predictions/predictions.js';
+import { previewThreshold } from './preview/threshold-preview.js';
 import { searchTickets } from './search/search-tickets.js';
 
 export type AiHandlers = AsyncHandlers<ai.AiServiceHandlers>;
@@ -95,7 +100,62 @@ function projectIdOf(value: number | undefined): number | null {
   return value;
 }
 
-export function aiHandlers(deps: AssistantDeps & Pick<AutonomyDeps, 'lookup'>): AiHandlers {
+/** The AutonomousAction message of an action row, with the names of who reviewed or reverted it. */
+function actionMessage(row: ActionRow, names: Map<number, string>): ai.AutonomousAction {
+  const ref = (id: number | null) => (id === null ? undefined : { id, name: names.get(id) ?? `User ${id}` });
+  const sources = Array.isArray(row.sources) ? (row.sources as Partial<ai.Source>[]) : [];
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    ticket_id: row.ticket_id,
+    ticket_number: row.ticket_number,
+    action_type: row.action_type,
+    status: row.status,
+    confidence: row.confidence,
+    confidence_label: confidenceLabel(row.confidence),
+    threshold: row.threshold,
+    before_json: JSON.stringify(row.before),
+    after_json: JSON.stringify(row.after),
+    rationale: row.rationale,
+    sources: sources.map((source) => ({
+      ticket_id: source.ticket_id ?? 0,
+      ticket_number: source.ticket_number ?? '',
+      title: source.title ?? '',
+      similarity: source.similarity ?? 0,
+    })),
+    ticket_version_before: row.ticket_version_before,
+    ...(row.ticket_version_after === null ? {} : { ticket_version_after: row.ticket_version_after }),
+    ...(row.conflict === null ? {} : { conflict_json: JSON.stringify(row.conflict) }),
+    provider: RETRIEVAL_PROVIDER,
+    guardrails_version: row.guardrails_version,
+    created_at: row.created_at.toISOString(),
+    ...(row.reviewed_by === null ? {} : { reviewed_by: ref(row.reviewed_by) }),
+    ...(row.reviewed_at === null ? {} : { reviewed_at: row.reviewed_at.toISOString() }),
+    ...(row.review_note === null ? {} : { review_note: row.review_note }),
+    ...(row.reverted_by === null ? {} : { reverted_by: ref(row.reverted_by) }),
+    ...(row.reverted_at === null ? {} : { reverted_at: row.reverted_at.toISOString() }),
+    ...(row.revert_reason === null ? {} : { revert_reason: row.revert_reason }),
+    irreversible_effects:
+      row.action_type === 'send_reply' ? ['customer_may_have_seen_it', 'webhooks_delivered'] : [],
+  };
+}
+
+/** The action types the assistant predicts (and can preview). */
+const PREDICTED_ACTION_TYPES = ['set_priority', 'assign', 'add_tags', 'close_duplicate'] as const;
+
+const ACTION_SORTS = ['-created_at', 'created_at', 'confidence'] as const;
+
+export function aiHandlers(
+  deps: AssistantDeps & Pick<AutonomyDeps, 'lookup'> & { tickets: ReviewDeps['tickets'] },
+): AiHandlers {
+  /** Names of users, by id (lookup; a missing one is shown as "User 9"). */
+  const names = async (ids: (number | null)[]): Promise<Map<number, string>> => {
+    const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+    if (wanted.length === 0) return new Map();
+    const { users } = await deps.lookup.GetUsers({ ids: wanted });
+    return new Map(users.map((user) => [user.id, user.name]));
+  };
+  const namesOf = (rows: ActionRow[]) => names(rows.flatMap((row) => [row.reviewed_by, row.reverted_by]));
   const configured =
     deps.llm === null ? RETRIEVAL_PROVIDER : { kind: 'openai', model: deps.llm.model, external: true };
   return {
@@ -255,6 +315,77 @@ export function aiHandlers(deps: AssistantDeps & Pick<AutonomyDeps, 'lookup'>): 
         context,
       );
       return autonomyMessage(autonomy);
+    },
+
+    async PreviewThreshold(request) {
+      const projectId = projectIdOf(request.project_id)!;
+      if (!(PREDICTED_ACTION_TYPES as readonly string[]).includes(request.action_type))
+        throw AppError.badRequest(`action_type must be one of ${PREDICTED_ACTION_TYPES.join(', ')}`);
+      const actionType = request.action_type as ActionType;
+      await ensureProjectRows(deps.pool, projectId);
+      const guardrails = await readGuardrails(deps.pool, projectId);
+      const currentThreshold = guardrails.document.actions[actionType].threshold;
+      const preview = await previewThreshold(deps, {
+        projectId,
+        actionType,
+        threshold: request.threshold ?? currentThreshold,
+        currentThreshold,
+        windowDays: request.window_days || 30,
+      });
+      return { preview_json: JSON.stringify(preview) };
+    },
+
+    async ListActions(request) {
+      const sort = (ACTION_SORTS as readonly string[]).includes(request.sort)
+        ? (request.sort as (typeof ACTION_SORTS)[number])
+        : '-created_at';
+      const window = pageWindow(request.page);
+      const listed = await listActions(deps.pool, {
+        projectIds: request.project_ids,
+        ...(request.ticket_id === undefined ? {} : { ticketId: request.ticket_id }),
+        ...(request.action_type === undefined ? {} : { actionType: request.action_type }),
+        ...(request.status === undefined ? {} : { status: request.status }),
+        ...(request.since === undefined ? {} : { since: request.since }),
+        ...(request.until === undefined ? {} : { until: request.until }),
+        ...(request.min_confidence === undefined ? {} : { minConfidence: request.min_confidence }),
+        ...(request.max_confidence === undefined ? {} : { maxConfidence: request.max_confidence }),
+        sort,
+        offset: window.offset,
+        limit: window.perPage,
+      });
+      const known = await namesOf(listed.actions);
+      return {
+        actions: listed.actions.map((row) => actionMessage(row, known)),
+        pagination: paginationOf(listed.total, window),
+        counts: listed.counts,
+      };
+    },
+
+    async AcknowledgeAction(request, context) {
+      const row = await acknowledgeAction(
+        deps.pool,
+        {
+          projectIds: request.project_ids,
+          id: request.id,
+          ...(request.note === undefined ? {} : { note: request.note }),
+        },
+        context,
+      );
+      return actionMessage(row, await namesOf([row]));
+    },
+
+    async RevertAction(request, context) {
+      const result = await revertAction(
+        { pool: deps.pool, tickets: deps.tickets, names },
+        {
+          projectIds: request.project_ids,
+          id: request.id,
+          force: request.force,
+          ...(request.reason === undefined ? {} : { reason: request.reason }),
+        },
+        context,
+      );
+      return { action: actionMessage(result.action, await namesOf([result.action])), ticket: result.ticket };
     },
   };
 }

@@ -65,6 +65,7 @@ export function aiService(options: AiServiceOptions = {}) {
             minConfidence: config.minConfidence,
             logger,
             lookup: peers.lookup,
+            tickets: peers.tickets,
           }),
         ),
         consumers: {

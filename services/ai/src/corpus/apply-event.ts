@@ -71,6 +71,11 @@ export async function applyEvent(deps: ApplyDeps, event: DomainEvent): Promise<v
       ...(event.type === 'ticket.created'
         ? { priorityDefaulted: (event.defaulted_fields ?? []).includes('priority') }
         : {}),
+      changed: {
+        fields: Object.keys(event.changes ?? {}),
+        userId: event.actor?.user_id ?? null,
+        at: event.occurred_at,
+      },
     });
   } else if (event.type.startsWith('comment.')) {
     await deps.corpus.applyComment({

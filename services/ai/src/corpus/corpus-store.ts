@@ -35,6 +35,8 @@ export interface TicketState {
   version: number;
   /** From ticket.created only: the priority was the default (the assistant may set it). */
   priorityDefaulted?: boolean;
+  /** The fields this change altered (the event's changes), with who made it and when. */
+  changed?: { fields: string[]; userId: number | null; at: string };
 }
 
 export interface CommentState {
@@ -129,10 +131,11 @@ export function createCorpusStore(pool: pg.Pool): CorpusStore {
         await client.query(
           `INSERT INTO ai_documents (ticket_id, project_id, ticket_type_id, ticket_number, title, description,
              status, is_closed, priority, resolution_type, tags, assigned_to, created_by, created_at,
-             closed_at, merged_into_id, deleted, version, priority_defaulted)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+             closed_at, merged_into_id, deleted, version, priority_defaulted, field_changes)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
            ON CONFLICT (ticket_id) DO UPDATE SET
              priority_defaulted = ai_documents.priority_defaulted OR EXCLUDED.priority_defaulted,
+             field_changes = ai_documents.field_changes || EXCLUDED.field_changes,
              ticket_type_id = EXCLUDED.ticket_type_id, ticket_number = EXCLUDED.ticket_number,
              title = EXCLUDED.title, description = EXCLUDED.description, status = EXCLUDED.status,
              is_closed = EXCLUDED.is_closed, priority = EXCLUDED.priority,
@@ -159,6 +162,14 @@ export function createCorpusStore(pool: pg.Pool): CorpusStore {
             state.deleted,
             state.version,
             state.priorityDefaulted ?? false,
+            JSON.stringify(
+              Object.fromEntries(
+                (state.changed?.fields ?? []).map((field) => [
+                  field,
+                  { user_id: state.changed!.userId, at: state.changed!.at },
+                ]),
+              ),
+            ),
           ],
         );
         await afterChange(client, state.ticketId, state.projectId, before);
