@@ -9,8 +9,12 @@ import { confidenceLabel, type ai, type ConfidenceLabel } from '@tix/protos';
 import type { RateLimitBudget } from '../../limits/index.js';
 import { int64Number } from '../../services.js';
 
-/** Suggestions stay available while autonomous actions do not exist yet. */
+/**
+ * What availability reports of autonomy: `killed` while a kill switch (global or the project's) is
+ * active, else `active`. Suggestions stay available either way (a human sends them).
+ */
 export const AUTONOMY_STATUS = 'active';
+export const AUTONOMY_KILLED = 'killed';
 
 export interface ProviderJson {
   kind: string;
@@ -109,14 +113,18 @@ export function presentSuggestReplyResult(result: ai.SuggestReplyResult__Output)
  * rate limits). A spent quota makes an otherwise available assistant `rate_limited`; a reason of the
  * service's own (no history yet, a provider down) comes first, since waiting would not cure it.
  */
-export function presentAvailability(message: ai.Availability__Output, budget: RateLimitBudget | null) {
+export function presentAvailability(
+  message: ai.Availability__Output,
+  budget: RateLimitBudget | null,
+  killed = false,
+) {
   const provider = providerOf(message.provider);
   const spent = budget !== null && budget.remaining === 0;
   return {
     available: message.available && !spent,
     reason: message.available ? (spent ? 'rate_limited' : null) : (message.reason ?? null),
     provider: { ...presentProvider(provider), fallback: provider.fallback ?? null },
-    autonomy: AUTONOMY_STATUS,
+    autonomy: killed ? AUTONOMY_KILLED : AUTONOMY_STATUS,
     rate_limit: budget && {
       limit: budget.limit,
       remaining: budget.remaining,

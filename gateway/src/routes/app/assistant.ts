@@ -28,6 +28,7 @@ import { z } from '../../openapi/zod-openapi.js';
 import { requireService, type ServiceClients } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
 import {
+  AUTONOMY_KILLED,
   AUTONOMY_STATUS,
   presentAnswer,
   presentAvailability,
@@ -100,7 +101,9 @@ const availabilitySchema = z.object({
       .meta({ description: 'What answers when the provider fails (`retrieval`); null when nothing does.' }),
   }),
   autonomy: z.string().meta({
-    description: `\`${AUTONOMY_STATUS}\`: the assistant takes no actions of its own yet, so nothing can pause it.`,
+    description:
+      `\`${AUTONOMY_KILLED}\` while a kill switch (global or the project's) stops autonomous actions, else ` +
+      `\`${AUTONOMY_STATUS}\`; suggestions stay available either way.`,
   }),
   rate_limit: z
     .object({
@@ -213,7 +216,7 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
       const project = requireProject(request);
       const context = callContext(request);
       if (query.ticket_id !== undefined) await requireTicket(services, project.id, query.ticket_id, context);
-      const [availability, budget] = await Promise.all([
+      const [availability, autonomy, budget] = await Promise.all([
         requireService(services, 'ai').GetAvailability(
           {
             project_id: project.id,
@@ -221,9 +224,10 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
           },
           context,
         ),
+        requireService(services, 'ai').GetAutonomy({ project_id: project.id }, context),
         limits ? limits.budget(request, SUGGEST_REPLY_PATH) : null,
       ]);
-      sendData(response, presentAvailability(availability, budget));
+      sendData(response, presentAvailability(availability, budget, autonomy.kill_switch?.active === true));
     },
   }),
 
