@@ -7,6 +7,7 @@ import { ADMINISTRATION_OPERATIONS } from './app/administration.js';
 import { TICKET_TYPE_ADMINISTRATION_OPERATIONS } from './app/ticket-type-administration.js';
 import { API_KEY_OPERATIONS } from './app/api-keys.js';
 import { ASSISTANT_OPERATIONS } from './app/assistant.js';
+import { AUTONOMY_OPERATIONS } from './app/autonomy.js';
 import { CLIENT_ERROR_OPERATIONS } from './app/client-errors.js';
 import { DATA_EXPORT_OPERATIONS } from './app/data-export.js';
 import { API_DESCRIPTION_OPERATIONS } from './app/openapi.js';
@@ -30,6 +31,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...WEBHOOK_OPERATIONS,
   ...ACTIVITY_OPERATIONS,
   ...ASSISTANT_OPERATIONS,
+  ...AUTONOMY_OPERATIONS,
   ...SESSION_OPERATIONS,
   ...PASSWORD_RESET_OPERATIONS,
   ...ACCOUNT_OPERATIONS,

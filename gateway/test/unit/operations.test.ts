@@ -44,6 +44,10 @@ describe('the declared operations', () => {
           'removeProjectStatus',
           'updateTicketType',
           'issuePasswordReset',
+          'getAutonomy',
+          'updateGuardrails',
+          'activateKillSwitch',
+          'clearKillSwitch',
         ].includes(operation.operationId);
       const expected = administration
         ? 'admin'

@@ -1,0 +1,252 @@
+/**
+ * Autonomy on the session host (design note §5.7; issue 15): a project's guardrails, the kill switch
+ * (global without a project, else the project's) and what autonomy effectively does now. Admins only,
+ * here and in the ai service, whatever a client shows. Validated by autonomy.schemas.ts, then
+ * AiService calls; the service merges and judges guardrails, versions them and writes their events.
+ */
+import { AppError } from '@tix/kit';
+import type { ai } from '@tix/protos';
+import { sendData } from '../../http/envelope.js';
+import { callContext, requireProject } from '../../http/request-context.js';
+import { json } from '../../openapi/responses.js';
+import { z } from '../../openapi/zod-openapi.js';
+import { requireService } from '../../services.js';
+import { defineOperation, type Operation } from '../operation.js';
+import { autonomySchema, killSwitchBody, updateGuardrailsBody } from './autonomy.schemas.js';
+
+export const AUTONOMY_PATH = '/ai/autonomy';
+export const GUARDRAILS_MODIFIED_MESSAGE = 'Guardrails were modified by another user';
+export const KILL_SWITCH_NOT_ACTIVE_MESSAGE = 'Kill switch is not active';
+
+const ADMIN = { scope: null, role: 'admin' } as const;
+
+const userRef = (user: ai.UserRef__Output | null | undefined) =>
+  user ? { id: user.id, name: user.name } : null;
+
+/** An Autonomy message as the API's JSON: absent optionals null, the guardrails object parsed. */
+export function presentAutonomy(message: ai.Autonomy__Output | null) {
+  if (!message?.kill_switch || !message.status)
+    throw AppError.internal('the ai service answered without the kill switch or the status');
+  const kill = message.kill_switch;
+  return {
+    project_id: message.project_id ?? null,
+    kill_switch: {
+      active: kill.active,
+      scope: kill.scope ?? null,
+      reason: kill.reason ?? null,
+      activated_at: kill.activated_at ?? null,
+      activated_by: userRef(kill.activated_by),
+      cleared_at: kill.cleared_at ?? null,
+      cleared_by: userRef(kill.cleared_by),
+    },
+    status: { effective: message.status.effective, paused_actions: message.status.paused_actions },
+    guardrails:
+      message.guardrails_json === undefined
+        ? null
+        : (JSON.parse(message.guardrails_json) as Record<string, unknown>),
+    stats_24h: message.stats_24h
+      ? {
+          predictions: message.stats_24h.predictions,
+          executed: message.stats_24h.executed,
+          acknowledged: message.stats_24h.acknowledged,
+          reverted: message.stats_24h.reverted,
+          pending_review: message.stats_24h.pending_review,
+        }
+      : null,
+  };
+}
+
+const AUTONOMY_EXAMPLE = {
+  project_id: 1,
+  kill_switch: {
+    active: false,
+    scope: null,
+    reason: null,
+    activated_at: null,
+    activated_by: null,
+    cleared_at: '2025-03-14T09:00:00.000Z',
+    cleared_by: { id: 3, name: 'Ada' },
+  },
+  status: { effective: 'active', paused_actions: [] },
+  guardrails: {
+    version: 7,
+    actions: {
+      set_priority: {
+        mode: 'suggest',
+        threshold: 0.85,
+        allowed_values: ['low', 'medium', 'high'],
+        never_downgrade: true,
+      },
+      assign: { mode: 'off', threshold: 0.9, allowed_user_ids: null, max_open_per_user: 25 },
+      add_tags: { mode: 'off', threshold: 0.8, allowed_tags: null },
+      close_duplicate: { mode: 'off', threshold: 0.95, max_age_days: 14, require_same_type: true },
+      post_internal_note: { mode: 'off', threshold: 0.6 },
+      send_reply: { mode: 'off', threshold: 0.97 },
+    },
+    scope: { ticket_type_ids: null, statuses: null, exclude_tags: [], exclude_priorities: ['critical'] },
+    limits: { max_actions_per_hour: 60, max_actions_per_ticket: 3 },
+    review: { sample_rate: 1, always_review_below: 0.9 },
+    auto_pause: { revert_rate: 0.2, min_actions: 10, window_hours: 24 },
+    updated_at: '2025-03-14T08:00:00.000Z',
+    updated_by: { id: 3, name: 'Ada' },
+  },
+  stats_24h: { predictions: 140, executed: 0, acknowledged: 0, reverted: 0, pending_review: 0 },
+};
+
+const KILLED_EXAMPLE = {
+  ...AUTONOMY_EXAMPLE,
+  kill_switch: {
+    active: true,
+    scope: 'project',
+    reason: 'Tags applied to billing tickets look wrong',
+    activated_at: '2025-03-14T10:00:00.000Z',
+    activated_by: { id: 3, name: 'Ada' },
+    cleared_at: null,
+    cleared_by: null,
+  },
+  status: { effective: 'killed', paused_actions: [] },
+};
+
+const scopeRule =
+  "With a project (`project_id` or `project`) the project's switch; without one the global switch, which " +
+  'stops autonomy in every project.';
+
+export const AUTONOMY_OPERATIONS: Operation[] = [
+  defineOperation({
+    method: 'get',
+    path: AUTONOMY_PATH,
+    hosts: ['app'],
+    access: ADMIN,
+    project: 'required',
+    operationId: 'getAutonomy',
+    tag: 'Assistant',
+    summary: "A project's autonomy",
+    description:
+      "The project's guardrails (the defaults until an admin changes them: every action type `off`, shadow " +
+      'mode), the kill switch that applies to it (the global one first), what autonomy effectively does ' +
+      'now, and the last 24 hours in numbers.',
+    success: json(200, 'The autonomy of the project.', z.object({ autonomy: autonomySchema }), {
+      autonomy: AUTONOMY_EXAMPLE,
+    }),
+    errors: [],
+    async handle(_input, request, response, { services }) {
+      const autonomy = await requireService(services, 'ai').GetAutonomy(
+        { project_id: requireProject(request).id },
+        callContext(request),
+      );
+      sendData(response, { autonomy: presentAutonomy(autonomy) });
+    },
+  }),
+
+  defineOperation({
+    method: 'put',
+    path: `${AUTONOMY_PATH}/guardrails`,
+    hosts: ['app'],
+    access: ADMIN,
+    project: 'required',
+    request: { body: updateGuardrailsBody },
+    bodyExample: {
+      version: 7,
+      actions: { set_priority: { mode: 'suggest' } },
+      scope: { statuses: ['open'] },
+    },
+    operationId: 'updateGuardrails',
+    tag: 'Assistant',
+    summary: "Change a project's guardrails",
+    description:
+      'Any subset of the guardrails object, merged into the current one (objects key by key; lists and ' +
+      'values replace), then the whole checked: 422 names each problem by its dotted path ' +
+      '(`actions.send_reply.threshold`, `scope.statuses`). With `version`, 409 ' +
+      `\`${GUARDRAILS_MODIFIED_MESSAGE}\` when someone changed them since you read them. \`version\`, ` +
+      '`updated_at` and `updated_by` are read-only (ignored when sent back). `warnings` name each action type ' +
+      'turned to `auto` on too few labelled decisions.',
+    success: json(
+      200,
+      'The autonomy with the new guardrails, and warnings.',
+      z.object({
+        autonomy: autonomySchema,
+        warnings: z.array(z.string()).meta({ description: 'Advice that did not refuse the change.' }),
+      }),
+      {
+        autonomy: AUTONOMY_EXAMPLE,
+        warnings: ['set_priority: only 12 labelled decisions; preview uses a backtest'],
+      },
+    ),
+    errors: [409],
+    async handle({ body }, request, response, { services }) {
+      const { version, ...guardrails } = body;
+      const result = await requireService(services, 'ai').UpdateGuardrails(
+        {
+          project_id: requireProject(request).id,
+          guardrails_json: JSON.stringify(guardrails),
+          ...(version === undefined ? {} : { version }),
+        },
+        callContext(request),
+      );
+      sendData(response, { autonomy: presentAutonomy(result.autonomy), warnings: result.warnings });
+    },
+  }),
+
+  defineOperation({
+    method: 'post',
+    path: `${AUTONOMY_PATH}/kill`,
+    hosts: ['app'],
+    access: ADMIN,
+    project: 'optional',
+    request: { body: killSwitchBody },
+    bodyExample: { reason: 'Tags applied to billing tickets look wrong' },
+    operationId: 'activateKillSwitch',
+    tag: 'Assistant',
+    summary: 'Stop autonomous actions',
+    description:
+      `${scopeRule} Once this returns, no new autonomous action starts; suggestions stay available. ` +
+      'Idempotent: an active switch stays as it is (`already_active`, the first reason kept).',
+    success: json(
+      200,
+      'The autonomy, stopped.',
+      z.object({
+        autonomy: autonomySchema,
+        cancelled_actions: z.number().int().meta({ description: 'Queued actions cancelled by this kill.' }),
+        already_active: z.boolean().meta({ description: 'True when the switch was already active.' }),
+      }),
+      { autonomy: KILLED_EXAMPLE, cancelled_actions: 0, already_active: false },
+    ),
+    errors: [],
+    async handle({ body }, request, response, { services }) {
+      const result = await requireService(services, 'ai').ActivateKillSwitch(
+        { reason: body.reason, ...(request.project ? { project_id: request.project.id } : {}) },
+        callContext(request),
+      );
+      sendData(response, {
+        autonomy: presentAutonomy(result.autonomy),
+        cancelled_actions: result.cancelled_actions,
+        already_active: result.already_active,
+      });
+    },
+  }),
+
+  defineOperation({
+    method: 'post',
+    path: `${AUTONOMY_PATH}/clear-kill`,
+    hosts: ['app'],
+    access: ADMIN,
+    project: 'optional',
+    request: { body: killSwitchBody },
+    bodyExample: { reason: 'Tag predictions checked; resuming' },
+    operationId: 'clearKillSwitch',
+    tag: 'Assistant',
+    summary: 'Resume autonomous actions',
+    description: `${scopeRule} 409 \`${KILL_SWITCH_NOT_ACTIVE_MESSAGE}\` when that switch is not active.`,
+    success: json(200, 'The autonomy, resumed.', z.object({ autonomy: autonomySchema }), {
+      autonomy: AUTONOMY_EXAMPLE,
+    }),
+    errors: [409],
+    async handle({ body }, request, response, { services }) {
+      const autonomy = await requireService(services, 'ai').ClearKillSwitch(
+        { reason: body.reason, ...(request.project ? { project_id: request.project.id } : {}) },
+        callContext(request),
+      );
+      sendData(response, { autonomy: presentAutonomy(autonomy) });
+    },
+  }),
+];
