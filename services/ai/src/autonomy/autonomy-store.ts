@@ -1,5 +1,6 @@
 /**
- * The autonomy tables (ai_guardrails, ai_kill_switches), the counts GetAutonomy shows and the events
+ * The autonomy tables (ai_guardrails, ai_kill_switches), the counts GetAutonomy shows (of
+ * ai_predictions and ai_actions) and the events
  * written with them (outbox_events): the only module that touches them. Rows are created on first
  * use: a project's guardrails with the defaults, its kill switch inactive.
  */
@@ -123,14 +124,30 @@ export async function insertEvents(
   await client.query(insert.text, insert.values);
 }
 
-/** Predictions recorded for the project in the last 24 hours. */
-export async function predictionsLastDay(db: Queryable, projectId: number): Promise<number> {
-  const { rows } = await db.query<{ count: number }>(
-    `SELECT count(*)::int AS count FROM ai_predictions
-      WHERE project_id = $1 AND created_at > now() - interval '24 hours'`,
+export interface LastDay {
+  predictions: number;
+  executed: number;
+  acknowledged: number;
+  reverted: number;
+  pending_review: number;
+}
+
+/**
+ * The project's last 24 hours: predictions recorded; of the actions created, those executed and
+ * those acknowledged, reverted or waiting for review now.
+ */
+export async function lastDay(db: Queryable, projectId: number): Promise<LastDay> {
+  const { rows } = await db.query<LastDay>(
+    `SELECT (SELECT count(*)::int FROM ai_predictions
+              WHERE project_id = $1 AND created_at > now() - interval '24 hours') AS predictions,
+            count(*) FILTER (WHERE executed_at IS NOT NULL)::int AS executed,
+            count(*) FILTER (WHERE status = 'acknowledged')::int AS acknowledged,
+            count(*) FILTER (WHERE status = 'reverted')::int AS reverted,
+            count(*) FILTER (WHERE status = 'pending_review')::int AS pending_review
+       FROM ai_actions WHERE project_id = $1 AND created_at > now() - interval '24 hours'`,
     [projectId],
   );
-  return rows[0]?.count ?? 0;
+  return rows[0]!;
 }
 
 /** Predictions with an outcome, by action type, among `types`. */

@@ -23,12 +23,13 @@ import {
   insertEvents,
   labelledPredictions,
   lockSwitch,
-  predictionsLastDay,
+  lastDay,
   readGuardrails,
   readSwitches,
   writeGuardrails,
   type GuardrailsRow,
   type KillSwitchRow,
+  type LastDay,
 } from './autonomy-store.js';
 import { GLOBAL_SWITCH, type KillScope } from './gate.js';
 import {
@@ -76,13 +77,8 @@ export interface AutonomyView {
   status: { effective: EffectiveStatus; paused_actions: string[] };
   /** The guardrails object of §5.7; null without a project. */
   guardrails: Record<string, unknown> | null;
-  stats_24h: {
-    predictions: number;
-    executed: number;
-    acknowledged: number;
-    reverted: number;
-    pending_review: number;
-  } | null;
+  /** The last 24 hours; null without a project. */
+  stats_24h: LastDay | null;
 }
 
 function requireAdmin(principal: Principal | null): Principal {
@@ -132,12 +128,12 @@ export async function readAutonomy(
   caller: Caller,
 ): Promise<AutonomyView> {
   let guardrails: GuardrailsRow | null = null;
-  let predictions = 0;
+  let stats: LastDay | null = null;
   if (projectId !== null) {
     await ensureProjectRows(deps.pool, projectId);
-    [guardrails, predictions] = await Promise.all([
+    [guardrails, stats] = await Promise.all([
       readGuardrails(deps.pool, projectId),
-      predictionsLastDay(deps.pool, projectId),
+      lastDay(deps.pool, projectId),
     ]);
   }
   const switches = await readSwitches(deps.pool, projectId);
@@ -177,11 +173,7 @@ export async function readAutonomy(
             updated_at: guardrails.updated_at.toISOString(),
             updated_by: ref(guardrails.updated_by),
           },
-    // executed, acknowledged, reverted and pending_review count actions, which do not exist yet.
-    stats_24h:
-      projectId === null
-        ? null
-        : { predictions, executed: 0, acknowledged: 0, reverted: 0, pending_review: 0 },
+    stats_24h: stats,
   };
 }
 

@@ -100,11 +100,24 @@ describe('autonomy: guardrails and the kill switch', function () {
   });
 
   describe('guardrails', () => {
-    it('are the defaults on first read: shadow mode, so autonomy is disabled; the last day counts predictions', async () => {
+    it('are the defaults on first read: shadow mode, so autonomy is disabled; the last day counts predictions and actions', async () => {
       await assistant.pool.query(
         `INSERT INTO ai_predictions (project_id, ticket_id, action_type, value, confidence, rationale, sources, created_at)
          VALUES ($1, 1, 'set_priority', '"high"', 0.9, 'r', '[]', now()),
                 ($1, 2, 'set_priority', '"low"', 0.9, 'r', '[]', now() - interval '2 days')`,
+        [otherProjectId],
+      );
+      // Actions of the last day: one acknowledged, one reverted, one waiting for review, one skipped
+      // (never executed); and one older than a day.
+      await assistant.pool.query(
+        `INSERT INTO ai_actions (project_id, ticket_id, ticket_number, action_type, status, confidence, threshold,
+                                 before, after, expected, set, rationale, sources, ticket_version_before,
+                                 guardrails_version, needs_review, created_at, executed_at)
+         SELECT $1, n, 'OTH-' || n, 'set_priority', status, 0.9, 0.85, '{}', '{}', '{}', '{}', 'r', '[]', 1, 1, true,
+                created_at, CASE WHEN status = 'skipped_conflict' THEN NULL ELSE created_at END
+           FROM (VALUES (1, 'acknowledged', now()), (2, 'reverted', now()), (3, 'pending_review', now()),
+                        (4, 'skipped_conflict', now()), (5, 'acknowledged', now() - interval '2 days'))
+                AS made (n, status, created_at)`,
         [otherProjectId],
       );
       const autonomy = await client.GetAutonomy({ project_id: otherProjectId }, as(agent));
@@ -116,10 +129,10 @@ describe('autonomy: guardrails and the kill switch', function () {
       expect(autonomy.kill_switch).to.deep.equal({ active: false });
       expect(autonomy.stats_24h).to.deep.equal({
         predictions: 1,
-        executed: 0,
-        acknowledged: 0,
-        reverted: 0,
-        pending_review: 0,
+        executed: 3,
+        acknowledged: 1,
+        reverted: 1,
+        pending_review: 1,
       });
     });
 
