@@ -120,7 +120,7 @@ describe('admin CLI (pnpm tix)', () => {
     const email = `${unique('u')}@example.com`;
     const user = await tixJson(['user', 'create', '--name', 'Ada', '--email', email, '--role', 'team_lead']);
     expect(user).to.deep.include({ name: 'Ada', email, role: 'team_lead', is_active: true });
-    expect(Object.keys(user).sort()).to.deep.equal(['email', 'id', 'is_active', 'name', 'role']);
+    expect(Object.keys(user).sort()).to.deep.equal(['email', 'id', 'is_active', 'is_system', 'name', 'role']);
   });
 
   it('creates, lists and revokes keys; the key value is shown only at creation', async () => {

@@ -149,6 +149,7 @@ describe('gateway core', () => {
         email: unscoped.user.email,
         role: 'agent',
         is_active: true,
+        is_system: false,
       });
       expect(response.body.data.count).to.equal(response.body.data.users.length);
     });
