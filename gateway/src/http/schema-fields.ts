@@ -143,6 +143,21 @@ export function idParam(doc: FieldDoc & { message: string }) {
     .meta(metaOf(doc));
 }
 
+const DATE_TIME = z.union([z.iso.datetime({ offset: true }), z.iso.date()]);
+
+/** A query parameter holding an ISO 8601 date-time with its offset (or a date: its midnight UTC), given on as UTC. */
+export function timeParam(name: string, doc: FieldDoc) {
+  const message = `${name} must be an ISO 8601 date-time such as 2026-05-02T10:11:00Z`;
+  return (
+    z
+      .string({ error: message })
+      // Year 0 parses but PostgreSQL has no such year: it would fail in the service (a 500), not here.
+      .refine((value) => DATE_TIME.safeParse(value).success && new Date(value).getUTCFullYear() >= 1, message)
+      .transform((value) => new Date(value).toISOString())
+      .meta({ ...doc, format: 'date-time' })
+  );
+}
+
 /** `page` and `per_page` as every list takes them (spec Pagination); `items` names what a page holds. */
 export function pageParams(items: string) {
   return {

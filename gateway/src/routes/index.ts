@@ -7,6 +7,7 @@ import { ADMINISTRATION_OPERATIONS } from './app/administration.js';
 import { TICKET_TYPE_ADMINISTRATION_OPERATIONS } from './app/ticket-type-administration.js';
 import { API_KEY_OPERATIONS } from './app/api-keys.js';
 import { ASSISTANT_OPERATIONS } from './app/assistant.js';
+import { AUTONOMOUS_ACTION_OPERATIONS } from './app/autonomous-actions.js';
 import { AUTONOMY_OPERATIONS } from './app/autonomy.js';
 import { CLIENT_ERROR_OPERATIONS } from './app/client-errors.js';
 import { DATA_EXPORT_OPERATIONS } from './app/data-export.js';
@@ -32,6 +33,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...ACTIVITY_OPERATIONS,
   ...ASSISTANT_OPERATIONS,
   ...AUTONOMY_OPERATIONS,
+  ...AUTONOMOUS_ACTION_OPERATIONS,
   ...SESSION_OPERATIONS,
   ...PASSWORD_RESET_OPERATIONS,
   ...ACCOUNT_OPERATIONS,

@@ -48,12 +48,18 @@ describe('the declared operations', () => {
           'updateGuardrails',
           'activateKillSwitch',
           'clearKillSwitch',
+          'previewAutonomyThreshold',
         ].includes(operation.operationId);
+      // The assistant's actions: agents see them, team leads review and revert them (design §5.7).
+      const review: Record<string, 'agent' | 'team_lead'> = {
+        listAutonomousActions: 'agent',
+        listAuditQueue: 'team_lead',
+        acknowledgeAutonomousAction: 'team_lead',
+        revertAutonomousAction: 'team_lead',
+      };
       const expected = administration
         ? 'admin'
-        : access.scope === null
-          ? 'viewer'
-          : ROLE_OF_SCOPE[access.scope];
+        : (review[operation.operationId] ?? (access.scope === null ? 'viewer' : ROLE_OF_SCOPE[access.scope]));
       expect(access.role, operation.operationId).to.equal(expected);
     }
   });

@@ -62,10 +62,13 @@ function requireTicket(
 }
 
 /**
- * The projects a search covers: the one named, else every project the caller may see (a session
- * sees them all; a project-scoped key would see its own).
+ * The projects a search or a list of autonomous actions covers: the one named, else every project
+ * the caller may see (a session sees them all; a project-scoped key would see its own).
  */
-async function searchedProjectIds(request: Express.Request, services: ServiceClients): Promise<number[]> {
+export async function searchedProjectIds(
+  request: Express.Request,
+  services: ServiceClients,
+): Promise<number[]> {
   if (request.project) return [request.project.id];
   const principal = requirePrincipal(request);
   const { projects } = await requireService(services, 'lookup').ListProjects(

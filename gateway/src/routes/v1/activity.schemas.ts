@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { MAX_INT32, type EventActor } from '@tix/protos';
-import { enumParam, type FieldDoc, integerParam, pageParams } from '../../http/schema-fields.js';
+import { enumParam, type FieldDoc, integerParam, pageParams, timeParam } from '../../http/schema-fields.js';
 import { decodeCursor, type CursorKind } from './activity-cursor.js';
 
 type ActorKind = EventActor['kind'];
@@ -37,21 +37,6 @@ function typesParam(name: string, doc: FieldDoc) {
       message,
     )
     .meta({ ...doc });
-}
-
-const DATE_TIME = z.union([z.iso.datetime({ offset: true }), z.iso.date()]);
-
-/** An ISO 8601 date-time with its offset (or a date: its midnight UTC), given on as UTC. */
-function timeParam(name: string, doc: FieldDoc) {
-  const message = `${name} must be an ISO 8601 date-time such as 2026-05-02T10:11:00Z`;
-  return (
-    z
-      .string({ error: message })
-      // Year 0 parses but PostgreSQL has no such year: it would fail in the service (a 500), not here.
-      .refine((value) => DATE_TIME.safeParse(value).success && new Date(value).getUTCFullYear() >= 1, message)
-      .transform((value) => new Date(value).toISOString())
-      .meta({ ...doc, format: 'date-time' })
-  );
 }
 
 /** A cursor of `kind` from an earlier answer, as the position it stands for. */

@@ -141,10 +141,13 @@ export async function acknowledgeAction(
   });
 }
 
-/** "changed to critical by User 4 at …" for each field of a refused revert, from the corpus. */
+/**
+ * "changed to "critical" by Ada at …" for each field of a refused revert, from the corpus's record of
+ * who last changed each field; the ticket service's own words while the corpus has not seen the change.
+ */
 async function whoChanged(
   pool: pg.Pool,
-  ticketId: number,
+  action: ActionRow,
   refused: Record<string, unknown> | undefined,
   names: (ids: number[]) => Promise<Map<number, string>>,
 ): Promise<Record<string, string[]>> {
@@ -153,7 +156,7 @@ async function whoChanged(
     Record<string, unknown> & { field_changes: Record<string, { user_id: number | null; at: string }> }
   >(
     'SELECT priority, assigned_to, tags, status, resolution_type, merged_into_id, field_changes FROM ai_documents WHERE ticket_id = $1',
-    [ticketId],
+    [action.ticket_id],
   );
   const document = rows[0];
   const changes = fields.map((field) => ({ field, change: document?.field_changes[field] }));
@@ -163,9 +166,15 @@ async function whoChanged(
   return Object.fromEntries(
     changes.map(({ field, change }) => {
       const original = refused?.[field];
-      if (document === undefined || change === undefined)
+      const value = JSON.stringify(document?.[field] ?? null);
+      // The corpus has not seen the later change yet (it still holds what the action wrote): the
+      // ticket service's own words, without a name.
+      if (
+        document === undefined ||
+        change === undefined ||
+        value === JSON.stringify(action.after[field] ?? null)
+      )
         return [field, Array.isArray(original) ? original.map(String) : [String(original)]];
-      const value = JSON.stringify(document[field] ?? null);
       const who =
         change.user_id === null ? 'the system' : (known.get(change.user_id) ?? `User ${change.user_id}`);
       return [field, [`changed to ${value} by ${who} at ${change.at}`]];
@@ -195,7 +204,7 @@ export async function revertAction(
       throw new AppError(
         'conflict',
         TICKET_CHANGED_AFTER_ACTION,
-        await whoChanged(deps.pool, action.ticket_id, error.validationErrors, deps.names),
+        await whoChanged(deps.pool, action, error.validationErrors, deps.names),
       );
     }
     const { rows } = await client.query<ActionRow>(

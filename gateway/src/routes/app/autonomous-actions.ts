@@ -1,0 +1,318 @@
+/**
+ * The assistant's autonomous actions on the session host (design note §5.7; issue 15): the actions
+ * list (agents), the audit queue with acknowledge and revert (team leads; a forced revert admins
+ * only), and the threshold preview (admins). Validated by autonomous-actions.schemas.ts, then
+ * AiService calls; the ai service checks the roles again and writes reverts through the ticket
+ * service's compare-and-set, so a later change is never lost silently.
+ */
+import { AppError } from '@tix/kit';
+import { presentTicket, type ai } from '@tix/protos';
+import { sendData } from '../../http/envelope.js';
+import { callContext, requireProject } from '../../http/request-context.js';
+import { ticketSchema } from '../../openapi/components.js';
+import { EXAMPLES } from '../../openapi/examples.js';
+import { json } from '../../openapi/responses.js';
+import { z } from '../../openapi/zod-openapi.js';
+import { requireService } from '../../services.js';
+import { defineOperation, type Operation } from '../operation.js';
+import { searchedProjectIds } from './assistant.js';
+import {
+  acknowledgeBody,
+  actionIdParams,
+  actionPageSchema,
+  auditQueueQuery,
+  auditQueueSchema,
+  autonomousActionSchema,
+  listActionsQuery,
+  revertBody,
+  thresholdPreviewQuery,
+  thresholdPreviewSchema,
+} from './autonomous-actions.schemas.js';
+
+export const ACTION_NOT_FOUND_MESSAGE = 'Action not found';
+
+const AGENT = { scope: 'tickets:read', role: 'agent' } as const;
+const TEAM_LEAD = { scope: 'tickets:read', role: 'team_lead' } as const;
+const ADMIN = { scope: null, role: 'admin' } as const;
+
+const userRef = (user: ai.UserRef__Output | null | undefined) =>
+  user ? { id: user.id, name: user.name } : null;
+
+/** An AutonomousAction message as the API's JSON. */
+export function presentAction(message: ai.AutonomousAction__Output | null) {
+  if (!message?.provider) throw AppError.internal('the ai service answered an action without its provider');
+  return {
+    id: Number(message.id),
+    project_id: message.project_id,
+    ticket_id: message.ticket_id,
+    ticket_number: message.ticket_number,
+    action_type: message.action_type,
+    status: message.status,
+    confidence: message.confidence,
+    confidence_label: message.confidence_label as 'high' | 'medium' | 'low',
+    threshold: message.threshold,
+    before: JSON.parse(message.before_json) as Record<string, unknown>,
+    after: JSON.parse(message.after_json) as Record<string, unknown>,
+    rationale: message.rationale,
+    sources: message.sources.map((source) => ({
+      ticket_id: source.ticket_id,
+      ticket_number: source.ticket_number,
+      title: source.title,
+      similarity: source.similarity,
+    })),
+    ticket_version_before: message.ticket_version_before,
+    ticket_version_after: message.ticket_version_after ?? null,
+    conflict:
+      message.conflict_json === undefined
+        ? null
+        : (JSON.parse(message.conflict_json) as { message: string; fields?: Record<string, unknown> }),
+    provider: {
+      kind: message.provider.kind,
+      model: message.provider.model,
+      external: message.provider.external,
+    },
+    guardrails_version: message.guardrails_version,
+    created_at: message.created_at,
+    reviewed_by: userRef(message.reviewed_by),
+    reviewed_at: message.reviewed_at ?? null,
+    review_note: message.review_note ?? null,
+    reverted_by: userRef(message.reverted_by),
+    reverted_at: message.reverted_at ?? null,
+    revert_reason: message.revert_reason ?? null,
+    irreversible_effects: message.irreversible_effects,
+  };
+}
+
+const ACTION_EXAMPLE = {
+  id: 981,
+  project_id: 1,
+  ticket_id: 42,
+  ticket_number: 'ACME-42',
+  action_type: 'set_priority',
+  status: 'pending_review',
+  confidence: 0.91,
+  confidence_label: 'high' as const,
+  threshold: 0.85,
+  before: { priority: 'medium' },
+  after: { priority: 'high' },
+  rationale: '9 of 11 similar closed tickets were high priority',
+  sources: [
+    { ticket_id: 17, ticket_number: 'ACME-17', title: 'Checkout fails with card declined', similarity: 0.88 },
+  ],
+  ticket_version_before: 1,
+  ticket_version_after: 2,
+  conflict: null,
+  provider: { kind: 'retrieval', model: 'tix-retrieval-1', external: false },
+  guardrails_version: 7,
+  created_at: '2025-03-14T10:00:01.000Z',
+  reviewed_by: null,
+  reviewed_at: null,
+  review_note: null,
+  reverted_by: null,
+  reverted_at: null,
+  revert_reason: null,
+  irreversible_effects: [],
+};
+
+const PAGE_EXAMPLE = { page: 1, per_page: 50, total: 1, total_pages: 1 };
+
+export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
+  defineOperation({
+    method: 'get',
+    path: '/ai/autonomous-actions',
+    hosts: ['app'],
+    access: AGENT,
+    project: 'optional',
+    request: { query: listActionsQuery },
+    operationId: 'listAutonomousActions',
+    tag: 'Assistant',
+    summary: "The assistant's autonomous actions",
+    description:
+      'What the assistant did on its own, newest first, in the project named or every project you may see: ' +
+      'the fields it touched before and after, why, and what became of it.',
+    success: json(200, 'A page of actions.', actionPageSchema, {
+      actions: [ACTION_EXAMPLE],
+      pagination: PAGE_EXAMPLE,
+    }),
+    errors: [],
+    async handle({ query }, request, response, { services }) {
+      const page = await requireService(services, 'ai').ListActions(
+        {
+          project_ids: await searchedProjectIds(request, services),
+          ...(query.ticket_id === undefined ? {} : { ticket_id: query.ticket_id }),
+          ...(query.action_type === undefined ? {} : { action_type: query.action_type }),
+          ...(query.status === undefined ? {} : { status: query.status }),
+          ...(query.since === undefined ? {} : { since: query.since }),
+          ...(query.until === undefined ? {} : { until: query.until }),
+          sort: '-created_at',
+          page: { page: query.page, per_page: query.per_page },
+        },
+        callContext(request),
+      );
+      sendData(response, { actions: page.actions.map(presentAction), pagination: page.pagination });
+    },
+  }),
+
+  defineOperation({
+    method: 'get',
+    path: '/ai/audit-queue',
+    hosts: ['app'],
+    access: TEAM_LEAD,
+    project: 'optional',
+    request: { query: auditQueueQuery },
+    operationId: 'listAuditQueue',
+    tag: 'Assistant',
+    summary: 'Autonomous actions to review',
+    description:
+      'The actions waiting for a review (oldest first), or any state with `status`; with the counts by ' +
+      'review state. Acknowledge one, or revert it.',
+    success: json(200, 'A page of the queue, with counts.', auditQueueSchema, {
+      actions: [ACTION_EXAMPLE],
+      pagination: PAGE_EXAMPLE,
+      counts: { pending_review: 10, acknowledged: 30, reverted: 2 },
+    }),
+    errors: [],
+    async handle({ query }, request, response, { services }) {
+      const page = await requireService(services, 'ai').ListActions(
+        {
+          project_ids: await searchedProjectIds(request, services),
+          ...(query.ticket_id === undefined ? {} : { ticket_id: query.ticket_id }),
+          ...(query.action_type === undefined ? {} : { action_type: query.action_type }),
+          ...(query.status === 'all' ? {} : { status: query.status }),
+          ...(query.min_confidence === undefined ? {} : { min_confidence: query.min_confidence }),
+          ...(query.max_confidence === undefined ? {} : { max_confidence: query.max_confidence }),
+          sort: query.sort,
+          page: { page: query.page, per_page: query.per_page },
+        },
+        callContext(request),
+      );
+      sendData(response, {
+        actions: page.actions.map(presentAction),
+        pagination: page.pagination,
+        counts: page.counts,
+      });
+    },
+  }),
+
+  defineOperation({
+    method: 'post',
+    path: '/ai/audit-queue/:id/acknowledge',
+    hosts: ['app'],
+    access: TEAM_LEAD,
+    project: 'optional',
+    request: { params: actionIdParams, body: acknowledgeBody },
+    bodyExample: { note: 'Right call.' },
+    operationId: 'acknowledgeAutonomousAction',
+    tag: 'Assistant',
+    summary: 'Acknowledge an autonomous action',
+    description: `Marks it reviewed; again changes nothing. 409 \`Action was reverted\` for a reverted one; 404 \`${ACTION_NOT_FOUND_MESSAGE}\`.`,
+    success: json(200, 'The action, acknowledged.', z.object({ action: autonomousActionSchema }), {
+      action: { ...ACTION_EXAMPLE, status: 'acknowledged' },
+    }),
+    errors: [404, 409],
+    async handle({ params, body }, request, response, { services }) {
+      const action = await requireService(services, 'ai').AcknowledgeAction(
+        {
+          project_ids: await searchedProjectIds(request, services),
+          id: params.id,
+          ...(body.note === undefined ? {} : { note: body.note }),
+        },
+        callContext(request),
+      );
+      sendData(response, { action: presentAction(action) });
+    },
+  }),
+
+  defineOperation({
+    method: 'post',
+    path: '/ai/audit-queue/:id/revert',
+    hosts: ['app'],
+    access: TEAM_LEAD,
+    project: 'optional',
+    request: { params: actionIdParams, body: revertBody },
+    bodyExample: { reason: 'Not urgent: a known issue.' },
+    operationId: 'revertAutonomousAction',
+    tag: 'Assistant',
+    summary: 'Revert an autonomous action exactly',
+    description:
+      'Restores exactly the fields the action touched (a new version; later changes of other fields stay). ' +
+      '409 `Ticket was changed after this action` names each touched field changed since, by whom and when ' +
+      '(admins may send `force`); 409 `Action was already reverted`; 422 `This action cannot be reverted` for ' +
+      'one that changed nothing.',
+    success: json(
+      200,
+      'The action, reverted, and the ticket after the revert.',
+      z.object({ action: autonomousActionSchema, ticket: ticketSchema }),
+      { action: { ...ACTION_EXAMPLE, status: 'reverted' }, ticket: EXAMPLES.ticket },
+    ),
+    errors: [404, 409, 422],
+    async handle({ params, body }, request, response, { services }) {
+      const result = await requireService(services, 'ai').RevertAction(
+        {
+          project_ids: await searchedProjectIds(request, services),
+          id: params.id,
+          force: body.force,
+          ...(body.reason === undefined ? {} : { reason: body.reason }),
+        },
+        callContext(request),
+      );
+      if (!result.ticket) throw AppError.internal('the ai service answered a revert without the ticket');
+      sendData(response, { action: presentAction(result.action), ticket: presentTicket(result.ticket) });
+    },
+  }),
+
+  defineOperation({
+    method: 'get',
+    path: '/ai/autonomy/threshold-preview',
+    hosts: ['app'],
+    access: ADMIN,
+    project: 'required',
+    request: { query: thresholdPreviewQuery },
+    operationId: 'previewAutonomyThreshold',
+    tag: 'Assistant',
+    summary: 'What a threshold would have done',
+    description:
+      'Coverage, precision with its 95% Wilson interval and expected errors at a threshold and at the current ' +
+      'one, the curve from 0.5 to 0.99 and a per-value breakdown, from the predictions recorded over ' +
+      '`window_days` and their outcomes; `source: "backtest"` when fewer than 50 are labelled.',
+    success: json(200, 'The preview.', z.object({ preview: thresholdPreviewSchema }), {
+      preview: {
+        action_type: 'set_priority',
+        source: 'recorded',
+        window: { from: '2025-02-12T00:00:00.000Z', to: '2025-03-14T00:00:00.000Z', days: 30 },
+        sample: { predictions: 412, labelled: 380, min_labelled: 50 },
+        at_threshold: {
+          threshold: 0.8,
+          would_apply: 190,
+          coverage: 0.46,
+          precision: 0.94,
+          precision_ci95: [0.9, 0.97],
+          expected_errors: 11,
+          expected_errors_per_week: 2.6,
+        },
+        current: {
+          threshold: 0.85,
+          would_apply: 151,
+          coverage: 0.37,
+          precision: 0.96,
+          precision_ci95: [0.92, 0.98],
+        },
+        curve: [{ threshold: 0.5, coverage: 0.81, precision: 0.79 }],
+        by_value: [{ value: 'high', would_apply: 40, precision: 0.9 }],
+      },
+    }),
+    errors: [],
+    async handle({ query }, request, response, { services }) {
+      const { preview_json: preview } = await requireService(services, 'ai').PreviewThreshold(
+        {
+          project_id: requireProject(request).id,
+          action_type: query.action_type,
+          ...(query.threshold === undefined ? {} : { threshold: query.threshold }),
+          window_days: query.window_days,
+        },
+        callContext(request),
+      );
+      sendData(response, { preview: JSON.parse(preview) as unknown });
+    },
+  }),
+];

@@ -1,0 +1,306 @@
+/**
+ * The assistant acting on its own through the fleet (issue 15): resolved history written through the
+ * API teaches it that checkout failures are high priority; an admin turns set_priority to auto; a new
+ * ticket filed without a priority is then raised by the assistant, as its system user, the action named
+ * in the ticket's history; a team lead reverts it exactly; a person's edit in between makes the revert
+ * a 409 naming the field, who changed it and when (an admin may force it); the kill switch stops every
+ * new action while tickets keep arriving, and clear-kill resumes; each route keeps to its roles.
+ */
+import { expect } from 'chai';
+import { eventually } from '@tix/kit/testing';
+import {
+  createComment,
+  createKey,
+  createProject,
+  createTicket,
+  createTicketType,
+  createUser,
+  type ProjectFixture,
+} from '../support/fixtures.js';
+import { request, type ApiResponse } from '../support/http.js';
+import { signIn, type BrowserSession } from '../support/session.js';
+
+const PASSWORD = 'autonomous actions e2e passphrase';
+const ARRIVAL_MS = 30_000;
+/** Tickets filed while the kill switch is thrown (the issue's figure). */
+const FILED_DURING_KILL = 200;
+
+interface Ticket {
+  id: number;
+  version: number;
+  priority: string;
+  updated_by: number | null;
+  updated_at: string;
+  [field: string]: unknown;
+}
+
+interface Action {
+  id: number;
+  ticket_id: number;
+  action_type: string;
+  status: string;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+  created_at: string;
+}
+
+describe('autonomous actions through the fleet', function () {
+  this.timeout(300_000);
+  let project: ProjectFixture;
+  let typeId: number;
+  let customerKey: string;
+  let agentKey: string;
+  let admin: BrowserSession;
+  let lead: BrowserSession;
+  let agent: BrowserSession;
+  let assistantUserId: number;
+  let leadId: number;
+
+  const inProject = (route: string) => `${route}${route.includes('?') ? '&' : '?'}project=${project.slug}`;
+  const data = (response: ApiResponse) => {
+    expect(response.status, response.text).to.equal(200);
+    return response.body.data;
+  };
+
+  const getTicket = async (id: number): Promise<Ticket> =>
+    data(await request(`/v1/tickets/${id}`, { key: agentKey })).ticket as Ticket;
+
+  const fileCheckoutFailure = (suffix: string) =>
+    createTicket<Ticket>(customerKey, {
+      ticket_type_id: typeId,
+      title: `Checkout fails with card declined ${suffix}`,
+      description: 'Every card is declined at checkout and customers cannot pay for their orders.',
+    });
+
+  /** The project's actions on `ticket`, once the assistant has taken one. */
+  const actionOn = (ticket: Ticket) =>
+    eventually(async () => {
+      const response = await agent.call('GET', inProject(`/ai/autonomous-actions?ticket_id=${ticket.id}`));
+      const actions = response.status === 200 ? (response.body.data.actions as Action[]) : [];
+      return actions.length === 1 && actions[0]!.status !== 'executing' ? actions[0]! : undefined;
+    }, ARRIVAL_MS);
+
+  /** Waits until the assistant recorded predictions for `ticket` (what it acts on). */
+  const predicted = (ticket: Ticket) =>
+    eventually(async () => {
+      const response = await agent.call('GET', inProject(`/ai/predictions?ticket_id=${ticket.id}`));
+      return response.status === 200 && response.body.data.predictions.length > 0;
+    }, ARRIVAL_MS * 4);
+
+  before(async () => {
+    project = await createProject();
+    typeId = (await createTicketType(project.slug, { isDefault: true })).id;
+    customerKey = (await createKey({ project: project.slug })).key;
+    agentKey = (await createKey({ project: project.slug })).key;
+    admin = await signIn((await createUser('admin', { password: PASSWORD })).email, PASSWORD);
+    const leadUser = await createUser('team_lead', { password: PASSWORD });
+    leadId = leadUser.id;
+    lead = await signIn(leadUser.email, PASSWORD);
+    agent = await signIn((await createUser('agent', { password: PASSWORD })).email, PASSWORD);
+    const users = data(await request('/v1/users', { key: agentKey })).users as {
+      id: number;
+      is_system: boolean;
+    }[];
+    assistantUserId = users.find((user) => user.is_system)!.id;
+
+    // The history: checkout failures were high priority, a wrong VAT number low.
+    const resolve = async (body: Record<string, unknown>) => {
+      const ticket = await createTicket<Ticket>(customerKey, { ticket_type_id: typeId, ...body });
+      await createComment(agentKey, ticket.id, {
+        content: 'Fixed on our side, sorry for the trouble.',
+        is_internal: false,
+      });
+      const closed = await request(`/v1/tickets/${ticket.id}/status`, {
+        method: 'PATCH',
+        key: agentKey,
+        body: { status: 'closed', resolution_type: 'resolved' },
+      });
+      expect(closed.status, closed.text).to.equal(200);
+    };
+    for (let i = 0; i < 8; i += 1) {
+      await resolve({
+        title: `Checkout fails with card declined (${i})`,
+        description: 'Every card is declined at checkout and customers cannot pay for their orders.',
+        priority: 'high',
+      });
+      await resolve({
+        title: `Invoice shows the wrong VAT number (${i})`,
+        description: 'Our invoice lists an old VAT number for the company.',
+        priority: 'low',
+      });
+    }
+    await eventually(async () => {
+      const response = await agent.call('GET', inProject('/ai/suggest-reply/availability'));
+      return response.status === 200 && response.body.data.corpus.resolved_tickets === 16;
+    }, ARRIVAL_MS);
+
+    const { autonomy } = data(await admin.call('GET', inProject('/ai/autonomy')));
+    const updated = await admin.call('PUT', inProject('/ai/autonomy/guardrails'), {
+      version: autonomy.guardrails.version,
+      actions: { set_priority: { mode: 'auto', threshold: 0.5 } },
+      review: { sample_rate: 1 },
+    });
+    expect(updated.status, updated.text).to.equal(200);
+  });
+
+  after(async () => {
+    await admin?.call('POST', inProject('/ai/autonomy/clear-kill'), {
+      reason: 'autonomous actions e2e cleanup',
+    });
+  });
+
+  it('raises the priority of a new ticket as its own user, names the action in the history, and reverts it exactly', async () => {
+    const filed = await fileCheckoutFailure('at payment');
+    expect(filed.priority).to.equal('medium');
+    const action = await actionOn(filed);
+    expect(action).to.deep.include({
+      action_type: 'set_priority',
+      status: 'pending_review',
+      before: { priority: 'medium' },
+      after: { priority: 'high' },
+    });
+
+    const acted = await getTicket(filed.id);
+    expect(acted).to.include({ priority: 'high', version: filed.version + 1, updated_by: assistantUserId });
+    const entry = await eventually(async () => {
+      const history = await agent.call('GET', inProject(`/tickets/${filed.id}/history`));
+      const entries = history.status === 200 ? (history.body.data.activities as Record<string, any>[]) : [];
+      return entries.find((candidate) => candidate.actor?.kind === 'ai');
+    }, ARRIVAL_MS);
+    expect(entry.actor).to.deep.include({
+      user_id: assistantUserId,
+      via: { type: 'ai_action', id: action.id },
+    });
+    expect(entry.changes).to.deep.equal({ priority: { from: 'medium', to: 'high' } });
+
+    const reverted = await lead.call('POST', `/ai/audit-queue/${action.id}/revert`, {
+      reason: 'Known issue',
+    });
+    expect(reverted.status, reverted.text).to.equal(200);
+    expect(reverted.body.data.action).to.deep.include({ status: 'reverted', revert_reason: 'Known issue' });
+    const after = await getTicket(filed.id);
+    const { version, updated_at: updatedAt, updated_by: updatedBy, ...rest } = after;
+    const { version: v0, updated_at: u0, updated_by: _b0, ...before } = filed;
+    expect(rest, 'the ticket as filed, but version, updated_at and updated_by').to.deep.equal(before);
+    expect(version).to.equal(v0 + 2);
+    expect(updatedBy, 'the person who reverted it').to.equal(leadId);
+    expect(updatedAt >= u0).to.equal(true);
+    const revertEntry = await eventually(async () => {
+      const history = await agent.call('GET', inProject(`/tickets/${filed.id}/history`));
+      const entries = history.status === 200 ? (history.body.data.activities as Record<string, any>[]) : [];
+      return entries.find((candidate) => candidate.actor?.via?.type === 'ai_revert');
+    }, ARRIVAL_MS);
+    expect(revertEntry.actor).to.deep.include({
+      kind: 'user',
+      user_id: leadId,
+      via: { type: 'ai_revert', id: action.id },
+    });
+    expect(reverted.body.data.ticket).to.deep.equal(after);
+
+    const again = await lead.call('POST', `/ai/audit-queue/${action.id}/revert`, {});
+    expect(again.status, again.text).to.equal(409);
+    expect(again.body.error?.message).to.equal('Action was already reverted');
+  });
+
+  it("refuses to revert over a person's later edit, naming the field, who and when; an admin may force it", async () => {
+    const filed = await fileCheckoutFailure('since this morning');
+    const action = await actionOn(filed);
+    const acted = await getTicket(filed.id);
+    const edited = await request(`/v1/tickets/${filed.id}`, {
+      method: 'PUT',
+      key: agentKey,
+      body: { priority: 'low', version: acted.version },
+    });
+    expect(edited.status, edited.text).to.equal(200);
+
+    // The 409 names who changed the field once the assistant has seen that change; it writes nothing.
+    const refusal = await eventually(async () => {
+      const response = await lead.call('POST', `/ai/audit-queue/${action.id}/revert`, {});
+      expect(response.status, response.text).to.equal(409);
+      const message = (response.body.error?.validation_errors?.priority as string[] | undefined)?.[0];
+      return message?.startsWith('changed to "low" by ')
+        ? { error: response.body.error!, message }
+        : undefined;
+    }, ARRIVAL_MS);
+    expect(refusal.error.message).to.equal('Ticket was changed after this action');
+    expect(refusal.message).to.match(/^changed to "low" by User .+ at \d{4}-\d\d-\d\dT/);
+    expect((await getTicket(filed.id)).priority).to.equal('low');
+
+    const leadForce = await lead.call('POST', `/ai/audit-queue/${action.id}/revert`, { force: true });
+    expect(leadForce.status, leadForce.text).to.equal(403);
+    const forced = await admin.call('POST', `/ai/audit-queue/${action.id}/revert`, { force: true });
+    expect(forced.status, forced.text).to.equal(200);
+    expect((await getTicket(filed.id)).priority).to.equal('medium');
+  });
+
+  it('lists the queue with counts, acknowledges idempotently, and keeps each route to its roles', async () => {
+    const filed = await fileCheckoutFailure('for every customer');
+    const action = await actionOn(filed);
+    const queue = data(await lead.call('GET', inProject('/ai/audit-queue')));
+    expect(queue.actions.map((item: Action) => item.id)).to.include(action.id);
+    expect(queue.counts.pending_review).to.be.at.least(1);
+    expect(queue.counts.reverted).to.equal(2);
+
+    for (let i = 0; i < 2; i += 1) {
+      const acknowledged = await lead.call('POST', `/ai/audit-queue/${action.id}/acknowledge`, {
+        note: 'Right call',
+      });
+      expect(acknowledged.status, acknowledged.text).to.equal(200);
+      expect(acknowledged.body.data.action).to.deep.include({
+        status: 'acknowledged',
+        review_note: 'Right call',
+      });
+    }
+    const listed = data(await agent.call('GET', inProject(`/ai/autonomous-actions?status=acknowledged`)));
+    expect(listed.actions.map((item: Action) => item.id)).to.deep.equal([action.id]);
+
+    expect((await agent.call('GET', inProject('/ai/audit-queue'))).status).to.equal(403);
+    expect((await agent.call('POST', `/ai/audit-queue/${action.id}/revert`, {})).status).to.equal(403);
+    expect((await agent.call('POST', `/ai/audit-queue/${action.id}/acknowledge`, {})).status).to.equal(403);
+    expect(
+      (await lead.call('GET', inProject('/ai/autonomy/threshold-preview?action_type=set_priority'))).status,
+    ).to.equal(403);
+    const missing = await lead.call('POST', '/ai/audit-queue/2000000000/acknowledge', {});
+    expect(missing.status, missing.text).to.equal(404);
+    expect(missing.body.error?.message).to.equal('Action not found');
+
+    const { preview } = data(
+      await admin.call(
+        'GET',
+        inProject('/ai/autonomy/threshold-preview?action_type=set_priority&threshold=0.6'),
+      ),
+    );
+    expect(preview).to.deep.include({ action_type: 'set_priority', source: 'backtest' });
+    expect(preview.curve.map((point: { threshold: number }) => point.threshold).at(-1)).to.equal(0.99);
+    expect(preview.at_threshold.threshold).to.equal(0.6);
+    expect(preview.current.threshold).to.equal(0.5);
+  });
+
+  it('takes no new action once the kill switch returns, while tickets keep arriving; clear-kill resumes', async () => {
+    const filing: Promise<Ticket>[] = [];
+    let killedAt = '';
+    for (let i = 0; i < FILED_DURING_KILL; i += 1) {
+      filing.push(fileCheckoutFailure(`during the outage (${i})`));
+      if (i === 20) {
+        const killed = await admin.call('POST', inProject('/ai/autonomy/kill'), { reason: 'Outage drill' });
+        expect(killed.status, killed.text).to.equal(200);
+        killedAt = new Date().toISOString();
+      }
+      if (filing.length % 8 === 0) await Promise.all(filing.slice(-8));
+    }
+    const tickets = await Promise.all(filing);
+    // The worker predicts newest first: once the oldest has predictions, every ticket was looked at.
+    await predicted(tickets[0]!);
+    const since = data(
+      await agent.call('GET', inProject(`/ai/autonomous-actions?since=${killedAt}&per_page=100`)),
+    );
+    expect(since.pagination.total, 'actions started after the kill returned').to.equal(0);
+    const { autonomy } = data(await admin.call('GET', inProject('/ai/autonomy')));
+    expect(autonomy.status.effective).to.equal('killed');
+
+    const cleared = await admin.call('POST', inProject('/ai/autonomy/clear-kill'), { reason: 'Drill over' });
+    expect(cleared.status, cleared.text).to.equal(200);
+    const resumed = await actionOn(await fileCheckoutFailure('after the drill'));
+    expect(resumed.action_type).to.equal('set_priority');
+  });
+});
