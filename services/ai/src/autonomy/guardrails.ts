@@ -101,7 +101,14 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 export function mergeGuardrails(base: unknown, patch: unknown): unknown {
   if (!isPlainObject(base) || !isPlainObject(patch)) return patch;
   const merged: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(patch)) merged[key] = mergeGuardrails(base[key], value);
+  for (const [key, value] of Object.entries(patch))
+    // defineProperty: a `__proto__` key of the JSON stays an own key (refused as unknown), not a prototype.
+    Object.defineProperty(merged, key, {
+      value: mergeGuardrails(Object.hasOwn(base, key) ? base[key] : undefined, value),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return merged;
 }
 
@@ -250,8 +257,12 @@ function checkShape(value: unknown, shape: Shape, path: string, errors: FieldErr
     errors.add(path, 'must be an object');
     return;
   }
-  for (const key of Object.keys(value))
-    if (!Object.hasOwn(shape, key)) errors.add(path === '' ? key : `${path}.${key}`, 'unknown key');
+  for (const key of Object.keys(value)) {
+    if (Object.hasOwn(shape, key)) continue;
+    // A field path cannot be `__proto__` (an errors object would take it as its prototype).
+    if (key === '__proto__') errors.add(path === '' ? 'guardrails' : path, 'unknown key: __proto__');
+    else errors.add(path === '' ? key : `${path}.${key}`, 'unknown key');
+  }
   for (const [key, check] of Object.entries(shape)) {
     const keyPath = path === '' ? key : `${path}.${key}`;
     if (!Object.hasOwn(value, key)) errors.add(keyPath, 'is required');

@@ -100,6 +100,17 @@ describe('guardrails', () => {
     });
   });
 
+  it('refuses a __proto__ key as unknown instead of taking it as a prototype', () => {
+    const merged = mergeGuardrails(
+      defaultGuardrails(),
+      JSON.parse('{"__proto__": {"x": 1}, "limits": {"__proto__": {"y": 2}}}'),
+    );
+    expect(errorsOf(merged)).to.deep.equal({
+      guardrails: ['unknown key: __proto__'],
+      limits: ['unknown key: __proto__'],
+    });
+  });
+
   it('takes send_reply from 0.9 and every other threshold from 0.5, both to 0.99', () => {
     const at = (type: string, threshold: number) =>
       mergeGuardrails(defaultGuardrails(), { actions: { [type]: { threshold } } });
