@@ -22,8 +22,8 @@ import {
 } from './autonomy/autonomy.js';
 import { ensureProjectRows, readGuardrails } from './autonomy/autonomy-store.js';
 import { evaluate, DEFAULT_THRESHOLD } from './evaluation/evaluate.js';
-import type { ActionType } from './predictions/predictions.js';
-import { previewThreshold } from './preview/threshold-preview.js';
+import { PREDICTED_ACTION_TYPES, type ActionType } from './predictions/predictions.js';
+import { PREVIEW_WINDOW_DAYS, previewThreshold } from './preview/threshold-preview.js';
 import { searchTickets } from './search/search-tickets.js';
 
 export type AiHandlers = AsyncHandlers<ai.AiServiceHandlers>;
@@ -139,9 +139,6 @@ function actionMessage(row: ActionRow, names: Map<number, string>): ai.Autonomou
       row.action_type === 'send_reply' ? ['customer_may_have_seen_it', 'webhooks_delivered'] : [],
   };
 }
-
-/** The action types the assistant predicts (and can preview). */
-const PREDICTED_ACTION_TYPES = ['set_priority', 'assign', 'add_tags', 'close_duplicate'] as const;
 
 const ACTION_SORTS = ['-created_at', 'created_at', 'confidence'] as const;
 
@@ -330,7 +327,7 @@ export function aiHandlers(
         actionType,
         threshold: request.threshold ?? currentThreshold,
         currentThreshold,
-        windowDays: request.window_days || 30,
+        windowDays: request.window_days || PREVIEW_WINDOW_DAYS,
       });
       return { preview_json: JSON.stringify(preview) };
     },

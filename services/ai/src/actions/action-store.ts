@@ -146,3 +146,24 @@ export async function actionCounts(
   const row = rows[0]!;
   return { lastHour: row.last_hour, onTicket: row.on_ticket, sameTypeOnTicket: row.same_type_on_ticket };
 }
+
+/**
+ * Auto-pause (design §3.4): the action types whose revert rate over the last `window_hours` reached
+ * `revert_rate`, once at least `min_actions` of them were executed. A circuit breaker computed from
+ * the actions themselves, so it lifts by itself as the window moves on (or when an admin raises
+ * the limit).
+ */
+export async function pausedActionTypes(
+  db: Queryable,
+  projectId: number,
+  autoPause: { revert_rate: number; min_actions: number; window_hours: number },
+): Promise<string[]> {
+  const { rows } = await db.query<{ action_type: string }>(
+    `SELECT action_type FROM ai_actions
+      WHERE project_id = $1 AND executed_at > now() - make_interval(hours => $2::int)
+      GROUP BY action_type
+     HAVING count(*) >= $3::int AND count(*) FILTER (WHERE status = 'reverted') >= $4::float8 * count(*)`,
+    [projectId, autoPause.window_hours, autoPause.min_actions, autoPause.revert_rate],
+  );
+  return rows.map((row) => row.action_type).sort();
+}

@@ -18,7 +18,13 @@ import type pg from 'pg';
 import { ensureProjectRows, readGuardrails } from '../autonomy/autonomy-store.js';
 import { withAutonomyGate } from '../autonomy/gate.js';
 import type { AutonomyActionType, GuardrailsDocument } from '../autonomy/guardrails.js';
-import { actionCounts, insertAction, markExecuted, markNotExecuted } from './action-store.js';
+import {
+  actionCounts,
+  insertAction,
+  markExecuted,
+  markNotExecuted,
+  pausedActionTypes,
+} from './action-store.js';
 import { planAction, type ActionContext, type TicketState } from './plan-action.js';
 
 export interface ExecutorDeps {
@@ -120,6 +126,11 @@ export async function actOnPredictions(deps: ExecutorDeps, ticketId: number): Pr
     [ticketId, types],
   );
   predictions.sort((a, b) => ORDER.indexOf(a.action_type) - ORDER.indexOf(b.action_type));
+  const paused = (await pausedActionTypes(
+    deps.pool,
+    ticket.project_id,
+    guardrails.document.auto_pause,
+  )) as AutonomyActionType[];
   let state = ticket;
   let taken = 0;
   for (const prediction of predictions) {
@@ -128,7 +139,7 @@ export async function actOnPredictions(deps: ExecutorDeps, ticketId: number): Pr
       value: prediction.value,
       confidence: prediction.confidence,
     };
-    const context = await contextFor(deps, state, prediction);
+    const context = { ...(await contextFor(deps, state, prediction)), pausedActionTypes: paused };
     const decision = planAction(guardrails.document, stateOf(state), toAct, context);
     if (!decision.act) {
       deps.logger.debug(

@@ -149,18 +149,3 @@ export async function lastDay(db: Queryable, projectId: number): Promise<LastDay
   );
   return rows[0]!;
 }
-
-/** Predictions with an outcome, by action type, among `types`. */
-export async function labelledPredictions(
-  db: Queryable,
-  projectId: number,
-  types: readonly string[],
-): Promise<Map<string, number>> {
-  const { rows } = await db.query<{ action_type: string; count: number }>(
-    `SELECT action_type, count(*)::int AS count FROM ai_predictions
-      WHERE project_id = $1 AND outcome IS NOT NULL AND action_type = ANY($2::text[])
-      GROUP BY action_type`,
-    [projectId, types],
-  );
-  return new Map(rows.map((row) => [row.action_type, row.count]));
-}

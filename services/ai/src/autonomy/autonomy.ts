@@ -21,7 +21,6 @@ import {
   clearSwitch,
   ensureProjectRows,
   insertEvents,
-  labelledPredictions,
   lockSwitch,
   lastDay,
   readGuardrails,
@@ -31,13 +30,16 @@ import {
   type KillSwitchRow,
   type LastDay,
 } from './autonomy-store.js';
+import { pausedActionTypes } from '../actions/action-store.js';
+import { PREDICTED_ACTION_TYPES, type ActionType } from '../predictions/predictions.js';
+import { labelledPredictions } from '../preview/labels.js';
+import { MIN_LABELLED, PREVIEW_WINDOW_DAYS } from '../preview/threshold-preview.js';
 import { GLOBAL_SWITCH, type KillScope } from './gate.js';
 import {
   ACTION_TYPES,
   enabledActionTypes,
   guardrailChanges,
   mergeGuardrails,
-  MIN_LABELLED,
   validateGuardrails,
   withoutReadOnlyKeys,
   type ProjectVocabulary,
@@ -129,12 +131,14 @@ export async function readAutonomy(
 ): Promise<AutonomyView> {
   let guardrails: GuardrailsRow | null = null;
   let stats: LastDay | null = null;
+  let paused: string[] = [];
   if (projectId !== null) {
     await ensureProjectRows(deps.pool, projectId);
     [guardrails, stats] = await Promise.all([
       readGuardrails(deps.pool, projectId),
       lastDay(deps.pool, projectId),
     ]);
+    paused = await pausedActionTypes(deps.pool, projectId, guardrails.document.auto_pause);
   }
   const switches = await readSwitches(deps.pool, projectId);
   const shown = shownSwitch(switches);
@@ -146,11 +150,14 @@ export async function readAutonomy(
   const ref = (id: number | null): UserRef | null =>
     id === null ? null : { id, name: names.get(id) ?? `User ${id}` };
   const active = shown.scope !== null;
+  const enabled = guardrails === null ? [] : enabledActionTypes(guardrails.document);
   const effective: EffectiveStatus = active
     ? 'killed'
-    : guardrails !== null && enabledActionTypes(guardrails.document).length === 0
+    : guardrails !== null && enabled.length === 0
       ? 'disabled'
-      : 'active';
+      : enabled.length > 0 && enabled.every((type) => paused.includes(type))
+        ? 'paused'
+        : 'active';
   return {
     project_id: projectId,
     kill_switch: {
@@ -162,8 +169,7 @@ export async function readAutonomy(
       cleared_at: active ? null : (shown.row?.cleared_at?.toISOString() ?? null),
       cleared_by: active ? null : ref(shown.row?.cleared_by ?? null),
     },
-    // Nothing is paused yet: auto-pause counts reverted actions, and no action is taken yet.
-    status: { effective, paused_actions: [] },
+    status: { effective, paused_actions: paused },
     guardrails:
       guardrails === null
         ? null
@@ -246,14 +252,30 @@ export async function updateGuardrails(
       (type) => current.document.actions[type].mode !== 'auto' && merged.actions[type].mode === 'auto',
     );
   });
-  const labelled =
-    switchedToAuto.length === 0
-      ? new Map<string, number>()
-      : await labelledPredictions(deps.pool, input.projectId, switchedToAuto);
-  const warnings = switchedToAuto
-    .map((type) => ({ type, count: labelled.get(type) ?? 0 }))
-    .filter(({ count }) => count < MIN_LABELLED)
-    .map(({ type, count }) => `${type}: only ${count} labelled decisions; preview uses a backtest`);
+  // Labelled as the threshold preview labels them, over its default window.
+  const from = new Date(Date.now() - PREVIEW_WINDOW_DAYS * 86_400_000);
+  const counts = await Promise.all(
+    switchedToAuto
+      .filter((type): type is ActionType => (PREDICTED_ACTION_TYPES as readonly string[]).includes(type))
+      .map(async (type) => ({
+        type,
+        count: (
+          await labelledPredictions(deps.pool, { projectId: input.projectId, actionType: type, from })
+        ).filter((prediction) => prediction.label !== 'unknown').length,
+      })),
+  );
+  const unpredicted = switchedToAuto.filter(
+    (type) => !(PREDICTED_ACTION_TYPES as readonly string[]).includes(type),
+  );
+  const warnings = [
+    ...counts
+      .filter(({ count }) => count < MIN_LABELLED)
+      .map(({ type, count }) => `${type}: only ${count} labelled decisions; preview uses a backtest`),
+    // Comments are not predicted yet, so these types have nothing to act on.
+    ...unpredicted.map(
+      (type) => `${type}: the assistant makes no ${type} predictions yet, so it takes no such action`,
+    ),
+  ];
   return { autonomy: await readAutonomy(deps, input.projectId, caller), warnings };
 }
 

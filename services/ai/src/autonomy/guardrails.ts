@@ -37,9 +37,6 @@ export const GUARDRAIL_LIMITS = {
   listItems: 100,
 } as const;
 
-/** Below this many labelled predictions, the threshold preview uses a backtest (design §3.5). */
-export const MIN_LABELLED = 50;
-
 interface ActionBase {
   mode: ActionMode;
   threshold: number;

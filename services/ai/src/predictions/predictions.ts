@@ -14,7 +14,9 @@ export const DUPLICATE_MAX_AGE_DAYS = 14;
 /** Title similarity from which an open ticket is a duplicate candidate. */
 export const DUPLICATE_MIN_SIMILARITY = 0.5;
 
-export type ActionType = 'set_priority' | 'assign' | 'add_tags' | 'close_duplicate';
+/** What the assistant predicts for a new ticket (and can act on, and preview). */
+export const PREDICTED_ACTION_TYPES = ['set_priority', 'assign', 'add_tags', 'close_duplicate'] as const;
+export type ActionType = (typeof PREDICTED_ACTION_TYPES)[number];
 
 export interface PredictionDraft {
   actionType: ActionType;

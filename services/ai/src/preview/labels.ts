@@ -69,9 +69,10 @@ export async function labelledPredictions(
 ): Promise<LabelledPrediction[]> {
   const { rows } = await pool.query<PredictionOutcomeRow>(
     `SELECT p.confidence, p.value, p.outcome,
-            (d.is_closed OR d.created_at < now() - make_interval(hours => ${DECISION_HOURS})) AS decided,
-            d.priority, d.assigned_to, d.tags, d.merged_into_id, d.is_closed, d.deleted
-       FROM ai_predictions p JOIN ai_documents d USING (ticket_id)
+            coalesce(d.is_closed OR d.created_at < now() - make_interval(hours => ${DECISION_HOURS}), false) AS decided,
+            d.priority, d.assigned_to, coalesce(d.tags, '{}') AS tags, d.merged_into_id,
+            coalesce(d.is_closed, false) AS is_closed, coalesce(d.deleted, true) AS deleted
+       FROM ai_predictions p LEFT JOIN ai_documents d USING (ticket_id)
       WHERE p.project_id = $1 AND p.action_type = $2 AND p.created_at >= $3`,
     [query.projectId, query.actionType, query.from],
   );

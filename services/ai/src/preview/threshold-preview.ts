@@ -14,6 +14,8 @@ import { byValue, curveOf, figuresAt, type LabelledPrediction } from './threshol
 
 /** Labelled predictions a preview needs before it trusts the recorded sample. */
 export const MIN_LABELLED = 50;
+/** The window a preview looks back on unless asked otherwise (days). */
+export const PREVIEW_WINDOW_DAYS = 30;
 /** Resolved tickets a backtest looks at (each is a retrieval: about 10 ms). */
 export const BACKTEST_TICKETS = 300;
 

@@ -225,7 +225,7 @@ describe('autonomy: guardrails and the kill switch', function () {
       });
       expect(result.warnings).to.deep.equal([
         'set_priority: only 12 labelled decisions; preview uses a backtest',
-        'send_reply: only 0 labelled decisions; preview uses a backtest',
+        'send_reply: the assistant makes no send_reply predictions yet, so it takes no such action',
       ]);
       // Already auto: no warning again.
       expect((await update({ actions: { set_priority: { threshold: 0.9 } } })).warnings).to.deep.equal([]);
