@@ -231,6 +231,51 @@ describe('autonomy: guardrails and the kill switch', function () {
       expect((await update({ actions: { set_priority: { threshold: 0.9 } } })).warnings).to.deep.equal([]);
     });
 
+    it('pause an action type whose revert rate reached its limit, from min_actions executed in the window', async () => {
+      const only = (mode: 'auto') =>
+        update({
+          actions: {
+            set_priority: { mode: 'off' },
+            assign: { mode },
+            add_tags: { mode: 'off' },
+            close_duplicate: { mode: 'off' },
+            post_internal_note: { mode: 'off' },
+            send_reply: { mode: 'off' },
+          },
+        });
+      const kept = guardrailsOf(await client.GetAutonomy({ project_id: projectId }, as(admin))).actions;
+      await only('auto');
+      const act = (ticketId: number, status: string, hoursAgo = 1) =>
+        assistant.pool.query(
+          `INSERT INTO ai_actions (project_id, ticket_id, ticket_number, action_type, status, confidence, threshold,
+             before, after, expected, set, rationale, sources, ticket_version_before, guardrails_version,
+             needs_review, created_at, executed_at)
+           VALUES ($1, $2::int, 'X-' || $2::text, 'assign', $3, 0.95, 0.9, '{}', '{}', '{}', '{}', 'r', '[]', 1, 1, true,
+             now() - make_interval(hours => $4::int), now() - make_interval(hours => $4::int))`,
+          [projectId, ticketId, status, hoursAgo],
+        );
+      const paused = async () => {
+        const autonomy = await client.GetAutonomy({ project_id: projectId }, as(admin));
+        return autonomy.status;
+      };
+      // 1 reverted of 9 executed: below min_actions (10), not paused.
+      for (let i = 0; i < 8; i += 1) await act(30_000 + i, 'acknowledged');
+      await act(30_100, 'reverted');
+      expect(await paused()).to.deep.include({ paused_actions: [] });
+      // 10 executed, 1 reverted: 0.1, under 0.2. Reverted long ago: outside the window, not counted.
+      await act(30_101, 'pending_review');
+      await act(30_102, 'reverted', 48);
+      await act(30_103, 'reverted', 48);
+      expect(await paused()).to.deep.include({ paused_actions: [] });
+      // 2 of 11 in the window: 0.18, still under; a third makes 3 of 12, 0.25: paused.
+      await act(30_104, 'reverted');
+      expect(await paused()).to.deep.include({ paused_actions: [] });
+      await act(30_105, 'reverted');
+      expect(await paused()).to.deep.equal({ effective: 'paused', paused_actions: ['assign'] });
+      await assistant.pool.query("DELETE FROM ai_actions WHERE ticket_number LIKE 'X-%'");
+      await update({ actions: kept });
+    });
+
     it('are changed by admins only', async () => {
       const refused = await rejection(update({ limits: { max_actions_per_hour: 5 } }, undefined, agent));
       expect([refused.kind, refused.message]).to.deep.equal([
