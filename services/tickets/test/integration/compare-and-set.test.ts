@@ -3,6 +3,7 @@
  * random tickets and actions, conflicts with a person's edit, force, position tokens, events.
  */
 import { expect } from 'chai';
+import { seededRandom as corpusRandom } from '@tix/support-corpus';
 import type { OutgoingContext } from '@tix/kit';
 import { presentTicket, ROLE_SCOPES, type EventActor, type Principal, type ticket } from '@tix/protos';
 import {
@@ -14,26 +15,16 @@ import {
   type TicketFixture,
 } from './support.js';
 
-/** mulberry32, as @tix/support-corpus's seededRandom: the same seed gives the same run. */
+/** The seeded random of @tix/support-corpus (the same seed gives the same run), and subsets of it. */
 function seededRandom(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  const int = (from: number, to: number) => from + Math.floor(next() * (to - from + 1));
+  const random = corpusRandom(seed);
   return {
-    chance: (probability: number) => next() < probability,
-    pick: <T>(items: readonly T[]): T => items[int(0, items.length - 1)]!,
-    int,
+    ...random,
     subset: <T>(items: readonly T[], count: number): T[] => {
       const pool = [...items];
       const chosen: T[] = [];
       while (chosen.length < count && pool.length > 0)
-        chosen.push(pool.splice(int(0, pool.length - 1), 1)[0]!);
+        chosen.push(pool.splice(random.int(0, pool.length - 1), 1)[0]!);
       return chosen;
     },
   };
