@@ -219,3 +219,38 @@ export function confidenceLabel(confidence: number): ConfidenceLabel {
   if (confidence >= 0.6) return 'medium';
   return 'low';
 }
+
+/** What the assistant may do on its own (design §3.3), each off, suggest or auto per project. */
+export const AUTONOMY_ACTION_TYPES = [
+  'set_priority',
+  'assign',
+  'add_tags',
+  'close_duplicate',
+  'post_internal_note',
+  'send_reply',
+] as const;
+export type AutonomyActionType = (typeof AUTONOMY_ACTION_TYPES)[number];
+
+/** The action types the assistant predicts for a new ticket (and so can act on and preview). */
+export const PREDICTED_ACTION_TYPES = [
+  'set_priority',
+  'assign',
+  'add_tags',
+  'close_duplicate',
+] as const satisfies readonly AutonomyActionType[];
+export type PredictedActionType = (typeof PREDICTED_ACTION_TYPES)[number];
+
+/** The life of an autonomous action (design §5.7, plus executing and failed). */
+export const AUTONOMOUS_ACTION_STATUSES = [
+  'executing',
+  'pending_review',
+  'acknowledged',
+  'reverted',
+  'skipped_conflict',
+  'cancelled',
+  'failed',
+] as const;
+export type AutonomousActionStatus = (typeof AUTONOMOUS_ACTION_STATUSES)[number];
+
+/** A kill switch's reason (1 to 500 characters) and a review's note or revert reason (up to 1000). */
+export const AUTONOMY_TEXT_LIMITS = { reason: 500, review: 1000 } as const;

@@ -1,6 +1,13 @@
 /** gRPC handlers of the AiService: translate messages to the assistant's use cases and back. */
 import { AppError, type AsyncHandlers } from '@tix/kit';
-import { confidenceLabel, pageWindow, paginationOf, type ai } from '@tix/protos';
+import {
+  confidenceLabel,
+  pageWindow,
+  paginationOf,
+  type ai,
+  PREDICTED_ACTION_TYPES,
+  type PredictedActionType,
+} from '@tix/protos';
 import type { ActionRow } from './actions/action-store.js';
 import { acknowledgeAction, listActions, revertAction, type ReviewDeps } from './actions/review.js';
 import {
@@ -22,7 +29,6 @@ import {
 } from './autonomy/autonomy.js';
 import { ensureProjectRows, readGuardrails } from './autonomy/autonomy-store.js';
 import { evaluate, DEFAULT_THRESHOLD } from './evaluation/evaluate.js';
-import { PREDICTED_ACTION_TYPES, type ActionType } from './predictions/predictions.js';
 import { PREVIEW_WINDOW_DAYS, previewThreshold } from './preview/threshold-preview.js';
 import { searchTickets } from './search/search-tickets.js';
 
@@ -318,7 +324,7 @@ export function aiHandlers(
       const projectId = projectIdOf(request.project_id)!;
       if (!(PREDICTED_ACTION_TYPES as readonly string[]).includes(request.action_type))
         throw AppError.badRequest(`action_type must be one of ${PREDICTED_ACTION_TYPES.join(', ')}`);
-      const actionType = request.action_type as ActionType;
+      const actionType = request.action_type as PredictedActionType;
       await ensureProjectRows(deps.pool, projectId);
       const guardrails = await readGuardrails(deps.pool, projectId);
       const currentThreshold = guardrails.document.actions[actionType].threshold;

@@ -4,7 +4,13 @@
  * whether it can be reverted and what a threshold would have done are the ai service's to say.
  */
 import { z } from 'zod';
-import { MAX_INT32 } from '@tix/protos';
+import {
+  AUTONOMOUS_ACTION_STATUSES,
+  AUTONOMY_ACTION_TYPES,
+  AUTONOMY_TEXT_LIMITS,
+  MAX_INT32,
+  PREDICTED_ACTION_TYPES,
+} from '@tix/protos';
 import {
   enumParam,
   idParam,
@@ -16,25 +22,6 @@ import {
 import { aiProviderSchema, confidenceFields, paginationSchema } from '../../openapi/components.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
 
-export const ACTION_TYPES = [
-  'set_priority',
-  'assign',
-  'add_tags',
-  'close_duplicate',
-  'post_internal_note',
-  'send_reply',
-] as const;
-export const PREDICTED_ACTION_TYPES = ['set_priority', 'assign', 'add_tags', 'close_duplicate'] as const;
-export const ACTION_STATUSES = [
-  'executing',
-  'pending_review',
-  'acknowledged',
-  'reverted',
-  'skipped_conflict',
-  'cancelled',
-  'failed',
-] as const;
-export const REVIEW_TEXT_LIMIT = 1_000;
 export const PREVIEW_LIMITS = { minThreshold: 0.5, maxThreshold: 0.99, maxWindowDays: 180, windowDays: 30 };
 export const INVALID_ACTION_ID_MESSAGE = 'Invalid action id';
 
@@ -73,8 +60,8 @@ const actionFilters = {
     description: "Only this ticket's actions.",
     example: 42,
   }).optional(),
-  action_type: enumParam(ACTION_TYPES, {
-    message: `action_type must be one of ${ACTION_TYPES.join(', ')}`,
+  action_type: enumParam(AUTONOMY_ACTION_TYPES, {
+    message: `action_type must be one of ${AUTONOMY_ACTION_TYPES.join(', ')}`,
     description: 'Only actions of this type.',
     example: 'set_priority',
   }).optional(),
@@ -92,8 +79,8 @@ function checkTimeRange(query: { since?: string; until?: string }, context: z.co
 export const listActionsQuery = z
   .object({
     ...actionFilters,
-    status: enumParam(ACTION_STATUSES, {
-      message: `status must be one of ${ACTION_STATUSES.join(', ')}`,
+    status: enumParam(AUTONOMOUS_ACTION_STATUSES, {
+      message: `status must be one of ${AUTONOMOUS_ACTION_STATUSES.join(', ')}`,
       description: 'Only actions in this state.',
       example: 'pending_review',
     }).optional(),
@@ -108,7 +95,7 @@ export const listActionsQuery = z
   })
   .superRefine(checkTimeRange);
 
-const QUEUE_STATUSES = [...ACTION_STATUSES, 'all'] as const;
+const QUEUE_STATUSES = [...AUTONOMOUS_ACTION_STATUSES, 'all'] as const;
 const QUEUE_SORTS = ['created_at', '-created_at', 'confidence'] as const;
 
 /** GET /ai/audit-queue. */
@@ -137,8 +124,8 @@ export const actionIdParams = z.object({
 export const acknowledgeBody = z.object(
   {
     note: textField('Note', {
-      max: REVIEW_TEXT_LIMIT,
-      description: `What the reviewer noted, at most ${REVIEW_TEXT_LIMIT} characters.`,
+      max: AUTONOMY_TEXT_LIMITS.review,
+      description: `What the reviewer noted, at most ${AUTONOMY_TEXT_LIMITS.review} characters.`,
       example: 'Right call.',
     }).optional(),
   },
@@ -148,8 +135,8 @@ export const acknowledgeBody = z.object(
 export const revertBody = z.object(
   {
     reason: textField('Reason', {
-      max: REVIEW_TEXT_LIMIT,
-      description: `Why it is reverted, at most ${REVIEW_TEXT_LIMIT} characters.`,
+      max: AUTONOMY_TEXT_LIMITS.review,
+      description: `Why it is reverted, at most ${AUTONOMY_TEXT_LIMITS.review} characters.`,
       example: 'Not urgent: a known issue.',
     }).optional(),
     force: z
@@ -197,8 +184,10 @@ export const autonomousActionSchema = z
     project_id: z.number().int(),
     ticket_id: z.number().int(),
     ticket_number: z.string(),
-    action_type: z.string().meta({ description: `${ACTION_TYPES.join(', ')}; tolerate new values.` }),
-    status: z.string().meta({ description: `${ACTION_STATUSES.join(', ')}.` }),
+    action_type: z
+      .string()
+      .meta({ description: `${AUTONOMY_ACTION_TYPES.join(', ')}; tolerate new values.` }),
+    status: z.string().meta({ description: `${AUTONOMOUS_ACTION_STATUSES.join(', ')}.` }),
     ...confidenceFields,
     threshold: z.number().meta({ description: 'The threshold it passed.' }),
     before: z.record(z.string(), z.unknown()).meta({ description: 'The touched fields before the action.' }),

@@ -5,12 +5,12 @@
  * project's statuses and types, unknown keys) are the ai service's to judge, by dotted path.
  */
 import { z } from 'zod';
+import { AUTONOMY_TEXT_LIMITS } from '@tix/protos';
 import { integerField, requiredTextField } from '../../http/schema-fields.js';
 import { z as openapi } from '../../openapi/zod-openapi.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
 
 /** Characters of the reason given for a kill or a clear (the ai service checks the same bound). */
-export const KILL_REASON_MAX = 500;
 
 const guardrailsPart = (description: string) => z.unknown().meta({ description }).optional();
 
@@ -42,8 +42,8 @@ export const updateGuardrailsBody = z.looseObject(
 export const killSwitchBody = z.object(
   {
     reason: requiredTextField('Reason', {
-      max: KILL_REASON_MAX,
-      description: `Why, 1 to ${KILL_REASON_MAX} characters; kept with the switch and its event.`,
+      max: AUTONOMY_TEXT_LIMITS.reason,
+      description: `Why, 1 to ${AUTONOMY_TEXT_LIMITS.reason} characters; kept with the switch and its event.`,
       example: 'Tags applied to billing tickets look wrong',
     }),
   },

@@ -2,24 +2,14 @@
  * The autonomous actions (ai_actions): the only module that reads or writes them. An action is
  * inserted `executing` inside the kill switch's gate, then takes the ticket service's answer.
  */
+import type { AutonomousActionStatus } from '@tix/protos';
 import type pg from 'pg';
 import type { ActionPlan } from './plan-action.js';
 
 type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
-export const ACTION_STATUSES = [
-  'executing',
-  'pending_review',
-  'acknowledged',
-  'reverted',
-  'skipped_conflict',
-  'cancelled',
-  'failed',
-] as const;
-export type ActionStatus = (typeof ACTION_STATUSES)[number];
-
 /** Statuses of actions that changed a ticket (and count against the caps). */
-export const TAKEN_STATUSES: readonly ActionStatus[] = [
+export const TAKEN_STATUSES: readonly AutonomousActionStatus[] = [
   'executing',
   'pending_review',
   'acknowledged',
@@ -33,7 +23,7 @@ export interface ActionRow {
   ticket_number: string;
   prediction_id: string | null;
   action_type: string;
-  status: ActionStatus;
+  status: AutonomousActionStatus;
   confidence: number;
   threshold: number;
   before: Record<string, unknown>;

@@ -13,11 +13,11 @@
  * retried by the worker, and skips the predictions that already have an action.
  */
 import { AppError, type Logger, type ServiceClient } from '@tix/kit';
-import { ROLE_SCOPES, type Principal } from '@tix/protos';
+import { ROLE_SCOPES, type Principal, type AutonomyActionType } from '@tix/protos';
 import type pg from 'pg';
 import { ensureProjectRows, readGuardrails } from '../autonomy/autonomy-store.js';
 import { withAutonomyGate } from '../autonomy/gate.js';
-import type { AutonomyActionType, GuardrailsDocument } from '../autonomy/guardrails.js';
+import type { GuardrailsDocument } from '../autonomy/guardrails.js';
 import {
   actionCounts,
   insertAction,

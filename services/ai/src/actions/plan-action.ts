@@ -6,8 +6,8 @@
  * overwrite), or the reason it does not act. The plan's `before` and `after` are exactly the touched
  * fields, which is what an exact revert restores.
  */
-import { TICKET_PRIORITIES, type TicketPriority } from '@tix/protos';
-import type { AutonomyActionType, GuardrailsDocument } from '../autonomy/guardrails.js';
+import { TICKET_PRIORITIES, type TicketPriority, type AutonomyActionType } from '@tix/protos';
+import type { GuardrailsDocument } from '../autonomy/guardrails.js';
 
 /** A ticket as the corpus has it (ai_documents). */
 export interface TicketState {

@@ -12,18 +12,23 @@
  */
 import type pg from 'pg';
 import { AppError, inTransaction, requirePrincipal, type Caller, type ServiceClient } from '@tix/kit';
-import { roleAtLeast, type Principal, type ticket } from '@tix/protos';
-import type { ActionRow, ActionStatus } from './action-store.js';
+import {
+  roleAtLeast,
+  type Principal,
+  type ticket,
+  AUTONOMY_TEXT_LIMITS,
+  type AutonomousActionStatus,
+} from '@tix/protos';
+import type { ActionRow } from './action-store.js';
 
 export const ACTION_NOT_FOUND = 'Action not found';
 export const ACTION_WAS_REVERTED = 'Action was reverted';
 export const ACTION_ALREADY_REVERTED = 'Action was already reverted';
 export const ACTION_NOT_REVERTIBLE = 'This action cannot be reverted';
 export const TICKET_CHANGED_AFTER_ACTION = 'Ticket was changed after this action';
-export const REVIEW_TEXT_LIMIT = 1_000;
 
 /** Statuses of actions that changed a ticket and stand: a revert applies to them. */
-const REVERTIBLE: readonly ActionStatus[] = ['pending_review', 'acknowledged'];
+const REVERTIBLE: readonly AutonomousActionStatus[] = ['pending_review', 'acknowledged'];
 
 export interface ReviewDeps {
   pool: pg.Pool;
@@ -100,8 +105,8 @@ function requireReviewer(principal: Principal | null, force = false): Principal 
 
 function checkText(field: string, value: string | undefined): string | null {
   if (value === undefined) return null;
-  if ([...value].length > REVIEW_TEXT_LIMIT)
-    throw AppError.validation({ [field]: [`must be at most ${REVIEW_TEXT_LIMIT} characters`] });
+  if ([...value].length > AUTONOMY_TEXT_LIMITS.review)
+    throw AppError.validation({ [field]: [`must be at most ${AUTONOMY_TEXT_LIMITS.review} characters`] });
   return value;
 }
 

@@ -15,7 +15,14 @@ import {
   type Caller,
   type ServiceClient,
 } from '@tix/kit';
-import { codePointLength, type Principal } from '@tix/protos';
+import {
+  codePointLength,
+  type Principal,
+  AUTONOMY_ACTION_TYPES,
+  AUTONOMY_TEXT_LIMITS,
+  PREDICTED_ACTION_TYPES,
+  type PredictedActionType,
+} from '@tix/protos';
 import {
   activateSwitch,
   clearSwitch,
@@ -31,12 +38,10 @@ import {
   type LastDay,
 } from './autonomy-store.js';
 import { pausedActionTypes } from '../actions/action-store.js';
-import { PREDICTED_ACTION_TYPES, type ActionType } from '../predictions/predictions.js';
 import { labelledPredictions } from '../preview/labels.js';
 import { MIN_LABELLED, PREVIEW_WINDOW_DAYS } from '../preview/threshold-preview.js';
 import { GLOBAL_SWITCH, type KillScope } from './gate.js';
 import {
-  ACTION_TYPES,
   enabledActionTypes,
   guardrailChanges,
   mergeGuardrails,
@@ -48,7 +53,7 @@ import {
 export const GUARDRAILS_MODIFIED = 'Guardrails were modified by another user';
 export const KILL_SWITCH_NOT_ACTIVE = 'Kill switch is not active';
 export const ADMIN_ONLY = 'Only admins may change autonomy';
-export const REASON_LIMITS = { min: 1, max: 500 } as const;
+export const REASON_LIMITS = { min: 1, max: AUTONOMY_TEXT_LIMITS.reason } as const;
 const REASON_MESSAGE = `must be ${REASON_LIMITS.min} to ${REASON_LIMITS.max} characters`;
 
 export interface AutonomyDeps {
@@ -248,7 +253,7 @@ export async function updateGuardrails(
         { source: 'ai', projectId: input.projectId, actor: actorOf(principal), changes },
       ),
     ]);
-    return ACTION_TYPES.filter(
+    return AUTONOMY_ACTION_TYPES.filter(
       (type) => current.document.actions[type].mode !== 'auto' && merged.actions[type].mode === 'auto',
     );
   });
@@ -256,7 +261,9 @@ export async function updateGuardrails(
   const from = new Date(Date.now() - PREVIEW_WINDOW_DAYS * 86_400_000);
   const counts = await Promise.all(
     switchedToAuto
-      .filter((type): type is ActionType => (PREDICTED_ACTION_TYPES as readonly string[]).includes(type))
+      .filter((type): type is PredictedActionType =>
+        (PREDICTED_ACTION_TYPES as readonly string[]).includes(type),
+      )
       .map(async (type) => ({
         type,
         count: (

@@ -7,17 +7,14 @@
  * updated_by beside the document.
  */
 import { FieldErrors } from '@tix/kit';
-import { isTicketPriority, TICKET_LIMITS, TICKET_PRIORITIES, type TicketPriority } from '@tix/protos';
-
-export const ACTION_TYPES = [
-  'set_priority',
-  'assign',
-  'add_tags',
-  'close_duplicate',
-  'post_internal_note',
-  'send_reply',
-] as const;
-export type AutonomyActionType = (typeof ACTION_TYPES)[number];
+import {
+  isTicketPriority,
+  TICKET_LIMITS,
+  TICKET_PRIORITIES,
+  type TicketPriority,
+  AUTONOMY_ACTION_TYPES,
+  type AutonomyActionType,
+} from '@tix/protos';
 
 export const ACTION_MODES = ['off', 'suggest', 'auto'] as const;
 export type ActionMode = (typeof ACTION_MODES)[number];
@@ -301,5 +298,5 @@ export function guardrailChanges(
 
 /** Action types whose mode is suggest or auto (none: autonomy is disabled for the project). */
 export function enabledActionTypes(document: GuardrailsDocument): AutonomyActionType[] {
-  return ACTION_TYPES.filter((type) => document.actions[type].mode !== 'off');
+  return AUTONOMY_ACTION_TYPES.filter((type) => document.actions[type].mode !== 'off');
 }

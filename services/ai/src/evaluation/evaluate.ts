@@ -9,10 +9,10 @@
  * - `backtestPredictions`: the labelled predictions of one action type, for the threshold preview of
  *   a project with too few recorded outcomes (design §3.5).
  */
+import { type PredictedActionType } from '@tix/protos';
 import type pg from 'pg';
 import type { Neighbour, Retriever } from '../retrieval/retriever.js';
 import { K, tagVotes, vote } from '../predictions/knn.js';
-import type { ActionType } from '../predictions/predictions.js';
 import { valueKey } from '../preview/labels.js';
 import { curveOf, type LabelledPrediction } from '../preview/threshold-figures.js';
 
@@ -58,7 +58,7 @@ const lookedUpAsNew = (projectId: number, ticket: ResolvedTicket) => ({
 
 /** What the assistant would have predicted for `ticket` from its neighbours, labelled by what it became. */
 function predictionFor(
-  actionType: ActionType,
+  actionType: PredictedActionType,
   ticket: ResolvedTicket,
   neighbours: readonly Neighbour[],
 ): LabelledPrediction | null {
@@ -146,7 +146,7 @@ export async function evaluate(
 export async function backtestPredictions(
   deps: { pool: pg.Pool; retriever: Retriever },
   projectId: number,
-  actionType: ActionType,
+  actionType: PredictedActionType,
   limit: number,
 ): Promise<{ considered: number; predictions: LabelledPrediction[] } | null> {
   if (actionType === 'close_duplicate') return null;

@@ -6,6 +6,7 @@
  * Duplicate candidates follow the guards of design §3.2: open, unmerged, not deleted, created before
  * the ticket, within DUPLICATE_MAX_AGE_DAYS, never the ticket itself.
  */
+import type { PredictedActionType } from '@tix/protos';
 import type pg from 'pg';
 import type { Neighbour, Retriever } from '../retrieval/retriever.js';
 import { K, tagVotes, vote } from './knn.js';
@@ -14,12 +15,8 @@ export const DUPLICATE_MAX_AGE_DAYS = 14;
 /** Title similarity from which an open ticket is a duplicate candidate. */
 export const DUPLICATE_MIN_SIMILARITY = 0.5;
 
-/** What the assistant predicts for a new ticket (and can act on, and preview). */
-export const PREDICTED_ACTION_TYPES = ['set_priority', 'assign', 'add_tags', 'close_duplicate'] as const;
-export type ActionType = (typeof PREDICTED_ACTION_TYPES)[number];
-
 export interface PredictionDraft {
-  actionType: ActionType;
+  actionType: PredictedActionType;
   value: unknown;
   confidence: number;
   rationale: string;

@@ -8,8 +8,8 @@
  *   nothing about the prediction and stays unknown, as does a ticket still being triaged or deleted.
  * Executed and reverted actions label their predictions once autonomous actions exist.
  */
+import { type PredictedActionType } from '@tix/protos';
 import type pg from 'pg';
-import type { ActionType } from '../predictions/predictions.js';
 import type { Label, LabelledPrediction } from './threshold-figures.js';
 
 /** How long a person has to change what the assistant predicted before the ticket's value counts. */
@@ -29,7 +29,7 @@ interface PredictionOutcomeRow {
 }
 
 /** The key of a predicted value for the per-value breakdown. */
-export function valueKey(actionType: ActionType, value: unknown): string {
+export function valueKey(actionType: PredictedActionType, value: unknown): string {
   if (actionType === 'add_tags' && Array.isArray(value)) return [...(value as string[])].sort().join(',');
   if (actionType === 'close_duplicate' && typeof value === 'object' && value !== null) {
     const number = (value as { ticket_number?: unknown }).ticket_number;
@@ -39,7 +39,7 @@ export function valueKey(actionType: ActionType, value: unknown): string {
 }
 
 /** The label of one prediction from its outcome and the ticket as the corpus has it now. */
-export function labelOf(actionType: ActionType, row: PredictionOutcomeRow): Label {
+export function labelOf(actionType: PredictedActionType, row: PredictionOutcomeRow): Label {
   if (row.outcome === 'accepted') return 'correct';
   if (row.deleted || !row.decided) return 'unknown';
   switch (actionType) {
@@ -65,7 +65,7 @@ export function labelOf(actionType: ActionType, row: PredictionOutcomeRow): Labe
 /** The project's predictions of `actionType` recorded since `from`, each with its label. */
 export async function labelledPredictions(
   pool: pg.Pool,
-  query: { projectId: number; actionType: ActionType; from: Date },
+  query: { projectId: number; actionType: PredictedActionType; from: Date },
 ): Promise<LabelledPrediction[]> {
   const { rows } = await pool.query<PredictionOutcomeRow>(
     `SELECT p.confidence, p.value, p.outcome,
