@@ -62,8 +62,8 @@ describe('autonomous actions through the fleet', function () {
     return response.body.data;
   };
 
-  const getTicket = async (id: number): Promise<Ticket> =>
-    data(await request(`/v1/tickets/${id}`, { key: agentKey })).ticket as Ticket;
+  const getTicket = async (id: number, key = agentKey): Promise<Ticket> =>
+    data(await request(`/v1/tickets/${id}`, { key })).ticket as Ticket;
 
   const fileCheckoutFailure = (suffix: string) =>
     createTicket<Ticket>(customerKey, {
@@ -72,13 +72,13 @@ describe('autonomous actions through the fleet', function () {
       description: 'Every card is declined at checkout and customers cannot pay for their orders.',
     });
 
-  /** The project's actions on `ticket`, once the assistant has taken one. */
-  const actionOn = (ticket: Ticket) =>
+  /** The project's actions on `ticket`, once the assistant has taken one (after a backlog, it waits longer). */
+  const actionOn = (ticket: Ticket, waitMs = ARRIVAL_MS) =>
     eventually(async () => {
       const response = await agent.call('GET', inProject(`/ai/autonomous-actions?ticket_id=${ticket.id}`));
       const actions = response.status === 200 ? (response.body.data.actions as Action[]) : [];
       return actions.length === 1 && actions[0]!.status !== 'executing' ? actions[0]! : undefined;
-    }, ARRIVAL_MS);
+    }, waitMs);
 
   /** Waits until the assistant recorded predictions for `ticket` (what it acts on). */
   const predicted = (ticket: Ticket) =>
@@ -139,6 +139,8 @@ describe('autonomous actions through the fleet', function () {
       version: autonomy.guardrails.version,
       actions: { set_priority: { mode: 'auto', threshold: 0.5 } },
       review: { sample_rate: 1 },
+      // This suite reverts on purpose: the auto-pause must not stop the kill switch test's last action.
+      auto_pause: { min_actions: 1000 },
     });
     expect(updated.status, updated.text).to.equal(200);
   });
@@ -239,8 +241,14 @@ describe('autonomous actions through the fleet', function () {
     const queue = data(await lead.call('GET', inProject('/ai/audit-queue')));
     expect(queue.actions.map((item: Action) => item.id)).to.include(action.id);
     expect(queue.counts.pending_review).to.be.at.least(1);
-    expect(queue.counts.reverted).to.equal(2);
 
+    const refusedNote = await lead.call('POST', `/ai/audit-queue/${action.id}/acknowledge`, {
+      note: 'ok\u0000',
+    });
+    expect(refusedNote.status, refusedNote.text).to.equal(422);
+    expect(refusedNote.body.error?.validation_errors).to.deep.equal({
+      note: ['must not contain control characters'],
+    });
     for (let i = 0; i < 2; i += 1) {
       const acknowledged = await lead.call('POST', `/ai/audit-queue/${action.id}/acknowledge`, {
         note: 'Right call',
@@ -251,6 +259,12 @@ describe('autonomous actions through the fleet', function () {
         review_note: 'Right call',
       });
     }
+    const { counts } = data(await lead.call('GET', inProject('/ai/audit-queue')));
+    expect(counts).to.deep.equal({
+      ...queue.counts,
+      pending_review: queue.counts.pending_review - 1,
+      acknowledged: queue.counts.acknowledged + 1,
+    });
     const listed = data(await agent.call('GET', inProject(`/ai/autonomous-actions?status=acknowledged`)));
     expect(listed.actions.map((item: Action) => item.id)).to.deep.equal([action.id]);
 
@@ -274,6 +288,100 @@ describe('autonomous actions through the fleet', function () {
     expect(preview.curve.map((point: { threshold: number }) => point.threshold).at(-1)).to.equal(0.99);
     expect(preview.at_threshold.threshold).to.equal(0.6);
     expect(preview.current.threshold).to.equal(0.5);
+  });
+
+  it('acts with every predicted type (priority, assignee, tags, a duplicate) and reverts each exactly, ticket and board', async () => {
+    // A project of its own: its history teaches all four, and its caps and lanes are untouched by the rest.
+    const desk = await createProject();
+    const deskType = (await createTicketType(desk.slug, { isDefault: true })).id;
+    const deskKey = await createKey({ project: desk.slug });
+    const deskCustomer = (await createKey({ project: desk.slug })).key;
+    const assignee = deskKey.user.id;
+    const inDesk = (route: string) => `${route}${route.includes('?') ? '&' : '?'}project=${desk.slug}`;
+    for (let i = 0; i < 8; i += 1) {
+      const ticket = await createTicket<Ticket>(deskCustomer, {
+        ticket_type_id: deskType,
+        title: `CSV export breaks the accents in names (${i})`,
+        description: 'The exported CSV file shows broken characters for accented customer names.',
+        priority: 'high',
+        tags: ['export', 'csv'],
+        assigned_to: assignee,
+      });
+      await createComment(deskKey.key, ticket.id, {
+        content: 'Fixed the encoding, sorry.',
+        is_internal: false,
+      });
+      const closed = await request(`/v1/tickets/${ticket.id}/status`, {
+        method: 'PATCH',
+        key: deskKey.key,
+        body: { status: 'closed', resolution_type: 'resolved' },
+      });
+      expect(closed.status, closed.text).to.equal(200);
+    }
+    await eventually(async () => {
+      const response = await agent.call('GET', inDesk('/ai/suggest-reply/availability'));
+      return response.status === 200 && response.body.data.corpus.resolved_tickets === 8;
+    }, ARRIVAL_MS);
+    const { autonomy } = data(await admin.call('GET', inDesk('/ai/autonomy')));
+    const auto = { mode: 'auto', threshold: 0.5 };
+    const updated = await admin.call('PUT', inDesk('/ai/autonomy/guardrails'), {
+      version: autonomy.guardrails.version,
+      actions: { set_priority: auto, assign: auto, add_tags: auto, close_duplicate: auto },
+    });
+    expect(updated.status, updated.text).to.equal(200);
+
+    const board = async () =>
+      Object.entries(
+        data(await agent.call('GET', inDesk('/board'))).lanes as Record<string, { id: number }[]>,
+      ).map(([status, tickets]) => [status, tickets.map((ticket) => ticket.id)] as const);
+    const actionsOn = (ticket: Ticket, count: number) =>
+      eventually(async () => {
+        const response = await agent.call('GET', inDesk(`/ai/autonomous-actions?ticket_id=${ticket.id}`));
+        const actions = response.status === 200 ? (response.body.data.actions as Action[]) : [];
+        return actions.length === count && actions.every((action) => action.status === 'pending_review')
+          ? actions
+          : undefined;
+      }, ARRIVAL_MS);
+    const file = () =>
+      createTicket<Ticket>(deskCustomer, {
+        ticket_type_id: deskType,
+        title: 'CSV export breaks the accents in names',
+        description: 'Accented names come out garbled in the exported CSV file.',
+      });
+
+    const original = await file();
+    const triaged = await actionsOn(original, 3);
+    expect(triaged.map((action) => action.action_type).sort()).to.deep.equal([
+      'add_tags',
+      'assign',
+      'set_priority',
+    ]);
+    expect(await getTicket(original.id, deskKey.key)).to.deep.include({
+      priority: 'high',
+      assigned_to: assignee,
+      tags: ['csv', 'export'],
+      updated_by: assistantUserId,
+    });
+    const lanesBefore = await board();
+    const duplicate = await file();
+    const [merge] = await actionsOn(duplicate, 1);
+    expect(merge).to.deep.include({ action_type: 'close_duplicate', after: { merged_into_id: original.id } });
+    expect((await getTicket(duplicate.id, deskKey.key)).merged_into_id).to.equal(original.id);
+
+    // Reverted in any order, each restores exactly what it touched: the ticket as filed, the board as it was.
+    for (const action of [merge!, ...triaged]) {
+      const reverted = await lead.call('POST', `/ai/audit-queue/${action.id}/revert`, {});
+      expect(reverted.status, `${action.action_type}: ${reverted.text}`).to.equal(200);
+    }
+    for (const filed of [original, duplicate]) {
+      const { version, updated_at: _u, updated_by: _b, ...now } = await getTicket(filed.id, deskKey.key);
+      const { version: v0, updated_at: _u0, updated_by: _b0, ...before } = filed;
+      expect(now, `${filed.ticket_number as string} as filed`).to.deep.equal(before);
+      expect(version).to.be.greaterThan(v0);
+    }
+    expect(await board()).to.deep.equal(
+      lanesBefore.map(([status, ids]) => [status, status === 'open' ? [...ids, duplicate.id] : ids]),
+    );
   });
 
   it('takes no new action once the kill switch returns, while tickets keep arriving; clear-kill resumes', async () => {
@@ -300,7 +408,7 @@ describe('autonomous actions through the fleet', function () {
 
     const cleared = await admin.call('POST', inProject('/ai/autonomy/clear-kill'), { reason: 'Drill over' });
     expect(cleared.status, cleared.text).to.equal(200);
-    const resumed = await actionOn(await fileCheckoutFailure('after the drill'));
+    const resumed = await actionOn(await fileCheckoutFailure('after the drill'), ARRIVAL_MS * 4);
     expect(resumed.action_type).to.equal('set_priority');
   });
 });

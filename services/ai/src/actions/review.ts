@@ -18,6 +18,8 @@ import {
   type ticket,
   AUTONOMY_TEXT_LIMITS,
   type AutonomousActionStatus,
+  hasControlCharacters,
+  hasLoneSurrogate,
 } from '@tix/protos';
 import type { ActionRow } from './action-store.js';
 
@@ -107,6 +109,8 @@ function checkText(field: string, value: string | undefined): string | null {
   if (value === undefined) return null;
   if ([...value].length > AUTONOMY_TEXT_LIMITS.review)
     throw AppError.validation({ [field]: [`must be at most ${AUTONOMY_TEXT_LIMITS.review} characters`] });
+  if (hasControlCharacters(value, true) || hasLoneSurrogate(value))
+    throw AppError.validation({ [field]: ['must not contain control characters'] });
   return value;
 }
 

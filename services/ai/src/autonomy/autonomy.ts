@@ -22,6 +22,8 @@ import {
   AUTONOMY_TEXT_LIMITS,
   PREDICTED_ACTION_TYPES,
   type PredictedActionType,
+  hasControlCharacters,
+  hasLoneSurrogate,
 } from '@tix/protos';
 import {
   activateSwitch,
@@ -94,11 +96,14 @@ function requireAdmin(principal: Principal | null): Principal {
   return caller;
 }
 
-/** The reason of a kill or a clear, trimmed: 1 to 500 characters (422 otherwise). */
+/** The reason of a kill or a clear, trimmed: 1 to 500 characters without control characters (422 otherwise). */
 export function checkReason(reason: string): string {
   const trimmed = reason.trim();
   const length = codePointLength(trimmed);
   if (length < REASON_LIMITS.min || length > REASON_LIMITS.max) throw fieldError('reason', REASON_MESSAGE);
+  // PostgreSQL cannot store NUL, and no reason needs a control character (line breaks may stay).
+  if (hasControlCharacters(trimmed, true) || hasLoneSurrogate(trimmed))
+    throw fieldError('reason', 'must not contain control characters');
   return trimmed;
 }
 
