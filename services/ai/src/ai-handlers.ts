@@ -1,5 +1,5 @@
 /** gRPC handlers of the AiService: translate messages to the assistant's use cases and back. */
-import { AppError, type AsyncHandlers } from '@tix/kit';
+import { AppError, type AsyncHandlers, type Caller } from '@tix/kit';
 import {
   confidenceLabel,
   pageWindow,
@@ -24,6 +24,7 @@ import {
   clearKillSwitch,
   readAutonomy,
   updateGuardrails,
+  userNames,
   type AutonomyDeps,
   type AutonomyView,
 } from './autonomy/autonomy.js';
@@ -151,14 +152,13 @@ const ACTION_SORTS = ['-created_at', 'created_at', 'confidence'] as const;
 export function aiHandlers(
   deps: AssistantDeps & Pick<AutonomyDeps, 'lookup'> & { tickets: ReviewDeps['tickets'] },
 ): AiHandlers {
-  /** Names of users, by id (lookup; a missing one is shown as "User 9"). */
-  const names = async (ids: (number | null)[]): Promise<Map<number, string>> => {
-    const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
-    if (wanted.length === 0) return new Map();
-    const { users } = await deps.lookup.GetUsers({ ids: wanted });
-    return new Map(users.map((user) => [user.id, user.name]));
-  };
-  const namesOf = (rows: ActionRow[]) => names(rows.flatMap((row) => [row.reviewed_by, row.reverted_by]));
+  /** Who reviewed or reverted the actions, by id (a missing one is shown as "User 9"). */
+  const namesOf = (rows: ActionRow[], caller: Caller) =>
+    userNames(
+      deps,
+      rows.flatMap((row) => [row.reviewed_by, row.reverted_by]),
+      caller,
+    );
   const configured =
     deps.llm === null ? RETRIEVAL_PROVIDER : { kind: 'openai', model: deps.llm.model, external: true };
   return {
@@ -338,7 +338,7 @@ export function aiHandlers(
       return { preview_json: JSON.stringify(preview) };
     },
 
-    async ListActions(request) {
+    async ListActions(request, context) {
       const sort = (ACTION_SORTS as readonly string[]).includes(request.sort)
         ? (request.sort as (typeof ACTION_SORTS)[number])
         : '-created_at';
@@ -356,7 +356,7 @@ export function aiHandlers(
         offset: window.offset,
         limit: window.perPage,
       });
-      const known = await namesOf(listed.actions);
+      const known = await namesOf(listed.actions, context);
       return {
         actions: listed.actions.map((row) => actionMessage(row, known)),
         pagination: paginationOf(listed.total, window),
@@ -374,12 +374,12 @@ export function aiHandlers(
         },
         context,
       );
-      return actionMessage(row, await namesOf([row]));
+      return actionMessage(row, await namesOf([row], context));
     },
 
     async RevertAction(request, context) {
       const result = await revertAction(
-        { pool: deps.pool, tickets: deps.tickets, names },
+        { pool: deps.pool, tickets: deps.tickets, names: (ids) => userNames(deps, ids, context) },
         {
           projectIds: request.project_ids,
           id: request.id,
@@ -388,7 +388,10 @@ export function aiHandlers(
         },
         context,
       );
-      return { action: actionMessage(result.action, await namesOf([result.action])), ticket: result.ticket };
+      return {
+        action: actionMessage(result.action, await namesOf([result.action], context)),
+        ticket: result.ticket,
+      };
     },
   };
 }

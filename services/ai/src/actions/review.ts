@@ -20,6 +20,7 @@ import {
   type AutonomousActionStatus,
   hasControlCharacters,
   hasLoneSurrogate,
+  fitsCodePoints,
 } from '@tix/protos';
 import type { ActionRow } from './action-store.js';
 
@@ -107,7 +108,7 @@ function requireReviewer(principal: Principal | null, force = false): Principal 
 
 function checkText(field: string, value: string | undefined): string | null {
   if (value === undefined) return null;
-  if ([...value].length > AUTONOMY_TEXT_LIMITS.review)
+  if (!fitsCodePoints(value, AUTONOMY_TEXT_LIMITS.review))
     throw AppError.validation({ [field]: [`must be at most ${AUTONOMY_TEXT_LIMITS.review} characters`] });
   if (hasControlCharacters(value, true) || hasLoneSurrogate(value))
     throw AppError.validation({ [field]: ['must not contain control characters'] });

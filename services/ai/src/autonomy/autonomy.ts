@@ -107,10 +107,11 @@ export function checkReason(reason: string): string {
   return trimmed;
 }
 
-async function userNames(
-  deps: AutonomyDeps,
+/** Users' names by id, from lookup (one call; ids absent from the answer stay unnamed). */
+export async function userNames(
+  deps: Pick<AutonomyDeps, 'lookup'>,
   ids: (number | null)[],
-  caller: Caller,
+  caller: Pick<Caller, 'correlationId'>,
 ): Promise<Map<number, string>> {
   const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
   if (wanted.length === 0) return new Map();
