@@ -2,9 +2,10 @@
  * Acts on a new ticket's predictions where the project's guardrails say `auto` (design §3.3-3.4),
  * after the prediction worker recorded them. For each prediction, duplicates first (a ticket closed
  * as a duplicate needs nothing else):
- * 1. plan-action.ts decides from the guardrails, the ticket as the corpus has it and the counts;
- * 2. the action is inserted `executing` inside the kill switch's gate (autonomy/gate.ts), so once a
- *    kill returns no new action starts; a killed gate stops the whole ticket;
+ * 1. plan-action.ts decides from the guardrails and the ticket as the corpus has it;
+ * 2. the action is inserted `executing` inside the kill switch's gate (autonomy/gate.ts), after the
+ *    caps are counted there, so once a kill returns no new action starts and two workers never both
+ *    take the last slot; a killed gate stops the whole ticket;
  * 3. the ticket service writes it with CompareAndSetTicket as the assistant's system user, the action
  *    named in `via`, so every change it makes says `actor.kind = ai` and which action made it. If a
  *    person changed a touched field since the prediction, nothing is written and the action is
@@ -15,7 +16,7 @@
 import { AppError, type Logger, type ServiceClient } from '@tix/kit';
 import { ROLE_SCOPES, type Principal, type AutonomyActionType } from '@tix/protos';
 import type pg from 'pg';
-import { ensureProjectRows, readGuardrails } from '../autonomy/autonomy-store.js';
+import { findGuardrails } from '../autonomy/autonomy-store.js';
 import { withAutonomyGate } from '../autonomy/gate.js';
 import type { GuardrailsDocument } from '../autonomy/guardrails.js';
 import {
@@ -115,10 +116,10 @@ export function assistantUser(
 export async function actOnPredictions(deps: ExecutorDeps, ticketId: number): Promise<number> {
   const ticket = (await documents(deps.pool, [ticketId])).get(ticketId);
   if (ticket === undefined || ticket.deleted || ticket.is_closed) return 0;
-  await ensureProjectRows(deps.pool, ticket.project_id);
-  const guardrails = await readGuardrails(deps.pool, ticket.project_id);
-  const types = autoTypes(guardrails.document);
-  if (types.length === 0) return 0;
+  // No row yet means the defaults, shadow mode: nothing to do, and nothing written for every new ticket.
+  const guardrails = await findGuardrails(deps.pool, ticket.project_id);
+  const types = guardrails === null ? [] : autoTypes(guardrails.document);
+  if (guardrails === null || types.length === 0) return 0;
   const { rows: predictions } = await deps.pool.query<PredictionRow>(
     `SELECT id, action_type, value, confidence, rationale, sources FROM ai_predictions p
       WHERE ticket_id = $1 AND action_type = ANY($2::text[])
@@ -149,7 +150,7 @@ export async function actOnPredictions(deps: ExecutorDeps, ticketId: number): Pr
       continue;
     }
     const gate = await withAutonomyGate(deps.pool, state.project_id, async (client) => {
-      // The caps again, now under the gate: two workers on one project do not both pass them.
+      // The caps, counted under the gate: two workers on one project never both take the last slot.
       const counts = await actionCounts(client, {
         projectId: state.project_id,
         ticketId,
@@ -230,21 +231,17 @@ export async function actOnPredictions(deps: ExecutorDeps, ticketId: number): Pr
   return taken;
 }
 
-/** What planAction needs beyond the ticket: counts, the assignee, the duplicate target. */
+/** What planAction needs beyond the ticket and the caps: the assignee, the duplicate target. */
 async function contextFor(
   deps: ExecutorDeps,
   ticket: DocumentRow,
   prediction: PredictionRow,
 ): Promise<ActionContext> {
-  const counts = await actionCounts(deps.pool, {
-    projectId: ticket.project_id,
-    ticketId: ticket.ticket_id,
-    actionType: prediction.action_type,
-  });
+  // The caps are counted once, under the gate (a capped action opens the gate to find out).
   const context: ActionContext = {
-    actionsLastHour: counts.lastHour,
-    actionsOnTicket: counts.onTicket,
-    alreadyActedOnTicket: counts.sameTypeOnTicket > 0,
+    actionsLastHour: 0,
+    actionsOnTicket: 0,
+    alreadyActedOnTicket: false,
     pausedActionTypes: [],
     sample: (deps.random ?? Math.random)(),
   };

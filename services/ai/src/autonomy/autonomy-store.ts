@@ -53,6 +53,14 @@ export async function readGuardrails(
   return rows[0];
 }
 
+/** The project's guardrails, or null while nobody has read or set them (the defaults: shadow mode). */
+export async function findGuardrails(db: Queryable, projectId: number): Promise<GuardrailsRow | null> {
+  const { rows } = await db.query<GuardrailsRow>('SELECT * FROM ai_guardrails WHERE project_id = $1', [
+    projectId,
+  ]);
+  return rows[0] ?? null;
+}
+
 export async function writeGuardrails(
   db: Queryable,
   projectId: number,
