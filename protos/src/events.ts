@@ -21,9 +21,17 @@ export const EVENT_TYPES = {
   comments: ['comment.created', 'comment.updated', 'comment.deleted'],
   attachments: ['attachment.created', 'attachment.deleted'],
   lookup: ['api_key.revoked', 'user.updated', 'project.updated', 'ticket_type.updated'],
-  // The assistant's autonomy settings (design §3.4). Not in SUBSCRIBABLE_EVENT_TYPES, and bound to no
-  // durable queue yet: the activity log will take them when it binds `ai.*`.
-  ai: ['ai.guardrails_updated', 'ai.kill_switch_activated', 'ai.kill_switch_cleared'],
+  // The assistant's autonomy (design §3.4-3.6): its settings, and each action it takes and what
+  // people did with it. Not in SUBSCRIBABLE_EVENT_TYPES; the activity log binds `ai.*`.
+  ai: [
+    'ai.guardrails_updated',
+    'ai.kill_switch_activated',
+    'ai.kill_switch_cleared',
+    'ai.action_executed',
+    'ai.action_acknowledged',
+    'ai.action_reverted',
+    'ai.action_type_paused',
+  ],
 } as const;
 
 export type EventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES][number];
