@@ -1,0 +1,59 @@
+/** Asks for a reset link by email (the answer is the same whether or not the address has an account). */
+import { useState } from 'preact/hooks';
+import { api, call, fieldErrorsOf, showError } from '../api/client';
+import { Button } from '../ui/button';
+import { Field } from '../ui/field';
+
+export default function ForgotPassword() {
+  const [email, setEmail] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [sent, setSent] = useState<string | null>(null);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    setBusy(true);
+    setErrors({});
+    try {
+      const answer = await call(api.POST('/auth/forgot-password', { body: { email } }));
+      setSent(answer.message);
+    } catch (error) {
+      const fields = fieldErrorsOf(error);
+      if (fields) setErrors(fields);
+      else showError(error);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section class="screen narrow">
+      <h1>Forgotten password</h1>
+      {sent ? (
+        <p class="notice" role="status">
+          {sent}.
+        </p>
+      ) : (
+        <form class="form" onSubmit={(event) => void submit(event)} noValidate>
+          <p>Enter the address of your account; we will mail you a link to choose a new password.</p>
+          <Field
+            label="Email"
+            type="email"
+            name="email"
+            autoComplete="username"
+            required
+            value={email}
+            onValue={setEmail}
+            errors={errors.email}
+          />
+          <Button kind="primary" type="submit" busy={busy}>
+            Send the link
+          </Button>
+        </form>
+      )}
+      <p>
+        <a href="/sign-in">Back to sign-in</a>
+      </p>
+    </section>
+  );
+}

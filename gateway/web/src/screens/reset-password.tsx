@@ -1,0 +1,72 @@
+/** The page of the mailed link (`/reset-password?token=…`): choose a new password, then sign in. */
+import { useState } from 'preact/hooks';
+import { api, call, fieldErrorsOf, showError } from '../api/client';
+import { navigate } from '../router';
+import { Button } from '../ui/button';
+import { Field, FormError } from '../ui/field';
+import type { ScreenProps } from './screen';
+
+export default function ResetPassword({ query }: ScreenProps) {
+  const token = query.get('token') ?? '';
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    if (password !== confirmation) {
+      setErrors({ confirmation: ['The two passwords differ'] });
+      return;
+    }
+    setBusy(true);
+    setErrors({});
+    try {
+      await call(api.POST('/auth/reset-password', { body: { token, new_password: password } }));
+      navigate('/sign-in?reset=1', { replace: true });
+    } catch (error) {
+      const fields = fieldErrorsOf(error);
+      if (fields) setErrors(fields);
+      else showError(error);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const tokenError =
+    errors.token?.join(' ') ?? (token ? null : 'This page needs the link from the reset mail.');
+  return (
+    <section class="screen narrow">
+      <h1>Choose a new password</h1>
+      <form class="form" onSubmit={(event) => void submit(event)} noValidate>
+        <FormError message={tokenError ? `${tokenError} You can ask for a new link below.` : null} />
+        <Field
+          label="New password"
+          type="password"
+          name="new_password"
+          autoComplete="new-password"
+          required
+          value={password}
+          onValue={setPassword}
+          errors={errors.new_password}
+        />
+        <Field
+          label="New password again"
+          type="password"
+          name="confirmation"
+          autoComplete="new-password"
+          required
+          value={confirmation}
+          onValue={setConfirmation}
+          errors={errors.confirmation}
+        />
+        <Button kind="primary" type="submit" busy={busy} disabled={!token}>
+          Set the password
+        </Button>
+      </form>
+      <p>
+        <a href="/forgot-password">Ask for a new link</a>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,81 @@
+/** Sign-in: email and password; back to the wanted route (`?next=`) afterwards. */
+import { useState } from 'preact/hooks';
+import { fieldErrorsOf, ApiError } from '../api/client';
+import { navigate } from '../router';
+import { signIn } from '../session';
+import { Button } from '../ui/button';
+import { Field, FormError } from '../ui/field';
+import type { ScreenProps } from './screen';
+
+/** Only a path of this console (never another origin) is followed after sign-in. */
+export function safeNext(next: string | null): string {
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/sign-')
+    ? next
+    : '/board';
+}
+
+export default function SignIn({ query }: ScreenProps) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const reset = query.get('reset') === '1';
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    setBusy(true);
+    setFieldErrors({});
+    setFormError(null);
+    try {
+      await signIn(email, password);
+      navigate(safeNext(query.get('next')), { replace: true });
+    } catch (error) {
+      const fields = fieldErrorsOf(error);
+      if (fields) setFieldErrors(fields);
+      else setFormError(error instanceof ApiError || error instanceof Error ? error.message : String(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section class="screen narrow">
+      <h1>Sign in to Tix</h1>
+      {reset && (
+        <p class="notice" role="status">
+          Your password has been reset. Sign in with your new password.
+        </p>
+      )}
+      <form class="form" onSubmit={(event) => void submit(event)} noValidate>
+        <FormError message={formError} />
+        <Field
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="username"
+          required
+          value={email}
+          onValue={setEmail}
+          errors={fieldErrors.email}
+        />
+        <Field
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onValue={setPassword}
+          errors={fieldErrors.password}
+        />
+        <Button kind="primary" type="submit" busy={busy}>
+          Sign in
+        </Button>
+      </form>
+      <p>
+        <a href="/forgot-password">Forgotten your password?</a>
+      </p>
+    </section>
+  );
+}
