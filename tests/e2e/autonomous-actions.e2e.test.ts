@@ -17,6 +17,9 @@ import {
   createUser,
   type ProjectFixture,
 } from '../support/fixtures.js';
+import pg from 'pg';
+import { serviceDatabaseVariable } from '@tix/protos';
+import { fleet } from '../support/fleet.js';
 import { request, type ApiResponse } from '../support/http.js';
 import { signIn, type BrowserSession } from '../support/session.js';
 
@@ -79,6 +82,21 @@ describe('autonomous actions through the fleet', function () {
       const actions = response.status === 200 ? (response.body.data.actions as Action[]) : [];
       return actions.length === 1 && actions[0]!.status !== 'executing' ? actions[0]! : undefined;
     }, waitMs);
+
+  /** The ai.action_* events of one action in the assistant's outbox, oldest first. */
+  const actionEvents = async (actionId: number) => {
+    const pool = new pg.Pool({ connectionString: fleet().env[serviceDatabaseVariable('ai')], max: 1 });
+    try {
+      const { rows } = await pool.query<{ payload: Record<string, any> }>(
+        `SELECT payload FROM outbox_events
+          WHERE event_type LIKE 'ai.action_%' AND (payload -> 'data' -> 'action' ->> 'id')::int = $1 ORDER BY seq`,
+        [actionId],
+      );
+      return rows.map((row) => row.payload);
+    } finally {
+      await pool.end();
+    }
+  };
 
   /** Waits until the assistant recorded predictions for `ticket` (what it acts on). */
   const predicted = (ticket: Ticket) =>
@@ -202,6 +220,48 @@ describe('autonomous actions through the fleet', function () {
     const again = await lead.call('POST', `/ai/audit-queue/${action.id}/revert`, {});
     expect(again.status, again.text).to.equal(409);
     expect(again.body.error?.message).to.equal('Action was already reverted');
+
+    // Each step is an event in the assistant's outbox, written with the change, saying who.
+    const events = await actionEvents(action.id);
+    expect(events.map((event) => event.type)).to.deep.equal(['ai.action_executed', 'ai.action_reverted']);
+    expect(events[0]!.actor).to.deep.equal({
+      kind: 'ai',
+      user_id: assistantUserId,
+      api_key_id: null,
+      via: { type: 'ai_action', id: action.id },
+    });
+    expect(events[0]!.data.action).to.deep.include({
+      id: action.id,
+      ticket_id: filed.id,
+      action_type: 'set_priority',
+      status: 'pending_review',
+      after: { priority: 'high' },
+    });
+    expect(events[1]!.actor).to.deep.include({ kind: 'user', user_id: leadId });
+    expect(events[1]!.data.action).to.deep.include({
+      status: 'reverted',
+      reverted_by: leadId,
+      revert_reason: 'Known issue',
+      forced: false,
+    });
+  });
+
+  it('lets only one of two concurrent reverts of an action write; the other is 409', async () => {
+    const filed = await fileCheckoutFailure('twice at once');
+    const action = await actionOn(filed);
+    const acted = await getTicket(filed.id);
+    const answers = await Promise.all(
+      [lead, admin].map((reviewer) => reviewer.call('POST', `/ai/audit-queue/${action.id}/revert`, {})),
+    );
+    expect(answers.map((answer) => answer.status).sort()).to.deep.equal([200, 409]);
+    expect(answers.find((answer) => answer.status === 409)!.body.error?.message).to.equal(
+      'Action was already reverted',
+    );
+    const after = await getTicket(filed.id);
+    expect(after).to.include({ priority: 'medium', version: acted.version + 1 });
+    expect(
+      (await actionEvents(action.id)).filter((event) => event.type === 'ai.action_reverted'),
+    ).to.have.length(1);
   });
 
   it("refuses to revert over a person's later edit, naming the field, who and when; an admin may force it", async () => {
@@ -267,6 +327,34 @@ describe('autonomous actions through the fleet', function () {
     });
     const listed = data(await agent.call('GET', inProject(`/ai/autonomous-actions?status=acknowledged`)));
     expect(listed.actions.map((item: Action) => item.id)).to.deep.equal([action.id]);
+    const acknowledgements = (await actionEvents(action.id)).filter(
+      (event) => event.type === 'ai.action_acknowledged',
+    );
+    expect(acknowledgements, 'acknowledging twice is one event').to.have.length(1);
+    expect(acknowledgements[0]!.actor).to.deep.include({ kind: 'user', user_id: leadId });
+    expect(acknowledgements[0]!.data.action).to.deep.include({
+      reviewed_by: leadId,
+      review_note: 'Right call',
+    });
+
+    // The queue sorted by confidence (lowest first: the most doubtful first), bounded by max_confidence,
+    // newest first by -created_at.
+    type Scored = Action & { confidence: number };
+    const queueOf = async (query: string) =>
+      data(await lead.call('GET', inProject(`/ai/audit-queue?status=all&per_page=100${query}`)))
+        .actions as Scored[];
+    const oldestFirst = await queueOf('');
+    const byConfidence = await queueOf('&sort=confidence');
+    expect(byConfidence.map((item) => item.confidence)).to.deep.equal(
+      oldestFirst.map((item) => item.confidence).sort((a, b) => a - b),
+    );
+    const lowest = Math.min(...oldestFirst.map((item) => item.confidence));
+    const bounded = await queueOf(`&max_confidence=${lowest}`);
+    expect(bounded.map((item) => item.id)).to.deep.equal(
+      oldestFirst.filter((item) => item.confidence <= lowest).map((item) => item.id),
+    );
+    const newestFirst = await queueOf('&sort=-created_at');
+    expect(newestFirst.map((item) => item.id)).to.deep.equal(oldestFirst.map((item) => item.id).reverse());
 
     expect((await agent.call('GET', inProject('/ai/audit-queue'))).status).to.equal(403);
     expect((await agent.call('POST', `/ai/audit-queue/${action.id}/revert`, {})).status).to.equal(403);

@@ -2,8 +2,11 @@
  * The autonomous actions (ai_actions): the only module that reads or writes them. An action is
  * inserted `executing` inside the kill switch's gate, then takes the ticket service's answer.
  */
-import type { AutonomousActionStatus } from '@tix/protos';
+import { newDomainEvent, SYSTEM_ACTOR } from '@tix/kit';
+import type { AutonomousActionStatus, EventActor } from '@tix/protos';
 import type pg from 'pg';
+import { insertEvents } from '../autonomy/autonomy-store.js';
+import type { GuardrailsDocument } from '../autonomy/guardrails.js';
 import type { ActionPlan } from './plan-action.js';
 
 type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
@@ -90,19 +93,60 @@ export async function insertAction(db: Queryable, action: NewAction): Promise<Ac
   return rows[0]!;
 }
 
-/** The ticket service wrote the action: it waits for review, or counts as acknowledged. */
+/**
+ * The ticket service wrote the action: it waits for review, or counts as acknowledged. Resolves with
+ * the row, or null when it was no longer executing.
+ */
 export async function markExecuted(
   db: Queryable,
   id: string,
-  result: { ticketVersion: number; positionToken: string },
-): Promise<void> {
-  await db.query(
+  result: { ticketVersion: number; positionToken: string; after?: Record<string, unknown> },
+): Promise<ActionRow | null> {
+  const { rows } = await db.query<ActionRow>(
     `UPDATE ai_actions
         SET status = CASE WHEN needs_review THEN 'pending_review' ELSE 'acknowledged' END,
-            ticket_version_after = $2, position_token = $3, executed_at = now()
-      WHERE id = $1 AND status = 'executing'`,
-    [id, result.ticketVersion, result.positionToken],
+            ticket_version_after = $2, position_token = $3, executed_at = now(), after = coalesce($4, after)
+      WHERE id = $1 AND status = 'executing' RETURNING *`,
+    [id, result.ticketVersion, result.positionToken, result.after ? JSON.stringify(result.after) : null],
   );
+  return rows[0] ?? null;
+}
+
+export type ActionEventType = 'ai.action_executed' | 'ai.action_acknowledged' | 'ai.action_reverted';
+
+/**
+ * Writes an ai.action_* event in the transaction of the change it reports (the outbox): the action
+ * as the activity log and any other consumer needs it, `forced` on a revert over a later change.
+ */
+export async function recordActionEvent(
+  client: pg.PoolClient,
+  type: ActionEventType,
+  row: ActionRow,
+  actor: EventActor,
+  extra: { forced?: boolean } = {},
+): Promise<void> {
+  const action = {
+    id: Number(row.id),
+    project_id: row.project_id,
+    ticket_id: row.ticket_id,
+    ticket_number: row.ticket_number,
+    action_type: row.action_type,
+    status: row.status,
+    confidence: row.confidence,
+    before: row.before,
+    after: row.after,
+    executed_at: row.executed_at?.toISOString() ?? null,
+    reviewed_by: row.reviewed_by,
+    reviewed_at: row.reviewed_at?.toISOString() ?? null,
+    review_note: row.review_note,
+    reverted_by: row.reverted_by,
+    reverted_at: row.reverted_at?.toISOString() ?? null,
+    revert_reason: row.revert_reason,
+    ...(extra.forced === undefined ? {} : { forced: extra.forced }),
+  };
+  await insertEvents(client, [
+    newDomainEvent(type, { action }, { source: 'ai', projectId: row.project_id, actor }),
+  ]);
 }
 
 /** The ticket changed before the action could be written (skipped_conflict), or the call failed. */
@@ -146,14 +190,66 @@ export async function actionCounts(
 export async function pausedActionTypes(
   db: Queryable,
   projectId: number,
-  autoPause: { revert_rate: number; min_actions: number; window_hours: number },
+  autoPause: AutoPause,
 ): Promise<string[]> {
-  const { rows } = await db.query<{ action_type: string }>(
-    `SELECT action_type FROM ai_actions
-      WHERE project_id = $1 AND executed_at > now() - make_interval(hours => $2::int)
-      GROUP BY action_type
-     HAVING count(*) >= $3::int AND count(*) FILTER (WHERE status = 'reverted') >= $4::float8 * count(*)`,
-    [projectId, autoPause.window_hours, autoPause.min_actions, autoPause.revert_rate],
+  const rates = await revertRates(db, projectId, autoPause.window_hours);
+  return [...rates]
+    .filter(([, rate]) => isPaused(rate, autoPause))
+    .map(([type]) => type)
+    .sort();
+}
+
+type AutoPause = GuardrailsDocument['auto_pause'];
+
+interface RevertRate {
+  executed: number;
+  reverted: number;
+}
+
+const isPaused = (rate: RevertRate, autoPause: AutoPause) =>
+  rate.executed >= autoPause.min_actions && rate.reverted >= autoPause.revert_rate * rate.executed;
+
+/** Executed and reverted actions per action type over the last `windowHours`. */
+async function revertRates(
+  db: Queryable,
+  projectId: number,
+  windowHours: number,
+): Promise<Map<string, RevertRate>> {
+  const { rows } = await db.query<{ action_type: string; executed: number; reverted: number }>(
+    `SELECT action_type, count(*)::int AS executed, count(*) FILTER (WHERE status = 'reverted')::int AS reverted
+       FROM ai_actions WHERE project_id = $1 AND executed_at > now() - make_interval(hours => $2::int)
+      GROUP BY action_type`,
+    [projectId, windowHours],
   );
-  return rows.map((row) => row.action_type).sort();
+  return new Map(rows.map((row) => [row.action_type, { executed: row.executed, reverted: row.reverted }]));
+}
+
+/**
+ * Called in a revert's transaction after the action is marked reverted, with whether its type was
+ * paused before: when this revert is the one that paused it, writes ai.action_type_paused (a
+ * system event: the breaker tripped, nobody chose to pause).
+ */
+export async function recordPauseIfTripped(
+  client: pg.PoolClient,
+  row: ActionRow,
+  autoPause: AutoPause,
+  wasPaused: boolean,
+): Promise<void> {
+  if (wasPaused) return;
+  const rate = (await revertRates(client, row.project_id, autoPause.window_hours)).get(row.action_type);
+  if (rate === undefined || !isPaused(rate, autoPause)) return;
+  await insertEvents(client, [
+    newDomainEvent(
+      'ai.action_type_paused',
+      {
+        project_id: row.project_id,
+        action_type: row.action_type,
+        executed: rate.executed,
+        reverted: rate.reverted,
+        revert_rate: autoPause.revert_rate,
+        window_hours: autoPause.window_hours,
+      },
+      { source: 'ai', projectId: row.project_id, actor: { ...SYSTEM_ACTOR } },
+    ),
+  ]);
 }

@@ -13,7 +13,7 @@
  * A prediction is acted on once: a pass that fails half-way (the database, the ticket service) is
  * retried by the worker, and skips the predictions that already have an action.
  */
-import { AppError, type Logger, type ServiceClient } from '@tix/kit';
+import { actorOf, AppError, inTransaction, type Logger, type ServiceClient } from '@tix/kit';
 import { ROLE_SCOPES, type Principal, type AutonomyActionType } from '@tix/protos';
 import type pg from 'pg';
 import { findGuardrails } from '../autonomy/autonomy-store.js';
@@ -25,6 +25,7 @@ import {
   markExecuted,
   markNotExecuted,
   pausedActionTypes,
+  recordActionEvent,
 } from './action-store.js';
 import { planAction, type ActionContext, type TicketState } from './plan-action.js';
 
@@ -201,9 +202,13 @@ export async function actOnPredictions(deps: ExecutorDeps, ticketId: number): Pr
         { principal },
       );
       const written = result.ticket!;
-      await markExecuted(deps.pool, action.id, {
-        ticketVersion: written.version,
-        positionToken: result.previous_position_token,
+      await inTransaction(deps.pool, async (client) => {
+        const executed = await markExecuted(client, action.id, {
+          ticketVersion: written.version,
+          positionToken: result.previous_position_token,
+        });
+        if (executed !== null)
+          await recordActionEvent(client, 'ai.action_executed', executed, actorOf(principal));
       });
       taken += 1;
       state = {

@@ -11,7 +11,14 @@
  * Team leads review and revert; only admins force a revert over a later change.
  */
 import type pg from 'pg';
-import { AppError, inTransaction, requirePrincipal, type Caller, type ServiceClient } from '@tix/kit';
+import {
+  actorOf,
+  AppError,
+  inTransaction,
+  requirePrincipal,
+  type Caller,
+  type ServiceClient,
+} from '@tix/kit';
 import {
   roleAtLeast,
   type Principal,
@@ -22,7 +29,13 @@ import {
   hasLoneSurrogate,
   fitsCodePoints,
 } from '@tix/protos';
-import type { ActionRow } from './action-store.js';
+import { findGuardrails } from '../autonomy/autonomy-store.js';
+import {
+  pausedActionTypes,
+  recordActionEvent,
+  recordPauseIfTripped,
+  type ActionRow,
+} from './action-store.js';
 
 export const ACTION_NOT_FOUND = 'Action not found';
 export const ACTION_WAS_REVERTED = 'Action was reverted';
@@ -55,7 +68,8 @@ export interface ActionQuery {
 const ORDER_BY: Record<ActionQuery['sort'], string> = {
   '-created_at': 'created_at DESC, id DESC',
   created_at: 'created_at, id',
-  confidence: 'confidence DESC, id',
+  // Lowest first: the queue's most doubtful actions are the ones to review first.
+  confidence: 'confidence, id',
 };
 
 /** The actions matching `query`, a page of them, and the counts by review status (status filter aside). */
@@ -147,6 +161,7 @@ export async function acknowledgeAction(
         WHERE id = $1 RETURNING *`,
       [input.id, reviewer.user_id, note],
     );
+    await recordActionEvent(client, 'ai.action_acknowledged', rows[0]!, actorOf(reviewer));
     return rows[0]!;
   });
 }
@@ -217,12 +232,21 @@ export async function revertAction(
         await whoChanged(deps.pool, action, error.validationErrors, deps.names),
       );
     }
+    const autoPause = (await findGuardrails(client, action.project_id))?.document.auto_pause;
+    const wasPaused =
+      autoPause !== undefined &&
+      (await pausedActionTypes(client, action.project_id, autoPause)).includes(action.action_type);
     const { rows } = await client.query<ActionRow>(
       `UPDATE ai_actions SET status = 'reverted', reverted_by = $2, reverted_at = now(), revert_reason = $3
         WHERE id = $1 RETURNING *`,
       [action.id, reviewer.user_id, reason],
     );
-    return { action: rows[0]!, ticket: written };
+    const reverted = rows[0]!;
+    await recordActionEvent(client, 'ai.action_reverted', reverted, actorOf(principal), {
+      forced: input.force,
+    });
+    if (autoPause !== undefined) await recordPauseIfTripped(client, reverted, autoPause, wasPaused);
+    return { action: reverted, ticket: written };
   });
 }
 

@@ -9,6 +9,7 @@ import { AppError, createServiceClient, type ServiceClient } from '@tix/kit';
 import { eventually } from '@tix/kit/testing';
 import { ROLE_SCOPES, type Principal, type Role } from '@tix/protos';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
+import { revertAction, type ReviewDeps } from '../../src/actions/review.js';
 import { withAutonomyGate } from '../../src/autonomy/gate.js';
 import { defaultGuardrails } from '../../src/autonomy/guardrails.js';
 import { startTestAiServer, type TestAiServer } from '../../src/testing.js';
@@ -270,8 +271,44 @@ describe('autonomy: guardrails and the kill switch', function () {
       // 2 of 11 in the window: 0.18, still under; a third makes 3 of 12, 0.25: paused.
       await act(30_104, 'reverted');
       expect(await paused()).to.deep.include({ paused_actions: [] });
-      await act(30_105, 'reverted');
+      // The revert that trips the breaker writes ai.action_type_paused with it; a later one does not.
+      const revert = async (ticketId: number) => {
+        await act(ticketId, 'pending_review');
+        const { rows } = await assistant.pool.query<{ id: string }>(
+          'SELECT id FROM ai_actions WHERE ticket_id = $1',
+          [ticketId],
+        );
+        const tickets = {
+          CompareAndSetTicket: () => Promise.resolve({ ticket: { id: ticketId } }),
+        } as unknown as ReviewDeps['tickets'];
+        await revertAction(
+          { pool: assistant.pool, tickets, names: () => Promise.resolve(new Map()) },
+          { projectIds: [projectId], id: rows[0]!.id, force: false },
+          { principal: admin, correlationId: 'autonomy-test' },
+        );
+      };
+      const before = await outbox();
+      await revert(30_105);
       expect(await paused()).to.deep.equal({ effective: 'paused', paused_actions: ['assign'] });
+      await revert(30_106);
+      const events = (await outbox()).slice(before.length);
+      expect(events.map((event) => event.event_type)).to.deep.equal([
+        'ai.action_reverted',
+        'ai.action_type_paused',
+        'ai.action_reverted',
+      ]);
+      expect(events[1]!.payload).to.deep.include({
+        project_id: projectId,
+        actor: { kind: 'system', user_id: null, api_key_id: null },
+        data: {
+          project_id: projectId,
+          action_type: 'assign',
+          executed: 12,
+          reverted: 3,
+          revert_rate: 0.2,
+          window_hours: 24,
+        },
+      });
       await assistant.pool.query("DELETE FROM ai_actions WHERE ticket_number LIKE 'X-%'");
       await update({ actions: kept });
     });
