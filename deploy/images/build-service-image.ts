@@ -3,7 +3,8 @@
  * it and copies the result to /app of the runtime image:
  *   node --import tsx deploy/images/build-service-image.ts <gateway|lookup|tickets|...> <outDir>
  * Layout: dist/main.mjs (the process), dist/healthcheck.mjs, dist/cli.mjs (lookup: the admin CLI),
- * tix/**.proto (PROTO_ROOT is dist/..), node_modules/ (only what the bundle imports).
+ * tix/**.proto (PROTO_ROOT is dist/..), node_modules/ (only what the bundle imports); for the gateway
+ * also console/ (the agent console's build, gateway/web/dist, without source maps).
  */
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -37,6 +38,35 @@ export function copyProtos(root: string, appDir: string): string[] {
       if (statSync(file).isDirectory()) return true;
       if (path.extname(relative) !== '.proto') return false;
       copied.push(relative);
+      return true;
+    },
+  });
+  return copied.sort();
+}
+
+/** Where the console's build is in a checkout, and where the gateway looks for it in the image. */
+export const CONSOLE_BUILD_DIR = 'gateway/web/dist';
+export const CONSOLE_IMAGE_DIR = 'console';
+
+/**
+ * Copies the console's build of the checkout at `root` to `<appDir>/console` (gateway/src/console/
+ * serve-console.ts finds it there), leaving out source maps; returns the copied files. Throws when the
+ * build is missing: an image without its console would answer 503 on every page.
+ */
+export function copyConsole(root: string, appDir: string): string[] {
+  const source = path.join(root, CONSOLE_BUILD_DIR);
+  if (!existsSync(path.join(source, 'index.html'))) {
+    throw new Error(
+      `${CONSOLE_BUILD_DIR}/index.html is missing: run \`pnpm install\` (it builds the console)`,
+    );
+  }
+  const copied: string[] = [];
+  cpSync(source, path.join(appDir, CONSOLE_IMAGE_DIR), {
+    recursive: true,
+    filter: (file) => {
+      if (statSync(file).isDirectory()) return true;
+      if (file.endsWith('.map')) return false;
+      copied.push(path.relative(source, file));
       return true;
     },
   });
@@ -80,6 +110,7 @@ export async function buildServiceImage(
     path.join(appDir, 'dist'),
   );
   copyProtos(root, appDir);
+  if (name === 'gateway') copyConsole(root, appDir);
 
   // pnpm deploy wants an empty target; a sibling folder keeps the final rename on one filesystem.
   const staging = `${appDir}.dependencies`;

@@ -1,11 +1,13 @@
 /**
  * The gateway's express application (no listening: main.ts and tests mount it). Order matters:
  * correlation id (every response carries it) -> CORS -> probes (any host) -> host role -> API keys
- * only on the API host -> /v1 (API role) or /api (app role) -> 404 -> error envelope.
+ * only on the API host -> /v1 (API role) or /api (app role) -> the console's pages and assets (app
+ * role) -> 404 -> error envelope.
  */
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { Logger } from '@tix/kit';
 import type { ApiKeyAuthenticator } from './auth/api-key-authenticator.js';
+import { serveConsole } from './console/serve-console.js';
 import { errorHandler } from './http/error-handler.js';
 import type { HostRole } from './http/request-context.js';
 import { notFound } from './http/routing.js';
@@ -79,6 +81,7 @@ export function createApp(deps: AppDeps): Express {
   const routeDeps = { ...deps, apiDescriptionJson: openApiDocumentJson() };
   app.use('/v1', forRole('api', createApiRouter(routeDeps)));
   app.use('/api', forRole('app', createSessionRouter(routeDeps)));
+  app.use(forRole('app', serveConsole({ logger: deps.logger })));
   // Requests no router counted (unknown paths, refusals before a router) still count and get headers.
   for (const handler of deps.limits?.beforeNotFound ?? []) app.use(handler);
   app.use(notFound());
