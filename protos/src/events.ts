@@ -156,9 +156,11 @@ export const DURABLE_EVENT_QUEUES: readonly DurableQueueTopology[] = [
     deadLetterQueue: 'tickets.lookup-events.dlq',
   },
   {
-    // The activity service's log: every change to tickets, comments and attachments.
+    // The activity service's log: every change to tickets, comments and attachments, and the
+    // assistant's autonomy events. A binding is not a queue argument: adding one to a queue that
+    // already exists is no redeclaration conflict, and it only routes events published from then on.
     name: 'activity.events',
-    bindings: ['ticket.*', 'comment.*', 'attachment.*'],
+    bindings: ['ticket.*', 'comment.*', 'attachment.*', 'ai.*'],
     arguments: {
       'x-queue-type': 'quorum',
       'x-delivery-limit': 5,

@@ -12,7 +12,7 @@ import { typeCondition } from '../log/type-match.js';
 
 /** Conditions on entries; every given one must hold. */
 export interface ActivityFilter {
-  /** Empty: every project. */
+  /** Empty: every project. Entries of no project (a global kill switch) belong to every project. */
   projectIds: readonly number[];
   ticketId?: number;
   actorId?: number;
@@ -41,6 +41,7 @@ export interface ActivityRow {
   comment_internal: boolean | null;
   comment_excerpt: string | null;
   filename: string | null;
+  details: Record<string, unknown> | null;
   ticket_number: string | null;
   title: string | null;
 }
@@ -48,14 +49,15 @@ export interface ActivityRow {
 const SELECT_ENTRIES = `
   SELECT a.id, a.type, a.occurred_at, a.project_id, a.actor_kind, a.actor_user_id, a.actor_api_key_id,
          a.via_type, a.via_id, a.ticket_id, a.changes, a.comment_id, a.comment_internal,
-         a.comment_excerpt, a.filename, s.ticket_number, s.title
+         a.comment_excerpt, a.filename, a.details, s.ticket_number, s.title
     FROM activities a LEFT JOIN ticket_subjects s ON s.id = a.ticket_id`;
 
 /** SQL conditions (joined with AND) for `filter`, their values appended to `values`. */
 export function filterConditions(filter: ActivityFilter, values: unknown[]): string[] {
   const add = (value: unknown) => `$${values.push(value)}`;
   const conditions: string[] = [];
-  if (filter.projectIds.length > 0) conditions.push(`a.project_id = ANY(${add(filter.projectIds)}::int[])`);
+  if (filter.projectIds.length > 0)
+    conditions.push(`(a.project_id = ANY(${add(filter.projectIds)}::int[]) OR a.project_id IS NULL)`);
   if (filter.ticketId !== undefined) conditions.push(`a.ticket_id = ${add(filter.ticketId)}`);
   if (filter.actorId !== undefined) conditions.push(`a.actor_user_id = ${add(filter.actorId)}`);
   if (filter.actorKind !== undefined) conditions.push(`a.actor_kind = ${add(filter.actorKind)}`);

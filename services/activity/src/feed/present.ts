@@ -27,6 +27,22 @@ function userIdsOf(rows: readonly ActivityRow[]): number[] {
   return ids;
 }
 
+/**
+ * What an entry is about: its ticket; else its project (the assistant's guardrails, kill switch or
+ * a paused action type there); else every project (the global kill switch), id 0.
+ */
+function subjectOf(row: ActivityRow): activity.Subject {
+  if (row.ticket_id !== null)
+    return {
+      type: 'ticket',
+      id: row.ticket_id,
+      ...(row.ticket_number === null ? {} : { ticket_number: row.ticket_number }),
+      ...(row.title === null ? {} : { title: row.title }),
+    };
+  if (row.project_id !== null) return { type: 'project', id: row.project_id };
+  return { type: 'all_projects', id: 0 };
+}
+
 export async function presentActivities(
   deps: PresentDeps,
   rows: readonly ActivityRow[],
@@ -58,12 +74,7 @@ export async function presentActivities(
         ? {}
         : { via: { type: row.via_type, id: row.via_id } }),
     },
-    subject: {
-      type: 'ticket',
-      id: row.ticket_id ?? 0,
-      ...(row.ticket_number === null ? {} : { ticket_number: row.ticket_number }),
-      ...(row.title === null ? {} : { title: row.title }),
-    },
+    subject: subjectOf(row),
     changes_json: JSON.stringify(row.changes),
     ...(row.comment_id === null
       ? {}

@@ -1,6 +1,7 @@
 /**
  * The one sentence a person reads for an entry ("Tix AI changed the priority of SUP-42 from Medium
- * to High"), composed when read, so a renamed user reads under their current name. Pure: the
+ * to High", "Ada Lovelace activated the assistant's kill switch for every project: "Tags look
+ * wrong""), composed when read, so a renamed user reads under their current name. Pure: the
  * caller resolves names and ticket numbers first (people.ts, feed-store subjects).
  */
 import type { FieldChange } from '@tix/protos';
@@ -111,6 +112,65 @@ function describeUpdate(changes: Record<string, FieldChange>, ticket: string, na
   }
 }
 
+/** A guardrail setting's value in a sentence: its JSON, cut at 40 characters. */
+function settingValue(value: unknown): string {
+  const characters = Array.from(JSON.stringify(value ?? null));
+  return characters.length > 40 ? `${characters.slice(0, 39).join('')}…` : characters.join('');
+}
+
+/** Guardrail changes named in a summary; the rest are counted. */
+export const MAX_LISTED_SETTINGS = 3;
+
+/** ": a from x to y, b from ... and 2 more", or nothing when no setting is named. */
+function describeSettings(changes: Record<string, FieldChange>): string {
+  // Sorted: JSONB keeps keys shortest first, which would scatter one section's settings.
+  const paths = Object.keys(changes).sort();
+  const listed = paths.slice(0, MAX_LISTED_SETTINGS).map((path) => {
+    const { from, to } = changes[path] as FieldChange;
+    return `${path} from ${settingValue(from)} to ${settingValue(to)}`;
+  });
+  const more = paths.length - listed.length;
+  return listed.length === 0 ? '' : `: ${listOf(more > 0 ? [...listed, `${more} more`] : listed)}`;
+}
+
+/** `set_priority` -> `set priority`. */
+const actionTypeLabel = (type: unknown) => humanize(type).toLowerCase();
+
+/** The sentence of an ai.* entry (log/assistant-entries.ts), or null for a type it does not know. */
+function summarizeAssistant(row: ActivityRow, actor: string, ticket: string): string | null {
+  const detail = (key: string) => row.details?.[key] ?? null;
+  const reason = typeof detail('reason') === 'string' ? `: ${quoted(detail('reason'))}` : '';
+  const where = row.project_id === null ? 'every project' : 'this project';
+  switch (row.type) {
+    case 'ai.guardrails_updated':
+      return `${actor} changed the assistant's guardrails${describeSettings(row.changes)}`;
+    case 'ai.kill_switch_activated':
+      return `${actor} activated the assistant's kill switch for ${where}${reason}`;
+    case 'ai.kill_switch_cleared':
+      return `${actor} cleared the assistant's kill switch for ${where}${reason}`;
+    case 'ai.action_acknowledged': {
+      const id = detail('action_id');
+      const note =
+        typeof detail('review_note') === 'string' ? `, noting ${quoted(detail('review_note'))}` : '';
+      return `${actor} acknowledged the assistant's ${actionTypeLabel(detail('action_type'))} action${
+        typeof id === 'number' ? ` #${id}` : ''
+      } on ${ticket}${note}`;
+    }
+    case 'ai.action_type_paused': {
+      const executed = detail('executed');
+      const reverted = detail('reverted');
+      const hours = detail('window_hours');
+      const why =
+        typeof executed === 'number' && typeof reverted === 'number' && typeof hours === 'number'
+          ? `: ${reverted} of ${executed} reverted in the last ${hours} hours`
+          : '';
+      return `${actor} paused the assistant's ${actionTypeLabel(detail('action_type'))} actions in this project${why}`;
+    }
+    default:
+      return null;
+  }
+}
+
 /** The entry's sentence. */
 export function summarize(row: ActivityRow, names: SummaryNames): string {
   const actor = actorLabel(row, names);
@@ -144,6 +204,6 @@ export function summarize(row: ActivityRow, names: SummaryNames): string {
     case 'attachment.deleted':
       return `${actor} removed the attachment ${file} from ${ticket}`;
     default:
-      return `${actor}: ${row.type} on ${ticket}`;
+      return summarizeAssistant(row, actor, ticket) ?? `${actor}: ${row.type} on ${ticket}`;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The consumer of `activity.events` (ticket.*, comment.*, attachment.*; declared in protos
+ * The consumer of `activity.events` (ticket.*, comment.*, attachment.*, ai.*; declared in protos
  * DURABLE_EVENT_QUEUES, so events published while this service is down wait in the queue). Each
  * event is folded (fold.ts) and recorded (log-store.ts) before it is acknowledged: a crash or a lost
  * channel redelivers it, and its event id makes the second time a no-op. A database outage keeps

@@ -1,15 +1,19 @@
 /**
  * What one domain event adds to the logs (pure; log-store.ts writes it):
- * - always a row of the event stream: the webhook delivery body, by event id (redeliveries of the
- *   same event find it there and add nothing);
+ * - a row of the event stream, the webhook delivery body, by event id (redeliveries of the same
+ *   event find it there and add nothing). Only ticket, comment and attachment events: the stream
+ *   serves integrators what webhooks deliver, and ai.* events are not subscribable;
  * - an activity entry, unless another event of the same write already made it. A ticket write emits
  *   several events (a PUT changing status and assignee: updated, status_changed, assigned), all with
  *   the same `changes`, `write_types` and ticket version, so they fold into one entry keyed
  *   `ticket:<id>:<version>`, whose type is the write's most specific one (FOLDED_TYPE_RANK). Every
- *   other event is an entry of its own;
+ *   other event is an entry of its own, keyed `event:<id>`, except the ai.* events that would tell a
+ *   ticket write twice (assistant-entries.ts);
  * - for ticket events, the ticket's number and title, which comment and attachment summaries name.
  */
 import { deliveryBody, type DomainEvent, type EventActor, type FieldChange } from '@tix/protos';
+import { assistantEntry, type AssistantDetails } from './assistant-entries.js';
+import { positiveInt, text } from './event-values.js';
 
 /** A comment's excerpt in the feed: at most this many characters. */
 export const EXCERPT_LENGTH = 200;
@@ -33,6 +37,8 @@ export interface EntryDraft {
   changes: Record<string, FieldChange>;
   comment: { id: number; isInternal: boolean; excerpt: string } | null;
   filename: string | null;
+  /** ai.* entries: what their summary says beyond `changes`. */
+  details: AssistantDetails | null;
 }
 
 export interface SubjectUpdate {
@@ -43,7 +49,13 @@ export interface SubjectUpdate {
   version: number;
 }
 
-export interface LogRecord {
+/**
+ * Ticket, comment and attachment events: a stream row and an entry (perhaps folded into its write's).
+ * ai.* events: no stream row, and an entry or none.
+ */
+export type LogRecord = StreamedRecord | { stream: null; entry: EntryDraft | null; subject: null };
+
+export interface StreamedRecord {
   stream: StreamRow;
   entry: EntryDraft;
   subject: SubjectUpdate | null;
@@ -62,11 +74,6 @@ export function foldedTicketType(writeTypes: readonly string[]): string {
   return FOLDED_TYPE_RANK.find((type) => writeTypes.includes(type)) ?? 'ticket.updated';
 }
 
-const positiveInt = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
-
-const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-
 /** The first EXCERPT_LENGTH characters of a comment's text, whitespace collapsed, "…" when cut. */
 export function excerptOf(content: string): string {
   const characters = Array.from(content.replace(/\s+/g, ' ').trim());
@@ -79,6 +86,13 @@ export function excerptOf(content: string): string {
 
 /** The logs' share of `event` (see the file header). */
 export function foldEvent(event: DomainEvent): LogRecord {
+  if (event.type.startsWith('ai.'))
+    return { stream: null, entry: assistantEntry(event, event.actor ?? UNKNOWN_ACTOR), subject: null };
+  return foldWriteEvent(event);
+}
+
+/** The share of a ticket, comment or attachment event: a stream row and an entry, always. */
+export function foldWriteEvent(event: DomainEvent): StreamedRecord {
   const { data } = event;
   const projectId = event.project_id ?? null;
   const isTicketEvent = event.type.startsWith('ticket.');
@@ -108,6 +122,7 @@ export function foldEvent(event: DomainEvent): LogRecord {
             excerpt: excerptOf(text(data.content) ?? ''),
           },
     filename: event.type.startsWith('attachment.') ? text(data.original_filename) : null,
+    details: null,
   };
 
   const ticketNumber = text(data.ticket_number);

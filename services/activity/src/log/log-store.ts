@@ -10,22 +10,59 @@
  * the log takes. Each insert reads the row of the one before (`FROM lock`, `FROM streamed`), so the
  * lock is taken before any number is drawn.
  *
- * Idempotent by event id: a redelivered event finds its stream row and the statement adds nothing.
+ * Idempotent by event id: a redelivered event finds its stream row and the statement adds nothing;
+ * an event the stream leaves out (ai.*) finds its entry by fold key instead.
  */
 import type pg from 'pg';
-import type { LogRecord } from './fold.js';
+import type { EntryDraft, LogRecord } from './fold.js';
 import type { LogPosition } from './poll.js';
 
 /** The advisory lock key of the logs (any constant the database does not use for another lock). */
 export const LOG_LOCK = 7_404_001;
 
 /** What recording an event did. */
-export type RecordOutcome = 'recorded' | 'folded' | 'duplicate';
+export type RecordOutcome = 'recorded' | 'folded' | 'duplicate' | 'ignored';
 
 export interface LogStore {
   record(record: LogRecord): Promise<RecordOutcome>;
 }
 
+/** An entry's columns, in the order entryValues gives them. */
+const ENTRY_COLUMNS = `fold_key, event_id, type, occurred_at, project_id, actor_kind, actor_user_id,
+  actor_api_key_id, via_type, via_id, ticket_id, changes, changed_fields, comment_id, comment_internal,
+  comment_excerpt, filename, details`;
+
+function entryValues(entry: EntryDraft): unknown[] {
+  const { actor } = entry;
+  return [
+    entry.foldKey,
+    entry.eventId,
+    entry.type,
+    entry.occurredAt,
+    entry.projectId,
+    actor.kind,
+    actor.user_id,
+    actor.api_key_id,
+    actor.via?.type ?? null,
+    actor.via?.id ?? null,
+    entry.ticketId,
+    JSON.stringify(entry.changes),
+    Object.keys(entry.changes),
+    entry.comment?.id ?? null,
+    entry.comment?.isInternal ?? null,
+    entry.comment?.excerpt ?? null,
+    entry.filename,
+    entry.details === null ? null : JSON.stringify(entry.details),
+  ];
+}
+
+/** `$from, $from+1, ...`: `count` placeholders. */
+const placeholders = (from: number, count: number) =>
+  Array.from({ length: count }, (_, index) => `$${from + index}`).join(', ');
+
+const ENTRY_VALUE_COUNT = 18;
+
+/** A streamed event, its entry (unless its write already has one) and its ticket's subject. */
 const RECORD = `
   WITH lock AS (SELECT pg_advisory_xact_lock($1) AS held),
   streamed AS (
@@ -33,29 +70,47 @@ const RECORD = `
     SELECT $2, $3, $4, $5, $6 FROM lock
     ON CONFLICT (event_id) DO NOTHING
     RETURNING 1),
-  entry AS (
-    INSERT INTO activities (fold_key, event_id, type, occurred_at, project_id, actor_kind, actor_user_id,
-      actor_api_key_id, via_type, via_id, ticket_id, changes, changed_fields, comment_id, comment_internal,
-      comment_excerpt, filename)
-    SELECT $7, $2, $8, $5, $4, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20 FROM streamed
-    ON CONFLICT (fold_key) DO NOTHING
-    RETURNING 1),
   subject AS (
     -- The newest version's title wins, whatever order the events arrive in.
     INSERT INTO ticket_subjects (id, project_id, ticket_number, title, version)
-    SELECT $21, $22, $23, $24, $25 FROM streamed WHERE $21::int IS NOT NULL
+    SELECT $7, $8, $9, $10, $11 FROM streamed WHERE $7::int IS NOT NULL
     ON CONFLICT (id) DO UPDATE
       SET project_id = EXCLUDED.project_id, ticket_number = EXCLUDED.ticket_number,
           title = EXCLUDED.title, version = EXCLUDED.version
       WHERE ticket_subjects.version < EXCLUDED.version
+    RETURNING 1),
+  entry AS (
+    INSERT INTO activities (${ENTRY_COLUMNS})
+    SELECT ${placeholders(12, ENTRY_VALUE_COUNT)} FROM streamed
+    ON CONFLICT (fold_key) DO NOTHING
     RETURNING 1)
   SELECT (SELECT count(*) FROM streamed)::int AS streamed, (SELECT count(*) FROM entry)::int AS entered,
          (SELECT count(*) FROM subject)::int AS subjects`;
 
+/**
+ * An entry of an event the stream does not serve (ai.*): its fold key, `event:<id>`, is what makes
+ * a redelivery add nothing.
+ */
+const RECORD_ENTRY = `
+  WITH lock AS (SELECT pg_advisory_xact_lock($1) AS held),
+  entry AS (
+    INSERT INTO activities (${ENTRY_COLUMNS})
+    SELECT ${placeholders(2, ENTRY_VALUE_COUNT)} FROM lock
+    ON CONFLICT (fold_key) DO NOTHING
+    RETURNING 1)
+  SELECT (SELECT count(*) FROM entry)::int AS entered`;
+
 export function createLogStore(pool: pg.Pool): LogStore {
   return {
     async record({ stream, entry, subject }) {
-      const { actor } = entry;
+      if (stream === null) {
+        if (entry === null) return 'ignored';
+        const { rows } = await pool.query<{ entered: number }>(RECORD_ENTRY, [
+          LOG_LOCK,
+          ...entryValues(entry),
+        ]);
+        return rows[0]?.entered ? 'recorded' : 'duplicate';
+      }
       const { rows } = await pool.query<{ streamed: number; entered: number }>(RECORD, [
         LOG_LOCK,
         stream.eventId,
@@ -63,25 +118,12 @@ export function createLogStore(pool: pg.Pool): LogStore {
         stream.projectId,
         stream.occurredAt,
         stream.body,
-        entry.foldKey,
-        entry.type,
-        actor.kind,
-        actor.user_id,
-        actor.api_key_id,
-        actor.via?.type ?? null,
-        actor.via?.id ?? null,
-        entry.ticketId,
-        JSON.stringify(entry.changes),
-        Object.keys(entry.changes),
-        entry.comment?.id ?? null,
-        entry.comment?.isInternal ?? null,
-        entry.comment?.excerpt ?? null,
-        entry.filename,
         subject?.id ?? null,
         subject?.projectId ?? null,
         subject?.ticketNumber ?? null,
         subject?.title ?? null,
         subject?.version ?? null,
+        ...entryValues(entry),
       ]);
       const outcome = rows[0];
       if (!outcome?.streamed) return 'duplicate';

@@ -102,3 +102,55 @@ export function commentEvent(
     },
   };
 }
+
+/** An ai.* event, as the ai service's outbox writes it (no project: a global kill switch's). */
+export function assistantEvent(
+  type: EventType,
+  options: {
+    projectId: number | null;
+    actor: EventActor;
+    data: Record<string, unknown>;
+    changes?: Record<string, FieldChange>;
+  },
+): DomainEvent {
+  return {
+    id: randomUUID(),
+    type,
+    occurred_at: new Date().toISOString(),
+    source: 'ai',
+    ...(options.projectId === null ? {} : { project_id: options.projectId }),
+    actor: options.actor,
+    changes: options.changes ?? {},
+    data: options.data,
+  };
+}
+
+/** An autonomous action as the ai.action_* events carry it (`data.action`). */
+export function assistantAction(action: {
+  id: number;
+  projectId: number;
+  ticketId: number;
+  actionType: string;
+  status: string;
+  reviewedBy?: number;
+  reviewNote?: string;
+}): Record<string, unknown> {
+  return {
+    id: action.id,
+    project_id: action.projectId,
+    ticket_id: action.ticketId,
+    ticket_number: `SUP-${action.ticketId}`,
+    action_type: action.actionType,
+    status: action.status,
+    confidence: 0.93,
+    before: { priority: 'medium' },
+    after: { priority: 'high' },
+    executed_at: new Date().toISOString(),
+    reviewed_by: action.reviewedBy ?? null,
+    reviewed_at: action.reviewedBy === undefined ? null : new Date().toISOString(),
+    review_note: action.reviewNote ?? null,
+    reverted_by: null,
+    reverted_at: null,
+    revert_reason: null,
+  };
+}

@@ -24,6 +24,7 @@ function row(overrides: Partial<ActivityRow>): ActivityRow {
     comment_internal: null,
     comment_excerpt: null,
     filename: null,
+    details: null,
     ticket_number: 'SUP-42',
     title: 'Login loop',
     ...overrides,
@@ -96,5 +97,73 @@ describe('activity summaries', () => {
     expect(humanize('waiting_on_customer')).to.equal('Waiting on customer');
     expect(humanize(null)).to.equal('none');
     expect(listOf(['a', 'b', 'c'])).to.equal('a, b and c');
+  });
+
+  describe("of the assistant's autonomy", () => {
+    const setting = (from: unknown, to: unknown) => ({ from, to });
+
+    it('name up to three changed guardrail settings, sorted, and count the rest', () => {
+      const guardrails = (changes: ActivityRow['changes']) =>
+        summarize(
+          row({ type: 'ai.guardrails_updated', ticket_id: null, changes, details: { version: 3 } }),
+          names,
+        );
+      expect(guardrails({ 'actions.assign.threshold': setting(0.9, 0.95) })).to.equal(
+        "Alice changed the assistant's guardrails: actions.assign.threshold from 0.9 to 0.95",
+      );
+      expect(
+        guardrails({
+          'scope.exclude_tags': setting([], ['legal']),
+          'actions.add_tags.mode': setting('off', 'suggest'),
+          'limits.max_actions_per_hour': setting(60, 10),
+          'review.sample_rate': setting(1, 0.5),
+          'auto_pause.min_actions': setting(10, 20),
+        }),
+      ).to.equal(
+        'Alice changed the assistant\'s guardrails: actions.add_tags.mode from "off" to "suggest", ' +
+          'auto_pause.min_actions from 10 to 20, limits.max_actions_per_hour from 60 to 10 and 2 more',
+      );
+      expect(guardrails({ 'scope.statuses': setting(null, ['a'.repeat(60)]) })).to.match(
+        /from null to \["a+…$/,
+      );
+    });
+
+    it('say which kill switch, for which projects, and why', () => {
+      const kill = (type: string, projectId: number | null, reason: string | null) =>
+        summarize(row({ type, project_id: projectId, ticket_id: null, details: { reason } }), names);
+      expect(kill('ai.kill_switch_activated', null, 'Tags wrong')).to.equal(
+        'Alice activated the assistant\'s kill switch for every project: "Tags wrong"',
+      );
+      expect(kill('ai.kill_switch_cleared', 1, null)).to.equal(
+        "Alice cleared the assistant's kill switch for this project",
+      );
+    });
+
+    it('name the acknowledged action and the paused action type', () => {
+      expect(
+        summarize(
+          row({
+            type: 'ai.action_acknowledged',
+            details: { action_id: 981, action_type: 'close_duplicate', review_note: null },
+          }),
+          names,
+        ),
+      ).to.equal("Alice acknowledged the assistant's close duplicate action #981 on SUP-42");
+      expect(
+        summarize(
+          row({
+            type: 'ai.action_type_paused',
+            actor_kind: 'system',
+            actor_user_id: null,
+            ticket_id: null,
+            ticket_number: null,
+            details: { action_type: 'assign', executed: 12, reverted: 4, revert_rate: 0.2, window_hours: 24 },
+          }),
+          names,
+        ),
+      ).to.equal(
+        "Tix paused the assistant's assign actions in this project: 4 of 12 reverted in the last 24 hours",
+      );
+    });
   });
 });

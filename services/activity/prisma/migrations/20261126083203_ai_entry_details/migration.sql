@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "activities" ADD COLUMN     "details" JSONB;
