@@ -3,9 +3,9 @@
  * RabbitMQ `ai.*` -> activity service -> gateway): an admin changes a project's guardrails and
  * stops and resumes the assistant for the project and for every project on the session host; the
  * feed (page and poll) shows each as one entry under the admin's name, a global switch in every
- * project's feed and a project's only in its own; the feed's filters find them; the event stream
- * integrators read on /v1/events carries none of them. The global switch is cleared again whatever
- * happens, since the fleet is shared.
+ * project's feed and a project's only in its own; the feed's filters find them (a guardrail setting
+ * by its dotted path too); the event stream integrators read on /v1/events carries none of them.
+ * The global switch is cleared again whatever happens, since the fleet is shared.
  */
 import { expect } from 'chai';
 import { eventually, expectError } from '@tix/kit/testing';
@@ -163,11 +163,15 @@ describe("the assistant's autonomy in the activity log, through the fleet", func
     const guardrailsOnly = await feedOf(project.slug, '&type=ai.guardrails_updated&actor_kind=user');
     expect(guardrailsOnly.map((entry) => entry.type)).to.deep.equal(['ai.guardrails_updated']);
     expect(await feedOf(project.slug, `&type=ai.*&actor_kind=ai`)).to.deep.equal([]);
+    // A guardrail setting by its dotted path, as the entry's changes name it.
+    const bySetting = await feedOf(project.slug, '&field=limits.max_actions_per_hour');
+    expect(bySetting.map((entry) => entry.type)).to.deep.equal(['ai.guardrails_updated']);
+    expect(await feedOf(project.slug, '&field=limits.max_actions_per_ticket')).to.deep.equal([]);
     expectError(
-      await viewer.call('GET', `/activity?project=${project.slug}&actor_kind=robot&type=ai`),
+      await viewer.call('GET', `/activity?project=${project.slug}&actor_kind=robot&type=ai&field=limits.`),
       400,
-      'Invalid actor_kind, type',
-      ['actor_kind', 'type'],
+      'Invalid actor_kind, type, field',
+      ['actor_kind', 'type', 'field'],
     );
   });
 

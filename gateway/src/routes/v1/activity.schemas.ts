@@ -64,6 +64,12 @@ const pollLimitParam = integerParam({
 
 const pageFields = pageParams('Entries');
 
+/** A field name (`status`), or a guardrail setting's dotted path (`actions.set_priority.mode`). */
+const FIELD_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
+const LONGEST_FIELD = 100;
+const FIELD_MESSAGE =
+  'field must be a field name such as status, or a dotted path such as actions.assign.mode';
+
 // ---- the feed's filters ---------------------------------------------------------------------------
 
 const filterFields = {
@@ -93,11 +99,13 @@ const filterFields = {
     example: 'ticket.updated,comment.*',
   }).optional(),
   field: z
-    .string({ error: 'field must be a field name such as status' })
-    .regex(/^[a-z][a-z0-9_]{0,63}$/, 'field must be a field name such as status')
+    .string({ error: FIELD_MESSAGE })
+    .max(LONGEST_FIELD, FIELD_MESSAGE)
+    .regex(FIELD_PATTERN, FIELD_MESSAGE)
     .meta({
       description:
-        'Only entries that changed this field (`status`, `priority`, `assigned_to`, `custom_fields`, ...).',
+        'Only entries that changed this field (`status`, `priority`, `assigned_to`, `custom_fields`, ...), ' +
+        "or this setting of the assistant's guardrails by dotted path (`actions.set_priority.threshold`).",
       example: 'status',
     })
     .optional(),
