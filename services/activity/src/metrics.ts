@@ -1,9 +1,11 @@
 /**
  * What the activity service tells Prometheus:
  *
- *   tix_activity_events_total{outcome}        recorded   a new entry (and stream row)
+ *   tix_activity_events_total{outcome}        recorded   a new entry (and stream row, but for ai.*)
  *                                             folded     another event of an already recorded write
  *                                             duplicate  a redelivered event, nothing written
+ *                                             ignored    an event that adds nothing to either log
+ *                                                        (ai.action_executed, ai.action_reverted)
  *   tix_activity_entries_written_total        new activity entries
  *   tix_activity_consumer_lag_seconds         from the change (occurred_at) to its entry committed
  *   tix_activity_poll_requests_total{log}     polls of /activity/new (activities) and /v1/events (events)
@@ -17,7 +19,7 @@ const LAG_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 300];
 const events = () =>
   defineCounter({
     name: 'tix_activity_events_total',
-    help: 'Domain events consumed, by outcome (recorded, folded, duplicate).',
+    help: 'Domain events consumed, by outcome (recorded, folded, duplicate, ignored).',
     labelNames: ['outcome'] as const,
   });
 
