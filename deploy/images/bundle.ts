@@ -22,6 +22,10 @@ export const FILE_RELATIVE_MODULES: { module: RegExp; why: string }[] = [
     why: 'PROTO_ROOT is dist/..: the image copies protos/tix to <app>/tix',
   },
   {
+    module: /^gateway\/src\/console\/serve-console\.ts$/,
+    why: "the console's build: build-service-image.ts copies gateway/web/dist to <app>/console (dist/../console)",
+  },
+  {
     module: /^services\/[a-z-]+\/src\/server\.ts$/,
     why: "a service's migrations folder: read by tests and the launcher, never at run time",
   },

@@ -180,6 +180,8 @@ function Lane({
     const sortable = Sortable.create(listRef.current, {
       group: 'board',
       animation: 120,
+      // Pointer events rather than the HTML5 drag API: the same on touch screens, mice and test drivers.
+      forceFallback: true,
       draggable: '.card',
       filter: 'button, a',
       preventOnFilter: false,

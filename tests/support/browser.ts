@@ -1,0 +1,133 @@
+/**
+ * A real browser for the console's tests: Debian's Chromium driven by playwright-core (never a
+ * browser download). The binary is $CHROMIUM_PATH, else `chromium` on PATH, else /usr/bin/chromium;
+ * when none exists the suite fails (it never skips): .ci/run installs it with apt.
+ *
+ * Each page records its page errors and CSP violations (`watchPage`), a scenario saves a screenshot
+ * (`screenshot`: tests/browser/screenshots/ or $SCREENSHOTS_DIR), and `expectAccessible` runs axe.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect } from 'chai';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { fleet } from './fleet.js';
+
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** The Chromium binary to drive; throws (failing the suite) when there is none. */
+export function chromiumPath(): string {
+  const fromEnv = process.env.CHROMIUM_PATH;
+  if (fromEnv) {
+    if (!existsSync(fromEnv)) throw new Error(`CHROMIUM_PATH=${fromEnv} does not exist`);
+    return fromEnv;
+  }
+  try {
+    const onPath = execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
+    if (onPath) return onPath;
+  } catch {
+    // not on PATH: try Debian's location
+  }
+  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+  throw new Error(
+    'Chromium is missing: install it (apt-get install -y --no-install-recommends chromium) or set CHROMIUM_PATH',
+  );
+}
+
+export interface ConsoleBrowser {
+  browser: Browser;
+  /** A fresh context (its own cookies) on the session host, 1280x800 unless told. */
+  newPage(options?: { width?: number; height?: number }): Promise<WatchedPage>;
+  close(): Promise<void>;
+}
+
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Page errors and CSP violations seen so far. */
+  problems: string[];
+  /** Asserts that the page had no error and no CSP violation. */
+  expectNoProblems(): void;
+}
+
+/**
+ * Launches Chromium. playwright-core gives every launch a fresh, temporary user-data dir of its own
+ * (and refuses a --user-data-dir flag), so no profile carries over between runs.
+ */
+export async function launchBrowser(): Promise<ConsoleBrowser> {
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: CHROMIUM_FLAGS,
+  });
+  return {
+    browser,
+    async newPage(options = {}) {
+      const context = await browser.newContext({
+        baseURL: fleet().appUrl,
+        viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+      });
+      const page = await context.newPage();
+      return watchPage(page, context);
+    },
+    async close() {
+      await browser.close();
+    },
+  };
+}
+
+function watchPage(page: Page, context: BrowserContext): WatchedPage {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (/Content[- ]Security[- ]Policy/i.test(message.text())) problems.push(`CSP: ${message.text()}`);
+  });
+  return {
+    page,
+    context,
+    problems,
+    expectNoProblems() {
+      expect(problems, problems.join('\n')).to.deep.equal([]);
+    },
+  };
+}
+
+const defaultScreenshotsDir = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../browser/screenshots',
+);
+
+/** Saves a full-page PNG named after the scenario; answers its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const dir = process.env.SCREENSHOTS_DIR ?? defaultScreenshotsDir;
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name.replace(/[^a-z0-9-]+/gi, '-').toLowerCase()}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** Runs axe on the page and asserts no serious or critical violation. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const severe = results.violations.filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+  );
+  const described = severe.map(
+    (violation) =>
+      `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes
+        .slice(0, 3)
+        .map((node) => node.target.join(' '))
+        .join(', ')}`,
+  );
+  expect(described, described.join('\n')).to.deep.equal([]);
+}
