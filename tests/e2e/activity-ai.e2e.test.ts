@@ -2,8 +2,8 @@
  * The assistant's autonomy in the activity log, through the fleet (ai service -> its outbox ->
  * RabbitMQ `ai.*` -> activity service -> gateway): an admin changes a project's guardrails and
  * stops and resumes the assistant for the project and for every project on the session host; the
- * feed (page and poll) shows each as one entry under the admin's name, a global switch in every
- * project's feed and a project's only in its own; the feed's filters find them (a guardrail setting
+ * feed (page and poll) shows each as one entry under the admin's name, a global switch in the feed
+ * of every project active before it and a project's only in its own; the feed's filters find them (a guardrail setting
  * by its dotted path too); the event stream integrators read on /v1/events carries none of them.
  * The global switch is cleared again whatever happens, since the fleet is shared.
  */
@@ -71,6 +71,12 @@ describe("the assistant's autonomy in the activity log, through the fleet", func
     feedStart = ok(await viewer.call('GET', `/activity?project=${project.slug}`)).cursor as string;
     streamStart = ok(await request('/v1/events', { key })).cursor as string;
 
+    // The other project's first entry: the global switch concerns projects active before it.
+    ok(
+      await admin.call('PUT', `/ai/autonomy/guardrails?project=${other.slug}`, {
+        review: { sample_rate: 0.5 },
+      }),
+    );
     ok(
       await admin.call('PUT', `/ai/autonomy/guardrails?project=${project.slug}`, {
         version: 1,
@@ -99,7 +105,7 @@ describe("the assistant's autonomy in the activity log, through the fleet", func
       return found.length >= 5 ? found : undefined;
     }, ARRIVAL_MS);
 
-  it("shows each change as one entry under the admin's name, the global switch in every project's feed", async () => {
+  it("shows each change as one entry under the admin's name, the global switch in other projects' feeds", async () => {
     const entries = await arrived();
     const name = admin.user.name;
     expect(entries.map((entry) => entry.summary)).to.deep.equal([
@@ -135,11 +141,15 @@ describe("the assistant's autonomy in the activity log, through the fleet", func
     expect(global!).to.deep.include({ type: 'ai.kill_switch_activated', project_id: null });
     expect(global!.subject).to.deep.equal({ type: 'all_projects', id: 0, ticket_number: null, title: null });
 
-    // Another project's feed: the global switch, none of this project's settings.
-    expect((await ours(other.slug)).map((entry) => entry.type)).to.deep.equal([
-      'ai.kill_switch_activated',
-      'ai.kill_switch_cleared',
+    // Another project's feed: its own guardrails and the global switch, none of this project's.
+    expect((await ours(other.slug)).map((entry) => entry.summary)).to.deep.equal([
+      `${name} changed the assistant's guardrails: review.sample_rate from 1 to 0.5`,
+      `${name} activated the assistant's kill switch for every project: "everything ${run}"`,
+      `${name} cleared the assistant's kill switch for every project: "all clear ${run}"`,
     ]);
+    // A project made after it was never stopped by it.
+    const later = await createProject();
+    expect(await ours(later.slug)).to.deep.equal([]);
   });
 
   it('polls them after the first page, and finds them by type, actor and actor kind', async () => {

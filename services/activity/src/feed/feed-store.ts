@@ -12,7 +12,10 @@ import { typeCondition } from '../log/type-match.js';
 
 /** Conditions on entries; every given one must hold. */
 export interface ActivityFilter {
-  /** Empty: every project. Entries of no project (a global kill switch) belong to every project. */
+  /**
+   * Empty: every project. Else these projects' entries, and the entries of no project (a global
+   * kill switch) made after the first of them.
+   */
   projectIds: readonly number[];
   ticketId?: number;
   actorId?: number;
@@ -56,8 +59,13 @@ const SELECT_ENTRIES = `
 export function filterConditions(filter: ActivityFilter, values: unknown[]): string[] {
   const add = (value: unknown) => `$${values.push(value)}`;
   const conditions: string[] = [];
-  if (filter.projectIds.length > 0)
-    conditions.push(`(a.project_id = ANY(${add(filter.projectIds)}::int[]) OR a.project_id IS NULL)`);
+  if (filter.projectIds.length > 0) {
+    const projects = add(filter.projectIds);
+    // Entries of no project (a global kill switch) concern these projects too, from their first
+    // entry on: a project made later was never stopped by it. By id, so pages and polls agree.
+    conditions.push(`(a.project_id = ANY(${projects}::int[]) OR (a.project_id IS NULL AND a.id >
+      (SELECT min(earliest.id) FROM activities earliest WHERE earliest.project_id = ANY(${projects}::int[]))))`);
+  }
   if (filter.ticketId !== undefined) conditions.push(`a.ticket_id = ${add(filter.ticketId)}`);
   if (filter.actorId !== undefined) conditions.push(`a.actor_user_id = ${add(filter.actorId)}`);
   if (filter.actorKind !== undefined) conditions.push(`a.actor_kind = ${add(filter.actorKind)}`);

@@ -4,7 +4,7 @@
  *
  * - ai.guardrails_updated: a project entry, `changes` by dotted path as the event has them;
  * - ai.kill_switch_activated / _cleared: a project entry, or for the global switch an entry without
- *   a project, which every project's feed shows (feed-store.ts);
+ *   a project, which the feed of each project in use before it shows (feed-store.ts);
  * - ai.action_acknowledged: an entry on the action's ticket (its history shows it), `changes` {}:
  *   the review changed no field of the ticket;
  * - ai.action_type_paused: a project entry made by the system;

@@ -245,20 +245,34 @@ describe("the activity log of the assistant's autonomy (ai.*)", function () {
     expect(ai.events).to.deep.equal([]);
   });
 
-  it("shows a global kill switch in every project's feed, a project's only in its own", async () => {
+  it("shows a global kill switch in the feed of every project active before it, a project's only in its own", async () => {
+    for (const projectId of [1, 2])
+      for (const event of ticketWrite(
+        ['ticket.created'],
+        { id: 30 + projectId, projectId, version: 1 },
+        { actor: userActor(ada) },
+      ))
+        await harness.activity.record(event);
     await harness.activity.record(killSwitch('ai.kill_switch_activated', null, 'Everything stops'));
     await harness.activity.record(killSwitch('ai.kill_switch_activated', 2, 'Project 2 only'));
+    // Project 3's first entry comes after the global switch: it was never stopped by it.
     await harness.activity.record(guardrailsUpdated(3));
 
     const globalSummary =
       'Ada Admin activated the assistant\'s kill switch for every project: "Everything stops"';
-    expect(await summaries({ project_ids: [1] })).to.deep.equal([globalSummary]);
-    expect(await summaries({ project_ids: [2] })).to.deep.equal([
+    const assistantSummaries = async (projectIds: number[]) =>
+      summaries({ project_ids: projectIds, types: ['ai.*'] });
+    expect(await assistantSummaries([1])).to.deep.equal([globalSummary]);
+    expect(await assistantSummaries([2])).to.deep.equal([
       globalSummary,
       'Ada Admin activated the assistant\'s kill switch for this project: "Project 2 only"',
     ]);
-    expect(await summaries({ project_ids: [3] })).to.have.length(2);
-    expect(await summaries()).to.have.length(3);
+    expect(await assistantSummaries([3])).to.deep.equal([
+      'Ada Admin changed the assistant\'s guardrails: actions.set_priority.mode from "off" to "auto" and scope.statuses from null to ["open"]',
+    ]);
+    expect(await assistantSummaries([3, 1])).to.have.length(2);
+    expect(await assistantSummaries([4])).to.deep.equal([]);
+    expect(await summaries({ types: ['ai.*'] })).to.have.length(3);
     const [global] = await list({ project_ids: [1], types: ['ai.kill_switch_activated'] });
     expect(global!.project_id).to.equal(undefined);
     expect(global!.subject).to.include({ type: 'all_projects', id: 0 });
