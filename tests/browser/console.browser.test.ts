@@ -11,6 +11,7 @@ import {
   launchBrowser,
   screenshot,
   type ConsoleBrowser,
+  type PageOptions,
   type WatchedPage,
 } from '../support/browser.js';
 import {
@@ -36,14 +37,14 @@ describe('the agent console in a browser', function () {
   const users = {} as Record<Role, { id: number; email: string }>;
   const pages: WatchedPage[] = [];
 
-  async function newPage(options?: { width?: number; height?: number }): Promise<WatchedPage> {
+  async function newPage(options?: PageOptions): Promise<WatchedPage> {
     const watched = await console_.newPage(options);
     pages.push(watched);
     return watched;
   }
 
-  async function signInAs(role: Role, path = '/'): Promise<WatchedPage> {
-    const watched = await newPage();
+  async function signInAs(role: Role, path = '/', options?: PageOptions): Promise<WatchedPage> {
+    const watched = await newPage(options);
     const { page } = watched;
     await page.goto(path);
     await page.getByLabel('Email').fill(users[role].email);
@@ -153,6 +154,21 @@ describe('the agent console in a browser', function () {
     expect(await laneNumbers(page, 'triage')).to.have.length(5);
     await expectAccessible(page);
     await screenshot(page, 'board');
+  });
+
+  it('fits a 375 px phone in the dark theme, accessibly', async () => {
+    const { page } = await signInAs('agent', `/board?project=${project.slug}`, {
+      width: 375,
+      height: 740,
+      colorScheme: 'dark',
+    });
+    await page.locator('[data-board-ready]').waitFor();
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+    expect(overflow, 'no sideways scrolling').to.be.at.most(0);
+    const background = await page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
+    expect(background, 'the dark theme follows the system').to.equal('rgb(17, 20, 24)');
+    await expectAccessible(page);
+    await screenshot(page, 'board-phone-dark');
   });
 
   it('moves a ticket across lanes by drag and drop; after a reload it is still there', async () => {

@@ -44,10 +44,17 @@ export function chromiumPath(): string {
   );
 }
 
+export interface PageOptions {
+  width?: number;
+  height?: number;
+  /** The system theme the page sees (prefers-color-scheme). */
+  colorScheme?: 'light' | 'dark';
+}
+
 export interface ConsoleBrowser {
   browser: Browser;
   /** A fresh context (its own cookies) on the session host, 1280x800 unless told. */
-  newPage(options?: { width?: number; height?: number }): Promise<WatchedPage>;
+  newPage(options?: PageOptions): Promise<WatchedPage>;
   close(): Promise<void>;
 }
 
@@ -76,6 +83,7 @@ export async function launchBrowser(): Promise<ConsoleBrowser> {
       const context = await browser.newContext({
         baseURL: fleet().appUrl,
         viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+        colorScheme: options.colorScheme ?? 'light',
       });
       const page = await context.newPage();
       return watchPage(page, context);
