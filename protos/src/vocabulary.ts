@@ -231,14 +231,12 @@ export const AUTONOMY_ACTION_TYPES = [
 ] as const;
 export type AutonomyActionType = (typeof AUTONOMY_ACTION_TYPES)[number];
 
-/** The action types the assistant predicts for a new ticket (and so can act on and preview). */
-export const PREDICTED_ACTION_TYPES = [
-  'set_priority',
-  'assign',
-  'add_tags',
-  'close_duplicate',
+/** The action types that write a comment (reverted by deleting it while unedited), not ticket fields. */
+export const COMMENT_ACTION_TYPES = [
+  'post_internal_note',
+  'send_reply',
 ] as const satisfies readonly AutonomyActionType[];
-export type PredictedActionType = (typeof PREDICTED_ACTION_TYPES)[number];
+export type CommentActionType = (typeof COMMENT_ACTION_TYPES)[number];
 
 /** The life of an autonomous action (design §5.7, plus executing and failed). */
 export const AUTONOMOUS_ACTION_STATUSES = [

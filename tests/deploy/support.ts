@@ -64,7 +64,7 @@ export const INTENDED_CALLS: Record<DeployableName, DeployableName[]> = {
   attachments: ['tickets'],
   webhooks: [],
   activity: ['lookup'],
-  ai: ['lookup', 'tickets'],
+  ai: ['lookup', 'tickets', 'comments'],
 };
 
 /**

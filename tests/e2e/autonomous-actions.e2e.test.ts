@@ -39,6 +39,7 @@ interface Ticket {
 
 interface Action {
   id: number;
+  irreversible_effects: string[];
   ticket_id: number;
   action_type: string;
   status: string;
@@ -498,5 +499,99 @@ describe('autonomous actions through the fleet', function () {
     expect(cleared.status, cleared.text).to.equal(200);
     const resumed = await actionOn(await fileCheckoutFailure('after the drill'), ARRIVAL_MS * 4);
     expect(resumed.action_type).to.equal('set_priority');
+  });
+
+  it('posts its drafted reply as an internal note (a revert deletes it only while unedited), or sends it', async () => {
+    const { autonomy } = data(await admin.call('GET', inProject('/ai/autonomy')));
+    const guardrails = (changes: Record<string, unknown>, version: number) =>
+      admin.call('PUT', inProject('/ai/autonomy/guardrails'), { version, ...changes });
+    const on = await guardrails(
+      {
+        actions: { set_priority: { mode: 'off' }, post_internal_note: { mode: 'auto', threshold: 0.5 } },
+        // The kill switch test above used up the default hourly cap (60).
+        limits: { max_actions_per_hour: 1000 },
+      },
+      autonomy.guardrails.version,
+    );
+    expect(on.status, on.text).to.equal(200);
+    try {
+      const comments = async (ticket: Ticket) =>
+        data(await request(`/v1/tickets/${ticket.id}/comments`, { key: agentKey })).comments as {
+          id: number;
+          user_id: number;
+          is_internal: boolean;
+          content: string;
+        }[];
+      const noteOn = async (suffix: string) => {
+        const filed = await fileCheckoutFailure(suffix);
+        const action = await actionOn(filed);
+        expect(action).to.deep.include({ action_type: 'post_internal_note', before: { comment_id: null } });
+        const [note] = await comments(filed);
+        expect(note).to.deep.include({
+          id: action.after.comment_id,
+          user_id: assistantUserId,
+          is_internal: true,
+        });
+        expect(note!.content).to.match(/^AI draft reply \(not sent to the customer, from [A-Z0-9]+-\d+/);
+        expect(note!.content).to.include('Fixed on our side, sorry for the trouble.');
+        return { filed, action, note: note! };
+      };
+
+      const first = await noteOn('with a draft');
+      const before = await getTicket(first.filed.id);
+      const reverted = await lead.call('POST', `/ai/audit-queue/${first.action.id}/revert`, {});
+      expect(reverted.status, reverted.text).to.equal(200);
+      expect(await comments(first.filed), 'the note is gone').to.deep.equal([]);
+      expect(await getTicket(first.filed.id), 'the ticket is untouched').to.deep.equal(before);
+      expect((await actionEvents(first.action.id)).map((event) => event.type)).to.deep.equal([
+        'ai.action_executed',
+        'ai.action_reverted',
+      ]);
+
+      const second = await noteOn('edited by a lead');
+      const edited = await lead.call('PUT', inProject(`/comments/${second.note.id}`), {
+        content: 'Checked with payments: it is the card issuer.',
+      });
+      expect(edited.status, edited.text).to.equal(200);
+      const refused = await lead.call('POST', `/ai/audit-queue/${second.action.id}/revert`, {});
+      expect(refused.status, refused.text).to.equal(409);
+      expect(refused.body.error).to.deep.include({
+        message: 'Ticket was changed after this action',
+        validation_errors: { comment: ['Comment was edited after this action'] },
+      });
+      expect((await comments(second.filed)).map((comment) => comment.content)).to.deep.equal([
+        'Checked with payments: it is the card issuer.',
+      ]);
+      const forced = await admin.call('POST', `/ai/audit-queue/${second.action.id}/revert`, { force: true });
+      expect(forced.status, forced.text).to.equal(200);
+      expect(await comments(second.filed)).to.deep.equal([]);
+
+      // With send_reply on too (its floor is 0.9), the customer gets the reply and no note is posted.
+      const { autonomy: current } = data(await admin.call('GET', inProject('/ai/autonomy')));
+      const replying = await guardrails(
+        { actions: { send_reply: { mode: 'auto', threshold: 0.9 } } },
+        current.guardrails.version,
+      );
+      expect(replying.status, replying.text).to.equal(200);
+      const third = await fileCheckoutFailure('(8)');
+      const sent = await actionOn(third);
+      expect(sent).to.deep.include({
+        action_type: 'send_reply',
+        irreversible_effects: ['customer_may_have_seen_it', 'webhooks_delivered'],
+      });
+      const [reply] = await comments(third);
+      expect(reply).to.deep.include({
+        id: sent.after.comment_id,
+        user_id: assistantUserId,
+        is_internal: false,
+      });
+      expect(reply!.content).to.equal('Hello,\n\nFixed on our side, sorry for the trouble.');
+    } finally {
+      const { autonomy: now } = data(await admin.call('GET', inProject('/ai/autonomy')));
+      await guardrails(
+        { actions: { post_internal_note: { mode: 'off' }, send_reply: { mode: 'off' } } },
+        now.guardrails.version,
+      );
+    }
   });
 });

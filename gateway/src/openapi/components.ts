@@ -387,12 +387,13 @@ export const suggestionSchema = z
 export const predictionSchema = z
   .object({
     id: id('Prediction id.'),
-    action_type: z
-      .string()
-      .meta({ description: 'set_priority, assign, add_tags or close_duplicate; tolerate new values.' }),
+    action_type: z.string().meta({
+      description:
+        'set_priority, assign, add_tags, close_duplicate, post_internal_note or send_reply; tolerate new values.',
+    }),
     value: z.unknown().meta({
       description:
-        'What it predicts: a priority (`"high"`), a user id (`7`), tags (`["login"]`), a ticket (`{ "ticket_id": 12 }`).',
+        'What it predicts: a priority (`"high"`), a user id (`7`), tags (`["login"]`), a ticket (`{ "ticket_id": 12 }`), a drafted reply (`{ "content": "Hello, ..." }`).',
     }),
     ...confidenceFields,
     rationale: z.string().meta({ description: 'Why, in one sentence.' }),

@@ -5,8 +5,8 @@ import {
   pageWindow,
   paginationOf,
   type ai,
-  PREDICTED_ACTION_TYPES,
-  type PredictedActionType,
+  AUTONOMY_ACTION_TYPES,
+  type AutonomyActionType,
 } from '@tix/protos';
 import type { ActionRow } from './actions/action-store.js';
 import { acknowledgeAction, listActions, revertAction, type ReviewDeps } from './actions/review.js';
@@ -150,7 +150,7 @@ function actionMessage(row: ActionRow, names: Map<number, string>): ai.Autonomou
 const ACTION_SORTS = ['-created_at', 'created_at', 'confidence'] as const;
 
 export function aiHandlers(
-  deps: AssistantDeps & Pick<AutonomyDeps, 'lookup'> & { tickets: ReviewDeps['tickets'] },
+  deps: AssistantDeps & Pick<AutonomyDeps, 'lookup'> & Pick<ReviewDeps, 'tickets' | 'comments'>,
 ): AiHandlers {
   /** Who reviewed or reverted the actions, by id (a missing one is shown as "User 9"). */
   const namesOf = (rows: ActionRow[], caller: Caller) =>
@@ -322,9 +322,9 @@ export function aiHandlers(
 
     async PreviewThreshold(request) {
       const projectId = projectIdOf(request.project_id)!;
-      if (!(PREDICTED_ACTION_TYPES as readonly string[]).includes(request.action_type))
-        throw AppError.badRequest(`action_type must be one of ${PREDICTED_ACTION_TYPES.join(', ')}`);
-      const actionType = request.action_type as PredictedActionType;
+      if (!(AUTONOMY_ACTION_TYPES as readonly string[]).includes(request.action_type))
+        throw AppError.badRequest(`action_type must be one of ${AUTONOMY_ACTION_TYPES.join(', ')}`);
+      const actionType = request.action_type as AutonomyActionType;
       await ensureProjectRows(deps.pool, projectId);
       const guardrails = await readGuardrails(deps.pool, projectId);
       const currentThreshold = guardrails.document.actions[actionType].threshold;
@@ -379,7 +379,12 @@ export function aiHandlers(
 
     async RevertAction(request, context) {
       const result = await revertAction(
-        { pool: deps.pool, tickets: deps.tickets, names: (ids) => userNames(deps, ids, context) },
+        {
+          pool: deps.pool,
+          tickets: deps.tickets,
+          comments: deps.comments,
+          names: (ids) => userNames(deps, ids, context),
+        },
         {
           projectIds: request.project_ids,
           id: request.id,

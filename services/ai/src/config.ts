@@ -16,6 +16,8 @@ export const loadConfig = serviceConfig('ai', {
   peers: {
     lookup: 'the assistant needs the lookup service (which statuses are closed, who may be assigned)',
     tickets: 'the assistant writes its autonomous actions (and their reverts) through the ticket service',
+    comments:
+      'the assistant posts its drafted replies (and deletes them on a revert) through the comment service',
   },
   variables: {
     /** retrieval (offline, the default) or openai (any OpenAI-compatible server: Ollama, vLLM, a hosted API). */

@@ -2,8 +2,8 @@
  * The assistant: the consumer that keeps its corpus from ticket and comment events, the worker that
  * records the shadow predictions of new tickets, and the gRPC API over it (suggestions, search, answers,
  * predictions, evaluation, autonomy), on one database. Its outbox carries the autonomy events
- * (ai.guardrails_updated, ai.kill_switch_*); its peers are lookup, and tickets, through which it writes
- * its autonomous actions.
+ * (ai.guardrails_updated, ai.kill_switch_*, ai.action_*); its peers are lookup, and tickets and comments,
+ * through which it writes its autonomous actions.
  * main.ts runs it; tests start the same composition (testing.ts).
  */
 import path from 'node:path';
@@ -38,7 +38,7 @@ export function aiService(options: AiServiceOptions = {}) {
     name: 'ai',
     config: loadConfig,
     migrations: AI_MIGRATIONS_DIR,
-    peers: ['lookup', 'tickets'],
+    peers: ['lookup', 'tickets', 'comments'],
     outbox: true,
     register: ({ config, pool, logger, peers }) => {
       const retriever = createRetriever(pool);
@@ -49,6 +49,7 @@ export function aiService(options: AiServiceOptions = {}) {
           {
             pool,
             tickets: peers.tickets,
+            comments: peers.comments,
             lookup: peers.lookup,
             assistantUserId: assistantUser(peers.lookup),
             logger,
@@ -66,6 +67,7 @@ export function aiService(options: AiServiceOptions = {}) {
             logger,
             lookup: peers.lookup,
             tickets: peers.tickets,
+            comments: peers.comments,
           }),
         ),
         consumers: {

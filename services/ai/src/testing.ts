@@ -27,6 +27,8 @@ export interface TestAiServerOptions
   lookupAddress: string;
   /** "host:port" of the ticket service (the autonomous actions' writes); default: nothing listens. */
   ticketsAddress?: string;
+  /** "host:port" of the comment service (the reply actions' writes); default: nothing listens. */
+  commentsAddress?: string;
   label?: string;
   databaseUrl?: string;
   logger?: Logger;
@@ -36,24 +38,41 @@ export interface TestAiServerOptions
 
 export type TestAiServer = Awaited<ReturnType<typeof startTestAiServer>>;
 
-/** Where no ticket service listens (the discard port): tests without autonomy never call it. */
-const NO_TICKET_SERVICE = '127.0.0.1:9';
+/** Where no service listens (the discard port): tests without autonomy never call tickets or comments. */
+const NO_SERVICE = '127.0.0.1:9';
 
 export async function startTestAiServer(options: TestAiServerOptions) {
-  const { lookupAddress, ticketsAddress, label, databaseUrl, logger, amqpUrl, fetch, ...config } = options;
+  const {
+    lookupAddress,
+    ticketsAddress,
+    commentsAddress,
+    label,
+    databaseUrl,
+    logger,
+    amqpUrl,
+    fetch,
+    ...config
+  } = options;
   const service = await startTestService(aiService({ fetch }), {
     label,
     databaseUrl,
     logger,
     amqpUrl,
-    config: { lookupAddress, ticketsAddress: ticketsAddress ?? NO_TICKET_SERVICE, ...config },
+    config: {
+      lookupAddress,
+      ticketsAddress: ticketsAddress ?? NO_SERVICE,
+      commentsAddress: commentsAddress ?? NO_SERVICE,
+      ...config,
+    },
   });
   const lookup = createServiceClient('lookup', lookupAddress, { deadlineMs: 5_000 });
-  const tickets = createServiceClient('tickets', ticketsAddress ?? NO_TICKET_SERVICE, { deadlineMs: 5_000 });
+  const tickets = createServiceClient('tickets', ticketsAddress ?? NO_SERVICE, { deadlineMs: 5_000 });
+  const comments = createServiceClient('comments', commentsAddress ?? NO_SERVICE, { deadlineMs: 5_000 });
   const retriever = createRetriever(service.pool);
   const executor = {
     pool: service.pool,
     tickets,
+    comments,
     lookup,
     assistantUserId: assistantUser(lookup),
     logger: logger ?? testLogger('ai executor'),
@@ -76,6 +95,7 @@ export async function startTestAiServer(options: TestAiServerOptions) {
     stop: async (graceMs?: number) => {
       lookup.close();
       tickets.close();
+      comments.close();
       await service.stop(graceMs);
     },
   };

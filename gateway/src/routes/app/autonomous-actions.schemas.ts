@@ -9,7 +9,6 @@ import {
   AUTONOMY_ACTION_TYPES,
   AUTONOMY_TEXT_LIMITS,
   MAX_INT32,
-  PREDICTED_ACTION_TYPES,
 } from '@tix/protos';
 import {
   enumParam,
@@ -153,8 +152,8 @@ export const revertBody = z.object(
 
 /** GET /ai/autonomy/threshold-preview. */
 export const thresholdPreviewQuery = z.object({
-  action_type: enumParam(PREDICTED_ACTION_TYPES, {
-    message: `action_type must be one of ${PREDICTED_ACTION_TYPES.join(', ')}`,
+  action_type: enumParam(AUTONOMY_ACTION_TYPES, {
+    message: `action_type must be one of ${AUTONOMY_ACTION_TYPES.join(', ')}`,
     description: 'The action type to preview.',
     example: 'set_priority',
   }),

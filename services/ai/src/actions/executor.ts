@@ -13,8 +13,14 @@
  * A prediction is acted on once: a pass that fails half-way (the database, the ticket service) is
  * retried by the worker, and skips the predictions that already have an action.
  */
-import { actorOf, AppError, inTransaction, type Logger, type ServiceClient } from '@tix/kit';
-import { ROLE_SCOPES, type Principal, type AutonomyActionType } from '@tix/protos';
+import { actorOf, AppError, contentSha256, inTransaction, type Logger, type ServiceClient } from '@tix/kit';
+import {
+  COMMENT_ACTION_TYPES,
+  ROLE_SCOPES,
+  type AutonomyActionType,
+  type CommentActionType,
+  type Principal,
+} from '@tix/protos';
 import type pg from 'pg';
 import { findGuardrails } from '../autonomy/autonomy-store.js';
 import { withAutonomyGate } from '../autonomy/gate.js';
@@ -26,12 +32,15 @@ import {
   markNotExecuted,
   pausedActionTypes,
   recordActionEvent,
+  type ActionRow,
 } from './action-store.js';
 import { planAction, type ActionContext, type TicketState } from './plan-action.js';
 
 export interface ExecutorDeps {
   pool: pg.Pool;
   tickets: Pick<ServiceClient<'tickets'>, 'CompareAndSetTicket'>;
+  /** Where the reply types post (as the assistant's user). */
+  comments: Pick<ServiceClient<'comments'>, 'CreateComment'>;
   lookup: Pick<ServiceClient<'lookup'>, 'GetUsers'>;
   /** The assistant's system user id (lookup GetAssistantUser, cached). */
   assistantUserId: () => Promise<number>;
@@ -54,6 +63,7 @@ interface DocumentRow {
   merged_into_id: number | null;
   deleted: boolean;
   created_at: Date;
+  created_by: number;
   version: number;
 }
 
@@ -66,8 +76,18 @@ interface PredictionRow {
   sources: unknown;
 }
 
-/** Duplicates first: once merged, nothing else applies. */
-const ORDER: readonly AutonomyActionType[] = ['close_duplicate', 'set_priority', 'assign', 'add_tags'];
+/**
+ * Duplicates first: once merged, nothing else applies. The public reply before the internal note:
+ * once the customer has the reply, a draft of it for an agent is noise.
+ */
+const ORDER: readonly AutonomyActionType[] = [
+  'close_duplicate',
+  'set_priority',
+  'assign',
+  'add_tags',
+  'send_reply',
+  'post_internal_note',
+];
 
 const stateOf = (row: DocumentRow): TicketState => ({
   ticketId: row.ticket_id,
@@ -86,7 +106,7 @@ const stateOf = (row: DocumentRow): TicketState => ({
 async function documents(pool: pg.Pool, ticketIds: readonly number[]): Promise<Map<number, DocumentRow>> {
   const { rows } = await pool.query<DocumentRow>(
     `SELECT ticket_id, project_id, ticket_type_id, ticket_number, status, is_closed, priority, priority_defaulted,
-            assigned_to, tags, merged_into_id, deleted, created_at, version
+            assigned_to, tags, merged_into_id, deleted, created_at, created_by, version
        FROM ai_documents WHERE ticket_id = ANY($1::int[])`,
     [ticketIds],
   );
@@ -135,13 +155,20 @@ export async function actOnPredictions(deps: ExecutorDeps, ticketId: number): Pr
   )) as AutonomyActionType[];
   let state = ticket;
   let taken = 0;
+  /** The assistant replied publicly in this pass (the corpus has not seen it yet). */
+  let replied = false;
   for (const prediction of predictions) {
     const toAct = {
       actionType: prediction.action_type,
       value: prediction.value,
       confidence: prediction.confidence,
+      sources: Array.isArray(prediction.sources) ? (prediction.sources as { ticket_number: string }[]) : [],
     };
-    const context = { ...(await contextFor(deps, state, prediction)), pausedActionTypes: paused };
+    const context = {
+      ...(await contextFor(deps, state, prediction)),
+      pausedActionTypes: paused,
+      ...(replied ? { replied } : {}),
+    };
     const decision = planAction(guardrails.document, stateOf(state), toAct, context);
     if (!decision.act) {
       deps.logger.debug(
@@ -190,6 +217,13 @@ export async function actOnPredictions(deps: ExecutorDeps, ticketId: number): Pr
       scopes: [...ROLE_SCOPES.agent],
       via: { type: 'ai_action', id: Number(action.id) },
     };
+    if (isCommentAction(action.action_type)) {
+      if (await postComment(deps, action, state, principal)) {
+        taken += 1;
+        replied ||= action.action_type === 'send_reply';
+      }
+      continue;
+    }
     try {
       const result = await deps.tickets.CompareAndSetTicket(
         {
@@ -223,17 +257,66 @@ export async function actOnPredictions(deps: ExecutorDeps, ticketId: number): Pr
       };
       if (state.merged_into_id !== null) return taken;
     } catch (error) {
-      const refused = error instanceof AppError && error.kind === 'conflict';
-      const message = error instanceof AppError ? error.message : 'The ticket service did not answer';
-      await markNotExecuted(deps.pool, action.id, refused ? 'skipped_conflict' : 'failed', {
-        message,
-        ...(error instanceof AppError && error.validationErrors ? { fields: error.validationErrors } : {}),
-      });
-      if (!refused)
-        deps.logger.warn({ err: error, ticketId, actionId: action.id }, 'autonomous action failed');
+      await recordFailure(deps, action, error);
     }
   }
   return taken;
+}
+
+const isCommentAction = (type: string): type is CommentActionType =>
+  (COMMENT_ACTION_TYPES as readonly string[]).includes(type);
+
+/** Records why the owning service did not write the action: a refusal is a skipped conflict. */
+async function recordFailure(deps: ExecutorDeps, action: ActionRow, error: unknown): Promise<void> {
+  const refused = error instanceof AppError && error.kind === 'conflict';
+  const message = error instanceof AppError ? error.message : 'The owning service did not answer';
+  await markNotExecuted(deps.pool, action.id, refused ? 'skipped_conflict' : 'failed', {
+    message,
+    ...(error instanceof AppError && error.validationErrors ? { fields: error.validationErrors } : {}),
+  });
+  if (!refused)
+    deps.logger.warn(
+      { err: error, ticketId: action.ticket_id, actionId: action.id },
+      'autonomous action failed',
+    );
+}
+
+/**
+ * Posts a reply type's comment as the assistant; the action keeps the comment's id and the hash of
+ * its content, which is what a revert deletes while nobody has edited it. Resolves with whether it
+ * was written.
+ */
+async function postComment(
+  deps: ExecutorDeps,
+  action: ActionRow,
+  state: DocumentRow,
+  principal: Principal,
+): Promise<boolean> {
+  const comment = action.set.comment as { content: string; is_internal: boolean };
+  try {
+    const written = await deps.comments.CreateComment(
+      {
+        project_id: state.project_id,
+        ticket_id: state.ticket_id,
+        content: comment.content,
+        is_internal: comment.is_internal,
+      },
+      { principal },
+    );
+    await inTransaction(deps.pool, async (client) => {
+      const executed = await markExecuted(client, action.id, {
+        ticketVersion: state.version,
+        positionToken: '',
+        after: { comment_id: written.id, content_sha256: contentSha256(written.content) },
+      });
+      if (executed !== null)
+        await recordActionEvent(client, 'ai.action_executed', executed, actorOf(principal));
+    });
+    return true;
+  } catch (error) {
+    await recordFailure(deps, action, error);
+    return false;
+  }
 }
 
 /** What planAction needs beyond the ticket and the caps: the assignee, the duplicate target. */
@@ -259,6 +342,14 @@ async function contextFor(
       [ticket.project_id, userId],
     );
     context.assignee = { active: users[0]?.is_active === true, openTickets: rows[0]?.count ?? 0 };
+  }
+  if (isCommentAction(prediction.action_type)) {
+    const { rows } = await deps.pool.query<{ replied: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM ai_comments c
+                       WHERE c.ticket_id = $1 AND NOT c.is_internal AND NOT c.deleted AND c.user_id <> $2) AS replied`,
+      [ticket.ticket_id, ticket.created_by],
+    );
+    context.replied = rows[0]?.replied === true;
   }
   if (prediction.action_type === 'close_duplicate') {
     const targetId = Number((prediction.value as { ticket_id?: unknown } | null)?.ticket_id);

@@ -29,6 +29,8 @@ export interface PredictionToAct {
   actionType: AutonomyActionType;
   value: unknown;
   confidence: number;
+  /** The tickets it was drawn from (an internal note names them). */
+  sources?: readonly { ticket_number: string }[];
 }
 
 /** What the executor read before asking, in the transaction that will insert the action. */
@@ -43,6 +45,8 @@ export interface ActionContext {
   /** For close_duplicate: the predicted target, and whether others were merged into the source. */
   duplicateTarget?: TicketState | null;
   sourceHasMergedTickets?: boolean;
+  /** For the reply types: someone other than the customer (a person or the assistant) already replied publicly. */
+  replied?: boolean;
   /** A number in [0, 1) drawn for review sampling. */
   sample: number;
 }
@@ -61,7 +65,7 @@ export type SkipReason =
   | 'assignee_unavailable'
   | 'no_change'
   | 'duplicate_guard'
-  | 'not_supported';
+  | 'already_replied';
 
 export interface ActionPlan {
   actionType: AutonomyActionType;
@@ -69,7 +73,10 @@ export interface ActionPlan {
   /** The touched fields before and after, by public name. */
   before: Record<string, unknown>;
   after: Record<string, unknown>;
-  /** What CompareAndSetTicket checks and writes. */
+  /**
+   * What CompareAndSetTicket checks and writes; for the reply types, `set.comment` is the comment to
+   * create (its id and content hash join `after` once written).
+   */
   expected: Record<string, unknown>;
   set: Record<string, unknown>;
   /** Into the audit queue (sampled, or below always_review_below), or acknowledged at once. */
@@ -170,9 +177,31 @@ function effectOf(
       };
     }
     case 'post_internal_note':
-    case 'send_reply':
-      return skip('not_supported', 'the assistant does not predict comments yet');
+    case 'send_reply': {
+      const content = (prediction.value as { content?: unknown } | null)?.content;
+      if (typeof content !== 'string' || content.trim() === '') return skip('no_change', 'no drafted reply');
+      if (context.replied) return skip('already_replied', 'the ticket already has a reply');
+      const isInternal = prediction.actionType === 'post_internal_note';
+      return {
+        before: { comment_id: null },
+        after: { comment_id: null },
+        expected: {},
+        set: {
+          comment: {
+            content: isInternal ? internalNote(content, prediction.sources ?? []) : content,
+            is_internal: isInternal,
+          },
+        },
+      };
+    }
   }
+}
+
+/** The internal note an agent reads: the draft, marked as the assistant's, for them to send or not. */
+export function internalNote(reply: string, sources: readonly { ticket_number: string }[]): string {
+  const from =
+    sources.length === 0 ? '' : `, from ${sources.map((source) => source.ticket_number).join(', ')}`;
+  return `AI draft reply (not sent to the customer${from}):\n\n${reply}`;
 }
 
 /**

@@ -7,8 +7,9 @@
  * edits of other fields survive, and if a touched field changed since, nothing is written and the
  * 409 names each such field with who changed it and when (from the corpus's record of the events).
  * Tags are the exception that needs no expectation: the revert removes exactly the tags the action
- * added that are still there. A duplicate is unmerged back to its status and place in its lane.
- * Team leads review and revert; only admins force a revert over a later change.
+ * added that are still there. A duplicate is unmerged back to its status and place in its lane. A
+ * reply's comment is deleted while nobody has edited it. Team leads review and revert; only admins
+ * force a revert over a later change.
  */
 import type pg from 'pg';
 import {
@@ -24,6 +25,7 @@ import {
   type Principal,
   type ticket,
   AUTONOMY_TEXT_LIMITS,
+  COMMENT_ACTION_TYPES,
   type AutonomousActionStatus,
   hasControlCharacters,
   hasLoneSurrogate,
@@ -48,7 +50,8 @@ const REVERTIBLE: readonly AutonomousActionStatus[] = ['pending_review', 'acknow
 
 export interface ReviewDeps {
   pool: pg.Pool;
-  tickets: Pick<ServiceClient<'tickets'>, 'CompareAndSetTicket' | 'UnmergeTicket'>;
+  tickets: Pick<ServiceClient<'tickets'>, 'CompareAndSetTicket' | 'UnmergeTicket' | 'GetTicket'>;
+  comments: Pick<ServiceClient<'comments'>, 'DeleteComment'>;
 }
 
 export interface ActionQuery {
@@ -223,13 +226,17 @@ export async function revertAction(
     const context = { principal, correlationId: caller.correlationId };
     let written: ticket.Ticket;
     try {
-      written = await writeRevert(deps.tickets, action, input.force, context);
+      written = isCommentAction(action.action_type)
+        ? await deleteActionComment(deps, action, input.force, context)
+        : await writeRevert(deps.tickets, action, input.force, context);
     } catch (error) {
       if (!(error instanceof AppError && error.kind === 'conflict')) throw error;
       throw new AppError(
         'conflict',
         TICKET_CHANGED_AFTER_ACTION,
-        await whoChanged(deps.pool, action, error.validationErrors, deps.names),
+        isCommentAction(action.action_type)
+          ? { comment: [error.message] }
+          : await whoChanged(deps.pool, action, error.validationErrors, deps.names),
       );
     }
     const autoPause = (await findGuardrails(client, action.project_id))?.document.auto_pause;
@@ -248,6 +255,40 @@ export async function revertAction(
     if (autoPause !== undefined) await recordPauseIfTripped(client, reverted, autoPause, wasPaused);
     return { action: reverted, ticket: written };
   });
+}
+
+const isCommentAction = (type: string) => (COMMENT_ACTION_TYPES as readonly string[]).includes(type);
+
+/**
+ * A reply type's revert: its comment deleted while its content is still what the assistant wrote (a
+ * forced revert deletes it whatever it says now); a comment someone already deleted is a conflict
+ * too, since the revert can no longer do what it says. Resolves with the ticket, unchanged.
+ */
+async function deleteActionComment(
+  deps: ReviewDeps,
+  action: ActionRow,
+  force: boolean,
+  context: { principal: Principal; correlationId?: string },
+): Promise<ticket.Ticket> {
+  const { comment_id: commentId, content_sha256: hash } = action.after as {
+    comment_id: number;
+    content_sha256: string;
+  };
+  try {
+    await deps.comments.DeleteComment(
+      {
+        project_id: action.project_id,
+        id: commentId,
+        ...(force ? {} : { expected_content_sha256: hash }),
+      },
+      context,
+    );
+  } catch (error) {
+    if (error instanceof AppError && error.kind === 'not_found')
+      throw AppError.conflict('The comment was deleted after this action');
+    throw error;
+  }
+  return deps.tickets.GetTicket({ project_id: action.project_id, id: action.ticket_id }, context);
 }
 
 async function writeRevert(

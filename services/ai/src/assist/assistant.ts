@@ -99,18 +99,23 @@ async function confidenceOf(pool: pg.Pool, neighbours: readonly Neighbour[]): Pr
   return round(first.similarity * (0.5 + 0.5 * agreement));
 }
 
-/** Drafts a reply to `subject` from the resolved tickets of `projectIds`, or says why not. */
-export async function draft(
-  deps: AssistantDeps,
-  request: {
-    projectIds: readonly number[];
-    subject: { title: string; body: string };
-    excludeTicketId?: number;
-    tone: Tone;
-    maxSources: number;
-    minConfidence: number;
-  },
-): Promise<Drafted | Refusal> {
+export interface DraftRequest {
+  projectIds: readonly number[];
+  subject: { title: string; body: string };
+  excludeTicketId?: number;
+  maxSources: number;
+  minConfidence: number;
+}
+
+/**
+ * The reply the resolved tickets of `projectIds` give to `subject` (the best source's, never a model's:
+ * what the assistant drafts on its own stays on this side of the network), with the neighbours it
+ * used; or why there is none.
+ */
+export async function draftFromHistory(
+  deps: Pick<AssistantDeps, 'pool' | 'retriever'>,
+  request: DraftRequest,
+): Promise<{ drafted: Drafted; used: Neighbour[] } | Refusal> {
   if (!(await hasHistory(deps.pool, request.projectIds))) return 'insufficient_history';
   const neighbours = await deps.retriever.similarClosed({
     projectIds: request.projectIds,
@@ -132,6 +137,23 @@ export async function draft(
     commentId: neighbour.resolutionCommentId,
     resolvedAt: neighbour.closedAt?.toISOString() ?? null,
   }));
+  return {
+    drafted: { text: best.resolutionReply, confidence, provider: RETRIEVAL_PROVIDER, sources },
+    used,
+  };
+}
+
+/**
+ * Drafts a reply to `subject` from the resolved tickets of `projectIds`, rewritten by the model
+ * server when one is configured (retrieval's text on any failure), or says why not.
+ */
+export async function draft(
+  deps: AssistantDeps,
+  request: DraftRequest & { tone: Tone },
+): Promise<Drafted | Refusal> {
+  const found = await draftFromHistory(deps, request);
+  if (typeof found === 'string') return found;
+  const { drafted, used } = found;
   if (deps.llm !== null) {
     try {
       const rewritten = await deps.llm.rewrite({
@@ -144,10 +166,9 @@ export async function draft(
         tone: request.tone,
       });
       return {
+        ...drafted,
         text: rewritten.reply,
-        confidence,
         provider: { kind: 'openai', model: deps.llm.model, external: true },
-        sources,
       };
     } catch (error) {
       if (!(error instanceof LlmFailure)) throw error;
@@ -155,7 +176,7 @@ export async function draft(
       deps.logger.warn({ err: error }, 'assistant: the model server failed; answering from retrieval');
     }
   }
-  return { text: best.resolutionReply, confidence, provider: RETRIEVAL_PROVIDER, sources };
+  return drafted;
 }
 
 /** The customer's latest public words on a ticket (the creator's last public comment), if any. */

@@ -20,8 +20,6 @@ import {
   type Principal,
   AUTONOMY_ACTION_TYPES,
   AUTONOMY_TEXT_LIMITS,
-  PREDICTED_ACTION_TYPES,
-  type PredictedActionType,
   hasControlCharacters,
   hasLoneSurrogate,
 } from '@tix/protos';
@@ -266,29 +264,16 @@ export async function updateGuardrails(
   // Labelled as the threshold preview labels them, over its default window.
   const from = new Date(Date.now() - PREVIEW_WINDOW_DAYS * 86_400_000);
   const counts = await Promise.all(
-    switchedToAuto
-      .filter((type): type is PredictedActionType =>
-        (PREDICTED_ACTION_TYPES as readonly string[]).includes(type),
-      )
-      .map(async (type) => ({
-        type,
-        count: (
-          await labelledPredictions(deps.pool, { projectId: input.projectId, actionType: type, from })
-        ).filter((prediction) => prediction.label !== 'unknown').length,
-      })),
+    switchedToAuto.map(async (type) => ({
+      type,
+      count: (
+        await labelledPredictions(deps.pool, { projectId: input.projectId, actionType: type, from })
+      ).filter((prediction) => prediction.label !== 'unknown').length,
+    })),
   );
-  const unpredicted = switchedToAuto.filter(
-    (type) => !(PREDICTED_ACTION_TYPES as readonly string[]).includes(type),
-  );
-  const warnings = [
-    ...counts
-      .filter(({ count }) => count < MIN_LABELLED)
-      .map(({ type, count }) => `${type}: only ${count} labelled decisions; preview uses a backtest`),
-    // Comments are not predicted yet, so these types have nothing to act on.
-    ...unpredicted.map(
-      (type) => `${type}: the assistant makes no ${type} predictions yet, so it takes no such action`,
-    ),
-  ];
+  const warnings = counts
+    .filter(({ count }) => count < MIN_LABELLED)
+    .map(({ type, count }) => `${type}: only ${count} labelled decisions; preview uses a backtest`);
   return { autonomy: await readAutonomy(deps, input.projectId, caller), warnings };
 }
 

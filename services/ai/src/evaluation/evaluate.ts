@@ -7,13 +7,17 @@
  *   was closed with, as precision and coverage at each threshold of the curve
  *   (preview/threshold-figures.ts).
  * - `backtestPredictions`: the labelled predictions of one action type, for the threshold preview of
- *   a project with too few recorded outcomes (design §3.5).
+ *   a project with too few recorded outcomes (design §3.5); a drafted reply is labelled by how like
+ *   the reply that resolved the ticket it is.
  */
-import { type PredictedActionType } from '@tix/protos';
+import { type AutonomyActionType } from '@tix/protos';
 import type pg from 'pg';
 import type { Neighbour, Retriever } from '../retrieval/retriever.js';
 import { K, tagVotes, vote } from '../predictions/knn.js';
-import { valueKey } from '../preview/labels.js';
+import { draftFromHistory } from '../assist/assistant.js';
+import { composeReply } from '../assist/compose.js';
+import { REPLY_SOURCES } from '../predictions/predictions.js';
+import { REPLY_ACCEPTED_SIMILARITY, valueKey } from '../preview/labels.js';
 import { curveOf, type LabelledPrediction } from '../preview/threshold-figures.js';
 
 /** Tickets a backtest looks at, at most (the newest resolved ones). */
@@ -34,6 +38,7 @@ interface ResolvedTicket {
   priority: string;
   assigned_to: number | null;
   tags: string[];
+  resolution_reply: string;
 }
 
 const round = (value: number) => Math.round(value * 1000) / 1000;
@@ -41,7 +46,7 @@ const round = (value: number) => Math.round(value * 1000) / 1000;
 /** The project's newest resolved tickets, at most `limit`. */
 async function resolvedTickets(pool: pg.Pool, projectId: number, limit: number): Promise<ResolvedTicket[]> {
   const { rows } = await pool.query<ResolvedTicket>(
-    `SELECT ticket_id, title, description, priority, assigned_to, tags FROM ai_documents
+    `SELECT ticket_id, title, description, priority, assigned_to, tags, resolution_reply FROM ai_documents
       WHERE project_id = $1 AND is_closed AND resolution_reply IS NOT NULL AND NOT deleted
       ORDER BY ticket_id DESC LIMIT $2`,
     [projectId, limit],
@@ -58,7 +63,7 @@ const lookedUpAsNew = (projectId: number, ticket: ResolvedTicket) => ({
 
 /** What the assistant would have predicted for `ticket` from its neighbours, labelled by what it became. */
 function predictionFor(
-  actionType: PredictedActionType,
+  actionType: AutonomyActionType,
   ticket: ResolvedTicket,
   neighbours: readonly Neighbour[],
 ): LabelledPrediction | null {
@@ -103,7 +108,40 @@ function predictionFor(
     case 'close_duplicate':
       // Resolved tickets carry no record of the duplicates they had when new.
       return null;
+    case 'post_internal_note':
+    case 'send_reply':
+      // Drafted from the replies, not the neighbours' fields: replyBacktest.
+      return null;
   }
+}
+
+/**
+ * The reply the assistant would have drafted for `ticket` as if new, labelled by the reply that
+ * resolved it: correct when as alike as a person's accepted draft must be.
+ */
+async function replyBacktest(
+  deps: { pool: pg.Pool; retriever: Retriever },
+  projectId: number,
+  actionType: AutonomyActionType,
+  ticket: ResolvedTicket,
+): Promise<LabelledPrediction | null> {
+  const found = await draftFromHistory(deps, {
+    projectIds: [projectId],
+    subject: { title: ticket.title, body: ticket.description },
+    excludeTicketId: ticket.ticket_id,
+    maxSources: REPLY_SOURCES,
+    minConfidence: 0,
+  });
+  if (typeof found === 'string') return null;
+  const { rows } = await deps.pool.query<{ similarity: number }>('SELECT similarity($1, $2) AS similarity', [
+    composeReply(found.drafted.text, 'neutral').content,
+    ticket.resolution_reply,
+  ]);
+  return {
+    confidence: found.drafted.confidence,
+    label: (rows[0]?.similarity ?? 0) >= REPLY_ACCEPTED_SIMILARITY ? 'correct' : 'incorrect',
+    value: valueKey(actionType, null),
+  };
 }
 
 export async function evaluate(
@@ -146,13 +184,18 @@ export async function evaluate(
 export async function backtestPredictions(
   deps: { pool: pg.Pool; retriever: Retriever },
   projectId: number,
-  actionType: PredictedActionType,
+  actionType: AutonomyActionType,
   limit: number,
 ): Promise<{ considered: number; predictions: LabelledPrediction[] } | null> {
   if (actionType === 'close_duplicate') return null;
   const tickets = await resolvedTickets(deps.pool, projectId, limit);
   const predictions: LabelledPrediction[] = [];
   for (const ticket of tickets) {
+    if (actionType === 'post_internal_note' || actionType === 'send_reply') {
+      const prediction = await replyBacktest(deps, projectId, actionType, ticket);
+      if (prediction !== null) predictions.push(prediction);
+      continue;
+    }
     const neighbours = await deps.retriever.similarClosed({
       ...lookedUpAsNew(projectId, ticket),
       withReply: false,

@@ -1,22 +1,28 @@
 /**
- * Shadow predictions: for every new ticket, what the assistant would set (priority, assignee, tags)
- * and which older open ticket it looks like a duplicate of, each with confidence, rationale and
- * sources. Recorded, never acted on: they give the autonomy work history from day one, and the
- * console offers them for one-click apply (which records the prediction as accepted).
+ * Shadow predictions: for every new ticket, what the assistant would set (priority, assignee, tags),
+ * which older open ticket it looks like a duplicate of, and the reply it would draft, each with
+ * confidence, rationale and sources. Recorded whatever the guardrails say (shadow mode): they give
+ * autonomy its history from day one, the console offers them for one-click apply (which records the
+ * prediction as accepted), and the executor acts on those the guardrails set to auto.
  * Duplicate candidates follow the guards of design §3.2: open, unmerged, not deleted, created before
  * the ticket, within DUPLICATE_MAX_AGE_DAYS, never the ticket itself.
  */
-import type { PredictedActionType } from '@tix/protos';
+import { COMMENT_ACTION_TYPES, type AutonomyActionType } from '@tix/protos';
 import type pg from 'pg';
+import { draftFromHistory } from '../assist/assistant.js';
+import { composeReply } from '../assist/compose.js';
 import type { Neighbour, Retriever } from '../retrieval/retriever.js';
 import { K, tagVotes, vote } from './knn.js';
+
+/** Sources a drafted reply lists. */
+export const REPLY_SOURCES = 3;
 
 export const DUPLICATE_MAX_AGE_DAYS = 14;
 /** Title similarity from which an open ticket is a duplicate candidate. */
 export const DUPLICATE_MIN_SIMILARITY = 0.5;
 
 export interface PredictionDraft {
-  actionType: PredictedActionType;
+  actionType: AutonomyActionType;
   value: unknown;
   confidence: number;
   rationale: string;
@@ -115,7 +121,41 @@ export async function predictFor(
         },
       ],
     });
+  drafts.push(...(await replyPredictions(deps, ticket)));
   return drafts;
+}
+
+/**
+ * The reply the assistant would draft for a new ticket, from the best resolved ticket like it (in the
+ * neutral tone, redacted), as both reply types: an internal note for an agent, or the public reply.
+ * Whether either is posted is the guardrails' decision; recording both lets the preview show each.
+ */
+async function replyPredictions(
+  deps: { pool: pg.Pool; retriever: Retriever },
+  ticket: TicketText,
+): Promise<PredictionDraft[]> {
+  const found = await draftFromHistory(deps, {
+    projectIds: [ticket.project_id],
+    subject: { title: ticket.title, body: ticket.description },
+    excludeTicketId: ticket.ticket_id,
+    maxSources: REPLY_SOURCES,
+    minConfidence: 0,
+  });
+  if (typeof found === 'string') return [];
+  const { drafted } = found;
+  const best = drafted.sources[0]!;
+  return COMMENT_ACTION_TYPES.map((actionType) => ({
+    actionType,
+    value: { content: composeReply(drafted.text, 'neutral').content },
+    confidence: drafted.confidence,
+    rationale: `the reply that resolved ${best.ticketNumber}, the most similar resolved ticket`,
+    sources: drafted.sources.map((source) => ({
+      ticket_id: source.ticketId,
+      ticket_number: source.ticketNumber,
+      title: source.title,
+      similarity: source.similarity,
+    })),
+  }));
 }
 
 /** Records the predictions of a ticket the corpus has just seen (once per ticket and action type). */

@@ -5,7 +5,7 @@
  * over the project's resolved tickets instead, marked `source: "backtest"` (except for duplicates,
  * which a backtest cannot label: their preview stays on the recorded sample, however small).
  */
-import { type PredictedActionType } from '@tix/protos';
+import { type AutonomyActionType } from '@tix/protos';
 import type pg from 'pg';
 import type { Retriever } from '../retrieval/retriever.js';
 import { backtestPredictions } from '../evaluation/evaluate.js';
@@ -21,7 +21,7 @@ export const BACKTEST_TICKETS = 300;
 
 export interface PreviewRequest {
   projectId: number;
-  actionType: PredictedActionType;
+  actionType: AutonomyActionType;
   threshold: number;
   currentThreshold: number;
   windowDays: number;

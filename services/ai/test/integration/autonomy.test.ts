@@ -226,7 +226,7 @@ describe('autonomy: guardrails and the kill switch', function () {
       });
       expect(result.warnings).to.deep.equal([
         'set_priority: only 12 labelled decisions; preview uses a backtest',
-        'send_reply: the assistant makes no send_reply predictions yet, so it takes no such action',
+        'send_reply: only 0 labelled decisions; preview uses a backtest',
       ]);
       // Already auto: no warning again.
       expect((await update({ actions: { set_priority: { threshold: 0.9 } } })).warnings).to.deep.equal([]);
@@ -282,7 +282,12 @@ describe('autonomy: guardrails and the kill switch', function () {
           CompareAndSetTicket: () => Promise.resolve({ ticket: { id: ticketId } }),
         } as unknown as ReviewDeps['tickets'];
         await revertAction(
-          { pool: assistant.pool, tickets, names: () => Promise.resolve(new Map()) },
+          {
+            pool: assistant.pool,
+            tickets,
+            comments: {} as ReviewDeps['comments'],
+            names: () => Promise.resolve(new Map()),
+          },
           { projectIds: [projectId], id: rows[0]!.id, force: false },
           { principal: admin, correlationId: 'autonomy-test' },
         );

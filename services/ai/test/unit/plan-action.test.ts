@@ -162,6 +162,46 @@ describe('planning an autonomous action', () => {
     expect(decision.plan.after).to.deep.equal({ tags: ['login', 'billing'] });
   });
 
+  it('posts a drafted reply as an internal note naming its sources, or sends it, only while nobody replied', () => {
+    const reply = (actionType: 'post_internal_note' | 'send_reply'): PredictionToAct => ({
+      actionType,
+      value: { content: 'Hello,\n\nClear the cache.' },
+      confidence: 0.98,
+      sources: [{ ticket_number: 'SUP-4' }, { ticket_number: 'SUP-9' }],
+    });
+    const note = planAction(autoGuardrails(), ticket(), reply('post_internal_note'), context());
+    expect(note.act && note.plan).to.deep.include({
+      before: { comment_id: null },
+      expected: {},
+      set: {
+        comment: {
+          content:
+            'AI draft reply (not sent to the customer, from SUP-4, SUP-9):\n\nHello,\n\nClear the cache.',
+          is_internal: true,
+        },
+      },
+    });
+    const sent = planAction(autoGuardrails(), ticket(), reply('send_reply'), context());
+    expect(sent.act && sent.plan.set).to.deep.equal({
+      comment: { content: 'Hello,\n\nClear the cache.', is_internal: false },
+    });
+    for (const type of ['post_internal_note', 'send_reply'] as const)
+      expect(planAction(autoGuardrails(), ticket(), reply(type), context({ replied: true }))).to.deep.include(
+        {
+          act: false,
+          reason: 'already_replied',
+        },
+      );
+    // send_reply's threshold (0.97 by default) holds it back where the note goes ahead.
+    const unsure = { ...reply('send_reply'), confidence: 0.95 };
+    expect(planAction(autoGuardrails(), ticket(), unsure, context())).to.deep.include({
+      act: false,
+      reason: 'below_threshold',
+    });
+    const empty = { ...reply('post_internal_note'), value: { content: '  ' } };
+    expect(planAction(autoGuardrails(), ticket(), empty, context())).to.deep.include({ act: false });
+  });
+
   it('leaves a confident action out of the audit queue only when it is not sampled', () => {
     const guardrails = autoGuardrails();
     guardrails.review.sample_rate = 0.1;

@@ -9,8 +9,8 @@
  * compared on the locked row and the row deleted in the same transaction, so a person's edit is never
  * lost to a revert; otherwise 409 `Comment was edited after this action` and nothing is written.
  */
-import { createHash } from 'node:crypto';
-import { actorOf, AppError, requirePrincipal, type Caller } from '@tix/kit';
+import { actorOf, AppError, contentSha256, requirePrincipal, type Caller } from '@tix/kit';
+import { roleAtLeast } from '@tix/protos';
 import type { CommentDeps } from './comment-deps.js';
 import { commentNotFound } from './comment-errors.js';
 import { commentDeleted } from './comment-events.js';
@@ -23,11 +23,6 @@ export const BAD_CONTENT_HASH = 'expected_content_sha256 must be 64 hexadecimal 
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
-/** The hex SHA-256 of a comment's content (UTF-8), as a guarded delete expects it. */
-export function contentSha256(content: string): string {
-  return createHash('sha256').update(content, 'utf8').digest('hex');
-}
-
 /** Deletes the comment; `{ message: 'Comment deleted' }`. */
 export async function deleteComment(
   deps: CommentDeps,
@@ -39,7 +34,11 @@ export async function deleteComment(
   // A value that is no SHA-256 can never match: the caller's mistake, not an edit.
   if (expected !== undefined && !SHA256_HEX.test(expected)) throw AppError.badRequest(BAD_CONTENT_HASH);
   const found = await getComment(deps, address, caller);
-  assertCanDeleteComment(principal, found);
+  // A team lead reverting the assistant's comment: the ai service sends `ai_revert` only for the comment
+  // its own action wrote, guarded by the content hash (an admin's forced revert is an admin's delete).
+  const revertsAssistant =
+    expected !== undefined && principal.via?.type === 'ai_revert' && roleAtLeast(principal.role, 'team_lead');
+  if (!revertsAssistant) assertCanDeleteComment(principal, found);
   const deleted = await deps.store.delete(
     address.projectId,
     address.id,

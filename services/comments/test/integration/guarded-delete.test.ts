@@ -179,4 +179,37 @@ describe('comments: a delete guarded by the content hash (expected_content_sha25
     expect(await stored(created.id)).to.deep.equal({ content: 'Keep me' });
     expect(await outboxSince(f.sql, mark)).to.deep.equal([]);
   });
+
+  it("lets a team lead reverting the assistant's action delete its comment, guarded; no one else, and not unguarded", async () => {
+    const reverting = (who: 'lead' | 'otherAgent') => {
+      const context = f.as(who);
+      return {
+        ...context,
+        principal: { ...context.principal!, via: { type: 'ai_revert' as const, id: 41 } },
+      };
+    };
+    const created = await f.newComment(ticket, { content: 'AI draft reply: clear the cache' });
+    const denied = {
+      kind: 'permission_denied',
+      message: 'Only the author or an admin can delete this comment',
+    };
+    // Unguarded, or by an agent, the via changes nothing.
+    expect(
+      await refusalOf(
+        f.client.DeleteComment({ project_id: f.support.id, id: created.id }, reverting('lead')),
+      ),
+    ).to.deep.equal(denied);
+    const guarded = {
+      project_id: f.support.id,
+      id: created.id,
+      expected_content_sha256: sha256(created.content),
+    };
+    expect(await refusalOf(f.client.DeleteComment(guarded, reverting('otherAgent')))).to.deep.equal(denied);
+    expect(await refusalOf(f.client.DeleteComment(guarded, f.as('lead')))).to.deep.equal(denied);
+    const mark = await outboxMark(f.sql);
+    await f.client.DeleteComment(guarded, reverting('lead'));
+    expect(await stored(created.id)).to.equal(undefined);
+    const [deleted] = await outboxSince(f.sql, mark);
+    expect(deleted!.payload.actor).to.deep.include({ via: { type: 'ai_revert', id: 41 } });
+  });
 });

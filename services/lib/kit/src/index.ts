@@ -23,6 +23,7 @@ export * from './process.js';
 export * from './json-limits.js';
 export * from './crash.js';
 export * from './caller.js';
+export * from './content-hash.js';
 export * from './field-errors.js';
 export * from './periodic-job.js';
 export * from './service-config.js';
