@@ -331,6 +331,71 @@ describe('autonomy: guardrails and the kill switch', function () {
     });
   });
 
+  describe('the threshold preview', () => {
+    it('labels recorded predictions by what became of them, and breaks them down by value', async () => {
+      // In the other project, so the guardrail tests' predictions stay out of the sample.
+      const predict = async (ticketId: number, value: string, confidence: number, outcome: string | null) => {
+        const { rows } = await assistant.pool.query<{ id: string }>(
+          `INSERT INTO ai_predictions (project_id, ticket_id, action_type, value, confidence, rationale, sources, outcome)
+           VALUES ($1, $2, 'set_priority', $3, $4, 'r', '[]', $5) RETURNING id`,
+          [otherProjectId, ticketId, JSON.stringify(value), confidence, outcome],
+        );
+        return rows[0]!.id;
+      };
+      const actOn = (predictionId: string, ticketId: number, status: string, reviewedBy: number | null) =>
+        assistant.pool.query(
+          `INSERT INTO ai_actions (project_id, ticket_id, ticket_number, prediction_id, action_type, status, confidence,
+             threshold, before, after, expected, set, rationale, sources, ticket_version_before, guardrails_version,
+             needs_review, executed_at, reviewed_by)
+           VALUES ($1, $2::int, 'O-' || $2::text, $3, 'set_priority', $4, 0.7, 0.6, '{}', '{}', '{}', '{}', 'r', '[]', 1, 1,
+             true, now(), $5)`,
+          [otherProjectId, ticketId, predictionId, status, reviewedBy],
+        );
+      // 40 high at 0.9 applied from the console; 5 medium at 0.95 acted on and acknowledged by a
+      // reviewer; 15 low at 0.7 acted on and reverted; 3 at 0.99 nobody decided yet (unknown).
+      for (let i = 0; i < 40; i += 1) await predict(40_000 + i, 'high', 0.9, 'accepted');
+      for (let i = 0; i < 5; i += 1)
+        await actOn(
+          await predict(41_000 + i, 'medium', 0.95, null),
+          41_000 + i,
+          'acknowledged',
+          admin.user_id,
+        );
+      for (let i = 0; i < 15; i += 1)
+        await actOn(await predict(42_000 + i, 'low', 0.7, null), 42_000 + i, 'reverted', null);
+      for (let i = 0; i < 3; i += 1) await predict(43_000 + i, 'urgent', 0.99, null);
+
+      const preview = async (threshold: number) =>
+        JSON.parse(
+          (
+            await client.PreviewThreshold(
+              { project_id: otherProjectId, action_type: 'set_priority', threshold, window_days: 30 },
+              as(admin),
+            )
+          ).preview_json,
+        ) as Record<string, any>;
+      const loose = await preview(0.6);
+      expect(loose).to.deep.include({
+        source: 'recorded',
+        sample: { predictions: 63, labelled: 60, min_labelled: 50 },
+      });
+      expect(loose.at_threshold).to.deep.include({ would_apply: 63, precision: 0.75 });
+      expect(loose.by_value).to.deep.equal([
+        { value: 'high', would_apply: 40, precision: 1 },
+        { value: 'low', would_apply: 15, precision: 0 },
+        { value: 'medium', would_apply: 5, precision: 1 },
+        { value: 'urgent', would_apply: 3, precision: null },
+      ]);
+      const strict = await preview(0.8);
+      expect(strict.at_threshold).to.deep.include({ would_apply: 48, precision: 1 });
+      expect(strict.by_value.map((entry: { value: string }) => entry.value)).to.deep.equal([
+        'high',
+        'medium',
+        'urgent',
+      ]);
+    });
+  });
+
   describe('the kill switch', () => {
     const kill = (reason: string, project?: number, who = admin) =>
       client.ActivateKillSwitch(
