@@ -21,6 +21,8 @@ describe('autonomy: guardrails and the kill switch', function () {
   let client: ServiceClient<'ai'>;
   let projectId = 0;
   let otherProjectId = 0;
+  /** A project of the threshold preview's own, whose predictions no other test touches. */
+  let previewProjectId = 0;
   let typeId = 0;
   let admin: Principal;
   let agent: Principal;
@@ -70,6 +72,9 @@ describe('autonomy: guardrails and the kill switch', function () {
     ).id;
     otherProjectId = (
       await directory.CreateProject({ name: 'Other', slug: 'oth', prefix: 'OTH', description: '' })
+    ).id;
+    previewProjectId = (
+      await directory.CreateProject({ name: 'Preview', slug: 'prv', prefix: 'PRV', description: '' })
     ).id;
     typeId = (
       await directory.CreateTicketType({
@@ -333,12 +338,11 @@ describe('autonomy: guardrails and the kill switch', function () {
 
   describe('the threshold preview', () => {
     it('labels recorded predictions by what became of them, and breaks them down by value', async () => {
-      // In the other project, so the guardrail tests' predictions stay out of the sample.
       const predict = async (ticketId: number, value: string, confidence: number, outcome: string | null) => {
         const { rows } = await assistant.pool.query<{ id: string }>(
           `INSERT INTO ai_predictions (project_id, ticket_id, action_type, value, confidence, rationale, sources, outcome)
            VALUES ($1, $2, 'set_priority', $3, $4, 'r', '[]', $5) RETURNING id`,
-          [otherProjectId, ticketId, JSON.stringify(value), confidence, outcome],
+          [previewProjectId, ticketId, JSON.stringify(value), confidence, outcome],
         );
         return rows[0]!.id;
       };
@@ -349,7 +353,7 @@ describe('autonomy: guardrails and the kill switch', function () {
              needs_review, executed_at, reviewed_by)
            VALUES ($1, $2::int, 'O-' || $2::text, $3, 'set_priority', $4, 0.7, 0.6, '{}', '{}', '{}', '{}', 'r', '[]', 1, 1,
              true, now(), $5)`,
-          [otherProjectId, ticketId, predictionId, status, reviewedBy],
+          [previewProjectId, ticketId, predictionId, status, reviewedBy],
         );
       // 40 high at 0.9 applied from the console; 5 medium at 0.95 acted on and acknowledged by a
       // reviewer; 15 low at 0.7 acted on and reverted; 3 at 0.99 nobody decided yet (unknown).
@@ -369,7 +373,7 @@ describe('autonomy: guardrails and the kill switch', function () {
         JSON.parse(
           (
             await client.PreviewThreshold(
-              { project_id: otherProjectId, action_type: 'set_priority', threshold, window_days: 30 },
+              { project_id: previewProjectId, action_type: 'set_priority', threshold, window_days: 30 },
               as(admin),
             )
           ).preview_json,
