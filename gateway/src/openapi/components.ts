@@ -267,8 +267,11 @@ const activityActorSchema = z
 
 const activitySubjectSchema = z
   .object({
-    type: z.string().meta({ description: 'ticket' }),
-    id: id('Ticket id.'),
+    type: z.string().meta({
+      description:
+        "`ticket`; for the assistant's project-wide entries `project`, or `all_projects` (id 0) for a global kill switch.",
+    }),
+    id: id('Ticket (or project) id.'),
     ticket_number: z.string().nullable(),
     title: z.string().nullable().meta({ description: 'The title as of the change.' }),
   })
@@ -282,8 +285,9 @@ export const activitySchema = z
     type: z.string().meta({
       description:
         'The most specific type of the write: ticket.created, ticket.updated, ticket.deleted, ticket.restored, ' +
-        'ticket.merged, comment.created, comment.updated, comment.deleted, attachment.created, attachment.deleted; ' +
-        'tolerate new values.',
+        'ticket.merged, comment.created, comment.updated, comment.deleted, attachment.created, attachment.deleted, ' +
+        'ai.guardrails_updated, ai.kill_switch_activated, ai.kill_switch_cleared, ai.action_acknowledged, ' +
+        'ai.action_type_paused (session host only); tolerate new values.',
     }),
     occurred_at: timestamp('When the change was committed'),
     project_id: id('Project id.').nullable(),
