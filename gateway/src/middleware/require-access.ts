@@ -10,6 +10,7 @@ import type { RequestHandler } from 'express';
 import { AppError } from '@tix/kit';
 import { roleAllows, roleAtLeast, type Principal, type Role, type Scope } from '@tix/protos';
 import { requirePrincipal, type HostRole } from '../http/request-context.js';
+import type { Access, Operation } from '../routes/operation.js';
 
 export function missingScopeMessage(scope: Scope): string {
   return `Missing required scope: ${scope}`;
@@ -32,6 +33,22 @@ export function holdsScope(principal: Principal, scope: Scope): boolean {
   return principal.scopes.includes(scope) && roleAllows(principal.role, scope);
 }
 
+/** Whether a signed-in user of `role` may call an operation of `access` on the session host. */
+export function sessionRoleAllows(access: Access, role: Role): boolean {
+  return typeof access === 'string' || 'session' in access || roleAtLeast(role, access.role);
+}
+
+/**
+ * The operation ids a signed-in user of `role` may call on the session host, sorted: what the console
+ * shows or hides, decided by the declarations requireAccess enforces (GET /api/auth/me).
+ */
+export function allowedSessionOperations(operations: readonly Operation[], role: Role): string[] {
+  return operations
+    .filter((operation) => operation.hosts.includes('app') && sessionRoleAllows(operation.access, role))
+    .map((operation) => operation.operationId)
+    .sort();
+}
+
 /** The check of `access` on `host`; undefined when every authenticated caller passes. */
 export function requireAccess(
   access: { scope: Scope | null; role: Role },
@@ -41,7 +58,7 @@ export function requireAccess(
     if (access.role === 'viewer') return undefined;
     return (request, _response, next) => {
       const { role } = requirePrincipal(request);
-      if (!roleAtLeast(role, access.role))
+      if (!sessionRoleAllows(access, role))
         throw AppError.permissionDenied(roleTooLowMessage(role, access.role));
       next();
     };

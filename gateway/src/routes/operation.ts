@@ -90,6 +90,8 @@ export interface RouteDeps {
   passwordResetMail: PasswordResetMailer;
   /** Rate limits, quotas, idempotency; absent = none (tests). Routes read a budget from it. */
   limits?: GatewayLimits;
+  /** Every operation the gateway serves (GET /api/auth/me lists those the user may call). */
+  operations?: readonly Operation[];
 }
 
 /** The example of a JSON body, typed as what its schema accepts. */

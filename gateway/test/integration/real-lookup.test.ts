@@ -245,19 +245,15 @@ describe('gateway + real lookup service (fresh database, RabbitMQ vhost)', funct
     expect(login.status).to.equal(200);
     const session = login.headers.get('set-cookie')!.split(';')[0]!;
     const me = await request(`${gateway.appUrl}/api/auth/me`, { headers: { Cookie: session } });
-    expect(me.body).to.deep.equal({
-      ok: true,
-      data: {
-        user: {
-          id: ids.admin,
-          name: 'Ada Admin',
-          email: 'ada@example.com',
-          role: 'admin',
-          is_active: true,
-          is_system: false,
-        },
-      },
+    expect(me.body.data.user).to.deep.equal({
+      id: ids.admin,
+      name: 'Ada Admin',
+      email: 'ada@example.com',
+      role: 'admin',
+      is_active: true,
+      is_system: false,
     });
+    expect(me.body.data.allowed_operations).to.include.members(['updateGuardrails', 'listApiKeys']);
   });
 
   it('refuses a revoked key soon after lookup emits api_key.revoked (cache evicted, TTL notwithstanding)', async () => {

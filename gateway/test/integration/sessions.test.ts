@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
+import { OPERATIONS } from '../../src/routes/index.js';
 import { createClient } from 'redis';
 import { testLogger } from '@tix/kit/testing';
 import { startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
@@ -180,7 +181,11 @@ for (const storeKind of stores) {
       expect(stale.status).to.equal(401);
 
       const me = await browser.send('/api/auth/me');
-      expect(me.body).to.deep.equal({ ok: true, data: { user: ALICE } });
+      // An admin may call every operation the session host serves.
+      const served = OPERATIONS.filter((operation) => operation.hosts.includes('app'))
+        .map((operation) => operation.operationId)
+        .sort();
+      expect(me.body).to.deep.equal({ ok: true, data: { user: ALICE, allowed_operations: served } });
       expect(lookup.lastContext.GetUsers?.principal).to.deep.equal({
         kind: 'session',
         user_id: 10,
@@ -200,6 +205,36 @@ for (const storeKind of stores) {
         headers: { Cookie: cookieBeforeLogout! },
       });
       expect(after.status).to.equal(401);
+    });
+
+    it("lists in /auth/me the operations the user's role allows, as the server enforces them", async () => {
+      const browser = new Browser(gateway.appUrl);
+      const token = await browser.csrfToken();
+      expect(
+        (
+          await browser.post(
+            '/api/auth/login',
+            { email: 'alice@example.com', password: 'correct horse battery' },
+            token,
+          )
+        ).status,
+      ).to.equal(200);
+      lookup.override('GetUsers', () => Promise.resolve({ users: [{ ...ALICE, role: 'agent' }] }));
+      try {
+        const allowed = (await browser.send('/api/auth/me')).body.data.allowed_operations as string[];
+        expect(allowed).to.include.members(['listTickets', 'createTicket', 'suggestReply']);
+        for (const operation of OPERATIONS.filter((candidate) => candidate.hosts.includes('app'))) {
+          const needs =
+            typeof operation.access === 'object' && 'role' in operation.access ? operation.access.role : null;
+          const expected = needs === null || needs === 'viewer' || needs === 'agent';
+          expect(allowed.includes(operation.operationId), operation.operationId).to.equal(expected);
+        }
+        // And the server refuses what the list leaves out.
+        expect(allowed).to.not.include('listApiKeys');
+        expect((await browser.send('/api/api-keys')).status).to.equal(403);
+      } finally {
+        lookup.reset();
+      }
     });
 
     it('refuses wrong credentials with 401 and bad input with 422', async () => {

@@ -29,6 +29,6 @@ export function createSessionRouter(deps: SessionRouterDeps): Router {
   router.use(requireCsrfToken({ trustedOrigins: deps.cors.mode === 'list' ? deps.cors.origins : [] }));
   router.use(parseJsonBody({ limitBytes: deps.bodyLimitBytes, isExempt: readsOwnBody(OPERATIONS, 'app') }));
   for (const handler of deps.limits?.afterBodyParsing ?? []) router.use(handler);
-  mountOperations(router, 'app', OPERATIONS, deps);
+  mountOperations(router, 'app', OPERATIONS, { ...deps, operations: OPERATIONS });
   return router;
 }

@@ -21,7 +21,8 @@ import {
 } from '../../middleware/session.js';
 import { userSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
-import { json, message, single } from '../../openapi/responses.js';
+import { allowedSessionOperations } from '../../middleware/require-access.js';
+import { json, message } from '../../openapi/responses.js';
 import { z as zod } from '../../openapi/zod-openapi.js';
 import { requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
@@ -128,10 +129,24 @@ export const SESSION_OPERATIONS: Operation[] = [
     project: 'none',
     operationId: 'getSignedInUser',
     tag: 'Session',
-    summary: 'The signed-in user',
-    success: single(200, 'The user.', 'user', userSchema, EXAMPLES.user),
+    summary: 'The signed-in user, and what they may do',
+    description:
+      'The user, re-read (a deactivated user is signed out here), and `allowed_operations`: the operationIds of ' +
+      'this document the user may call, decided by the same role rules the server enforces, so a client hides ' +
+      'what it may not use instead of re-implementing the roles.',
+    success: json(
+      200,
+      'The user and their operations.',
+      zod.object({
+        user: userSchema,
+        allowed_operations: zod
+          .array(zod.string())
+          .meta({ description: 'operationIds this user may call on the session host, sorted.' }),
+      }),
+      { user: EXAMPLES.user, allowed_operations: ['createTicket', 'getSignedInUser', 'listTickets'] },
+    ),
     errors: [],
-    async handle(_input, request, response, { services, sessions }) {
+    async handle(_input, request, response, { services, sessions, operations = [] }) {
       const session = request.session;
       if (!session?.data.user) throw AppError.unauthenticated(NOT_SIGNED_IN_MESSAGE);
       const { users } = await requireService(services, 'lookup').GetUsers(
@@ -147,7 +162,10 @@ export const SESSION_OPERATIONS: Operation[] = [
         session.data.user = { id: user.id, role: user.role };
         await sessions.store.save(session.id, session.data);
       }
-      sendData(response, { user: presentUser(user) });
+      sendData(response, {
+        user: presentUser(user),
+        allowed_operations: allowedSessionOperations(operations, user.role),
+      });
     },
   }),
 ];
