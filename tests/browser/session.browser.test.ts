@@ -44,7 +44,10 @@ async function reportsCounted(): Promise<number> {
   const text = await (await fetch(fleet().metricsUrls.gateway!)).text();
   const line = text
     .split('\n')
-    .find((candidate) => candidate.startsWith('tix_client_errors_total{signed_in="true"}'));
+    .find(
+      (candidate) =>
+        candidate.startsWith('tix_client_errors_total{') && candidate.includes('signed_in="true"'),
+    );
   return line === undefined ? 0 : Number(line.split(' ').at(-1));
 }
 
