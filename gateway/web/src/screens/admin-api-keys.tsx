@@ -1,6 +1,271 @@
-/** API keys: not built yet (the console's route table and nav already point here). */
-import { NotBuiltYet } from '../ui/empty-state';
+/**
+ * API keys (admin): every key (GET /api-keys: prefix, name, owner, scopes, project, dates; never a
+ * value), filtered by owner (`?user=<id>`), creating one for a user with scopes and an optional
+ * project (POST /api-keys: the value is in that answer only, shown once with a Copy button), and
+ * revoking (DELETE /api-keys/{id}: at once on every gateway).
+ */
+import { useState } from 'preact/hooks';
+import { api, call, showError } from '../api/client';
+import type { components, operations } from '../generated/api';
+import { projects } from '../projects';
+import { setQuery } from '../router';
+import { Button } from '../ui/button';
+import { EmptyState, Loading } from '../ui/empty-state';
+import { Field, FormError } from '../ui/field';
+import { toast } from '../ui/toast';
+import { ConfirmDialog } from './admin/confirm-dialog';
+import { CheckboxGroup, Panel, SelectField, unplacedErrors, useForm } from './admin/controls';
+import { ShownOnce } from './admin/shown-once';
+import { formatTime, useLoaded } from './admin/use-loaded';
+import type { ScreenProps } from './screen';
 
-export default function Screen() {
-  return <NotBuiltYet screen="API keys" />;
+type ApiKey = components['schemas']['ApiKey'];
+type User = components['schemas']['User'];
+type Scope = operations['createApiKey']['requestBody']['content']['application/json']['scopes'][number];
+
+const SCOPES = [
+  'tickets:read',
+  'tickets:write',
+  'tickets:delete',
+  'comments:read',
+  'comments:write',
+] as const satisfies readonly Scope[];
+
+function CreateKeyForm({
+  users,
+  onCreated,
+}: {
+  users: User[];
+  onCreated: (key: ApiKey, value: string) => void;
+}) {
+  const owners = users.filter((user) => user.is_active && !user.is_system);
+  const [name, setName] = useState('');
+  const [userId, setUserId] = useState('');
+  const [projectId, setProjectId] = useState('');
+  const [scopes, setScopes] = useState<string[]>(['tickets:read']);
+  const form = useForm();
+  const placed = ['name', 'user_id', 'project_id', 'scopes'];
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    await form.run(async () => {
+      const answer = await call(
+        api.POST('/api-keys', {
+          body: {
+            name,
+            scopes: scopes as Scope[],
+            // An unchosen owner is sent as 0 so the server names the field (no client-side second rulebook).
+            user_id: Number(userId),
+            project_id: projectId ? Number(projectId) : null,
+          },
+        }),
+      );
+      onCreated(answer.api_key, answer.key);
+      setName('');
+    });
+  }
+
+  return (
+    <form
+      class="form admin-form"
+      onSubmit={(event) => void submit(event)}
+      noValidate
+      aria-label="New API key"
+    >
+      <FormError
+        message={
+          [form.formError, ...unplacedErrors(form.fieldErrors, placed)].filter(Boolean).join(' ') || null
+        }
+      />
+      <div class="admin-row">
+        <Field
+          label="Key name"
+          name="name"
+          hint="What it is for: Zapier, nightly export."
+          value={name}
+          onValue={setName}
+          errors={form.fieldErrors.name}
+        />
+        <SelectField
+          label="Acts as user"
+          name="user_id"
+          hint="The key has this user's role as well as its scopes."
+          value={userId}
+          onValue={setUserId}
+          options={[
+            { value: '', label: 'Choose a user' },
+            ...owners.map((user) => ({
+              value: String(user.id),
+              label: `${user.name} (${user.role.replace('_', ' ')})`,
+            })),
+          ]}
+          errors={form.fieldErrors.user_id}
+        />
+        <SelectField
+          label="Project"
+          name="project_id"
+          value={projectId}
+          onValue={setProjectId}
+          options={[
+            { value: '', label: 'Every project' },
+            ...(projects.value ?? []).map((project) => ({ value: String(project.id), label: project.name })),
+          ]}
+          errors={form.fieldErrors.project_id}
+        />
+      </div>
+      <CheckboxGroup
+        legend="Scopes"
+        name="scopes"
+        options={SCOPES}
+        chosen={scopes}
+        onChosen={setScopes}
+        errors={form.fieldErrors.scopes}
+      />
+      <div>
+        <Button kind="primary" type="submit" busy={form.busy}>
+          Create API key
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export default function AdminApiKeys({ query }: ScreenProps) {
+  const owner = query.get('user') ?? '';
+  const users = useLoaded(async () => (await call(api.GET('/users'))).users, []);
+  const keys = useLoaded(
+    async () =>
+      (await call(api.GET('/api-keys', { params: { query: owner ? { user_id: Number(owner) } : {} } })))
+        .api_keys,
+    [owner],
+  );
+  const [created, setCreated] = useState<{ name: string; value: string } | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const userById = new Map((users.data ?? []).map((user) => [user.id, user]));
+  const projectById = new Map((projects.value ?? []).map((project) => [project.id, project]));
+
+  async function revoke() {
+    if (!revoking) return;
+    setBusy(true);
+    try {
+      await call(api.DELETE('/api-keys/{id}', { params: { path: { id: revoking.id } } }));
+      toast(`${revoking.name} is revoked.`);
+      keys.reload();
+      setRevoking(null);
+    } catch (error) {
+      showError(error);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section class="screen admin-screen">
+      <h1>API keys</h1>
+      <p class="muted">
+        Integrations call <code>/v1</code> with <code>Authorization: Bearer &lt;key&gt;</code>. A key can do
+        what its scopes allow and its user&apos;s role permits.
+      </p>
+      <Panel title="New API key">
+        {users.data ? (
+          <CreateKeyForm
+            users={users.data}
+            onCreated={(key, value) => {
+              setCreated({ name: key.name, value });
+              keys.reload();
+            }}
+          />
+        ) : (
+          <Loading what="users" />
+        )}
+        {created && (
+          <ShownOnce
+            label={`API key ${created.name}`}
+            value={created.value}
+            onDone={() => setCreated(null)}
+          />
+        )}
+      </Panel>
+      <Panel title="Keys">
+        <div class="filters">
+          <SelectField
+            label="Owner"
+            name="owner"
+            value={owner}
+            onValue={(value) => setQuery({ user: value })}
+            options={[
+              { value: '', label: 'Everyone' },
+              ...(users.data ?? []).map((user) => ({ value: String(user.id), label: user.name })),
+            ]}
+          />
+        </div>
+        {!keys.data ? (
+          <Loading what="API keys" />
+        ) : keys.data.length === 0 ? (
+          <EmptyState title="No API keys." />
+        ) : (
+          <div class="admin-table-wrap">
+            <table class="admin-table" aria-label="API keys">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Prefix</th>
+                  <th scope="col">User</th>
+                  <th scope="col">Project</th>
+                  <th scope="col">Scopes</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">State</th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.data.map((key) => (
+                  <tr key={key.id} class={key.revoked_at ? 'admin-inactive' : undefined}>
+                    <th scope="row">{key.name}</th>
+                    <td>
+                      <code>{key.prefix}…</code>
+                    </td>
+                    <td>{userById.get(key.user_id)?.name ?? `#${key.user_id}`}</td>
+                    <td>
+                      {key.project_id === null
+                        ? 'Every project'
+                        : (projectById.get(key.project_id)?.name ?? `#${key.project_id}`)}
+                    </td>
+                    <td>{key.scopes.join(', ')}</td>
+                    <td>{formatTime(key.created_at)}</td>
+                    <td>{formatTime(key.last_used_at)}</td>
+                    <td>
+                      {key.revoked_at ? (
+                        `Revoked ${formatTime(key.revoked_at)}`
+                      ) : (
+                        <Button
+                          kind="quiet"
+                          aria-label={`Revoke ${key.name}`}
+                          onClick={() => setRevoking(key)}
+                        >
+                          Revoke
+                        </Button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Panel>
+      <ConfirmDialog
+        open={revoking !== null}
+        title={revoking ? `Revoke ${revoking.name}?` : ''}
+        confirmLabel="Revoke key"
+        busy={busy}
+        onConfirm={() => void revoke()}
+        onClose={() => setRevoking(null)}
+      >
+        <p>Every request with this key is refused from now on, on every gateway. This cannot be undone.</p>
+      </ConfirmDialog>
+    </section>
+  );
 }

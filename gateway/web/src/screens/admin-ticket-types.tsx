@@ -1,6 +1,262 @@
-/** Ticket types: not built yet (the console's route table and nav already point here). */
-import { NotBuiltYet } from '../ui/empty-state';
+/**
+ * Ticket types (admin) of the project the console works in: the list (GET /ticket-types, retired
+ * ones included), creating one (POST) and editing one (PATCH /ticket-types/{id}): name, description,
+ * the default flag and the custom fields (admin/field-editor.tsx); retiring and bringing back. A new
+ * field_schema that stored tickets would not fit is refused with 409 and their count, shown on the form.
+ * The type being edited is in the query (`?type=<id>` or `?type=new`).
+ */
+import { useState } from 'preact/hooks';
+import { api, call } from '../api/client';
+import type { components } from '../generated/api';
+import { currentProject, type Project } from '../projects';
+import { setQuery } from '../router';
+import { Button } from '../ui/button';
+import { EmptyState, Loading } from '../ui/empty-state';
+import { Field, FormError } from '../ui/field';
+import { toast } from '../ui/toast';
+import { CheckboxField, Panel, TextAreaField, unplacedErrors, useForm } from './admin/controls';
+import { FieldEditor, toDraft, toEntry, type DraftField } from './admin/field-editor';
+import { formatTime, useLoaded } from './admin/use-loaded';
+import type { ScreenProps } from './screen';
 
-export default function Screen() {
-  return <NotBuiltYet screen="Ticket types" />;
+type TicketType = components['schemas']['TicketType'];
+
+function TicketTypeForm({
+  project,
+  type,
+  onSaved,
+}: {
+  project: Project;
+  /** null: a new type. */
+  type: TicketType | null;
+  onSaved: (type: TicketType) => void;
+}) {
+  const [name, setName] = useState(type?.name ?? '');
+  const [slug, setSlug] = useState(type?.slug ?? '');
+  const [description, setDescription] = useState(type?.description ?? '');
+  const [isDefault, setIsDefault] = useState(type?.is_default ?? false);
+  const [fields, setFields] = useState<DraftField[]>(() =>
+    [...(type?.field_schema ?? [])].sort((a, b) => a.order - b.order).map(toDraft),
+  );
+  const form = useForm();
+  const retire = useForm();
+  const query = { project_id: project.id };
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    const field_schema = fields.map(toEntry);
+    await form.run(async () => {
+      const answer = type
+        ? await call(
+            api.PATCH('/ticket-types/{id}', {
+              params: { path: { id: type.id }, query },
+              body: { name, description, is_default: isDefault, field_schema },
+            }),
+          )
+        : await call(
+            api.POST('/ticket-types', {
+              params: { query },
+              body: { name, slug, description, is_default: isDefault, field_schema },
+            }),
+          );
+      toast(`${answer.ticket_type.name} saved.`);
+      onSaved(answer.ticket_type);
+    });
+  }
+
+  async function setRetired(is_retired: boolean) {
+    if (!type) return;
+    await retire.run(async () => {
+      const answer = await call(
+        api.PATCH('/ticket-types/{id}', { params: { path: { id: type.id }, query }, body: { is_retired } }),
+      );
+      toast(
+        is_retired ? `${type.name} is retired: it takes no new tickets.` : `${type.name} is back in use.`,
+      );
+      onSaved(answer.ticket_type);
+    });
+  }
+
+  const placed = ['name', 'slug', 'description', 'is_default'];
+  const formErrors = unplacedErrors(form.fieldErrors, placed).filter(
+    (message) => !message.startsWith('field_schema'),
+  );
+  return (
+    <>
+      <form
+        class="form admin-form"
+        onSubmit={(event) => void submit(event)}
+        noValidate
+        aria-label={type ? `Edit ${type.name}` : 'New ticket type'}
+      >
+        <FormError message={[form.formError, ...formErrors].filter(Boolean).join(' ') || null} />
+        <div class="admin-row">
+          <Field
+            label="Type name"
+            name="name"
+            value={name}
+            onValue={setName}
+            errors={form.fieldErrors.name}
+          />
+          {type ? (
+            <p class="muted">
+              Slug <code>{type.slug}</code> (never changes)
+            </p>
+          ) : (
+            <Field
+              label="Type slug"
+              name="slug"
+              hint="Lower-case words joined by underscores: bug."
+              value={slug}
+              onValue={setSlug}
+              errors={form.fieldErrors.slug}
+            />
+          )}
+        </div>
+        <TextAreaField
+          label="Type description"
+          name="description"
+          value={description}
+          onValue={setDescription}
+          errors={form.fieldErrors.description}
+        />
+        <CheckboxField
+          label="Default type (new tickets that name no type get it)"
+          name="is_default"
+          checked={isDefault}
+          onChecked={setIsDefault}
+          errors={form.fieldErrors.is_default}
+        />
+        <FieldEditor fields={fields} onFields={setFields} errors={form.fieldErrors} />
+        <div class="admin-inline">
+          <Button kind="primary" type="submit" busy={form.busy}>
+            {type ? 'Save ticket type' : 'Create ticket type'}
+          </Button>
+          <Button kind="quiet" onClick={() => setQuery({ type: null })}>
+            Close
+          </Button>
+        </div>
+      </form>
+      {type && (
+        <div class="admin-retire">
+          <FormError
+            message={
+              [retire.formError, ...Object.values(retire.fieldErrors).flat()].filter(Boolean).join(' ') ||
+              null
+            }
+          />
+          {type.retired_at ? (
+            <Button busy={retire.busy} onClick={() => void setRetired(false)}>
+              Bring {type.name} back
+            </Button>
+          ) : (
+            <Button kind="danger" busy={retire.busy} onClick={() => void setRetired(true)}>
+              Retire {type.name}
+            </Button>
+          )}
+          <p class="field-hint">
+            A retired type keeps its tickets and their values but takes no new tickets.
+          </p>
+        </div>
+      )}
+    </>
+  );
+}
+
+export default function AdminTicketTypes({ query }: ScreenProps) {
+  const project = currentProject.value;
+  const chosen = query.get('type');
+  const types = useLoaded(
+    async () =>
+      project
+        ? (await call(api.GET('/ticket-types', { params: { query: { project_id: project.id } } })))
+            .ticket_types
+        : [],
+    [project?.id],
+  );
+
+  if (!project) return <EmptyState title="No project yet: create one under Projects first." />;
+  const editing =
+    chosen && chosen !== 'new' ? (types.data?.find((type) => String(type.id) === chosen) ?? null) : null;
+  return (
+    <section class="screen admin-screen">
+      <div class="screen-head">
+        <h1>
+          Ticket types <span class="muted">{project.name}</span>
+        </h1>
+        <Button kind="primary" onClick={() => setQuery({ type: 'new' })}>
+          New ticket type
+        </Button>
+      </div>
+      <Panel title="Types">
+        {!types.data ? (
+          <Loading what="ticket types" />
+        ) : types.data.length === 0 ? (
+          <EmptyState title="No ticket types yet: tickets need one. Create the first." />
+        ) : (
+          <div class="admin-table-wrap">
+            <table class="admin-table" aria-label="Ticket types">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Slug</th>
+                  <th scope="col">Custom fields</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {types.data.map((type) => (
+                  <tr key={type.id} class={type.retired_at ? 'admin-inactive' : undefined}>
+                    <th scope="row">{type.name}</th>
+                    <td>{type.slug}</td>
+                    <td>{type.field_schema.map((field) => field.label).join(', ') || '—'}</td>
+                    <td>
+                      {type.retired_at
+                        ? `Retired ${formatTime(type.retired_at)}`
+                        : type.is_default
+                          ? 'Default'
+                          : 'In use'}
+                    </td>
+                    <td>
+                      <Button
+                        kind="quiet"
+                        aria-label={`Edit ${type.name}`}
+                        onClick={() => setQuery({ type: String(type.id) })}
+                      >
+                        Edit
+                      </Button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Panel>
+      {chosen === 'new' && (
+        <Panel title="New ticket type">
+          <TicketTypeForm
+            key={`new:${project.id}`}
+            project={project}
+            type={null}
+            onSaved={(type) => {
+              types.reload();
+              setQuery({ type: String(type.id) });
+            }}
+          />
+        </Panel>
+      )}
+      {editing && (
+        <Panel title={`Edit ${editing.name}`}>
+          <TicketTypeForm
+            key={`${editing.id}:${JSON.stringify(editing)}`}
+            project={project}
+            type={editing}
+            onSaved={() => types.reload()}
+          />
+        </Panel>
+      )}
+    </section>
+  );
 }

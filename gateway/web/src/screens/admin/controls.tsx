@@ -1,0 +1,233 @@
+/**
+ * Form controls the administration screens share, beside ui/field.tsx's text <Field>: a select, a
+ * checkbox, a textarea and a checkbox group, each labelled and showing its 422 field errors (linked
+ * by aria-describedby), and `useForm`, the one submit path: busy flag, 422 -> field errors, other
+ * refusals of the form -> a form error, everything else -> showError.
+ */
+import type { ComponentChildren } from 'preact';
+import { useId, useState } from 'preact/hooks';
+import { ApiError, fieldErrorsOf, showError } from '../../api/client';
+
+export type FieldErrors = Record<string, string[]>;
+
+/** Statuses a form shows as its own error (the request was understood and refused), not a toast. */
+const FORM_REFUSALS = new Set([403, 404, 409, 422]);
+
+export interface FormState {
+  busy: boolean;
+  fieldErrors: FieldErrors;
+  formError: string | null;
+  /** Runs `action`; answers true when it succeeded. Errors land in fieldErrors/formError or a toast. */
+  run: (action: () => Promise<void>) => Promise<boolean>;
+  clear: () => void;
+}
+
+export function useForm(): FormState {
+  const [busy, setBusy] = useState(false);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  function clear() {
+    setFieldErrors({});
+    setFormError(null);
+  }
+  async function run(action: () => Promise<void>): Promise<boolean> {
+    setBusy(true);
+    clear();
+    try {
+      await action();
+      return true;
+    } catch (error) {
+      const fields = fieldErrorsOf(error);
+      if (fields) {
+        setFieldErrors(fields);
+        setFormError('Check the highlighted fields.');
+      } else if (error instanceof ApiError && FORM_REFUSALS.has(error.status)) setFormError(error.message);
+      else showError(error);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { busy, fieldErrors, formError, run, clear };
+}
+
+/** The messages of `errors` under keys no control of the form shows (e.g. `body`), for the form error. */
+export function unplacedErrors(errors: FieldErrors, placed: readonly string[]): string[] {
+  return Object.entries(errors)
+    .filter(([key]) => !placed.includes(key))
+    .flatMap(([key, messages]) => messages.map((message) => `${key}: ${message}`));
+}
+
+function describedBy(id: string, hint: string | undefined, errors: string[] | undefined): string | undefined {
+  const ids = [hint ? `${id}-hint` : '', errors?.length ? `${id}-errors` : ''].filter(Boolean).join(' ');
+  return ids || undefined;
+}
+
+function Hint({ id, hint }: { id: string; hint: string | undefined }) {
+  return hint ? (
+    <p class="field-hint" id={`${id}-hint`}>
+      {hint}
+    </p>
+  ) : null;
+}
+
+export function Errors({ id, errors }: { id: string; errors: string[] | undefined }) {
+  return errors?.length ? (
+    <ul class="field-errors" id={`${id}-errors`}>
+      {errors.map((message) => (
+        <li key={message}>{message}</li>
+      ))}
+    </ul>
+  ) : null;
+}
+
+interface SelectFieldProps {
+  label: string;
+  name: string;
+  value: string;
+  onValue: (value: string) => void;
+  options: readonly { value: string; label: string }[];
+  errors?: string[] | undefined;
+  hint?: string;
+  disabled?: boolean;
+}
+
+export function SelectField({
+  label,
+  name,
+  value,
+  onValue,
+  options,
+  errors,
+  hint,
+  disabled,
+}: SelectFieldProps) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <Hint id={id} hint={hint} />
+      <select
+        id={id}
+        name={name}
+        value={value}
+        disabled={disabled}
+        onChange={(event) => onValue(event.currentTarget.value)}
+        aria-invalid={errors?.length ? 'true' : undefined}
+        aria-describedby={describedBy(id, hint, errors)}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <Errors id={id} errors={errors} />
+    </div>
+  );
+}
+
+interface CheckboxFieldProps {
+  label: string;
+  name: string;
+  checked: boolean;
+  onChecked: (checked: boolean) => void;
+  errors?: string[] | undefined;
+  disabled?: boolean;
+}
+
+export function CheckboxField({ label, name, checked, onChecked, errors, disabled }: CheckboxFieldProps) {
+  const id = useId();
+  return (
+    <div class="field admin-checkbox">
+      <input
+        type="checkbox"
+        id={id}
+        name={name}
+        checked={checked}
+        disabled={disabled}
+        onChange={(event) => onChecked(event.currentTarget.checked)}
+        aria-invalid={errors?.length ? 'true' : undefined}
+        aria-describedby={describedBy(id, undefined, errors)}
+      />
+      <label for={id}>{label}</label>
+      <Errors id={id} errors={errors} />
+    </div>
+  );
+}
+
+interface TextAreaFieldProps {
+  label: string;
+  name: string;
+  value: string;
+  onValue: (value: string) => void;
+  errors?: string[] | undefined;
+  hint?: string;
+  rows?: number;
+}
+
+export function TextAreaField({ label, name, value, onValue, errors, hint, rows = 3 }: TextAreaFieldProps) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <Hint id={id} hint={hint} />
+      <textarea
+        id={id}
+        name={name}
+        rows={rows}
+        value={value}
+        onInput={(event) => onValue(event.currentTarget.value)}
+        aria-invalid={errors?.length ? 'true' : undefined}
+        aria-describedby={describedBy(id, hint, errors)}
+      />
+      <Errors id={id} errors={errors} />
+    </div>
+  );
+}
+
+interface CheckboxGroupProps {
+  legend: string;
+  name: string;
+  options: readonly string[];
+  chosen: readonly string[];
+  onChosen: (chosen: string[]) => void;
+  errors?: string[] | undefined;
+}
+
+/** A fieldset of checkboxes choosing a subset of `options` (scopes, events), kept in `options` order. */
+export function CheckboxGroup({ legend, name, options, chosen, onChosen, errors }: CheckboxGroupProps) {
+  const id = useId();
+  return (
+    <fieldset class="field admin-checkbox-group" aria-describedby={describedBy(id, undefined, errors)}>
+      <legend>{legend}</legend>
+      {options.map((option) => (
+        <label key={option} class="admin-checkbox">
+          <input
+            type="checkbox"
+            name={name}
+            value={option}
+            checked={chosen.includes(option)}
+            onChange={(event) => {
+              const on = event.currentTarget.checked;
+              onChosen(options.filter((each) => (each === option ? on : chosen.includes(each))));
+            }}
+          />
+          {option}
+        </label>
+      ))}
+      <Errors id={id} errors={errors} />
+    </fieldset>
+  );
+}
+
+/** A titled panel of an administration screen. */
+export function Panel({ title, children }: { title: string; children: ComponentChildren }) {
+  const id = useId();
+  return (
+    <section class="admin-panel" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
+  );
+}
