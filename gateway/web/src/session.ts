@@ -19,6 +19,9 @@ export const CAPABILITIES = {
   'tickets.write': 'agent',
   'tickets.delete': 'team_lead',
   'comments.write': 'agent',
+  // Anyone's comment, not only one's own (an author may always edit and delete their own).
+  'comments.edit_any': 'team_lead',
+  'comments.delete_any': 'admin',
   'ai.suggest': 'agent',
   'ai.review': 'team_lead',
   'ai.admin': 'admin',

@@ -1,0 +1,101 @@
+/**
+ * The ticket's status: shown to everyone; agents and above change it (PATCH /tickets/{id}/status),
+ * choosing a resolution when the new status is a closed one of the project's workflow (the only
+ * statuses that take one).
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { api, call, fieldErrorsOf, showError } from '../../api/client';
+import type { Project } from '../../projects';
+import { Button } from '../../ui/button';
+import { SelectField } from './controls';
+import { RESOLUTIONS, resolutionLabel, type Resolution, type Ticket } from './model';
+
+export function StatusControl({
+  ticket,
+  project,
+  canEdit,
+  onSaved,
+}: {
+  ticket: Ticket;
+  project: Project;
+  canEdit: boolean;
+  onSaved: (ticket: Ticket) => void;
+}) {
+  const [status, setStatus] = useState(ticket.status);
+  const [resolution, setResolution] = useState<Resolution>(ticket.resolution_type ?? 'resolved');
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    setStatus(ticket.status);
+    setResolution(ticket.resolution_type ?? 'resolved');
+  }, [ticket.status, ticket.resolution_type]);
+
+  const target = project.statuses.find((candidate) => candidate.slug === status);
+  const needsResolution = target?.is_closed === true;
+  const unchanged = status === ticket.status && (!needsResolution || resolution === ticket.resolution_type);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    setBusy(true);
+    setErrors({});
+    try {
+      const answer = await call(
+        api.PATCH('/tickets/{id}/status', {
+          params: { path: { id: ticket.id }, query: { project_id: project.id } },
+          body: { status, ...(needsResolution ? { resolution_type: resolution } : {}) },
+        }),
+      );
+      onSaved(answer.ticket);
+    } catch (error) {
+      const fieldErrors = fieldErrorsOf(error);
+      if (fieldErrors) setErrors(fieldErrors);
+      else showError(error);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const current = (
+    <p class="ticket-status-current">
+      <span class="ticket-status-badge">{ticket.status_label}</span>
+      {ticket.resolution_type && <span class="muted"> · {resolutionLabel(ticket.resolution_type)}</span>}
+    </p>
+  );
+  if (!canEdit) {
+    return (
+      <section class="ticket-panel" aria-labelledby="ticket-status-heading">
+        <h2 id="ticket-status-heading">Status</h2>
+        {current}
+      </section>
+    );
+  }
+  return (
+    <section class="ticket-panel" aria-labelledby="ticket-status-heading">
+      <h2 id="ticket-status-heading">Status</h2>
+      {current}
+      <form class="ticket-status-form" noValidate onSubmit={(event) => void submit(event)}>
+        <SelectField
+          label="New status"
+          name="status"
+          value={status}
+          options={project.statuses.map((option) => ({ value: option.slug, label: option.label }))}
+          onValue={setStatus}
+          errors={errors.status}
+        />
+        {needsResolution && (
+          <SelectField
+            label="Resolution"
+            name="resolution_type"
+            value={resolution}
+            options={RESOLUTIONS}
+            onValue={(value) => setResolution(value as Resolution)}
+            errors={errors.resolution_type}
+          />
+        )}
+        <Button type="submit" busy={busy} disabled={unchanged}>
+          Change status
+        </Button>
+      </form>
+    </section>
+  );
+}
