@@ -114,6 +114,7 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
           customFieldsJson: request.custom_fields_json,
           tags: request.tags?.values,
           version: request.version,
+          expectedVersion: request.expected_version,
         },
         context,
       );
@@ -121,7 +122,11 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
     },
 
     async DeleteTicket(request, context) {
-      return deleteTicket(deps, { projectId: request.project_id, id: request.id }, context);
+      return deleteTicket(
+        deps,
+        { projectId: request.project_id, id: request.id, expectedVersion: request.expected_version },
+        context,
+      );
     },
 
     async RestoreTicket(request, context) {
@@ -138,6 +143,7 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
           afterId: request.after_id,
           beforeId: request.before_id,
           resolutionType: request.resolution_type,
+          expectedVersion: request.expected_version,
         },
         context,
       );

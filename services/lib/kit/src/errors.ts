@@ -17,6 +17,7 @@ export const ERROR_KINDS = {
   not_found: { http: 404, grpc: GrpcStatus.NOT_FOUND },
   method_not_allowed: { http: 405, grpc: GrpcStatus.UNIMPLEMENTED },
   conflict: { http: 409, grpc: GrpcStatus.ABORTED },
+  precondition_failed: { http: 412, grpc: GrpcStatus.FAILED_PRECONDITION },
   payload_too_large: { http: 413, grpc: GrpcStatus.OUT_OF_RANGE },
   unsupported_media_type: { http: 415, grpc: GrpcStatus.INVALID_ARGUMENT },
   validation_failed: { http: 422, grpc: GrpcStatus.FAILED_PRECONDITION },

@@ -5,7 +5,8 @@
  * the lane and the same status keeps its place. `resolution_type` is accepted only when the target
  * status is closed; moving to an open status clears it. Every successful move bumps the version and
  * writes ticket.updated (+ ticket.status_changed when the status changed). A move carries no version:
- * when another write changes the ticket meanwhile, the move starts over from the new state.
+ * when another write changes the ticket meanwhile, the move starts over from the new state (and a
+ * move conditional on If-Match's version then fails with 412).
  */
 import { actorOf, AppError, FieldErrors } from '@tix/kit';
 import { isResolutionType, RESOLUTION_TYPES, type ResolutionType } from '@tix/protos';
@@ -19,6 +20,7 @@ import {
   type ProjectTicket,
   type TicketDeps,
 } from '../tickets/ticket-steps.js';
+import { checkExpectedVersion } from '../tickets/ticket-errors.js';
 import { stateOf, type TicketRow } from '../tickets/ticket-row.js';
 import { checkStatus } from '../tickets/ticket-rules.js';
 import {
@@ -36,6 +38,8 @@ export interface MoveTicketInput {
   afterId?: number;
   beforeId?: number;
   resolutionType?: string;
+  /** If-Match's version: 412 unless the ticket is at it. */
+  expectedVersion?: number;
 }
 
 export const RESOLUTION_TYPE_NOT_ALLOWED = 'resolution_type is only allowed when moving to a closed status';
@@ -119,6 +123,7 @@ export async function moveTicket(
 
   const row = await retryOnWriteConflict(async () => {
     const before = await loadLiveTicket(deps, project.id, input.id);
+    checkExpectedVersion(input.expectedVersion, before);
     const anchored = input.afterId !== undefined || input.beforeId !== undefined;
     let placement: LanePlacement;
     if (anchored)

@@ -9,7 +9,7 @@ import type { LookupCaller } from '../lookup/lookup-directory.js';
 import { requireAuthor } from '../shared/caller.js';
 import { retryOnWriteConflict } from '../shared/write-retry.js';
 import { applyOneChange, loadLiveTicket, type ProjectTicket, type TicketDeps } from './ticket-steps.js';
-import { TICKET_NOT_DELETED, ticketNotFound } from './ticket-errors.js';
+import { checkExpectedVersion, TICKET_NOT_DELETED, ticketNotFound } from './ticket-errors.js';
 import { stateOf } from './ticket-row.js';
 
 export const TICKET_DELETED_MESSAGE = 'Ticket deleted';
@@ -19,16 +19,22 @@ export interface TicketAddress {
   id: number;
 }
 
+export interface DeleteTicketInput extends TicketAddress {
+  /** If-Match's version: 412 unless the ticket is at it. */
+  expectedVersion?: number;
+}
+
 /** Soft-deletes the live ticket; 404 when there is none. */
 export async function deleteTicket(
   deps: TicketDeps,
-  address: TicketAddress,
+  address: DeleteTicketInput,
   caller: LookupCaller,
 ): Promise<{ message: string }> {
   const author = requireAuthor(caller.principal);
   const project = await deps.lookup.project(address.projectId, caller);
   await retryOnWriteConflict(async () => {
     const before = await loadLiveTicket(deps, project.id, address.id);
+    checkExpectedVersion(address.expectedVersion, before);
     return applyOneChange(
       deps,
       project,

@@ -14,7 +14,7 @@ import { requireAuthor } from '../shared/caller.js';
 import { retryOnWriteConflict } from '../shared/write-retry.js';
 import { checkCustomFields, parseCustomFieldsJson } from './custom-field-rules.js';
 import { applyOneChange, loadLiveTicket, type ProjectTicket, type TicketDeps } from './ticket-steps.js';
-import { ticketModified } from './ticket-errors.js';
+import { checkExpectedVersion, ticketModified } from './ticket-errors.js';
 import { checkAssignee } from './ticket-references.js';
 import { stateOf, type Priority, type TicketRow, type TicketState } from './ticket-row.js';
 import { checkDescription, checkPriority, checkStatus, checkTitle, normaliseTags } from './ticket-rules.js';
@@ -35,6 +35,8 @@ export interface UpdateTicketInput {
   tags?: readonly string[];
   /** Expected current version; absent: no client-side check. */
   version?: number;
+  /** If-Match's version: 412 unless the ticket is at it (checked before `version`). */
+  expectedVersion?: number;
 }
 
 export const NOTHING_TO_UPDATE = 'At least one field to update is required';
@@ -124,6 +126,7 @@ export async function updateTicket(
   const update = checkShape(input, project);
   const row = await retryOnWriteConflict(async () => {
     const before = await loadLiveTicket(deps, project.id, input.id);
+    checkExpectedVersion(input.expectedVersion, before);
     if (input.version !== undefined && input.version !== before.version) throw ticketModified();
     const next = await nextState(deps, project, before, update, caller);
     return applyOneChange(

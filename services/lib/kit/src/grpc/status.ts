@@ -49,6 +49,7 @@ export const GENERIC_MESSAGES: Record<ErrorKind, string> = {
   not_found: 'Not found',
   method_not_allowed: 'Method not allowed',
   conflict: 'Conflict',
+  precondition_failed: 'Precondition failed',
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
   validation_failed: 'Validation failed',
