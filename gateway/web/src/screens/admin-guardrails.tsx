@@ -177,6 +177,8 @@ export default function GuardrailsScreen() {
         <form
           class="form guardrails-form"
           aria-label="Guardrails"
+          // The server judges every setting and names each problem by its path (shown beside the field).
+          noValidate
           onSubmit={(event) => {
             event.preventDefault();
             void save();

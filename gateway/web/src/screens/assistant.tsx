@@ -29,6 +29,7 @@ const REASONS: Record<string, string> = {
 
 function SearchForm({
   label,
+  headingId,
   name,
   initial,
   onSubmit,
@@ -36,6 +37,8 @@ function SearchForm({
   minLength,
 }: {
   label: string;
+  /** The section heading that names the form. */
+  headingId: string;
   name: string;
   initial: string;
   onSubmit: (text: string) => void;
@@ -49,7 +52,7 @@ function SearchForm({
     <form
       class="assistant-form"
       role="search"
-      aria-label={label}
+      aria-labelledby={headingId}
       onSubmit={(event) => {
         event.preventDefault();
         onSubmit(text.trim());
@@ -114,6 +117,7 @@ function Search({ projectId, q, page }: { projectId: number; q: string; page: nu
       <h2 id="assistant-search">Search tickets</h2>
       <SearchForm
         label="Words or a ticket number"
+        headingId="assistant-search"
         name="q"
         initial={q}
         minLength={1}
@@ -180,6 +184,7 @@ function Ask({ projectId, question }: { projectId: number; question: string }) {
       <h2 id="assistant-ask">Ask a question</h2>
       <SearchForm
         label="Question, in plain words"
+        headingId="assistant-ask"
         name="question"
         initial={question}
         minLength={3}

@@ -1,0 +1,457 @@
+/**
+ * The console's assistant screens in Debian's Chromium against the real fleet (issue 16): a
+ * suggested reply with its source tickets, inserted into the composer; the kill switch thrown and
+ * cleared, as the agents' availability shows; an action of the assistant reverted from the audit
+ * queue (the ticket's priority comes back), and a revert refused for a later change that an admin
+ * forces; the guardrail form's field errors, conflict dialog and threshold preview; the activity
+ * feed's "new" banner within one poll interval, from one polling tab; each role's navigation; axe
+ * on every screen; screenshots.
+ */
+import { expect } from 'chai';
+import { eventually } from '@tix/kit/testing';
+import type { Page, Request } from 'playwright-core';
+import {
+  expectAccessible,
+  launchBrowser,
+  screenshot,
+  type ConsoleBrowser,
+  type PageOptions,
+  type WatchedPage,
+} from '../support/browser.js';
+import {
+  createComment,
+  createKey,
+  createProject,
+  createTicket,
+  createTicketType,
+  createUser,
+  type ProjectFixture,
+  type Role,
+} from '../support/fixtures.js';
+import { request } from '../support/http.js';
+import { signIn, type BrowserSession } from '../support/session.js';
+
+const PASSWORD = 'an assistant console passphrase';
+const ROLES: Role[] = ['admin', 'team_lead', 'agent', 'viewer'];
+const ARRIVAL_MS = 30_000;
+/** The gateway's X-Poll-Interval (gateway/src/http/polling.ts: a constant, no env setting). */
+const POLL_INTERVAL_MS = 10_000;
+/** A poll is scheduled right after the previous answer; allow the request and a render on top. */
+const POLL_SLACK_MS = 2_500;
+
+interface Ticket {
+  id: number;
+  ticket_number: string;
+  version: number;
+  priority: string;
+}
+
+interface Action {
+  id: number;
+  ticket_id: number;
+  status: string;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+}
+
+describe('the assistant in the console', function () {
+  this.timeout(300_000);
+  let console_: ConsoleBrowser;
+  let project: ProjectFixture;
+  let typeId: number;
+  let customerKey: string;
+  let agentKey: string;
+  let admin: BrowserSession;
+  let agent: BrowserSession;
+  const users = {} as Record<Role, { id: number; email: string }>;
+  const resolvedIds: number[] = [];
+  const pages: WatchedPage[] = [];
+
+  const inProject = (route: string) => `${route}${route.includes('?') ? '&' : '?'}project=${project.slug}`;
+
+  async function newPage(options?: PageOptions): Promise<WatchedPage> {
+    const watched = await console_.newPage(options);
+    pages.push(watched);
+    return watched;
+  }
+
+  async function signInAs(role: Role, path: string, options?: PageOptions): Promise<WatchedPage> {
+    const watched = await newPage(options);
+    const { page } = watched;
+    await page.goto(path);
+    await page.getByLabel('Email').fill(users[role].email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Sign out' }).waitFor();
+    // Sign-in may land on the board rather than `next` (the shell's redirect races it): go there.
+    await page.goto(path);
+    await page.getByRole('link', { name: 'Sign out' }).waitFor();
+    return watched;
+  }
+
+  const fileCheckoutFailure = (suffix: string) =>
+    createTicket<Ticket>(customerKey, {
+      ticket_type_id: typeId,
+      title: `Checkout fails with card declined ${suffix}`,
+      description: 'Every card is declined at checkout and customers cannot pay for their orders.',
+    });
+
+  const getTicket = async (id: number): Promise<Ticket> => {
+    const response = await request(`/v1/tickets/${id}`, { key: agentKey });
+    expect(response.status, response.text).to.equal(200);
+    return response.body.data.ticket as Ticket;
+  };
+
+  /** The assistant's action on `ticket`, once it has taken one. */
+  const actionOn = (ticket: Ticket) =>
+    eventually(async () => {
+      const response = await agent.call('GET', inProject(`/ai/autonomous-actions?ticket_id=${ticket.id}`));
+      const actions = response.status === 200 ? (response.body.data.actions as Action[]) : [];
+      return actions.length === 1 && actions[0]!.status !== 'executing' ? actions[0]! : undefined;
+    }, ARRIVAL_MS * 2);
+
+  before(async () => {
+    console_ = await launchBrowser();
+    project = await createProject();
+    typeId = (await createTicketType(project.slug, { isDefault: true })).id;
+    customerKey = (await createKey({ project: project.slug })).key;
+    agentKey = (await createKey({ project: project.slug })).key;
+    for (const role of ROLES) users[role] = await createUser(role, { password: PASSWORD });
+    admin = await signIn(users.admin.email, PASSWORD);
+    agent = await signIn(users.agent.email, PASSWORD);
+
+    // Resolved history: checkout failures were high priority and answered with a public reply.
+    const resolve = async (body: Record<string, unknown>, reply: string) => {
+      const ticket = await createTicket<Ticket>(customerKey, { ticket_type_id: typeId, ...body });
+      await createComment(agentKey, ticket.id, { content: reply, is_internal: false });
+      const closed = await request(`/v1/tickets/${ticket.id}/status`, {
+        method: 'PATCH',
+        key: agentKey,
+        body: { status: 'closed', resolution_type: 'resolved' },
+      });
+      expect(closed.status, closed.text).to.equal(200);
+      resolvedIds.push(ticket.id);
+    };
+    for (let i = 0; i < 8; i += 1) {
+      await resolve(
+        {
+          title: `Checkout fails with card declined (${i})`,
+          description: 'Every card is declined at checkout and customers cannot pay for their orders.',
+          priority: 'high',
+        },
+        'Our payment provider had an outage; card payments work again, please retry your order.',
+      );
+      await resolve(
+        {
+          title: `Invoice shows the wrong VAT number (${i})`,
+          description: 'Our invoice lists an old VAT number for the company.',
+          priority: 'low',
+        },
+        'We corrected the VAT number; the new invoice is in your account.',
+      );
+    }
+    await eventually(async () => {
+      const response = await agent.call('GET', inProject('/ai/suggest-reply/availability'));
+      return response.status === 200 && response.body.data.corpus.resolved_tickets === 16;
+    }, ARRIVAL_MS);
+
+    const { autonomy } = (await admin.call('GET', inProject('/ai/autonomy'))).body.data;
+    const updated = await admin.call('PUT', inProject('/ai/autonomy/guardrails'), {
+      version: autonomy.guardrails.version,
+      actions: { set_priority: { mode: 'auto', threshold: 0.5 } },
+      review: { sample_rate: 1 },
+      auto_pause: { min_actions: 1000 },
+    });
+    expect(updated.status, updated.text).to.equal(200);
+  });
+
+  afterEach(async function () {
+    const open = pages.splice(0);
+    // A failed scenario leaves a picture of each page it had open, to see what the console showed.
+    if (this.currentTest?.state === 'failed') {
+      for (const [index, watched] of open.entries()) {
+        await screenshot(watched.page, `failed-${this.currentTest.title.slice(0, 40)}-${index}`).catch(
+          () => '',
+        );
+      }
+    }
+    for (const watched of open) watched.expectNoProblems();
+  });
+
+  after(async () => {
+    await admin?.call('POST', inProject('/ai/autonomy/clear-kill'), { reason: 'ai browser test cleanup' });
+    await console_?.close();
+  });
+
+  it('suggests a reply with links to its source tickets and inserts it into the composer', async () => {
+    const ticket = await fileCheckoutFailure('for a reply');
+    const { page } = await signInAs('agent', inProject(`/assistant?ticket=${ticket.id}`));
+    const panel = page.getByRole('complementary', { name: 'Assistant' });
+    await panel.getByText('Suggestions available').waitFor();
+    const quotaBefore = Number(
+      await panel.locator('[data-quota-remaining]').getAttribute('data-quota-remaining'),
+    );
+
+    await panel.getByRole('button', { name: 'Suggest reply' }).click();
+    const suggestion = panel.locator('.ai-suggestion');
+    await suggestion.waitFor();
+    const text = (await suggestion.locator('.ai-suggestion-text').textContent())!;
+    expect(text).to.contain('payment provider');
+    const hrefs = await suggestion
+      .locator('.ai-sources a')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+    const sources = hrefs.map((href) => Number(href.split('/').pop()));
+    expect(sources.length).to.be.greaterThan(0);
+    for (const id of sources) expect(resolvedIds).to.include(id);
+    await expectAccessible(page);
+    await screenshot(page, 'assistant-suggested-reply');
+
+    await panel.getByRole('button', { name: 'Insert into composer' }).click();
+    expect(await page.getByLabel('Reply draft').inputValue()).to.equal(text);
+    await eventually(async () => {
+      const remaining = await panel.locator('[data-quota-remaining]').getAttribute('data-quota-remaining');
+      return Number(remaining) === quotaBefore - 1;
+    }, 5_000);
+  });
+
+  it('searches tickets and answers a question from resolved tickets, accessibly', async () => {
+    const { page } = await signInAs('agent', inProject('/assistant'));
+    await page.getByRole('searchbox', { name: 'Words or a ticket number' }).fill('VAT number');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.locator('.assistant-result').first().waitFor();
+    expect(await page.locator('.assistant-snippet mark').count()).to.be.greaterThan(0);
+
+    await page
+      .getByRole('searchbox', { name: 'Question, in plain words' })
+      .fill('Why is every card declined at checkout?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await page.locator('.assistant-answer').waitFor();
+    expect(await page.locator('.assistant-answer .ai-sources a').count()).to.be.greaterThan(0);
+    await expectAccessible(page);
+    await screenshot(page, 'assistant-search-and-ask');
+  });
+
+  it('throws the kill switch and clears it: the agents see it in availability, the feed lists both', async () => {
+    const ticket = await fileCheckoutFailure('during a kill');
+    const { page } = await signInAs('admin', inProject('/admin/kill-switch'));
+    await page.locator('[data-kill-active="false"]').waitFor();
+    await expectAccessible(page);
+    await page.getByLabel('Reason').fill('Priorities look wrong today');
+    await page.getByRole('button', { name: 'Stop the assistant' }).click();
+    await page.locator('[data-kill-active="true"]').waitFor();
+    expect(await page.locator('.kill-state').textContent()).to.contain('Priorities look wrong today');
+    await screenshot(page, 'kill-switch-on');
+
+    const agentPage = (await signInAs('agent', inProject(`/assistant?ticket=${ticket.id}`))).page;
+    await agentPage.locator('[data-autonomy="killed"]').waitFor();
+    expect(await agentPage.getByText('stopped by the kill switch').count()).to.equal(1);
+
+    await page.getByLabel('Reason').fill('Fixed the priority rules');
+    await page.getByRole('button', { name: 'Resume the assistant' }).click();
+    await page.locator('[data-kill-active="false"]').waitFor();
+    await agentPage.reload();
+    await agentPage.locator('[data-autonomy="active"]').waitFor();
+
+    await page.goto(inProject('/activity?type=ai.*'));
+    await page.locator('[data-activity-ready]').waitFor();
+    const summaries = await page.locator('.activity-summary').allTextContents();
+    expect(summaries.some((summary) => /activated the assistant's kill switch/.test(summary))).to.equal(true);
+    expect(summaries.some((summary) => /cleared the assistant's kill switch/.test(summary))).to.equal(true);
+    await screenshot(page, 'activity-autonomy-entries');
+  });
+
+  it("reverts the assistant's action from the audit queue: the ticket's priority comes back", async () => {
+    const filed = await fileCheckoutFailure('to revert');
+    expect(filed.priority).to.equal('medium');
+    const action = await actionOn(filed);
+    expect(action.after).to.deep.equal({ priority: 'high' });
+    expect((await getTicket(filed.id)).priority).to.equal('high');
+
+    const { page } = await signInAs('team_lead', inProject('/audit-queue'));
+    const card = page.locator(`[data-action-id="${action.id}"]`);
+    await card.waitFor();
+    const pendingBefore = Number(await page.locator('[data-count="pending_review"]').textContent());
+    await expectAccessible(page);
+    await screenshot(page, 'audit-queue');
+
+    await card.getByRole('button', { name: 'Revert' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Reason (optional)').fill('Not urgent: one customer');
+    await dialog.getByRole('button', { name: 'Revert', exact: true }).click();
+    await card.waitFor({ state: 'detached' });
+    expect((await getTicket(filed.id)).priority).to.equal('medium');
+    await eventually(
+      async () =>
+        Number(await page.locator('[data-count="pending_review"]').textContent()) === pendingBefore - 1,
+      5_000,
+    );
+  });
+
+  it('shows why a revert is refused after a later change, and lets an admin force it', async () => {
+    const filed = await fileCheckoutFailure('changed since');
+    const action = await actionOn(filed);
+    const acted = await getTicket(filed.id);
+    const edited = await request(`/v1/tickets/${filed.id}`, {
+      method: 'PUT',
+      key: agentKey,
+      body: { priority: 'critical', version: acted.version },
+    });
+    expect(edited.status, edited.text).to.equal(200);
+
+    const { page } = await signInAs('admin', inProject('/audit-queue'));
+    const card = page.locator(`[data-action-id="${action.id}"]`);
+    await card.getByRole('button', { name: 'Revert' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Revert', exact: true }).click();
+    const refusal = dialog.getByRole('alert');
+    await refusal.waitFor();
+    expect(await refusal.textContent()).to.match(/Ticket was changed after this action.*priority/);
+    await screenshot(page, 'audit-queue-revert-refused');
+    await dialog.getByRole('button', { name: 'Force revert' }).click();
+    await card.waitFor({ state: 'detached' });
+    expect((await getTicket(filed.id)).priority).to.equal('medium');
+  });
+
+  it('edits the guardrails: field errors by dotted path, the conflict dialog, the threshold preview', async () => {
+    const { page } = await signInAs('admin', inProject('/admin/guardrails'));
+    const chart = page.locator('svg.preview-chart');
+    await chart.waitFor();
+    expect(await page.locator('.preview-curve tbody tr').count()).to.be.greaterThan(5);
+    const source = await page.locator('[data-preview-source]').getAttribute('data-preview-source');
+    if (source === 'backtest') expect(await page.locator('.preview-backtest-label').count()).to.equal(1);
+    await expectAccessible(page);
+    await screenshot(page, 'guardrails');
+
+    // 422: below send_reply's floor; the message sits beside that field.
+    const sendReplyThreshold = page.locator('[data-path="actions.send_reply.threshold"]');
+    await sendReplyThreshold.getByRole('spinbutton').fill('0.5');
+    await page.getByRole('button', { name: 'Save guardrails' }).click();
+    await sendReplyThreshold.locator('.field-errors').waitFor();
+    expect(await sendReplyThreshold.locator('.field-errors').textContent()).to.contain(
+      'between 0.9 and 0.99',
+    );
+    await sendReplyThreshold.getByRole('spinbutton').fill('0.95');
+
+    // 409: someone else saves first; mine is re-applied on top of theirs.
+    const { autonomy } = (await admin.call('GET', inProject('/ai/autonomy'))).body.data;
+    const theirs = await admin.call('PUT', inProject('/ai/autonomy/guardrails'), {
+      version: autonomy.guardrails.version,
+      limits: { max_actions_per_hour: 40 },
+    });
+    expect(theirs.status, theirs.text).to.equal(200);
+    await page.locator('[data-path="limits.max_actions_per_ticket"]').getByRole('spinbutton').fill('5');
+    await page.getByRole('button', { name: 'Save guardrails' }).click();
+    const conflict = page.getByRole('dialog', { name: 'The guardrails changed' });
+    await conflict.waitFor();
+    await screenshot(page, 'guardrails-conflict');
+    await conflict.getByRole('button', { name: 'Apply mine on top' }).click();
+    await page.getByText('Guardrails saved.').waitFor();
+    const saved = (await admin.call('GET', inProject('/ai/autonomy'))).body.data.autonomy.guardrails;
+    expect(saved.limits).to.deep.equal({ max_actions_per_hour: 40, max_actions_per_ticket: 5 });
+    expect(saved.actions.send_reply.threshold).to.equal(0.95);
+    expect(saved.version).to.equal(autonomy.guardrails.version + 2);
+  });
+
+  it('shows the "new" banner within one poll interval, polled by one tab for all of them', async () => {
+    const first = await signInAs('agent', inProject('/activity'));
+    await first.page.locator('[data-activity-ready]').waitFor();
+    // A second tab of the same browser (same storage, same session).
+    const secondTab = await first.context.newPage();
+    const secondErrors: string[] = [];
+    secondTab.on('pageerror', (error) => secondErrors.push(error.message));
+    await secondTab.goto(inProject('/activity'));
+    await secondTab.locator('[data-activity-ready]').waitFor();
+    const feeds = [first.page, secondTab];
+    await eventually(async () => {
+      const roles = await Promise.all(
+        feeds.map((page) => page.locator('[data-poll-role]').getAttribute('data-poll-role')),
+      );
+      return roles.sort().join() === 'follower,leader';
+    }, 10_000);
+    const polls = new Map<Page, number>(feeds.map((page) => [page, 0]));
+    for (const page of feeds) {
+      page.on('request', (sent: Request) => {
+        if (new URL(sent.url()).pathname === '/api/activity/new') polls.set(page, polls.get(page)! + 1);
+      });
+    }
+    await expectAccessible(first.page);
+
+    const created = await createTicket<Ticket>(agentKey, { ticket_type_id: typeId, title: 'A fresh ticket' });
+    const started = Date.now();
+    await Promise.all(
+      feeds.map((page) =>
+        page.locator('.activity-banner').waitFor({ timeout: POLL_INTERVAL_MS + POLL_SLACK_MS }),
+      ),
+    );
+    const waitedMs = Date.now() - started;
+    console.log(
+      `      the banner appeared ${waitedMs} ms after the write (poll interval ${POLL_INTERVAL_MS} ms)`,
+    );
+    expect(
+      [...polls.values()].filter((count) => count > 0),
+      'one tab polls',
+    ).to.have.length(1);
+    await screenshot(first.page, 'activity-banner');
+
+    await first.page.locator('.activity-banner').click();
+    const fresh = first.page.locator('.activity-fresh');
+    await fresh.first().waitFor();
+    expect(await fresh.first().textContent()).to.contain(created.ticket_number);
+    await expectAccessible(first.page);
+    await screenshot(first.page, 'activity-new-entries');
+    expect(secondErrors).to.deep.equal([]);
+  });
+
+  it('shows each role only what it may use: no admin for agents, the queue for team leads', async () => {
+    const expectations: Record<Role, { queue: boolean; admin: boolean; assistant: boolean }> = {
+      admin: { queue: true, admin: true, assistant: true },
+      team_lead: { queue: true, admin: false, assistant: true },
+      agent: { queue: false, admin: false, assistant: true },
+      viewer: { queue: false, admin: false, assistant: false },
+    };
+    for (const role of ROLES) {
+      const { page } = await signInAs(role, inProject('/activity'));
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      const wanted = expectations[role];
+      expect(await nav.getByRole('link', { name: 'Audit queue' }).count(), role).to.equal(
+        wanted.queue ? 1 : 0,
+      );
+      expect(await nav.getByRole('link', { name: 'Guardrails' }).count(), role).to.equal(
+        wanted.admin ? 1 : 0,
+      );
+      expect(await nav.getByRole('link', { name: 'Kill switch' }).count(), role).to.equal(
+        wanted.admin ? 1 : 0,
+      );
+      expect(await nav.getByRole('link', { name: 'Assistant' }).count(), role).to.equal(
+        wanted.assistant ? 1 : 0,
+      );
+      if (!wanted.admin) {
+        await page.goto(inProject('/admin/kill-switch'));
+        await page.getByText('Your role does not give access to this page.').waitFor();
+        expect(await page.getByRole('button', { name: 'Stop the assistant' }).count()).to.equal(0);
+      }
+      if (role === 'team_lead') {
+        await page.goto(inProject('/audit-queue?status=all'));
+        await page.locator('[data-queue-ready]').waitFor();
+        expect(await page.getByRole('button', { name: 'Revert' }).count()).to.be.greaterThan(0);
+      }
+    }
+  });
+
+  it('fits the activity feed and the audit queue on a 375 px phone in the dark theme', async () => {
+    for (const path of ['/activity', '/audit-queue?status=all']) {
+      const { page } = await signInAs('admin', inProject(path), {
+        width: 375,
+        height: 740,
+        colorScheme: 'dark',
+      });
+      await page.locator('[data-activity-ready], [data-queue-ready]').first().waitFor();
+      const overflow = await page.evaluate<number>(
+        'document.documentElement.scrollWidth - window.innerWidth',
+      );
+      expect(overflow, `no sideways scrolling on ${path}`).to.be.at.most(0);
+      await expectAccessible(page);
+      await screenshot(page, `phone-dark-${path.slice(1).split('?')[0]}`);
+    }
+  });
+});
