@@ -2,13 +2,15 @@
  * The ticket's history (GET /tickets/{id}/history): every change, comment and file, oldest first,
  * each with who did it, when, and for updates what changed from what to what.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, showError } from '../../api/client';
 import type { Project } from '../../projects';
 import { Button } from '../../ui/button';
 import { formatDateTime, type Activity, type Pagination } from './model';
 
 const PER_PAGE = 50;
+const CATCH_UP_ATTEMPTS = 8;
+const CATCH_UP_DELAY_MS = 750;
 
 function shownValue(value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
@@ -55,19 +57,43 @@ export function History({
   const [page, setPage] = useState(1);
   const [answer, setAnswer] = useState<{ activities: Activity[]; pagination: Pagination } | null>(null);
 
+  const totalRef = useRef<number | null>(null);
+  const revisionRef = useRef(revision);
+
   useEffect(() => {
     let current = true;
-    call(
-      api.GET('/tickets/{id}/history', {
-        params: { path: { id: ticketId }, query: { project_id: project.id, page, per_page: PER_PAGE } },
-      }),
-    )
-      .then((loaded) => {
-        if (current) setAnswer(loaded);
-      })
-      .catch(showError);
+    let timer: number | undefined;
+    // After a change made on this screen its entry appears once the activity service has folded
+    // the change's event (asynchronously): ask again, a few times, until the total grows.
+    const afterChange = revision !== revisionRef.current;
+    revisionRef.current = revision;
+    const totalBefore = afterChange ? totalRef.current : null;
+    let attempts = 1;
+    function load() {
+      call(
+        api.GET('/tickets/{id}/history', {
+          params: { path: { id: ticketId }, query: { project_id: project.id, page, per_page: PER_PAGE } },
+        }),
+      )
+        .then((loaded) => {
+          if (!current) return;
+          setAnswer(loaded);
+          totalRef.current = loaded.pagination.total;
+          if (
+            totalBefore !== null &&
+            loaded.pagination.total <= totalBefore &&
+            attempts < CATCH_UP_ATTEMPTS
+          ) {
+            attempts += 1;
+            timer = window.setTimeout(load, CATCH_UP_DELAY_MS);
+          }
+        })
+        .catch(showError);
+    }
+    load();
     return () => {
       current = false;
+      window.clearTimeout(timer);
     };
   }, [ticketId, project.id, page, revision]);
 
