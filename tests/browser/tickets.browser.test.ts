@@ -293,6 +293,9 @@ describe('the ticket list and ticket view in a browser', function () {
     await listReloads(page, () => page.getByLabel('Assignee', { exact: true }).selectOption(''));
     await listReloads(page, () => page.getByLabel('Status', { exact: true }).selectOption('new'));
     expect(new URL(page.url()).searchParams.get('status')).to.equal('new');
+    const inNew = (await request('/v1/tickets?status=new&per_page=100', { key })).body.data.tickets;
+    expect(await column(page, 'Number')).to.have.members(inNew.map((t: any) => t.ticket_number));
+    expect(new Set(await column(page, 'Status'))).to.deep.equal(new Set(['New']));
 
     // Tag and sort: hardware tickets, titles A to Z.
     await listReloads(page, () => page.getByRole('button', { name: 'Clear filters' }).click());
