@@ -214,6 +214,37 @@ describe('the assistant in the console', function () {
     }, 5_000);
   });
 
+  it('in the ticket view: inserts a suggested reply into the composer and applies a prediction in one click', async () => {
+    // A VAT ticket: the assistant predicts low, which it may not set itself (never_downgrade), so it stays
+    // a prediction for a person to apply.
+    const ticket = await createTicket<Ticket>(customerKey, {
+      ticket_type_id: typeId,
+      title: 'Invoice shows the wrong VAT number again',
+      description: 'Our invoice lists an old VAT number for the company.',
+    });
+    await eventually(async () => {
+      const response = await agent.call('GET', inProject(`/ai/predictions?ticket_id=${ticket.id}`));
+      return response.status === 200 && response.body.data.predictions.length > 0;
+    }, ARRIVAL_MS * 2);
+    const { page } = await signInAs('agent', inProject(`/tickets/${ticket.id}`));
+    const panel = page.getByRole('complementary', { name: 'Assistant' });
+    await panel.getByRole('button', { name: 'Suggest reply' }).click();
+    const suggestion = panel.locator('.ai-suggestion');
+    await suggestion.waitFor();
+    const text = (await suggestion.locator('.ai-suggestion-text').textContent())!;
+    expect(await suggestion.locator('.ai-sources a').count()).to.be.greaterThan(0);
+    await panel.getByRole('button', { name: 'Insert into composer' }).click();
+    const composer = page.getByRole('form', { name: 'Add a comment' }).locator('textarea');
+    expect(await composer.inputValue()).to.contain(text);
+
+    const apply = panel.getByRole('button', { name: 'Apply: Priority low' });
+    await apply.click();
+    await panel.locator('.ai-outcome').first().waitFor();
+    expect((await getTicket(ticket.id)).priority).to.equal('low');
+    await expectAccessible(page);
+    await screenshot(page, 'ticket-assistant-panel');
+  });
+
   it('searches tickets and answers a question from resolved tickets, accessibly', async () => {
     const { page } = await signInAs('agent', inProject('/assistant'));
     await page.getByRole('searchbox', { name: 'Words or a ticket number' }).fill('VAT number');
