@@ -7,7 +7,8 @@
  */
 import type { Request, Response } from 'express';
 import type { ErrorEnvelope } from '@tix/kit';
-import { sendData, writeJson } from './envelope.js';
+import { sendTagged } from './conditional.js';
+import { writeJson } from './envelope.js';
 
 /** Seconds a poller should wait between polls (X-Poll-Interval and `poll_interval_seconds`). */
 export const POLL_INTERVAL_SECONDS = 10;
@@ -17,25 +18,10 @@ export function pollEtag(prefix: string, position: number): string {
   return `W/"${prefix}-${position}"`;
 }
 
-/** Whether If-None-Match names `etag` (weak comparison, RFC 9110 13.1.2); `*` names any answer. */
-export function ifNoneMatchNames(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
-}
-
-/** Answers a poll: `data` with its ETag, or 304 when the caller has it already. */
+/** Answers a poll: `data` with its ETag, or 304 when the caller has it already (conditional.ts). */
 export function sendPolled(request: Request, response: Response, etag: string, data: unknown): void {
-  response.setHeader('ETag', etag);
   response.setHeader('X-Poll-Interval', String(POLL_INTERVAL_SECONDS));
-  // The caller's own view: kept by its browser and revalidated on every poll, never by shared caches.
-  response.setHeader('Cache-Control', 'private, no-cache');
-  if (ifNoneMatchNames(request.headers['if-none-match'], etag)) {
-    response.statusCode = 304;
-    response.end();
-    return;
-  }
-  sendData(response, data);
+  sendTagged(request, response, etag, data);
 }
 
 /** 410 in the error envelope: the cursor points before what retention kept. */

@@ -28,6 +28,8 @@ export const CORS_EXPOSED_HEADERS = [
   'X-Idempotency-Replay',
   'ETag',
   'X-Poll-Interval',
+  'Retry-After',
+  'Location',
 ] as const;
 export const CORS_MAX_AGE_SECONDS = 86_400;
 

@@ -90,6 +90,12 @@ const ERROR_RESPONSES: Record<number, ErrorResponse> = {
       'Also: an Idempotency-Key reused with a different payload; a state that does not allow the change.',
     message: 'Ticket was modified by another user',
   },
+  412: {
+    name: 'PreconditionFailed',
+    description:
+      'If-Match names another version of the ticket than the current one: nothing was written; GET it (its ETag), re-apply, retry.',
+    message: 'Ticket has changed since the ETag in If-Match',
+  },
   413: {
     name: 'PayloadTooLarge',
     description: 'The request body is larger than the limit.',
@@ -146,6 +152,10 @@ const COMMON_PUBLIC_ERRORS = [429, 500];
 /** The error statuses an operation documents: its own, the common ones, what its inputs imply. */
 export function errorStatusesOf(operation: OperationDescription): number[] {
   const statuses = new Set(operation.errors);
+  if (operation.ifMatch) {
+    statuses.add(400);
+    statuses.add(412);
+  }
   const { access } = operation;
   if (access === 'public') {
     for (const status of COMMON_PUBLIC_ERRORS) statuses.add(status);
@@ -200,9 +210,16 @@ const HEADERS = {
   },
   ETag: {
     description:
-      'A weak tag naming the position this answer reaches; send it back in If-None-Match with the next poll.',
+      "The answer's tag: strong for one resource (send it back in If-None-Match to GET it only when it " +
+      "changed, or in If-Match on a ticket's write to make it conditional), weak (`W/`) for a poll's " +
+      'position (send it back in If-None-Match with the next poll).',
     schema: { type: 'string' as const },
-    example: 'W/"a-90211"',
+    example: '"t42.3"',
+  },
+  Location: {
+    description: 'The path of the created resource on this host.',
+    schema: { type: 'string' as const },
+    example: '/v1/tickets/42',
   },
   'X-Poll-Interval': {
     description: 'Seconds to wait before polling again.',
@@ -251,9 +268,19 @@ const PARAMETERS = {
     in: 'header' as const,
     required: false,
     description:
-      'The ETag of your previous poll: when nothing changed since, the answer is 304 without a body.',
+      'The ETag of your previous answer (or poll): when nothing changed since, the answer is 304 without a body.',
     schema: { type: 'string' as const },
-    example: 'W/"a-90211"',
+    example: '"t42.3"',
+  },
+  IfMatch: {
+    name: 'If-Match',
+    in: 'header' as const,
+    required: false,
+    description:
+      "The ticket's ETag as you last read it: the write happens only if the ticket is still at that version, " +
+      'else 412 and nothing is written (`*`: any version). Naming several versions is 400.',
+    schema: { type: 'string' as const },
+    example: '"t42.3"',
   },
 };
 
@@ -412,7 +439,19 @@ function successResponses(operation: OperationDescription): Record<string, Respo
               schema: { type: 'string' as const },
             },
           }
-        : responseHeaders(postOnApi ? ['X-Idempotency-Replay'] : []);
+        : success.tagged
+          ? {
+              ...responseHeaders([
+                'ETag',
+                ...(success.status === 201 ? (['Location'] as const) : []),
+                ...(postOnApi ? (['X-Idempotency-Replay'] as const) : []),
+              ]),
+              'Cache-Control': {
+                description: '`private, no-cache`: kept by your client, revalidated before each use.',
+                schema: { type: 'string' as const },
+              },
+            }
+          : responseHeaders(postOnApi ? ['X-Idempotency-Replay'] : []);
       return {
         [success.status]: {
           description: success.description,
@@ -424,7 +463,7 @@ function successResponses(operation: OperationDescription): Record<string, Respo
             },
           },
         },
-        ...(success.polled
+        ...(success.polled || (success.tagged && operation.method === 'get')
           ? { 304: { description: 'Nothing new: If-None-Match names this answer. No body.', headers } }
           : {}),
       };
@@ -537,9 +576,11 @@ function routeOf(
   if (operation.hosts.includes('api') && operation.method === 'post') {
     headerParameters.push(parameterRef('IdempotencyKey'));
   }
-  if (operation.success.kind === 'json' && operation.success.polled) {
+  const { success } = operation;
+  if (success.kind === 'json' && (success.polled || (success.tagged && operation.method === 'get'))) {
     headerParameters.push(parameterRef('IfNoneMatch'));
   }
+  if (operation.ifMatch) headerParameters.push(parameterRef('IfMatch'));
 
   const route: RouteConfig = {
     method: operation.method,

@@ -10,8 +10,17 @@ export type OperationSuccess =
   /**
    * `{ ok: true, data }` with `status`; `example` is the `data` of a real answer. `polled`: a poll
    * (http/polling.ts), with ETag and X-Poll-Interval, answering 304 to a matching If-None-Match.
+   * `tagged`: one resource with a strong ETag (http/conditional.ts), 304 likewise on a GET.
    */
-  | { kind: 'json'; status: number; description: string; data: z.ZodType; example: unknown; polled?: true }
+  | {
+      kind: 'json';
+      status: number;
+      description: string;
+      data: z.ZodType;
+      example: unknown;
+      polled?: true;
+      tagged?: true;
+    }
   /** The bytes of a file with its own Content-Type (the attachment download). */
   | { kind: 'file_download' }
   /**
@@ -46,6 +55,24 @@ export function jsonDownload(options: {
   filename: string;
 }): OperationSuccess {
   return { kind: 'json_download', ...options };
+}
+
+/** One resource, `data: { <key>: <object> }`, with its strong ETag (see OperationSuccess 'json'). */
+export function tagged(
+  status: number,
+  description: string,
+  key: string,
+  schema: z.ZodType,
+  example: unknown,
+): OperationSuccess {
+  return {
+    kind: 'json',
+    status,
+    description,
+    data: zod.object({ [key]: schema }),
+    example: { [key]: example },
+    tagged: true,
+  };
 }
 
 /** A success answering one named object, `data: { <key>: <object> }` (most operations). */

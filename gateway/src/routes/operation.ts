@@ -104,6 +104,8 @@ export interface Operation<S extends RequestSchemas = RequestSchemas> {
   hosts: readonly HostRole[];
   access: Access;
   project: ProjectContextRule;
+  /** A ticket's write honouring If-Match (http/conditional.ts): documented with its 412. */
+  ifMatch?: true;
   /** Body `project_id` names the project too, after the query one (creating tickets and webhooks). */
   projectFromBody?: true;
   /** Path parameters, query and JSON body: validated before the handler, which gets the parsed values. */

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Principal } from '@tix/protos';
-import { ifNoneMatchNames, pollEtag, sendCursorExpired, sendPolled } from '../../src/http/polling.js';
+import { ifNoneMatchNames } from '../../src/http/conditional.js';
+import { pollEtag, sendCursorExpired, sendPolled } from '../../src/http/polling.js';
 import {
   activityFilter,
   mayReadComments,

@@ -12,13 +12,14 @@ import type * as grpc from '@grpc/grpc-js';
 import type { Request } from 'express';
 import { AppError, fromGrpcError, type OutgoingContext, type ServiceClient } from '@tix/kit';
 import { presentAttachment, type attachment } from '@tix/protos';
-import { sendData } from '../../http/envelope.js';
+import { digestEtag, sendTagged } from '../../http/conditional.js';
+import { sendData, setLocation } from '../../http/envelope.js';
 import { sendFile } from '../../http/file-download.js';
 import { receiveSingleFile, type FileSink } from '../../http/multipart-upload.js';
 import { callContext, requireProject } from '../../http/request-context.js';
 import { attachmentSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
-import { confirmation, json, list, single } from '../../openapi/responses.js';
+import { confirmation, json, list, tagged } from '../../openapi/responses.js';
 import { requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
 import {
@@ -149,7 +150,7 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
     description:
       '`multipart/form-data` with exactly one file in the form field `file`; streamed. Too large or an ' +
       'unsupported type answers 422 on `file`. The path `id` is the ticket id.',
-    success: single(201, 'The stored attachment.', 'attachment', attachmentSchema, EXAMPLES.attachment),
+    success: tagged(201, 'The stored attachment.', 'attachment', attachmentSchema, EXAMPLES.attachment),
     errors: [400, 404, 409, 422],
     async handle({ params }, request, response, { services, attachments: limits }) {
       const client = requireService(services, 'attachments');
@@ -170,7 +171,9 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
             transferContext(request, limits),
           ),
       });
-      sendData(response, { attachment: presentAttachment(created) }, 201);
+      const attachment = presentAttachment(created);
+      setLocation(request, response, `/attachments/${created.id}`);
+      sendTagged(request, response, digestEtag(attachment), { attachment }, 201);
     },
   }),
 
@@ -184,14 +187,15 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
     operationId: 'getAttachment',
     tag: 'Attachments',
     summary: 'Get the metadata of an attachment (additive)',
-    success: single(200, 'The attachment.', 'attachment', attachmentSchema, EXAMPLES.attachment),
+    success: tagged(200, 'The attachment.', 'attachment', attachmentSchema, EXAMPLES.attachment),
     errors: [400, 404],
     async handle({ params }, request, response, { services }) {
       const found = await requireService(services, 'attachments').GetAttachment(
         { project_id: requireProject(request).id, id: params.id },
         callContext(request),
       );
-      sendData(response, { attachment: presentAttachment(found) });
+      const attachment = presentAttachment(found);
+      sendTagged(request, response, digestEtag(attachment), { attachment });
     },
   }),
 

@@ -5,11 +5,12 @@
  * pass through unchanged.
  */
 import { presentComment, type comment } from '@tix/protos';
-import { sendData, sendDataStream } from '../../http/envelope.js';
+import { digestEtag, sendTagged } from '../../http/conditional.js';
+import { sendData, sendDataStream, setLocation } from '../../http/envelope.js';
 import { callContext, requireProject } from '../../http/request-context.js';
 import { commentSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
-import { confirmation, count, json, list, single } from '../../openapi/responses.js';
+import { confirmation, count, json, list, tagged } from '../../openapi/responses.js';
 import { z } from '../../openapi/zod-openapi.js';
 import { requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
@@ -90,7 +91,7 @@ export const COMMENT_OPERATIONS: Operation[] = [
     tag: 'Comments',
     summary: 'Comment on a ticket',
     description: 'Internal (team-only) by default. The path `id` is the ticket id.',
-    success: single(201, 'The created comment.', 'comment', commentSchema, EXAMPLES.comment),
+    success: tagged(201, 'The created comment.', 'comment', commentSchema, EXAMPLES.comment),
     errors: [400, 404, 409, 422],
     async handle({ params, body }, request, response, { services }) {
       const created = await requireService(services, 'comments').CreateComment(
@@ -105,7 +106,9 @@ export const COMMENT_OPERATIONS: Operation[] = [
         },
         callContext(request),
       );
-      sendData(response, { comment: presentComment(created) }, 201);
+      const comment = presentComment(created);
+      setLocation(request, response, `/comments/${created.id}`);
+      sendTagged(request, response, digestEtag(comment), { comment }, 201);
     },
   }),
 
@@ -119,14 +122,15 @@ export const COMMENT_OPERATIONS: Operation[] = [
     operationId: 'getComment',
     tag: 'Comments',
     summary: 'Get a comment',
-    success: single(200, 'The comment.', 'comment', commentSchema, EXAMPLES.comment),
+    success: tagged(200, 'The comment.', 'comment', commentSchema, EXAMPLES.comment),
     errors: [400, 404],
     async handle({ params }, request, response, { services }) {
       const found = await requireService(services, 'comments').GetComment(
         { project_id: requireProject(request).id, id: params.id },
         callContext(request),
       );
-      sendData(response, { comment: presentComment(found) });
+      const comment = presentComment(found);
+      sendTagged(request, response, digestEtag(comment), { comment });
     },
   }),
 
@@ -143,14 +147,15 @@ export const COMMENT_OPERATIONS: Operation[] = [
     summary: 'Edit a comment',
     description:
       'Only the author or team leads and above; a public comment cannot become internal. Only given fields change.',
-    success: single(200, 'The edited comment.', 'comment', commentSchema, EXAMPLES.comment),
+    success: tagged(200, 'The edited comment.', 'comment', commentSchema, EXAMPLES.comment),
     errors: [400, 403, 404, 409, 422],
     async handle({ params, body }, request, response, { services }) {
       const updated = await requireService(services, 'comments').UpdateComment(
         updateCommentRequest(requireProject(request).id, params.id, body),
         callContext(request),
       );
-      sendData(response, { comment: presentComment(updated) });
+      const comment = presentComment(updated);
+      sendTagged(request, response, digestEtag(comment), { comment });
     },
   }),
 

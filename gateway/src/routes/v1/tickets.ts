@@ -5,12 +5,13 @@
  * in the ticket service; its errors pass through unchanged.
  */
 import { presentTicket } from '@tix/protos';
-import { sendData, sendDataStream } from '../../http/envelope.js';
+import { expectedTicketVersion, sendTagged, ticketEtag } from '../../http/conditional.js';
+import { sendData, sendDataStream, setLocation } from '../../http/envelope.js';
 import { callContext, requireProject, type ProjectContext } from '../../http/request-context.js';
 import { invalidQuery } from '../../http/validate.js';
 import { paginationSchema, ticketSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
-import { confirmation, json, single } from '../../openapi/responses.js';
+import { confirmation, json, tagged } from '../../openapi/responses.js';
 import { z } from '../../openapi/zod-openapi.js';
 import { requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
@@ -100,14 +101,15 @@ export const TICKET_OPERATIONS: Operation[] = [
     summary: 'Create a ticket',
     description:
       'Body `project_id` counts only when the key is not project-scoped and no `project_id` query parameter is given.',
-    success: single(201, 'The created ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
+    success: tagged(201, 'The created ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
     errors: [400, 409, 422],
     async handle({ body }, request, response, { services }) {
       const created = await requireService(services, 'tickets').CreateTicket(
         createTicketRequest(requireProject(request).id, body),
         callContext(request),
       );
-      sendData(response, { ticket: presentTicket(created) }, 201);
+      setLocation(request, response, `/tickets/${created.id}`);
+      sendTagged(request, response, ticketEtag(created), { ticket: presentTicket(created) }, 201);
     },
   }),
 
@@ -155,14 +157,14 @@ export const TICKET_OPERATIONS: Operation[] = [
     operationId: 'getTicket',
     tag: 'Tickets',
     summary: 'Get a ticket',
-    success: single(200, 'The ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
+    success: tagged(200, 'The ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
     errors: [400, 404],
     async handle({ params }, request, response, { services }) {
       const found = await requireService(services, 'tickets').GetTicket(
         { project_id: requireProject(request).id, id: params.id },
         callContext(request),
       );
-      sendData(response, { ticket: presentTicket(found) });
+      sendTagged(request, response, ticketEtag(found), { ticket: presentTicket(found) });
     },
   }),
 
@@ -179,15 +181,20 @@ export const TICKET_OPERATIONS: Operation[] = [
     summary: 'Update a ticket',
     description:
       'Only the given fields change. With `version`, a ticket modified since answers 409 ' +
-      '(`Ticket was modified by another user`): re-fetch, re-apply, retry.',
-    success: single(200, 'The updated ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
+      '(`Ticket was modified by another user`): re-fetch, re-apply, retry. With If-Match, a ticket at another ' +
+      'version answers 412, checked first.',
+    ifMatch: true,
+    success: tagged(200, 'The updated ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
     errors: [400, 404, 409, 422],
     async handle({ params, body }, request, response, { services }) {
       const updated = await requireService(services, 'tickets').UpdateTicket(
-        updateTicketRequest(requireProject(request).id, params.id, body),
+        {
+          ...updateTicketRequest(requireProject(request).id, params.id, body),
+          expected_version: expectedTicketVersion(request, params.id),
+        },
         callContext(request),
       );
-      sendData(response, { ticket: presentTicket(updated) });
+      sendTagged(request, response, ticketEtag(updated), { ticket: presentTicket(updated) });
     },
   }),
 
@@ -201,11 +208,16 @@ export const TICKET_OPERATIONS: Operation[] = [
     operationId: 'deleteTicket',
     tag: 'Tickets',
     summary: 'Delete a ticket (soft delete)',
+    ifMatch: true,
     success: confirmation('Ticket deleted'),
     errors: [400, 404, 409],
     async handle({ params }, request, response, { services }) {
       const { message } = await requireService(services, 'tickets').DeleteTicket(
-        { project_id: requireProject(request).id, id: params.id },
+        {
+          project_id: requireProject(request).id,
+          id: params.id,
+          expected_version: expectedTicketVersion(request, params.id),
+        },
         callContext(request),
       );
       sendData(response, { message });
@@ -225,14 +237,18 @@ export const TICKET_OPERATIONS: Operation[] = [
     summary: 'Move a ticket to a status lane',
     description:
       'Optionally placed after or before a ticket of the target lane; `resolution_type` only when moving to a closed status.',
-    success: single(200, 'The moved ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
+    ifMatch: true,
+    success: tagged(200, 'The moved ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
     errors: [400, 404, 409, 422],
     async handle({ params, body }, request, response, { services }) {
       const moved = await requireService(services, 'tickets').MoveTicket(
-        moveTicketRequest(requireProject(request).id, params.id, body),
+        {
+          ...moveTicketRequest(requireProject(request).id, params.id, body),
+          expected_version: expectedTicketVersion(request, params.id),
+        },
         callContext(request),
       );
-      sendData(response, { ticket: presentTicket(moved) });
+      sendTagged(request, response, ticketEtag(moved), { ticket: presentTicket(moved) });
     },
   }),
 
@@ -248,14 +264,14 @@ export const TICKET_OPERATIONS: Operation[] = [
     tag: 'Tickets',
     summary: 'Merge a ticket into another (additive)',
     description: 'Closes this ticket as a duplicate of `target_id`; it then carries `merged_into`.',
-    success: single(200, 'The merged ticket.', 'ticket', ticketSchema, EXAMPLES.mergedTicket),
+    success: tagged(200, 'The merged ticket.', 'ticket', ticketSchema, EXAMPLES.mergedTicket),
     errors: [400, 404, 409, 422],
     async handle({ params, body }, request, response, { services }) {
       const merged = await requireService(services, 'tickets').MergeTicket(
         { project_id: requireProject(request).id, id: params.id, target_id: body.target_id },
         callContext(request),
       );
-      sendData(response, { ticket: presentTicket(merged) });
+      sendTagged(request, response, ticketEtag(merged), { ticket: presentTicket(merged) });
     },
   }),
 
@@ -269,14 +285,14 @@ export const TICKET_OPERATIONS: Operation[] = [
     operationId: 'restoreTicket',
     tag: 'Tickets',
     summary: 'Restore a deleted ticket (additive)',
-    success: single(200, 'The restored ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
+    success: tagged(200, 'The restored ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
     errors: [400, 404, 409],
     async handle({ params }, request, response, { services }) {
       const restored = await requireService(services, 'tickets').RestoreTicket(
         { project_id: requireProject(request).id, id: params.id },
         callContext(request),
       );
-      sendData(response, { ticket: presentTicket(restored) });
+      sendTagged(request, response, ticketEtag(restored), { ticket: presentTicket(restored) });
     },
   }),
 ];

@@ -1,0 +1,78 @@
+/**
+ * Conditional requests (RFC 9110 §13): every answer naming one resource carries a strong ETag, a GET
+ * whose If-None-Match names it is 304 without a body, and a ticket's writes honour If-Match.
+ * - A ticket's tag is derived from its id and version (`"t42.3"`): every change raises the version,
+ *   so the tag changes with the representation, and a write's If-Match becomes the
+ *   `expected_version` the ticket service checks in the write's own transaction (412 otherwise),
+ *   with no read before it and no race after it.
+ * - Any other resource's tag is a digest of its JSON.
+ * The polls (polling.ts) use the same If-None-Match rule with weak tags naming a position.
+ */
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { AppError } from '@tix/kit';
+import { sendData } from './envelope.js';
+
+export const IF_MATCH_SEVERAL_VERSIONS = 'If-Match may name only one version of the ticket';
+
+/** The strong tag of a ticket at a version. */
+export function ticketEtag(ticket: { id: number; version: number }): string {
+  return `"t${ticket.id}.${ticket.version}"`;
+}
+
+/** The strong tag of any other resource: a digest of the JSON it is answered as. */
+export function digestEtag(data: unknown): string {
+  return `"d${createHash('sha256').update(JSON.stringify(data)).digest('base64url').slice(0, 27)}"`;
+}
+
+/** The entity tags of an If-Match or If-None-Match header (`*` kept as is). */
+function entityTags(header: string): string[] {
+  return header
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
+}
+
+/** Whether If-None-Match names `etag` (weak comparison, RFC 9110 13.1.2); `*` names any answer. */
+export function ifNoneMatchNames(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const opaque = (tag: string) => tag.replace(/^W\//, '');
+  return entityTags(header).some((tag) => tag === '*' || opaque(tag) === opaque(etag));
+}
+
+/**
+ * Answers `data` tagged with `etag`: kept by the caller's client and revalidated on each use, never by
+ * shared caches; 304 without a body to a GET that already holds it.
+ */
+export function sendTagged(request: Request, response: Response, etag: string, data: unknown, status = 200) {
+  response.setHeader('ETag', etag);
+  response.setHeader('Cache-Control', 'private, no-cache');
+  if (request.method === 'GET' && ifNoneMatchNames(request.headers['if-none-match'], etag)) {
+    response.statusCode = 304;
+    response.end();
+    return;
+  }
+  sendData(response, data, status);
+}
+
+/**
+ * The version a ticket write must find (the ticket service's `expected_version`) from If-Match:
+ * undefined without one or with `*` (the ticket must merely exist, which the write checks anyway);
+ * 0, which no ticket has, when no strong tag of this ticket is named (a weak or foreign tag never
+ * matches, RFC 9110 13.1.1), so the service answers 412. Several versions of the ticket are a 400:
+ * the service checks one.
+ */
+export function expectedTicketVersion(request: Request, ticketId: number): number | undefined {
+  const header = request.headers['if-match'];
+  if (header === undefined) return undefined;
+  const tags = entityTags(header);
+  if (tags.includes('*')) return undefined;
+  const versions = new Set(
+    tags.flatMap((tag) => {
+      const match = /^"t(\d+)\.(\d+)"$/.exec(tag);
+      return match !== null && Number(match[1]) === ticketId ? [Number(match[2])] : [];
+    }),
+  );
+  if (versions.size > 1) throw AppError.badRequest(IF_MATCH_SEVERAL_VERSIONS);
+  return versions.size === 1 ? [...versions][0]! : 0;
+}
