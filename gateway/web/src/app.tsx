@@ -8,6 +8,7 @@ import { showError } from './api/client';
 import { chooseProject, currentProject, loadProjects, projects } from './projects';
 import { location, matchPath, navigate } from './router';
 import { HOME_PATH, ROUTES, type RouteDefinition } from './routes';
+import { safeNext } from './screens/sign-in';
 import { currentUser, hasRole, signInPath } from './session';
 import { ConflictHost } from './ui/conflict-dialog';
 import { EmptyState, Loading } from './ui/empty-state';
@@ -110,7 +111,8 @@ function Screen() {
       : found && found.route.access !== 'anyone' && found.route.access !== 'signed_out' && user === null
         ? signInPath()
         : found?.route.access === 'signed_out' && user
-          ? HOME_PATH
+          ? // Where sign-in itself goes next, so the two never race to different places.
+            safeNext(query.get('next'))
           : null;
   useEffect(() => {
     if (redirect) navigate(redirect, { replace: true });
