@@ -1,9 +1,11 @@
 /**
- * Who is signed in, and what their role lets them do. The server refuses whatever a role may not do;
- * the console only hides those controls (wave2-design §5.3). Screens ask `can('tickets.write')`
- * rather than comparing roles themselves.
+ * Who is signed in, and what they may do. The server refuses whatever a user may not do; the console
+ * only hides those controls. Screens ask `can('tickets.write')` rather than comparing roles: each
+ * capability is decided by the operation the server says the user may call (GET /auth/me's
+ * `allowed_operations`, from the same declarations that refuse the calls), so the console holds no
+ * second copy of the role table.
  */
-import { computed, signal } from '@preact/signals';
+import { batch, computed, signal } from '@preact/signals';
 import { api, ApiError, call, refreshCsrfToken, setCsrfToken } from './api/client';
 import { setSignedOutHandler } from './api/auth-events';
 import type { components } from './generated/api';
@@ -13,21 +15,27 @@ export type User = components['schemas']['User'];
 export const ROLES = ['viewer', 'agent', 'team_lead', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** The lowest role of each capability (the session host's role table). */
+/**
+ * The operation that decides each capability. Two depend on the comment, not only on the user, and
+ * are the spec's role rule (Comments: anyone's comment, where an author may always edit and delete
+ * their own): the comment service applies it.
+ */
 export const CAPABILITIES = {
-  'tickets.read': 'viewer',
-  'tickets.write': 'agent',
-  'tickets.delete': 'team_lead',
-  'comments.write': 'agent',
-  // Anyone's comment, not only one's own (an author may always edit and delete their own).
-  'comments.edit_any': 'team_lead',
-  'comments.delete_any': 'admin',
-  'ai.suggest': 'agent',
-  'ai.review': 'team_lead',
-  'ai.admin': 'admin',
-  admin: 'admin',
-} as const satisfies Record<string, Role>;
+  'tickets.read': { operation: 'getTicket' },
+  'tickets.write': { operation: 'updateTicket' },
+  'tickets.delete': { operation: 'deleteTicket' },
+  'comments.write': { operation: 'createComment' },
+  'comments.edit_any': { role: 'team_lead' },
+  'comments.delete_any': { role: 'admin' },
+  'ai.suggest': { operation: 'suggestReply' },
+  'ai.review': { operation: 'revertAutonomousAction' },
+  'ai.admin': { operation: 'updateGuardrails' },
+  admin: { operation: 'createUser' },
+} as const satisfies Record<string, { operation: string } | { role: Role }>;
 export type Capability = keyof typeof CAPABILITIES;
+
+/** The operationIds the signed-in user may call (empty when signed out). */
+const allowedOperations = signal<ReadonlySet<string>>(new Set());
 
 /** undefined while the first /auth/me is on its way; null when signed out. */
 export const currentUser = signal<User | null | undefined>(undefined);
@@ -45,7 +53,16 @@ export function hasRole(minimum: Role): boolean {
 
 /** True when the signed-in user may use `capability`. */
 export function can(capability: Capability): boolean {
-  return hasRole(CAPABILITIES[capability]);
+  const rule: { operation: string } | { role: Role } = CAPABILITIES[capability];
+  return 'operation' in rule ? allowedOperations.value.has(rule.operation) : hasRole(rule.role);
+}
+
+/** Who is signed in and what they may call, together (no render sees one without the other). */
+function setSignedIn(me: { user: User; allowed_operations: string[] } | null): void {
+  batch(() => {
+    allowedOperations.value = new Set(me?.allowed_operations ?? []);
+    currentUser.value = me?.user ?? null;
+  });
 }
 
 /** The sign-in route, coming back to `next` afterwards. */
@@ -56,26 +73,27 @@ export function signInPath(next: string = currentTarget()): string {
 
 // A 401 anywhere: forget the user; the shell then opens sign-in for routes that need one (app.tsx).
 setSignedOutHandler(() => {
-  currentUser.value = null;
+  setSignedIn(null);
   setCsrfToken(null);
 });
 
 /** Reads the session at start: the user (or null) and the session's CSRF token. */
 export async function loadSession(): Promise<void> {
   const [me] = await Promise.allSettled([call(api.GET('/auth/me')), refreshCsrfToken()]);
-  if (me.status === 'fulfilled') currentUser.value = me.value.user;
-  else if (me.reason instanceof ApiError && me.reason.status === 401) currentUser.value = null;
+  if (me.status === 'fulfilled') setSignedIn(me.value);
+  else if (me.reason instanceof ApiError && me.reason.status === 401) setSignedIn(null);
   else throw me.reason;
 }
 
 export async function signIn(email: string, password: string): Promise<void> {
   const answer = await call(api.POST('/auth/login', { body: { email, password } }));
   setCsrfToken(answer.csrf_token);
-  currentUser.value = answer.user;
+  // Sign-in answers the user; what they may call comes with /auth/me.
+  setSignedIn(await call(api.GET('/auth/me')));
 }
 
 export async function signOut(): Promise<void> {
   await call(api.POST('/auth/logout'));
   setCsrfToken(null);
-  currentUser.value = null;
+  setSignedIn(null);
 }
