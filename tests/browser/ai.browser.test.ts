@@ -485,4 +485,49 @@ describe('the assistant in the console', function () {
       await screenshot(page, `phone-dark-${path.slice(1).split('?')[0]}`);
     }
   });
+
+  it('reverts a ticket closed as a duplicate from the audit queue: it is back in its lane, in its place', async () => {
+    const guardrails = async (actions: Record<string, unknown>) => {
+      const { autonomy } = (await admin.call('GET', inProject('/ai/autonomy'))).body.data;
+      const updated = await admin.call('PUT', inProject('/ai/autonomy/guardrails'), {
+        version: autonomy.guardrails.version,
+        actions,
+      });
+      expect(updated.status, updated.text).to.equal(200);
+    };
+    const file = (title: string) =>
+      createTicket<Ticket>(customerKey, { ticket_type_id: typeId, title, description: 'At the office.' });
+    // Only here may the assistant close duplicates: the other scenarios' tickets look alike.
+    await guardrails({ close_duplicate: { mode: 'auto', threshold: 0.5 } });
+    try {
+      const original = await file('The printer on the third floor jams every sheet');
+      const duplicate = await file('The printer on the third floor jams every sheet again');
+      const action = await actionOn(duplicate);
+      expect(action.after).to.deep.equal({ merged_into_id: original.id });
+      const later = await file('Badge reader at the garage door is dead');
+
+      const { page } = await signInAs('team_lead', inProject('/board'));
+      const openLane = () => page.locator('ol[data-lane="open"] .card-number').allTextContents();
+      await page.locator('ol[data-lane="open"] .card-number', { hasText: later.ticket_number }).waitFor();
+      const merged = await openLane();
+      expect(merged).to.not.include(duplicate.ticket_number);
+      expect(merged.indexOf(original.ticket_number)).to.be.below(merged.indexOf(later.ticket_number));
+
+      await page.goto(inProject('/audit-queue'));
+      const card = page.locator(`[data-action-id="${action.id}"]`);
+      await card.getByRole('button', { name: 'Revert' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Revert', exact: true }).click();
+      await card.waitFor({ state: 'detached' });
+
+      await page.goto(inProject('/board'));
+      await page.locator('ol[data-lane="open"] .card-number', { hasText: duplicate.ticket_number }).waitFor();
+      const restored = await openLane();
+      // Where it was filed: after the original, before the ticket filed after it (not at the lane's end).
+      expect(restored.filter((number) => merged.includes(number))).to.deep.equal(merged);
+      expect(restored.indexOf(duplicate.ticket_number)).to.equal(restored.indexOf(later.ticket_number) - 1);
+      await screenshot(page, 'board-after-duplicate-revert');
+    } finally {
+      await guardrails({ close_duplicate: { mode: 'off' } });
+    }
+  });
 });
