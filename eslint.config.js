@@ -12,6 +12,8 @@ export default tseslint.config(
       '**/dist/**',
       'protos/generated/**',
       'services/*/src/generated/**',
+      'gateway/web/generated/**',
+      'gateway/web/src/generated/**',
       '**/*.cjs',
       'k8s/**',
       'deploy/**/*.yaml',

@@ -10,13 +10,18 @@
  * validated as `{}`, so required fields are named one by one.
  */
 import type { Request, RequestHandler } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AppError } from '@tix/kit';
 
 /** The schemas of one route; a part without a schema is left as express parsed it. */
 export interface RequestSchemas {
   params?: z.ZodType;
   query?: z.ZodType;
+  /**
+   * Unknown query parameters are 400 naming them (a misspelt filter must not quietly widen a list);
+   * the project context's `project` and `project_id` are known everywhere. Needs a zod object query.
+   */
+  strictQuery?: true;
   body?: z.ZodType;
 }
 
@@ -63,6 +68,20 @@ function parameterKey(path: readonly PropertyKey[], root: string): string {
   return path.length === 0 ? root : String(path[0]);
 }
 
+/** The query parameters every operation knows besides its own: the project context's. */
+const CONTEXT_PARAMETERS = new Set(['project', 'project_id']);
+
+export const unknownParameterMessage = (name: string) => `Unknown query parameter: ${name}`;
+
+/** 400 naming each query parameter that `schema` does not declare. */
+export function rejectUnknownParameters(schema: z.ZodType, query: Record<string, unknown>): void {
+  if (!(schema instanceof z.ZodObject)) throw new Error('strictQuery needs a zod object query schema');
+  const known = schema.shape as Record<string, unknown>;
+  const unknown = Object.keys(query).filter((name) => !(name in known) && !CONTEXT_PARAMETERS.has(name));
+  if (unknown.length > 0)
+    throw invalidQuery(Object.fromEntries(unknown.map((name) => [name, [unknownParameterMessage(name)]])));
+}
+
 /** Parses path parameters; 400 with the first issue's message. */
 export function parseParams<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
@@ -89,6 +108,7 @@ export function validate(schemas: RequestSchemas): RequestHandler {
   return (request, _response, next) => {
     if (schemas.params) request.params = parseParams(schemas.params, request.params) as Request['params'];
     if (schemas.query) {
+      if (schemas.strictQuery) rejectUnknownParameters(schemas.query, request.query);
       // Express 5 computes request.query with a getter on every read; pin the parsed value instead.
       Object.defineProperty(request, 'query', {
         value: parseQuery(schemas.query, request.query),

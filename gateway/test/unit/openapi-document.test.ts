@@ -344,8 +344,25 @@ describe('the OpenAPI document', () => {
     expect(byName.get('per_page')).to.include({ type: 'integer', minimum: 1, maximum: 100, default: 50 });
     expect(byName.get('sort')).to.include({ type: 'string', default: '-created_at' });
     expect(byName.get('priority')).to.deep.include({ enum: ['low', 'medium', 'high', 'critical'] });
-    expect(byName.get('assignee')).to.include({ type: 'integer', minimum: 1 });
-    expect([...byName.keys()]).to.include.members(['status', 'q', 'project_id', 'project']);
+    // `none` (additive), or a user id (digits).
+    expect((byName.get('assignee') as { anyOf: object[] }).anyOf).to.deep.equal([
+      { type: 'string', enum: ['none'] },
+      {
+        type: 'string',
+        pattern: '^[0-9]+$',
+        description: 'Only tickets assigned to this user id.',
+        example: 7,
+      },
+    ]);
+    expect([...byName.keys()]).to.include.members([
+      'status',
+      'q',
+      'project_id',
+      'project',
+      'created_since',
+      'updated_since',
+      'deleted',
+    ]);
   });
 
   it('documents the multipart upload and the raw download', () => {

@@ -73,7 +73,19 @@ describe('ticket request mapping (HTTP JSON -> TicketService messages)', () => {
       priority: undefined,
       assignee: undefined,
       tag: 'vip',
+      created_since: undefined,
+      updated_since: undefined,
     });
+    expect(
+      listTicketsRequest(3, {
+        page: 1,
+        per_page: 50,
+        sort: '-updated_at',
+        assignee: 'none',
+        updated_since: '2026-05-02T10:11:00.000Z',
+        deleted: 'only',
+      }),
+    ).to.deep.include({ unassigned: true, updated_since: '2026-05-02T10:11:00.000Z', deleted_only: true });
   });
 
   it('search (q): the filters and sort, no page', () => {
@@ -87,6 +99,8 @@ describe('ticket request mapping (HTTP JSON -> TicketService messages)', () => {
       priority: 'high',
       assignee: undefined,
       tag: 'vip',
+      created_since: undefined,
+      updated_since: undefined,
     });
   });
 

@@ -93,6 +93,7 @@ describe('ticket route schemas', () => {
     });
 
     it('refuses bad page, per_page, sort, priority, assignee, q and tag (400 per parameter)', () => {
+      const ASSIGNEE_MESSAGE = 'assignee must be a user id (a positive integer) or none';
       const cases: [Record<string, unknown>, Record<string, string[]>][] = [
         [{ page: '0' }, { page: ['page must be a positive integer'] }],
         [{ page: '-1' }, { page: ['page must be a positive integer'] }],
@@ -110,9 +111,15 @@ describe('ticket route schemas', () => {
         [{ sort: 'ID' }, { sort: [SORT_MESSAGE] }],
         [{ priority: 'urgent' }, { priority: ['priority must be one of low, medium, high, critical'] }],
         [{ priority: 'HIGH' }, { priority: ['priority must be one of low, medium, high, critical'] }],
-        [{ assignee: 'me' }, { assignee: ['assignee must be a user id (a positive integer)'] }],
-        [{ assignee: '0' }, { assignee: ['assignee must be a user id (a positive integer)'] }],
-        [{ assignee: '2147483648' }, { assignee: ['assignee must be a user id (a positive integer)'] }],
+        [{ assignee: 'me' }, { assignee: [ASSIGNEE_MESSAGE] }],
+        [{ assignee: '0' }, { assignee: [ASSIGNEE_MESSAGE] }],
+        [{ assignee: '2147483648' }, { assignee: [ASSIGNEE_MESSAGE] }],
+        [{ assignee: 'None' }, { assignee: [ASSIGNEE_MESSAGE] }],
+        [
+          { updated_since: 'yesterday' },
+          { updated_since: ['updated_since must be an ISO 8601 date-time such as 2026-05-02T10:11:00Z'] },
+        ],
+        [{ deleted: 'all' }, { deleted: ['deleted must be only'] }],
         [{ q: '' }, { q: ['q must be 1 to 200 characters'] }],
         [{ q: '   ' }, { q: ['q must be 1 to 200 characters'] }],
         [{ q: 'x'.repeat(201) }, { q: ['q must be 1 to 200 characters'] }],

@@ -50,6 +50,10 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
           priority: request.priority,
           assignee: request.assignee,
           tag: request.tag,
+          unassigned: request.unassigned,
+          createdSince: request.created_since,
+          updatedSince: request.updated_since,
+          deletedOnly: request.deleted_only,
         },
         context,
       );
@@ -70,6 +74,10 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
           priority: request.priority,
           assignee: request.assignee,
           tag: request.tag,
+          unassigned: request.unassigned,
+          createdSince: request.created_since,
+          updatedSince: request.updated_since,
+          deletedOnly: request.deleted_only,
         },
         context,
       );

@@ -37,10 +37,20 @@ export function listTicketsRequest(projectId: number, query: ListTicketsQuery): 
     project_id: projectId,
     page: { page: query.page, per_page: query.per_page },
     sort: query.sort,
+    ...listFilters(query),
+  };
+}
+
+/** The filters a list and a search share, as the ticket service takes them. */
+function listFilters(query: ListTicketsQuery) {
+  return {
     status: query.status,
     priority: query.priority,
-    assignee: query.assignee,
+    ...(query.assignee === 'none' ? { unassigned: true } : { assignee: query.assignee }),
     tag: query.tag,
+    created_since: query.created_since,
+    updated_since: query.updated_since,
+    ...(query.deleted === 'only' ? { deleted_only: true } : {}),
   };
 }
 
@@ -53,10 +63,7 @@ export function searchTicketsRequest(
     project_id: projectId,
     q: query.q,
     sort: query.sort,
-    status: query.status,
-    priority: query.priority,
-    assignee: query.assignee,
-    tag: query.tag,
+    ...listFilters(query),
   };
 }
 

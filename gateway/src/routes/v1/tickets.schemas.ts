@@ -19,6 +19,7 @@ import {
   slugField,
   textField,
   textParam,
+  timeParam,
 } from '../../http/schema-fields.js';
 import { bodyProjectIdField } from '../../middleware/project-context.js';
 
@@ -113,6 +114,8 @@ export const sortParam = z
     example: '-created_at',
   });
 
+const LIST_ASSIGNEE_MESSAGE = 'assignee must be a user id (a positive integer) or none';
+
 export const listTicketsQuery = z.object({
   ...pageParams('Tickets'),
   sort: sortParam.default('-created_at'),
@@ -122,7 +125,44 @@ export const listTicketsQuery = z.object({
     .meta({ description: 'Only tickets in this status (a status slug of the project).', example: 'open' })
     .optional(),
   priority: priorityParam.optional(),
-  assignee: assigneeParam.optional(),
+  assignee: z
+    .union(
+      [
+        z.literal('none'),
+        integerParam({
+          min: 1,
+          max: MAX_INT32,
+          message: LIST_ASSIGNEE_MESSAGE,
+          description: 'Only tickets assigned to this user id.',
+          example: 7,
+        }),
+      ],
+      { error: LIST_ASSIGNEE_MESSAGE },
+    )
+    .meta({
+      description:
+        'Only tickets assigned to this user id, or with `none` only unassigned tickets (additive).',
+      example: 7,
+    })
+    .optional(),
+  created_since: timeParam('created_since', {
+    description:
+      'Only tickets created at or after this time (additive; with `sort=created_at`, incremental sync).',
+    example: '2026-05-02T10:11:00Z',
+  }).optional(),
+  updated_since: timeParam('updated_since', {
+    description:
+      'Only tickets changed at or after this time (additive; with `sort=updated_at`, incremental sync).',
+    example: '2026-05-02T10:11:00Z',
+  }).optional(),
+  deleted: z
+    .literal('only', { error: 'deleted must be only' })
+    .meta({
+      description:
+        'With `only`, the deleted tickets instead of the live ones, to find one to restore (additive; needs `tickets:delete`).',
+      example: 'only',
+    })
+    .optional(),
   q: textParam({
     max: TICKET_LIMITS.q,
     message: `q must be 1 to ${TICKET_LIMITS.q} characters`,

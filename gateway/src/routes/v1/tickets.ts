@@ -4,11 +4,18 @@
  * JSON. Domain rules (statuses of the project for writes, versions, placement, custom fields) live
  * in the ticket service; its errors pass through unchanged.
  */
+import { AppError } from '@tix/kit';
 import { presentTicket } from '@tix/protos';
 import { expectedTicketVersion, sendTagged, ticketEtag } from '../../http/conditional.js';
 import { sendData, sendDataStream, setLocation } from '../../http/envelope.js';
-import { callContext, requireProject, type ProjectContext } from '../../http/request-context.js';
+import {
+  callContext,
+  requirePrincipal,
+  requireProject,
+  type ProjectContext,
+} from '../../http/request-context.js';
 import { invalidQuery } from '../../http/validate.js';
+import { holdsScope, missingScopeMessage } from '../../middleware/require-access.js';
 import { paginationSchema, ticketSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { confirmation, json, tagged } from '../../openapi/responses.js';
@@ -48,22 +55,27 @@ export const TICKET_OPERATIONS: Operation[] = [
     hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'viewer' },
     project: 'required',
-    request: { query: listTicketsQuery },
+    request: { query: listTicketsQuery, strictQuery: true },
     operationId: 'listTickets',
     tag: 'Tickets',
     summary: 'List or search tickets',
     description:
-      'Paginated list with filters. With `q`, every match is returned (streamed) and `pagination` is absent.',
+      'Paginated list with filters. With `q`, every match is returned (streamed) and `pagination` is absent; `q` ' +
+      'also finds a ticket by its number (`SUP-42`). `deleted=only` lists deleted tickets (to restore one) and ' +
+      'needs `tickets:delete`. An unknown query parameter is 400 naming it.',
     success: json(
       200,
       'A page of tickets (all matches with `q`).',
       z.object({ tickets: z.array(ticketSchema), pagination: paginationSchema.optional() }),
       { tickets: [EXAMPLES.ticket], pagination: EXAMPLES.pagination },
     ),
-    errors: [400],
+    errors: [400, 403],
     async handle({ query }, request, response, { services }) {
       const project = requireProject(request);
       checkStatusFilter(project, query.status);
+      // Deleted tickets are for whoever may delete (and so restore) them.
+      if (query.deleted === 'only' && !holdsScope(requirePrincipal(request), 'tickets:delete'))
+        throw AppError.permissionDenied(missingScopeMessage('tickets:delete'));
       const tickets = requireService(services, 'tickets');
       if (query.q !== undefined) {
         // Spec: with q, every match and no pagination; streamed, however many there are.

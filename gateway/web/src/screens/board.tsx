@@ -5,6 +5,7 @@
  * the server refuses it (PATCH /tickets/{id}/status with after_id or before_id). Viewers get neither.
  * Filters: priority and assignee, kept in the query.
  */
+import { TICKET_PRIORITIES } from '@tix/protos/vocabulary';
 import Sortable from 'sortablejs';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, showError } from '../api/client';
@@ -22,7 +23,7 @@ type User = components['schemas']['User'];
 type Board = components['schemas']['Board'];
 type Priority = NonNullable<NonNullable<operations['getBoard']['parameters']['query']>['priority']>;
 
-const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const satisfies readonly Priority[];
+const PRIORITIES = TICKET_PRIORITIES satisfies readonly Priority[];
 /** Cards per lane; the counts stay exact, and a lane holding more says so. */
 export const LANE_LIMIT = 200;
 

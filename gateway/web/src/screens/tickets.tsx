@@ -178,7 +178,7 @@ export default function TicketsScreen({ query }: ScreenProps) {
             sort,
             ...(status ? { status } : {}),
             ...(isPriority(priority) ? { priority } : {}),
-            ...(positiveInteger(assignee) ? { assignee: positiveInteger(assignee) } : {}),
+            ...(assignee === 'none' || positiveInteger(assignee) ? { assignee } : {}),
             ...(tag ? { tag } : {}),
             // With q the server answers every match and ignores pages (spec: "List rules").
             ...(q ? { q } : { page: positiveInteger(page) ?? 1, per_page: positiveInteger(perPage) ?? 50 }),
@@ -303,6 +303,7 @@ export default function TicketsScreen({ query }: ScreenProps) {
               onChange={(event) => filter({ assignee: event.currentTarget.value })}
             >
               <option value="">Anyone</option>
+              <option value="none">Nobody (unassigned)</option>
               {assignableUsers(users).map((user) => (
                 <option key={user.id} value={String(user.id)}>
                   {user.name}

@@ -60,7 +60,13 @@ export interface TicketFilter {
   status?: string;
   priority?: TicketPriority;
   assignee?: number;
+  /** Only tickets nobody is assigned to. */
+  unassigned?: true;
   tag?: string;
+  createdSince?: Date;
+  updatedSince?: Date;
+  /** Deleted tickets instead of live ones. */
+  deletedOnly?: true;
 }
 
 /** The raw filter parameters of ListTickets / GetBoard. */
@@ -68,7 +74,19 @@ export interface FilterParameters {
   status?: string;
   priority?: string;
   assignee?: number;
+  unassigned?: boolean;
   tag?: string;
+  createdSince?: string;
+  updatedSince?: string;
+  deletedOnly?: boolean;
+}
+
+/** A time parameter: ISO 8601 with a zone; 400 naming it otherwise. */
+function timeOf(parameter: string, text: string): Date {
+  const time = Date.parse(text);
+  if (!/^\d{4}-\d\d-\d\dT.*(Z|[+-]\d\d:\d\d)$/.test(text) || Number.isNaN(time))
+    throw invalidParameter(parameter, `${parameter} must be an ISO 8601 time with a zone`);
+  return new Date(time);
 }
 
 /** Checks the filters against the project (status slug, priority, tag); 400 naming the parameter. */
@@ -87,7 +105,15 @@ export function checkFilter(project: ProjectWorkflow, parameters: FilterParamete
       throw invalidParameter('priority', `priority must be one of ${TICKET_PRIORITIES.join(', ')}`);
     filter.priority = parameters.priority;
   }
+  if (parameters.assignee !== undefined && parameters.unassigned)
+    throw invalidParameter('assignee', 'assignee is either a user id or none');
   if (parameters.assignee !== undefined) filter.assignee = parameters.assignee;
+  if (parameters.unassigned) filter.unassigned = true;
+  if (parameters.createdSince !== undefined)
+    filter.createdSince = timeOf('created_since', parameters.createdSince);
+  if (parameters.updatedSince !== undefined)
+    filter.updatedSince = timeOf('updated_since', parameters.updatedSince);
+  if (parameters.deletedOnly) filter.deletedOnly = true;
   if (parameters.tag !== undefined) {
     const tag = parameters.tag.trim().toLowerCase();
     const length = codePointLength(tag);
@@ -109,6 +135,12 @@ export function checkSearchText(q: string): string {
   if (length === 0 || length > TICKET_LIMITS.q || q.includes('\0') || hasLoneSurrogate(q))
     throw invalidParameter('q', `q must be 1 to ${TICKET_LIMITS.q} characters of text`);
   return q;
+}
+
+/** The ticket `q` names by its number (`SUP-42`, any case, in the project of that prefix), if any. */
+export function projectRefOf(prefix: string, q: string): number | undefined {
+  const match = /^\s*([A-Za-z0-9]+)-(\d{1,9})\s*$/.exec(q);
+  return match !== null && match[1]!.toUpperCase() === prefix.toUpperCase() ? Number(match[2]) : undefined;
 }
 
 /** The ILIKE pattern matching `q` anywhere, with LIKE's own characters (% _ \) taken literally. */

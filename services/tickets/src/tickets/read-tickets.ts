@@ -5,7 +5,13 @@
 import { pageWindow, paginationOf } from '@tix/protos';
 import type { LookupCaller } from '../lookup/lookup-directory.js';
 import type { ProjectWorkflow } from '../lookup/workflow.js';
-import { checkFilter, checkSearchText, parseSort, type FilterParameters } from './list-rules.js';
+import {
+  checkFilter,
+  checkSearchText,
+  parseSort,
+  projectRefOf,
+  type FilterParameters,
+} from './list-rules.js';
 import { loadLiveTicket, type ProjectTicket, type TicketDeps } from './ticket-steps.js';
 import type { TicketRow } from './ticket-row.js';
 
@@ -76,5 +82,15 @@ export async function searchTickets(
   const filter = checkFilter(project, input);
   const text = checkSearchText(input.q);
   const statusOrder = project.statuses.map((status) => status.slug);
-  return { project, batches: deps.reads.search({ filter, text, sort, statusOrder }) };
+  const projectRefId = projectRefOf(project.prefix, text);
+  return {
+    project,
+    batches: deps.reads.search({
+      filter,
+      text,
+      sort,
+      statusOrder,
+      ...(projectRefId === undefined ? {} : { projectRefId }),
+    }),
+  };
 }

@@ -31,6 +31,8 @@ export interface SearchQuery {
   text: string;
   sort: SortOrder;
   statusOrder: readonly string[];
+  /** The ticket `text` names by its number (`SUP-42`), matched besides the text. */
+  projectRefId?: number;
 }
 
 export interface BoardQuery {
@@ -91,21 +93,40 @@ function filterConditions(filter: TicketFilter, values: unknown[]): string {
     values.push(value);
     return `$${values.length}`;
   };
-  const conditions = [`t.project_id = ${param(filter.projectId)}`, 't.deleted_at IS NULL'];
+  const conditions = [
+    `t.project_id = ${param(filter.projectId)}`,
+    filter.deletedOnly ? 't.deleted_at IS NOT NULL' : 't.deleted_at IS NULL',
+  ];
   if (filter.status !== undefined) conditions.push(`t.status = ${param(filter.status)}`);
   if (filter.priority !== undefined)
     conditions.push(`t.priority = ${param(filter.priority)}::ticket_priority`);
   if (filter.assignee !== undefined) conditions.push(`t.assigned_to = ${param(filter.assignee)}`);
+  if (filter.unassigned) conditions.push('t.assigned_to IS NULL');
+  if (filter.createdSince !== undefined) conditions.push(`t.created_at >= ${param(filter.createdSince)}`);
+  if (filter.updatedSince !== undefined) conditions.push(`t.updated_at >= ${param(filter.updatedSince)}`);
   if (filter.tag !== undefined) conditions.push(`t.tags @> ARRAY[${param(filter.tag)}]::text[]`);
   return conditions.join(' AND ');
 }
 
+/** Whether lane_counts (live tickets by status) cannot answer the count of `filter`. */
+function countNeedsScan(filter: TicketFilter): boolean {
+  return (
+    filter.priority !== undefined ||
+    filter.assignee !== undefined ||
+    filter.unassigned === true ||
+    filter.tag !== undefined ||
+    filter.createdSince !== undefined ||
+    filter.updatedSince !== undefined ||
+    filter.deletedOnly === true
+  );
+}
+
 /**
- * Live tickets matching `filter`, counted. Without a priority, assignee or tag filter the answer is
+ * Tickets matching `filter`, counted. With only the project and status narrowing it the answer is
  * in lane_counts (kept exact by triggers on every write): a few rows instead of a scan.
  */
 function countQuery(filter: TicketFilter, values: unknown[], where: string): string {
-  if (filter.priority !== undefined || filter.assignee !== undefined || filter.tag !== undefined) {
+  if (countNeedsScan(filter)) {
     return `SELECT count(*)::int AS total FROM tickets t WHERE ${where}`;
   }
   values.push(filter.projectId);
@@ -119,7 +140,7 @@ function countQuery(filter: TicketFilter, values: unknown[], where: string): str
 
 /** Lane counts by status for `filter`: lane_counts when only the project narrows it (see countQuery). */
 function laneCountsQuery(filter: TicketFilter, values: unknown[], where: string): string {
-  if (filter.priority !== undefined || filter.assignee !== undefined || filter.tag !== undefined) {
+  if (countNeedsScan(filter)) {
     return `SELECT t.status, count(*)::int AS n FROM tickets t WHERE ${where} GROUP BY t.status`;
   }
   values.push(filter.projectId);
@@ -180,10 +201,15 @@ export function searchQuery(query: SearchQuery): SqlQuery {
   const where = filterConditions(query.filter, values);
   values.push(containsPattern(query.text));
   const pattern = `$${values.length}`;
+  let byNumber = '';
+  if (query.projectRefId !== undefined) {
+    values.push(query.projectRefId);
+    byNumber = ` OR t.project_ref_id = $${values.length}`;
+  }
   const order = orderBy(query.sort, query.statusOrder, values);
   const text = `
     SELECT ${TICKET_COLUMNS} FROM tickets t
-     WHERE ${where} AND (t.title ILIKE ${pattern} OR t.description ILIKE ${pattern})
+     WHERE ${where} AND (t.title ILIKE ${pattern} OR t.description ILIKE ${pattern}${byNumber})
      ORDER BY ${order}`;
   return { text, values };
 }

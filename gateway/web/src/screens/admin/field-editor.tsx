@@ -5,6 +5,7 @@
  * reordered with Up and Down (`order` is the position) and removed. The server validates; its 422
  * paths (`field_schema[2].constraints.allowed_values`) land on the control they name.
  */
+import { CUSTOM_FIELD_TYPES } from '@tix/protos/vocabulary';
 import { Button } from '../../ui/button';
 import type { components } from '../../generated/api';
 import { Field } from '../../ui/field';
@@ -13,18 +14,7 @@ import { CheckboxField, Errors, SelectField, TextAreaField, type FieldErrors } f
 type Entry = components['schemas']['FieldSchemaEntry'];
 export type FieldType = Entry['type'];
 
-export const FIELD_TYPES = [
-  'text',
-  'textarea',
-  'number',
-  'date',
-  'datetime',
-  'select',
-  'multi_select',
-  'boolean',
-  'email',
-  'url',
-] as const satisfies readonly FieldType[];
+export const FIELD_TYPES = CUSTOM_FIELD_TYPES satisfies readonly FieldType[];
 
 const TYPE_LABELS: Record<FieldType, string> = {
   text: 'Text',

@@ -2,21 +2,15 @@
  * How the assistant's screens word things: action types, confidences, percentages, times and the
  * values an action or prediction touched. One place, so the panel, the queue and the admin agree.
  */
+import type { AutonomyActionType as ActionType } from '@tix/protos/vocabulary';
 import type { components } from '../../generated/api';
 
 export type AutonomousAction = components['schemas']['AutonomousAction'];
 export type Prediction = components['schemas']['Prediction'];
 export type AiSource = components['schemas']['AiSource'];
 
-export const ACTION_TYPES = [
-  'set_priority',
-  'assign',
-  'add_tags',
-  'close_duplicate',
-  'post_internal_note',
-  'send_reply',
-] as const;
-export type ActionType = (typeof ACTION_TYPES)[number];
+export { AUTONOMY_ACTION_TYPES as ACTION_TYPES } from '@tix/protos/vocabulary';
+export type { AutonomyActionType as ActionType } from '@tix/protos/vocabulary';
 
 const ACTION_LABELS: Record<ActionType, string> = {
   set_priority: 'Set priority',

@@ -8,7 +8,7 @@ import type { ActionType } from './format';
 
 export type Mode = 'off' | 'suggest' | 'auto';
 export const MODES: Mode[] = ['off', 'suggest', 'auto'];
-export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
+export { TICKET_PRIORITIES as PRIORITIES } from '@tix/protos/vocabulary';
 
 interface ActionBase {
   mode: Mode;

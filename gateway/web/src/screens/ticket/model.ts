@@ -2,6 +2,7 @@
  * The ticket screens' vocabulary: the API's types under short names, and the small display helpers
  * the list and the ticket view share (labels, dates, sizes, who a user id is).
  */
+import { TICKET_PRIORITIES } from '@tix/protos/vocabulary';
 import type { components, operations } from '../../generated/api';
 import type { Project } from '../../projects';
 
@@ -19,7 +20,7 @@ export type TicketUpdate = NonNullable<
 export type Priority = NonNullable<TicketUpdate['priority']>;
 export type Resolution = NonNullable<Ticket['resolution_type']>;
 
-export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const satisfies readonly Priority[];
+export const PRIORITIES = TICKET_PRIORITIES satisfies readonly Priority[];
 export const RESOLUTIONS = [
   { value: 'resolved', label: 'Resolved' },
   { value: 'wont_fix', label: "Won't fix" },
