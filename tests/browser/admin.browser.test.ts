@@ -12,11 +12,12 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import {
+  type ConsoleBrowser,
   expectAccessible,
   launchBrowser,
-  screenshot,
-  type ConsoleBrowser,
   type PageOptions,
+  screenshot,
+  signInThroughConsole,
   type WatchedPage,
 } from '../support/browser.js';
 import {
@@ -95,16 +96,7 @@ describe('the console administration screens in a browser', function () {
 
   async function signIn(email: string, path = '/', options?: PageOptions): Promise<WatchedPage> {
     const watched = await newPage(options);
-    const { page } = watched;
-    await page.goto('/sign-in');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Sign out' }).waitFor();
-    // Then the screen itself (sign-in's ?next= is not relied on: the shell's own redirect to the
-    // board can overtake it).
-    if (path !== '/') await page.goto(path);
-    await page.getByRole('link', { name: 'Sign out' }).waitFor();
+    await signInThroughConsole(watched.page, { email, password: PASSWORD }, path);
     return watched;
   }
 

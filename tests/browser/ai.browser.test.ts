@@ -11,11 +11,12 @@ import { expect } from 'chai';
 import { eventually } from '@tix/kit/testing';
 import type { Page, Request } from 'playwright-core';
 import {
+  type ConsoleBrowser,
   expectAccessible,
   launchBrowser,
-  screenshot,
-  type ConsoleBrowser,
   type PageOptions,
+  screenshot,
+  signInThroughConsole,
   type WatchedPage,
 } from '../support/browser.js';
 import {
@@ -77,15 +78,7 @@ describe('the assistant in the console', function () {
 
   async function signInAs(role: Role, path: string, options?: PageOptions): Promise<WatchedPage> {
     const watched = await newPage(options);
-    const { page } = watched;
-    await page.goto(path);
-    await page.getByLabel('Email').fill(users[role].email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Sign out' }).waitFor();
-    // Sign-in may land on the board rather than `next` (the shell's redirect races it): go there.
-    await page.goto(path);
-    await page.getByRole('link', { name: 'Sign out' }).waitFor();
+    await signInThroughConsole(watched.page, { email: users[role].email, password: PASSWORD }, path);
     return watched;
   }
 

@@ -7,11 +7,12 @@
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
 import {
+  type ConsoleBrowser,
   expectAccessible,
   launchBrowser,
-  screenshot,
-  type ConsoleBrowser,
   type PageOptions,
+  screenshot,
+  signInThroughConsole,
   type WatchedPage,
 } from '../support/browser.js';
 import {
@@ -45,12 +46,7 @@ describe('the agent console in a browser', function () {
 
   async function signInAs(role: Role, path = '/', options?: PageOptions): Promise<WatchedPage> {
     const watched = await newPage(options);
-    const { page } = watched;
-    await page.goto(path);
-    await page.getByLabel('Email').fill(users[role].email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Sign out' }).waitFor();
+    await signInThroughConsole(watched.page, { email: users[role].email, password: PASSWORD }, path);
     return watched;
   }
 

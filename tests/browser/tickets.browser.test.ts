@@ -12,11 +12,12 @@ import { readFile } from 'node:fs/promises';
 import { expect } from 'chai';
 import type { Page, Response } from 'playwright-core';
 import {
+  type ConsoleBrowser,
   expectAccessible,
   launchBrowser,
-  screenshot,
-  type ConsoleBrowser,
   type PageOptions,
+  screenshot,
+  signInThroughConsole,
   type WatchedPage,
 } from '../support/browser.js';
 import {
@@ -80,14 +81,7 @@ describe('the ticket list and ticket view in a browser', function () {
 
   async function signInAs(role: SignInRole, path: string, options?: PageOptions): Promise<WatchedPage> {
     const watched = await newPage(options);
-    const { page } = watched;
-    await page.goto('/sign-in');
-    await page.getByLabel('Email').fill(users[role].email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Sign out' }).waitFor();
-    // Then open the page (sign-in's own return to ?next= is the shell's, tested in console.browser).
-    await page.goto(path);
+    await signInThroughConsole(watched.page, { email: users[role].email, password: PASSWORD }, path);
     return watched;
   }
 

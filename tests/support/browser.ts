@@ -124,6 +124,23 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
+/**
+ * Signs in through the console's own form, opened by going to `path` signed out (the console sends
+ * the signed-out to sign-in, which returns to `path` after), and waits for the signed-in page there.
+ */
+export async function signInThroughConsole(
+  page: Page,
+  credentials: { email: string; password: string },
+  path = '/',
+): Promise<void> {
+  await page.goto(path);
+  await page.getByLabel('Email').fill(credentials.email);
+  await page.getByLabel('Password').fill(credentials.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('link', { name: 'Sign out' }).waitFor();
+  if (path !== '/') await page.waitForURL((url) => `${url.pathname}${url.search}` === path);
+}
+
 /** Runs axe on the page and asserts no serious or critical violation. */
 export async function expectAccessible(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();

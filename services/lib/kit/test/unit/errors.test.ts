@@ -85,6 +85,7 @@ describe('error model', () => {
       not_found: 404,
       method_not_allowed: 405,
       conflict: 409,
+      precondition_failed: 412,
       payload_too_large: 413,
       unsupported_media_type: 415,
       validation_failed: 422,
