@@ -1,4 +1,4 @@
-/** What a screen shows when it has nothing to list, or is not built yet. */
+/** What a screen shows when it has nothing to list, or while it loads. */
 import type { ComponentChildren } from 'preact';
 
 export function EmptyState({ title, children }: { title: string; children?: ComponentChildren }) {
@@ -7,18 +7,6 @@ export function EmptyState({ title, children }: { title: string; children?: Comp
       <p class="empty-state-title">{title}</p>
       {children}
     </div>
-  );
-}
-
-/** The placeholder of a screen another change will build. */
-export function NotBuiltYet({ screen }: { screen: string }) {
-  return (
-    <section class="screen">
-      <h1>{screen}</h1>
-      <EmptyState title="Not built yet">
-        <p>This screen is coming; the API behind it already works.</p>
-      </EmptyState>
-    </section>
   );
 }
 
