@@ -29,10 +29,13 @@ describe('ticket routes: list, create, get, update, delete (fakes over gRPC)', (
       });
     });
 
-    it('passes every filter, normalising sort and tag; unknown parameters are ignored', async () => {
+    it('passes every filter, normalising sort and tag; an unknown parameter is 400 naming it', async () => {
+      const refused = await call('GET', '/tickets?project=acme&status=closed&colour=red');
+      expectError(refused, 400, 'Invalid colour', { colour: ['Unknown query parameter: colour'] });
+      expect(fakes.tickets.calls.ListTickets).to.equal(undefined);
       await call(
         'GET',
-        '/tickets?project=acme&page=2&per_page=10&sort=-priority&status=closed&priority=high&assignee=11&tag=%20Billing&colour=red',
+        '/tickets?project=acme&page=2&per_page=10&sort=-priority&status=closed&priority=high&assignee=11&tag=%20Billing',
       );
       expect(fakes.tickets.lastRequest.ListTickets).to.deep.equal({
         project_id: 1,
@@ -111,8 +114,8 @@ describe('ticket routes: list, create, get, update, delete (fakes over gRPC)', (
           },
         ],
         ['priority=urgent', { priority: ['priority must be one of low, medium, high, critical'] }],
-        ['assignee=bob', { assignee: ['assignee must be a user id (a positive integer)'] }],
-        ['assignee=0', { assignee: ['assignee must be a user id (a positive integer)'] }],
+        ['assignee=bob', { assignee: ['assignee must be a user id (a positive integer) or none'] }],
+        ['assignee=0', { assignee: ['assignee must be a user id (a positive integer) or none'] }],
         ['q=', { q: ['q must be 1 to 200 characters'] }],
         [`q=${'x'.repeat(201)}`, { q: ['q must be 1 to 200 characters'] }],
         ['tag=', { tag: ['tag must be 1 to 50 characters'] }],
