@@ -11,7 +11,8 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { AppError } from '@tix/kit';
-import { sendData } from './envelope.js';
+import { MAX_INT32 } from '@tix/protos';
+import { writeJsonText } from './envelope.js';
 
 export const IF_MATCH_SEVERAL_VERSIONS = 'If-Match may name only one version of the ticket';
 
@@ -20,9 +21,9 @@ export function ticketEtag(ticket: { id: number; version: number }): string {
   return `"t${ticket.id}.${ticket.version}"`;
 }
 
-/** The strong tag of any other resource: a digest of the JSON it is answered as. */
-export function digestEtag(data: unknown): string {
-  return `"d${createHash('sha256').update(JSON.stringify(data)).digest('base64url').slice(0, 27)}"`;
+/** The strong tag of a payload: a digest of its JSON text (resources other than tickets). */
+function digestEtag(payload: string): string {
+  return `"d${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`;
 }
 
 /** The entity tags of an If-Match or If-None-Match header (`*` kept as is). */
@@ -41,18 +42,27 @@ export function ifNoneMatchNames(header: string | undefined, etag: string): bool
 }
 
 /**
- * Answers `data` tagged with `etag`: kept by the caller's client and revalidated on each use, never by
- * shared caches; 304 without a body to a GET that already holds it.
+ * Answers `data` tagged with `etag`, or with a digest of the answer when none is given (serialised
+ * once, for both): kept by the caller's client and revalidated on each use, never by shared caches;
+ * 304 without a body to a GET that already holds it.
  */
-export function sendTagged(request: Request, response: Response, etag: string, data: unknown, status = 200) {
-  response.setHeader('ETag', etag);
+export function sendTagged(
+  request: Request,
+  response: Response,
+  etag: string | null,
+  data: unknown,
+  status = 200,
+) {
+  const payload = JSON.stringify({ ok: true, data });
+  const tag = etag ?? digestEtag(payload);
+  response.setHeader('ETag', tag);
   response.setHeader('Cache-Control', 'private, no-cache');
-  if (request.method === 'GET' && ifNoneMatchNames(request.headers['if-none-match'], etag)) {
+  if (request.method === 'GET' && ifNoneMatchNames(request.headers['if-none-match'], tag)) {
     response.statusCode = 304;
     response.end();
     return;
   }
-  sendData(response, data, status);
+  writeJsonText(response, status, payload);
 }
 
 /**
@@ -69,8 +79,10 @@ export function expectedTicketVersion(request: Request, ticketId: number): numbe
   if (tags.includes('*')) return undefined;
   const versions = new Set(
     tags.flatMap((tag) => {
-      const match = /^"t(\d+)\.(\d+)"$/.exec(tag);
-      return match !== null && Number(match[1]) === ticketId ? [Number(match[2])] : [];
+      const match = /^"t(\d{1,10})\.(\d{1,10})"$/.exec(tag);
+      const version = Number(match?.[2]);
+      // A version no ticket can have (beyond int32) is a tag of nothing: no match, never a 500.
+      return match !== null && Number(match[1]) === ticketId && version <= MAX_INT32 ? [version] : [];
     }),
   );
   if (versions.size > 1) throw AppError.badRequest(IF_MATCH_SEVERAL_VERSIONS);

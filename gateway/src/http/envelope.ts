@@ -8,7 +8,11 @@ import { drained, STREAM_FLUSH_CHARS } from './backpressure.js';
 
 /** Writes `body` as JSON with `status`; skips express's res.json machinery (etag, callbacks). */
 export function writeJson(response: Response, status: number, body: unknown): void {
-  const payload = JSON.stringify(body);
+  writeJsonText(response, status, JSON.stringify(body));
+}
+
+/** Writes JSON already serialised (once, by a caller that also needed its bytes). */
+export function writeJsonText(response: Response, status: number, payload: string): void {
   response.statusCode = status;
   response.setHeader('Content-Type', 'application/json; charset=utf-8');
   response.setHeader('Content-Length', Buffer.byteLength(payload));

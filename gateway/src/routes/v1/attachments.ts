@@ -12,7 +12,7 @@ import type * as grpc from '@grpc/grpc-js';
 import type { Request } from 'express';
 import { AppError, fromGrpcError, type OutgoingContext, type ServiceClient } from '@tix/kit';
 import { presentAttachment, type attachment } from '@tix/protos';
-import { digestEtag, sendTagged } from '../../http/conditional.js';
+import { sendTagged } from '../../http/conditional.js';
 import { sendData, setLocation } from '../../http/envelope.js';
 import { sendFile } from '../../http/file-download.js';
 import { receiveSingleFile, type FileSink } from '../../http/multipart-upload.js';
@@ -173,7 +173,7 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
       });
       const attachment = presentAttachment(created);
       setLocation(request, response, `/attachments/${created.id}`);
-      sendTagged(request, response, digestEtag(attachment), { attachment }, 201);
+      sendTagged(request, response, null, { attachment }, 201);
     },
   }),
 
@@ -195,7 +195,7 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
         callContext(request),
       );
       const attachment = presentAttachment(found);
-      sendTagged(request, response, digestEtag(attachment), { attachment });
+      sendTagged(request, response, null, { attachment });
     },
   }),
 

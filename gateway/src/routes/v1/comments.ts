@@ -5,7 +5,7 @@
  * pass through unchanged.
  */
 import { presentComment, type comment } from '@tix/protos';
-import { digestEtag, sendTagged } from '../../http/conditional.js';
+import { sendTagged } from '../../http/conditional.js';
 import { sendData, sendDataStream, setLocation } from '../../http/envelope.js';
 import { callContext, requireProject } from '../../http/request-context.js';
 import { commentSchema } from '../../openapi/components.js';
@@ -108,7 +108,7 @@ export const COMMENT_OPERATIONS: Operation[] = [
       );
       const comment = presentComment(created);
       setLocation(request, response, `/comments/${created.id}`);
-      sendTagged(request, response, digestEtag(comment), { comment }, 201);
+      sendTagged(request, response, null, { comment }, 201);
     },
   }),
 
@@ -130,7 +130,7 @@ export const COMMENT_OPERATIONS: Operation[] = [
         callContext(request),
       );
       const comment = presentComment(found);
-      sendTagged(request, response, digestEtag(comment), { comment });
+      sendTagged(request, response, null, { comment });
     },
   }),
 
@@ -155,7 +155,7 @@ export const COMMENT_OPERATIONS: Operation[] = [
         callContext(request),
       );
       const comment = presentComment(updated);
-      sendTagged(request, response, digestEtag(comment), { comment });
+      sendTagged(request, response, null, { comment });
     },
   }),
 
