@@ -169,6 +169,8 @@ for (const storeKind of stores) {
       );
       expect(login.status).to.equal(200);
       expect(login.body.data.user).to.deep.equal(ALICE);
+      // What she may call comes with sign-in, as /auth/me answers it (an admin: every operation).
+      expect(login.body.data.allowed_operations).to.include.members(['updateGuardrails', 'listApiKeys']);
       const signedInToken = login.body.data.csrf_token as string;
       expect(signedInToken)
         .to.match(/^[A-Za-z0-9_-]{43}$/)

@@ -88,8 +88,7 @@ export async function loadSession(): Promise<void> {
 export async function signIn(email: string, password: string): Promise<void> {
   const answer = await call(api.POST('/auth/login', { body: { email, password } }));
   setCsrfToken(answer.csrf_token);
-  // Sign-in answers the user; what they may call comes with /auth/me.
-  setSignedIn(await call(api.GET('/auth/me')));
+  setSignedIn(answer);
 }
 
 export async function signOut(): Promise<void> {

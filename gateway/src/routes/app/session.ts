@@ -85,12 +85,16 @@ export const SESSION_OPERATIONS: Operation[] = [
     description: 'Replaces the session (new cookie and CSRF token).',
     success: json(
       200,
-      'The signed-in user and the new CSRF token.',
-      zod.object({ user: userSchema, csrf_token: zod.string() }),
-      { user: EXAMPLES.user, csrf_token: EXAMPLES.csrfToken },
+      'The signed-in user, the new CSRF token, and what the user may call (as GET /auth/me answers it).',
+      zod.object({ user: userSchema, csrf_token: zod.string(), allowed_operations: zod.array(zod.string()) }),
+      {
+        user: EXAMPLES.user,
+        csrf_token: EXAMPLES.csrfToken,
+        allowed_operations: ['createTicket', 'getSignedInUser', 'listTickets'],
+      },
     ),
     errors: [400, 401, 422],
-    async handle({ body: credentials }, request, response, { services, sessions }) {
+    async handle({ body: credentials }, request, response, { services, sessions, operations = [] }) {
       const lookup = requireService(services, 'lookup');
       const user = await lookup.AuthenticatePassword(credentials, callContext(request)).catch((error) => {
         if (error instanceof AppError && error.kind === 'unauthenticated') {
@@ -100,7 +104,11 @@ export const SESSION_OPERATIONS: Operation[] = [
       });
       if (request.session) await sessions.store.destroy(request.session.id);
       const session = await startSignedInSession(request, response, sessions, user);
-      sendData(response, { user: presentUser(user), csrf_token: session.data.csrfToken });
+      sendData(response, {
+        user: presentUser(user),
+        csrf_token: session.data.csrfToken,
+        allowed_operations: isRole(user.role) ? allowedSessionOperations(operations, user.role) : [],
+      });
     },
   }),
 
