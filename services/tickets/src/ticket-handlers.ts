@@ -54,13 +54,13 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
           createdSince: request.created_since,
           updatedSince: request.updated_since,
           deletedOnly: request.deleted_only,
+          cursor: request.cursor,
         },
         context,
       );
-      return {
-        tickets: list.rows.map((row) => toTicketMessage(row, list.project)),
-        pagination: list.pagination,
-      };
+      const tickets = list.rows.map((row) => toTicketMessage(row, list.project));
+      if ('pagination' in list) return { tickets, pagination: list.pagination };
+      return { tickets, next_cursor: list.nextCursor };
     },
 
     async *SearchTickets(request, context) {

@@ -5,9 +5,11 @@
 import { pageWindow, paginationOf } from '@tix/protos';
 import type { LookupCaller } from '../lookup/lookup-directory.js';
 import type { ProjectWorkflow } from '../lookup/workflow.js';
+import { CURSOR_WITH_PAGE, decodeListCursor, encodeListCursor, queryFingerprint } from './list-cursor.js';
 import {
   checkFilter,
   checkSearchText,
+  invalidParameter,
   parseSort,
   projectRefOf,
   type FilterParameters,
@@ -33,13 +35,14 @@ export interface ListTicketsInput extends FilterParameters {
   projectId: number;
   page: { page?: number; per_page?: number } | null;
   sort: string;
+  /** Cursor mode: empty for the first page, else the previous page's `nextCursor`. */
+  cursor?: string;
 }
 
-export interface TicketList {
-  project: ProjectWorkflow;
-  rows: TicketRow[];
-  pagination: ReturnType<typeof paginationOf>;
-}
+export type TicketList =
+  | { project: ProjectWorkflow; rows: TicketRow[]; pagination: ReturnType<typeof paginationOf> }
+  /** Cursor mode: no total (counting would cost every page a scan); `nextCursor` absent at the end. */
+  | { project: ProjectWorkflow; rows: TicketRow[]; nextCursor?: string };
 
 /** A page of the project's tickets; 400 naming a bad parameter. */
 export async function listTickets(
@@ -52,6 +55,22 @@ export async function listTickets(
   const filter = checkFilter(project, input);
   const statusOrder = project.statuses.map((status) => status.slug);
   const window = pageWindow(input.page);
+  if (input.cursor !== undefined) {
+    if (input.page?.page) throw invalidParameter('cursor', CURSOR_WITH_PAGE);
+    const fingerprint = queryFingerprint(filter, sort);
+    const after = input.cursor === '' ? null : decodeListCursor(input.cursor, filter, sort);
+    // One row more than the page tells whether another page follows, so the last page says so.
+    const rows = await deps.reads.listAfter({ filter, sort, statusOrder, limit: window.perPage + 1, after });
+    const page = rows.slice(0, window.perPage);
+    const last = page.at(-1);
+    return {
+      project,
+      rows: page.map(({ sortKey: _key, ...row }) => row),
+      ...(rows.length > window.perPage && last
+        ? { nextCursor: encodeListCursor(fingerprint, { key: last.sortKey, id: last.id }) }
+        : {}),
+    };
+  }
   const { rows, total } = await deps.reads.listPage({
     filter,
     sort,

@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import { prepared } from '../db.js';
 import type { LaneAnchor } from '../lanes/lane-placement.js';
+import type { ListPosition, SortKey } from './list-cursor.js';
 import { containsPattern, type SortField, type SortOrder, type TicketFilter } from './list-rules.js';
 import { TICKET_COLUMNS } from './ticket-columns.js';
 import type { TicketRow } from './ticket-row.js';
@@ -24,6 +25,19 @@ export interface ListPageQuery {
   limit: number;
   offset: number;
 }
+
+export interface KeysetPageQuery {
+  filter: TicketFilter;
+  sort: SortOrder;
+  statusOrder: readonly string[];
+  /** Rows to read (the page size, plus one to learn whether another page follows). */
+  limit: number;
+  /** The last ticket of the previous page; null for the first page. */
+  after: ListPosition | null;
+}
+
+/** A row of the cursor mode with its sort key as the cursor carries it. */
+export type KeysetRow = TicketRow & { sortKey: SortKey };
 
 export interface SearchQuery {
   filter: TicketFilter;
@@ -78,6 +92,8 @@ export interface TicketReadStore {
   ): Promise<{ id: number } | null>;
   /** One page of the filtered list and the total number of matches. */
   listPage(query: ListPageQuery): Promise<{ rows: TicketRow[]; total: number }>;
+  /** The filtered list's tickets after a position (keyset pagination), with their sort keys; no total. */
+  listAfter(query: KeysetPageQuery): Promise<KeysetRow[]>;
   /**
    * Every ticket whose title or description contains the text (case-insensitive), sorted, read in
    * batches from one snapshot, so a large result never sits in memory at once.
@@ -189,6 +205,107 @@ export function listPageQuery(query: ListPageQuery): SqlQuery {
         SELECT ${TICKET_COLUMNS} FROM tickets t WHERE ${where}
          ORDER BY ${order} LIMIT $${values.length - 1} OFFSET $${values.length}
       ) p ON true`;
+  return { text, values };
+}
+
+/**
+ * A stretch of a sort in which one index gives the order: tickets matching `condition`, ordered by
+ * `key` (if any) and id. Most sorts are one segment; assigned_to is the assigned tickets then the
+ * unassigned ones (NULLS LAST both ways), status one segment per workflow status in order, then the
+ * statuses the workflow no longer has (array_position is null for them).
+ */
+interface Segment {
+  /** Built only for the segments a query reads, so that it names no parameter it does not use. */
+  condition: () => string;
+  /** The sort key over `tickets t`; absent when it is the same for the whole segment. */
+  key?: string;
+  /** The SQL type of the key, to compare a cursor's key with it. */
+  type?: string;
+}
+
+/** The segments of `sort` in list order, and in which one a position with `key` lies. */
+function segmentsOf(
+  sort: SortOrder,
+  statusOrder: readonly string[],
+  param: (value: unknown) => string,
+): { segments: Segment[]; segmentOf: (key: SortKey) => number } {
+  const keys: Record<Exclude<SortField, 'status' | 'assigned_to' | 'id'>, Segment> = {
+    title: { condition: () => 'true', key: 'lower(t.title)', type: 'text' },
+    priority: { condition: () => 'true', key: 't.priority', type: 'ticket_priority' },
+    created_at: { condition: () => 'true', key: 't.created_at', type: 'timestamptz' },
+    updated_at: { condition: () => 'true', key: 't.updated_at', type: 'timestamptz' },
+  };
+  switch (sort.field) {
+    case 'id':
+      return { segments: [{ condition: () => 'true' }], segmentOf: () => 0 };
+    case 'assigned_to':
+      return {
+        segments: [
+          { condition: () => 't.assigned_to IS NOT NULL', key: 't.assigned_to', type: 'int' },
+          { condition: () => 't.assigned_to IS NULL' },
+        ],
+        segmentOf: (key) => (key === null ? 1 : 0),
+      };
+    case 'status': {
+      const lanes = sort.descending ? [...statusOrder].reverse() : [...statusOrder];
+      const segments: Segment[] = lanes.map((status) => ({
+        condition: () => `t.status = ${param(status)}`,
+      }));
+      segments.push({ condition: () => `t.status <> ALL(${param(statusOrder)}::text[])` });
+      return {
+        segments,
+        segmentOf: (key) => {
+          const lane = lanes.indexOf(key as string);
+          return lane === -1 ? lanes.length : lane;
+        },
+      };
+    }
+    default:
+      return { segments: [keys[sort.field]], segmentOf: () => 0 };
+  }
+}
+
+/**
+ * The tickets after a position in the list's order (keyset pagination): the same order as
+ * listPageQuery, but each page costs the rows it reads, wherever it lies. One branch per segment
+ * from the position's on, each an index range scan stopping at the limit (row comparison on
+ * (key, id) within the position's segment); the outer ORDER BY only orders those few rows.
+ */
+export function keysetPageQuery(query: KeysetPageQuery): SqlQuery {
+  const values: unknown[] = [];
+  const param = (value: unknown) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  const where = filterConditions(query.filter, values);
+  const { segments, segmentOf } = segmentsOf(query.sort, query.statusOrder, param);
+  const direction = query.sort.descending ? 'DESC' : 'ASC';
+  const comparison = query.sort.descending ? '<' : '>';
+  const limit = param(query.limit);
+  const first = query.after === null ? 0 : segmentOf(query.after.key);
+  const branches = segments.slice(first).map((segment, index) => {
+    const conditions = [where, segment.condition()];
+    if (index === 0 && query.after !== null) {
+      const id = param(query.after.id);
+      conditions.push(
+        segment.key === undefined
+          ? `t.id ${comparison} ${id}`
+          : `(${segment.key}, t.id) ${comparison} (${param(query.after.key)}::${segment.type}, ${id})`,
+      );
+    }
+    const order =
+      segment.key === undefined ? `t.id ${direction}` : `${segment.key} ${direction}, t.id ${direction}`;
+    // The cursor's key: a status segment's own status (the segment of a position is found by it).
+    const cursorKey = query.sort.field === 'status' ? 't.status' : (segment.key ?? 'NULL');
+    return `(SELECT ${first + index} AS segment, ${segment.key ?? 'NULL'} AS "orderKey",
+                    ${cursorKey} AS "sortKey", ${TICKET_COLUMNS}
+               FROM tickets t WHERE ${conditions.join(' AND ')}
+              ORDER BY ${order} LIMIT ${limit})`;
+  });
+  // Within a segment without a key, the id alone orders.
+  const text = `
+    SELECT p.* FROM (${branches.join(' UNION ALL ')}) p
+     ORDER BY p.segment, p."orderKey" ${direction}, p.id ${direction} LIMIT ${limit}`;
   return { text, values };
 }
 
@@ -314,6 +431,20 @@ export function createTicketReadStore(pool: pg.Pool): TicketReadStore {
         total: rows[0]?.total ?? 0,
         rows: rows.map((row) => ticketOf(row, ['total'])).filter((row) => row !== null),
       };
+    },
+
+    async listAfter(query) {
+      const { text, values } = keysetPageQuery(query);
+      const { rows } = await pool.query<KeysetRow & { segment: number; orderKey: unknown }>(
+        prepared(text, values),
+      );
+      return rows.map((row) => {
+        const ticket = ticketOf(row, ['segment', 'orderKey', 'sortKey'])!;
+        // The cursor carries times as ISO text and priorities by name (pg gives a Date and the label).
+        const raw: unknown = row.sortKey;
+        const key = raw instanceof Date ? raw.toISOString() : row.sortKey;
+        return { ...ticket, sortKey: key };
+      });
     },
 
     async *search(query) {
