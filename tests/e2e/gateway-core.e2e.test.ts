@@ -239,7 +239,7 @@ describe('gateway core', () => {
         headers: { origin: 'https://app.example.com' },
       });
       expect(response.headers.get('access-control-expose-headers')).to.equal(
-        'X-Correlation-ID, X-CSRF-Token, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Idempotency-Key, X-Idempotency-Replay, ETag, X-Poll-Interval, Retry-After, Location',
+        'X-Correlation-ID, X-CSRF-Token, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Idempotency-Key, X-Idempotency-Replay, ETag, X-Poll-Interval, Retry-After, Location, Link',
       );
     });
   });

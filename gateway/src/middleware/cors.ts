@@ -30,6 +30,7 @@ export const CORS_EXPOSED_HEADERS = [
   'X-Poll-Interval',
   'Retry-After',
   'Location',
+  'Link',
 ] as const;
 export const CORS_MAX_AGE_SECONDS = 86_400;
 

@@ -18,7 +18,13 @@ import { INTERNAL_ERROR_MESSAGE } from '@tix/kit';
 import { projectContextQuery } from '../middleware/project-context.js';
 import { OPERATIONS } from '../routes/index.js';
 import { TAGS, type OperationDescription } from '../routes/operation.js';
-import { COMPONENT_SCHEMAS, successEnvelope } from './components.js';
+import {
+  COMPONENT_SCHEMAS,
+  successEnvelope,
+  WEBHOOK_PAYLOAD_EVENTS,
+  WEBHOOK_PAYLOAD_SCHEMAS,
+  webhookPayloadName,
+} from './components.js';
 import { z } from './zod-openapi.js';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
@@ -220,6 +226,14 @@ const HEADERS = {
     description: 'The path of the created resource on this host.',
     schema: { type: 'string' as const },
     example: '/v1/tickets/42',
+  },
+  Link: {
+    description:
+      'The neighbouring pages (RFC 8288): `rel="next"`, `"prev"`, `"first"` and `"last"` with pages, `"next"` ' +
+      'and `"first"` in cursor mode. Each is this request with only `page` or `cursor` changed; no `next`: the last page.',
+    schema: { type: 'string' as const },
+    example:
+      '</v1/tickets?per_page=50&cursor=eyJmIjoi...>; rel="next", </v1/tickets?per_page=50&cursor=>; rel="first"',
   },
   'X-Poll-Interval': {
     description: 'Seconds to wait before polling again.',
@@ -451,7 +465,10 @@ function successResponses(operation: OperationDescription): Record<string, Respo
                 schema: { type: 'string' as const },
               },
             }
-          : responseHeaders(postOnApi ? ['X-Idempotency-Replay'] : []);
+          : responseHeaders([
+              ...(postOnApi ? (['X-Idempotency-Replay'] as const) : []),
+              ...(success.linked ? (['Link'] as const) : []),
+            ]);
       return {
         [success.status]: {
           description: success.description,
@@ -711,6 +728,8 @@ export function buildOpenApiDocument(
     overlaysByOperation.set(operation.operationId, overlays);
   }
 
+  registerWebhookPayloads(registry);
+
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
@@ -724,6 +743,62 @@ export function buildOpenApiDocument(
   });
   applyParameterOverlays(document, overlaysByOperation);
   return document;
+}
+
+// ---- webhooks (what Tix sends to subscribers) ----------------------------------------------------
+
+/** The headers of every delivery (spec "Delivery headers", plus the Standard Webhooks triplet). */
+const deliveryHeadersSchema = z.object({
+  'X-Webhook-Signature': z.string().meta({
+    description:
+      'Lowercase hex HMAC-SHA256 of the raw body keyed with the current secret (after a rotation: the new one).',
+    example: '3502fbe054b0c578881173ed152ce0a7761ceb5d6d8359ae8a4be198a2e641cd',
+  }),
+  'X-Webhook-Event': z.string().meta({ description: 'The event type.', example: 'ticket.created' }),
+  'webhook-id': z.string().meta({
+    description: 'The event id: the same on every retry and redelivery; deduplicate on it.',
+    example: '5d0c3c9e-2d4e-4f0e-8d83-0d1c8f3b7a10',
+  }),
+  'webhook-timestamp': z
+    .string()
+    .meta({ description: "The attempt's time (Unix seconds).", example: '1741944413' }),
+  'webhook-signature': z.string().meta({
+    description:
+      'Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, ' +
+      'one per secret that signs (two during a rotation overlap, the new one first). Accept the delivery when any matches.',
+    example: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+  }),
+});
+
+/**
+ * One `webhooks` entry per event a subscriber may receive, each with its payload schema (so a
+ * generated client has a type per event): what Tix POSTs to the subscription's URL.
+ */
+function registerWebhookPayloads(registry: OpenAPIRegistry): void {
+  for (const eventType of WEBHOOK_PAYLOAD_EVENTS) {
+    registry.registerWebhook({
+      method: 'post',
+      path: eventType,
+      operationId: `webhook:${eventType}`,
+      tags: ['Webhooks'],
+      summary:
+        eventType === 'ping'
+          ? 'A test delivery (POST /webhooks/{id}/ping)'
+          : `A \`${eventType}\` delivery to a subscribed URL`,
+      description:
+        'Sent as an HTTP POST to the subscription `url`, signed as the headers say. Answer 2xx within 10 seconds; ' +
+        'anything else is retried (3 attempts in all). Ignore unknown fields.',
+      request: {
+        headers: deliveryHeadersSchema,
+        body: {
+          required: true,
+          content: { [JSON_TYPE]: { schema: WEBHOOK_PAYLOAD_SCHEMAS[webhookPayloadName(eventType)]! } },
+        },
+      },
+      responses: { 200: { description: 'Any 2xx status acknowledges the delivery.' } },
+      security: [],
+    });
+  }
 }
 
 function applyParameterOverlays(

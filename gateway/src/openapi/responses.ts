@@ -11,6 +11,7 @@ export type OperationSuccess =
    * `{ ok: true, data }` with `status`; `example` is the `data` of a real answer. `polled`: a poll
    * (http/polling.ts), with ETag and X-Poll-Interval, answering 304 to a matching If-None-Match.
    * `tagged`: one resource with a strong ETag (http/conditional.ts), 304 likewise on a GET.
+   * `linked`: a page of a list with `Link` to its neighbours (RFC 8288).
    */
   | {
       kind: 'json';
@@ -20,6 +21,7 @@ export type OperationSuccess =
       example: unknown;
       polled?: true;
       tagged?: true;
+      linked?: true;
     }
   /** The bytes of a file with its own Content-Type (the attachment download). */
   | { kind: 'file_download' }
@@ -40,6 +42,12 @@ export function json(
   example: unknown,
 ): OperationSuccess {
   return { kind: 'json', status, description, data, example };
+}
+
+/** A page of a list whose answer carries `Link` to the next, previous, first and last pages. */
+export function linked(success: OperationSuccess): OperationSuccess {
+  if (success.kind !== 'json') throw new Error('only a JSON answer is a page with links');
+  return { ...success, linked: true };
 }
 
 /** A poll's 200 (see OperationSuccess 'json'). */

@@ -3,7 +3,7 @@ import { FULL_KEY, startFakeLookup, type FakeLookup } from '../support/fake-look
 import { bearer, request, startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 const EXPOSED =
-  'X-Correlation-ID, X-CSRF-Token, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Idempotency-Key, X-Idempotency-Replay, ETag, X-Poll-Interval, Retry-After, Location';
+  'X-Correlation-ID, X-CSRF-Token, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Idempotency-Key, X-Idempotency-Replay, ETag, X-Poll-Interval, Retry-After, Location, Link';
 
 describe('CORS on real responses', () => {
   let lookup: FakeLookup;

@@ -35,9 +35,14 @@ export function tagsChange(value: string[] | null | undefined): common.StringLis
 export function listTicketsRequest(projectId: number, query: ListTicketsQuery): ticket.ListTicketsRequest {
   return {
     project_id: projectId,
-    page: { page: query.page, per_page: query.per_page },
+    // Cursor mode: the position is the cursor's, so no page number travels.
+    page:
+      query.cursor === undefined
+        ? { page: query.page, per_page: query.per_page }
+        : { per_page: query.per_page },
     sort: query.sort,
     ...listFilters(query),
+    ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
   };
 }
 
@@ -156,6 +161,14 @@ export function presentTicketPage(page: ticket.TicketPage__Output): {
       total_pages: pagination.total_pages,
     },
   };
+}
+
+/** GET /tickets?cursor= response: tickets and where the next page starts (null: this is the last). */
+export function presentTicketCursorPage(page: ticket.TicketPage__Output): {
+  tickets: TicketJson[];
+  next_cursor: string | null;
+} {
+  return { tickets: page.tickets.map(presentTicket), next_cursor: page.next_cursor || null };
 }
 
 /** POST /tickets/bulk-update response. */

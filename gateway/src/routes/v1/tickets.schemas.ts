@@ -22,6 +22,7 @@ import {
   timeParam,
 } from '../../http/schema-fields.js';
 import { bodyProjectIdField } from '../../middleware/project-context.js';
+import { INVALID_CURSOR_MESSAGE } from './activity.schemas.js';
 
 export const INVALID_TICKET_ID_MESSAGE = 'Invalid ticket id';
 export const BODY_NOT_OBJECT_MESSAGE = 'Request body must be a JSON object';
@@ -116,8 +117,30 @@ export const sortParam = z
 
 const LIST_ASSIGNEE_MESSAGE = 'assignee must be a user id (a positive integer) or none';
 
+/**
+ * Longer text is no cursor of the ticket service (its longest, after a title of 200 code points, is
+ * about 6,500 characters): refused here, before it travels.
+ */
+export const MAX_TICKET_CURSOR_LENGTH = 8192;
+export const CURSOR_WITH_PAGE_MESSAGE = 'cursor cannot be combined with page: the cursor holds the position';
+export const CURSOR_WITH_Q_MESSAGE = 'cursor cannot be combined with q: a search answers every match at once';
+
+/** `cursor`: base64url text from `next_cursor` (or empty for the first page); the service reads it. */
+const listCursorParam = z
+  .string({ error: INVALID_CURSOR_MESSAGE })
+  .max(MAX_TICKET_CURSOR_LENGTH, INVALID_CURSOR_MESSAGE)
+  .regex(/^[A-Za-z0-9_-]*$/, INVALID_CURSOR_MESSAGE)
+  .meta({
+    description:
+      'Cursor mode (additive): empty for the first page, then the `next_cursor` of the previous page, with the ' +
+      'same sort and filters. Pages by position instead of number: deep pages cost what the first does, and ' +
+      'tickets added meanwhile neither repeat nor push others out. Opaque: pass it back as given. Not with `page` or `q`.',
+    example: '',
+  });
+
 export const listTicketsQuery = z.object({
   ...pageParams('Tickets'),
+  cursor: listCursorParam.optional(),
   sort: sortParam.default('-created_at'),
   status: z
     .string({ error: 'status must be a status slug of the project' })

@@ -4,6 +4,7 @@
  * JSON. Domain rules (statuses of the project for writes, versions, placement, custom fields) live
  * in the ticket service; its errors pass through unchanged.
  */
+import type { Request, Response } from 'express';
 import { AppError } from '@tix/kit';
 import { presentTicket } from '@tix/protos';
 import { expectedTicketVersion, sendTagged, ticketEtag } from '../../http/conditional.js';
@@ -18,7 +19,7 @@ import { invalidQuery } from '../../http/validate.js';
 import { holdsScope, missingScopeMessage } from '../../middleware/require-access.js';
 import { paginationSchema, ticketSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
-import { confirmation, json, tagged } from '../../openapi/responses.js';
+import { confirmation, json, linked, tagged } from '../../openapi/responses.js';
 import { z } from '../../openapi/zod-openapi.js';
 import { requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
@@ -28,12 +29,20 @@ import {
   listTicketsRequest,
   moveTicketRequest,
   presentBulkResult,
+  presentTicketCursorPage,
   presentTicketPage,
   searchTicketsRequest,
   updateTicketRequest,
 } from './tickets.mapping.js';
 import { bulkUpdateBody, mergeTicketBody, moveTicketBody } from './ticket-actions.schemas.js';
-import { createTicketBody, listTicketsQuery, ticketIdParams, updateTicketBody } from './tickets.schemas.js';
+import {
+  createTicketBody,
+  CURSOR_WITH_PAGE_MESSAGE,
+  CURSOR_WITH_Q_MESSAGE,
+  listTicketsQuery,
+  ticketIdParams,
+  updateTicketBody,
+} from './tickets.schemas.js';
 
 /** A search streams every match; it may take longer than a single call's default deadline. */
 const SEARCH_DEADLINE_MS = 60_000;
@@ -46,6 +55,31 @@ export function checkStatusFilter(project: ProjectContext, status: string | unde
   if (status === undefined || project.statuses.some((candidate) => candidate.slug === status)) return;
   const slugs = project.statuses.map((candidate) => candidate.slug).join(', ');
   throw invalidQuery({ status: [`status must be a status of the project: ${slugs}`] });
+}
+
+/** The query parameters as the client sent them (request.query holds the parsed values). */
+function givenParameters(request: Request): URLSearchParams {
+  return new URLSearchParams(request.originalUrl.split('?')[1] ?? '');
+}
+
+/**
+ * `Link` (RFC 8288) to the list's neighbouring pages: this request's own URL on its host, with its
+ * other parameters as given and only the position (`page` or `cursor`) replaced.
+ */
+function setListLinks(
+  request: Request,
+  response: Response,
+  links: Partial<Record<'next' | 'prev' | 'first' | 'last', { page: string } | { cursor: string }>>,
+): void {
+  const given = givenParameters(request);
+  given.delete('page');
+  given.delete('cursor');
+  const header = Object.entries(links).map(([rel, position]) => {
+    const parameters = new URLSearchParams(given);
+    for (const [name, value] of Object.entries(position)) parameters.set(name, value);
+    return `<${request.baseUrl}/tickets?${parameters.toString()}>; rel="${rel}"`;
+  });
+  if (header.length > 0) response.setHeader('Link', header.join(', '));
 }
 
 export const TICKET_OPERATIONS: Operation[] = [
@@ -62,21 +96,53 @@ export const TICKET_OPERATIONS: Operation[] = [
     description:
       'Paginated list with filters. With `q`, every match is returned (streamed) and `pagination` is absent; `q` ' +
       'also finds a ticket by its number (`SUP-42`). `deleted=only` lists deleted tickets (to restore one) and ' +
-      'needs `tickets:delete`. An unknown query parameter is 400 naming it.',
-    success: json(
-      200,
-      'A page of tickets (all matches with `q`).',
-      z.object({ tickets: z.array(ticketSchema), pagination: paginationSchema.optional() }),
-      { tickets: [EXAMPLES.ticket], pagination: EXAMPLES.pagination },
+      'needs `tickets:delete`. An unknown query parameter is 400 naming it. Cursor mode (additive): send `cursor` ' +
+      "(empty for the first page), then each answer's `next_cursor`, keeping the sort and filters; deep pages cost " +
+      'what the first does and tickets added meanwhile never repeat or push others out. `Link` names the next, ' +
+      'previous, first and last pages in both modes.',
+    success: linked(
+      json(
+        200,
+        'A page of tickets (all matches with `q`); in cursor mode, `next_cursor` instead of `pagination`.',
+        z.object({
+          tickets: z.array(ticketSchema),
+          pagination: paginationSchema.optional(),
+          next_cursor: z
+            .string()
+            .nullable()
+            .meta({
+              description:
+                'Cursor mode only: pass as `cursor` for the next page (the `next` link); null on the last page.',
+            })
+            .optional(),
+        }),
+        { tickets: [EXAMPLES.ticket], pagination: EXAMPLES.pagination },
+      ),
     ),
     errors: [400, 403],
     async handle({ query }, request, response, { services }) {
       const project = requireProject(request);
       checkStatusFilter(project, query.status);
+      if (query.cursor !== undefined) {
+        // `page` has a default, so only the query as sent tells whether it was given.
+        if (givenParameters(request).has('page')) throw invalidQuery({ cursor: [CURSOR_WITH_PAGE_MESSAGE] });
+        if (query.q !== undefined) throw invalidQuery({ cursor: [CURSOR_WITH_Q_MESSAGE] });
+      }
       // Deleted tickets are for whoever may delete (and so restore) them.
       if (query.deleted === 'only' && !holdsScope(requirePrincipal(request), 'tickets:delete'))
         throw AppError.permissionDenied(missingScopeMessage('tickets:delete'));
       const tickets = requireService(services, 'tickets');
+      if (query.cursor !== undefined) {
+        const page = presentTicketCursorPage(
+          await tickets.ListTickets(listTicketsRequest(project.id, query), callContext(request)),
+        );
+        setListLinks(request, response, {
+          ...(page.next_cursor === null ? {} : { next: { cursor: page.next_cursor } }),
+          first: { cursor: '' },
+        });
+        sendData(response, page);
+        return;
+      }
       if (query.q !== undefined) {
         // Spec: with q, every match and no pagination; streamed, however many there are.
         const matches = tickets.SearchTickets(searchTicketsRequest(project.id, { ...query, q: query.q }), {
@@ -86,8 +152,17 @@ export const TICKET_OPERATIONS: Operation[] = [
         await sendDataStream(response, 'tickets', matches, { present: presentTicket });
         return;
       }
-      const page = await tickets.ListTickets(listTicketsRequest(project.id, query), callContext(request));
-      sendData(response, presentTicketPage(page));
+      const page = presentTicketPage(
+        await tickets.ListTickets(listTicketsRequest(project.id, query), callContext(request)),
+      );
+      const { page: number, total_pages: last } = page.pagination;
+      setListLinks(request, response, {
+        ...(number < last ? { next: { page: String(number + 1) } } : {}),
+        ...(number > 1 ? { prev: { page: String(Math.min(number - 1, Math.max(last, 1))) } } : {}),
+        first: { page: '1' },
+        ...(last > 0 ? { last: { page: String(last) } } : {}),
+      });
+      sendData(response, page);
     },
   }),
 
