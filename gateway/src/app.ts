@@ -1,6 +1,7 @@
 /**
  * The gateway's express application (no listening: main.ts and tests mount it). Order matters:
- * correlation id (every response carries it) -> CORS -> probes (any host) -> host role -> API keys
+ * correlation id (every response carries it) -> CORS -> JSON compression (wraps the response for
+ * every later writer) -> probes (any host) -> host role -> API keys
  * only on the API host -> /v1 (API role) or /api (app role) -> the console's pages and assets (app
  * role) -> 404 -> error envelope.
  */
@@ -8,6 +9,7 @@ import express, { type Express, type RequestHandler, type Router } from 'express
 import type { Logger } from '@tix/kit';
 import type { ApiKeyAuthenticator } from './auth/api-key-authenticator.js';
 import { serveConsole } from './console/serve-console.js';
+import { compressJson } from './http/compression.js';
 import { errorHandler } from './http/error-handler.js';
 import type { HostRole } from './http/request-context.js';
 import { notFound } from './http/routing.js';
@@ -74,6 +76,7 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
   app.use(cors(deps.cors));
+  app.use(compressJson());
   app.use(healthRoutes(deps));
   app.use(hostRole(deps));
   app.use(apiKeyOnlyOnApiHost());

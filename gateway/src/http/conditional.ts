@@ -7,11 +7,15 @@
  *   with no read before it and no race after it.
  * - Any other resource's tag is a digest of its JSON.
  * The polls (polling.ts) use the same If-None-Match rule with weak tags naming a position.
+ * A compressed answer is another representation with its own strong tag, the coding before the
+ * closing quote (`"t42.3-gzip"`, compression.ts); both conditions accept either form, since they
+ * name the same state of the resource.
  */
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { AppError } from '@tix/kit';
 import { MAX_INT32 } from '@tix/protos';
+import { CODINGS, encodedEtag, noteRepresentationBytes } from './compression.js';
 import { writeJsonText } from './envelope.js';
 
 export const IF_MATCH_SEVERAL_VERSIONS = 'If-Match may name only one version of the ticket';
@@ -34,11 +38,15 @@ function entityTags(header: string): string[] {
     .filter((tag) => tag !== '');
 }
 
-/** Whether If-None-Match names `etag` (weak comparison, RFC 9110 13.1.2); `*` names any answer. */
+/**
+ * Whether If-None-Match names `etag` or one of its compressed forms (weak comparison, RFC 9110
+ * 13.1.2); `*` names any answer.
+ */
 export function ifNoneMatchNames(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   const opaque = (tag: string) => tag.replace(/^W\//, '');
-  return entityTags(header).some((tag) => tag === '*' || opaque(tag) === opaque(etag));
+  const forms = new Set([etag, ...CODINGS.map((coding) => encodedEtag(etag, coding))].map(opaque));
+  return entityTags(header).some((tag) => tag === '*' || forms.has(opaque(tag)));
 }
 
 /**
@@ -58,6 +66,8 @@ export function sendTagged(
   response.setHeader('ETag', tag);
   response.setHeader('Cache-Control', 'private, no-cache');
   if (request.method === 'GET' && ifNoneMatchNames(request.headers['if-none-match'], tag)) {
+    // The 304's tag is the form this request would get (compressed or not: its size decides).
+    noteRepresentationBytes(response, Buffer.byteLength(payload));
     response.statusCode = 304;
     response.end();
     return;
@@ -69,7 +79,8 @@ export function sendTagged(
  * The version a ticket write must find (the ticket service's `expected_version`) from If-Match:
  * undefined without one or with `*` (the ticket must merely exist, which the write checks anyway);
  * 0, which no ticket has, when no strong tag of this ticket is named (a weak or foreign tag never
- * matches, RFC 9110 13.1.1), so the service answers 412. Several versions of the ticket are a 400:
+ * matches, RFC 9110 13.1.1), so the service answers 412. A compressed form (`"t42.3-gzip"`) names
+ * the same version. Several versions of the ticket are a 400:
  * the service checks one.
  */
 export function expectedTicketVersion(request: Request, ticketId: number): number | undefined {
@@ -79,7 +90,7 @@ export function expectedTicketVersion(request: Request, ticketId: number): numbe
   if (tags.includes('*')) return undefined;
   const versions = new Set(
     tags.flatMap((tag) => {
-      const match = /^"t(\d{1,10})\.(\d{1,10})"$/.exec(tag);
+      const match = /^"t(\d{1,10})\.(\d{1,10})(?:-(?:gzip|br))?"$/.exec(tag);
       const version = Number(match?.[2]);
       // A version no ticket can have (beyond int32) is a tag of nothing: no match, never a 500.
       return match !== null && Number(match[1]) === ticketId && version <= MAX_INT32 ? [version] : [];
