@@ -36,14 +36,23 @@ export const EVENT_TYPES = {
 
 export type EventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES][number];
 
-/** Event types a webhook subscription may name in `events` (the spec's create-request enum). */
+/**
+ * Event types a webhook subscription may name in `events`: the spec's create-request enum, then
+ * the additive values (the spec lets new event types come without a version change).
+ */
 export const SUBSCRIBABLE_EVENT_TYPES = [
   'ticket.created',
   'ticket.updated',
   'ticket.status_changed',
   'ticket.assigned',
   'comment.created',
+  'ticket.deleted',
+  'ticket.merged',
+  'ticket.restored',
 ] as const satisfies readonly EventType[];
+
+/** The `event` of a test delivery (POST /webhooks/{id}/ping): never a domain event, never subscribed to. */
+export const WEBHOOK_PING_EVENT = 'ping';
 
 /**
  * Who made a change (envelope v1.1, docs/events.md): `user` a browser session, `api_key` an

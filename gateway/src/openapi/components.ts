@@ -12,6 +12,7 @@ import {
   SUBSCRIBABLE_EVENT_TYPES,
   TICKET_LIMITS,
   TICKET_PRIORITIES,
+  WEBHOOK_PING_EVENT,
 } from '@tix/protos';
 import { EXAMPLES } from './examples.js';
 
@@ -231,6 +232,11 @@ export const deliveryAttemptSchema = z
     duration_ms: z.number().int(),
     error: z.string().nullable(),
     attempted_at: timestamp('Attempt time'),
+    response_body: z.string().nullable().meta({
+      description:
+        "The start of the receiver's answer: its first 4096 bytes (UTF-8, cut at a character). Null when no answer arrived.",
+    }),
+    response_body_truncated: z.boolean().meta({ description: 'The answer was longer than `response_body`.' }),
   })
   .openapi('DeliveryAttempt', { description: 'One attempt of a delivery.' });
 
@@ -244,10 +250,69 @@ export const deliverySchema = z
     attempts: z.array(deliveryAttemptSchema).meta({ description: 'Oldest first.' }),
     created_at: timestamp('Creation time'),
     updated_at: timestamp('Last change'),
+    request_body: z.string().meta({
+      description: 'The start of the body sent (every attempt sends the same bytes): its first 4096 bytes.',
+    }),
+    request_body_truncated: z
+      .boolean()
+      .meta({ description: 'The body sent was longer than `request_body`.' }),
   })
   .openapi('Delivery', {
     description: 'One delivery of one event to one webhook (additive delivery log).',
     examples: [EXAMPLES.delivery],
+  });
+
+const previousSecretExpiresAt = z
+  .string()
+  .nullable()
+  .meta({
+    description:
+      'After a secret rotation: until when the previous secret still signs `webhook-signature` beside the new one ' +
+      '(ISO 8601); null when no previous secret signs.',
+    format: 'date-time',
+  });
+
+export const webhookDetailSchema = z
+  .object({ ...webhookShape, previous_secret_expires_at: previousSecretExpiresAt })
+  .openapi('WebhookDetail', {
+    description: 'A webhook subscription as its own endpoints answer it (additive): never the secret.',
+    examples: [EXAMPLES.webhookDetail],
+  });
+
+export const rotatedWebhookSchema = z
+  .object({
+    ...webhookShape,
+    previous_secret_expires_at: previousSecretExpiresAt,
+    secret: z.string().meta({ description: 'The new signing secret; shown only in this response.' }),
+  })
+  .openapi('RotatedWebhook', {
+    description: 'A webhook subscription after a secret rotation, with its new secret.',
+    examples: [EXAMPLES.rotatedWebhook],
+  });
+
+export const pingResultSchema = z
+  .object({
+    event_id: z.string().meta({ description: 'The `webhook-id` the ping carried (UUID).', format: 'uuid' }),
+    ok: z.boolean().meta({ description: 'The receiver answered 2xx.' }),
+    response_code: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "The receiver's HTTP status; null on timeout, refusal or connection failure." }),
+    duration_ms: z.number().int(),
+    error: z
+      .string()
+      .nullable()
+      .meta({ description: 'What failed (e.g. `HTTP 500`, `timeout after 10000 ms`).' }),
+    request_body: z.string().meta({ description: 'The body sent: the `ping` payload.' }),
+    response_body: z.string().nullable().meta({
+      description: "The start of the receiver's answer (first 4096 bytes); null when none arrived.",
+    }),
+    response_body_truncated: z.boolean(),
+  })
+  .openapi('PingResult', {
+    description: 'The outcome of one signed test delivery (not in the delivery log).',
+    examples: [EXAMPLES.ping],
   });
 
 const activityActorSchema = z
@@ -472,6 +537,58 @@ export const errorEnvelopeSchema = z
     ],
   });
 
+// ---- webhook payloads (the document's top-level `webhooks`) -------------------------------------
+
+/** The component name of an event's payload: ticket.status_changed -> TicketStatusChangedEvent. */
+export function webhookPayloadName(eventType: string): string {
+  const words = eventType.split(/[._]/).map((word) => word.charAt(0).toUpperCase() + word.slice(1));
+  return `${words.join('')}Event`;
+}
+
+/** What `data` holds for each delivered event type (spec "Delivery payload"), and an example of it. */
+function payloadData(eventType: string): { schema: z.ZodType; example: unknown; description: string } {
+  if (eventType === 'comment.created') {
+    return { schema: commentSchema, example: EXAMPLES.comment, description: 'The comment.' };
+  }
+  if (eventType === WEBHOOK_PING_EVENT) {
+    return {
+      schema: z.object({ webhook_id: id('The pinged webhook.'), project_id: id('Its project.') }),
+      example: { webhook_id: 3, project_id: 1 },
+      description: 'Which subscription was pinged.',
+    };
+  }
+  const deleted = eventType === 'ticket.deleted';
+  return {
+    schema: ticketSchema,
+    example: eventType === 'ticket.merged' ? EXAMPLES.mergedTicket : EXAMPLES.ticket,
+    description: deleted
+      ? 'The ticket as it was deleted.'
+      : 'The ticket after the change, as the API returns it.',
+  };
+}
+
+/** Every event a webhook may receive: the subscribable types, and the test delivery. */
+export const WEBHOOK_PAYLOAD_EVENTS: readonly string[] = [...SUBSCRIBABLE_EVENT_TYPES, WEBHOOK_PING_EVENT];
+
+/** One payload schema per event type, `{ event, timestamp, data }` with `event` fixed. */
+export const WEBHOOK_PAYLOAD_SCHEMAS: Record<string, z.ZodType> = Object.fromEntries(
+  WEBHOOK_PAYLOAD_EVENTS.map((eventType) => {
+    const data = payloadData(eventType);
+    const name = webhookPayloadName(eventType);
+    const schema = z
+      .object({
+        event: z.literal(eventType).meta({ description: 'The event type (also in `X-Webhook-Event`).' }),
+        timestamp: z.number().int().meta({ description: 'When it happened (Unix seconds).' }),
+        data: data.schema,
+      })
+      .openapi(name, {
+        description: `The body of a \`${eventType}\` delivery; \`data\`: ${data.description}`,
+        examples: [{ event: eventType, timestamp: 1741944413, data: data.example }],
+      });
+    return [name, schema];
+  }),
+);
+
 /** `{ ok: true, data }` for one operation's data. */
 export function successEnvelope(data: z.ZodType): z.ZodType {
   return z.object({ ok: z.literal(true), data });
@@ -492,6 +609,10 @@ export const COMPONENT_SCHEMAS: Record<string, z.ZodType> = {
   CreatedWebhook: createdWebhookSchema,
   DeliveryAttempt: deliveryAttemptSchema,
   Delivery: deliverySchema,
+  WebhookDetail: webhookDetailSchema,
+  RotatedWebhook: rotatedWebhookSchema,
+  PingResult: pingResultSchema,
+  ...WEBHOOK_PAYLOAD_SCHEMAS,
   Board: boardSchema,
   ActivityActor: activityActorSchema,
   ActivitySubject: activitySubjectSchema,

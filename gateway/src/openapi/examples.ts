@@ -26,7 +26,12 @@ import {
 } from '../routes/app/assistant.mapping.js';
 import { encodeCursor } from '../routes/v1/activity-cursor.js';
 import { presentActivity, presentStreamedEvent } from '../routes/v1/activity.mapping.js';
-import { presentDelivery, presentWebhook } from '../routes/v1/webhooks.mapping.js';
+import {
+  presentDelivery,
+  presentPing,
+  presentWebhook,
+  presentWebhookDetail,
+} from '../routes/v1/webhooks.mapping.js';
 
 const CREATED_AT = '2025-03-14T09:26:53.589Z';
 const UPDATED_AT = '2025-03-14T10:02:11.120Z';
@@ -133,11 +138,37 @@ const deliveryMessage: webhook.Delivery__Output = {
   event: 'ticket.created',
   status: 'delivered',
   attempts: [
-    { number: 1, error: 'connect ECONNREFUSED', duration_ms: 12, attempted_at: CREATED_AT },
-    { number: 2, response_code: 200, duration_ms: 85, attempted_at: UPDATED_AT },
+    {
+      number: 1,
+      error: 'connect ECONNREFUSED',
+      duration_ms: 12,
+      attempted_at: CREATED_AT,
+      response_body_truncated: false,
+    },
+    {
+      number: 2,
+      response_code: 200,
+      duration_ms: 85,
+      attempted_at: UPDATED_AT,
+      response_body: '{"received":true}',
+      response_body_truncated: false,
+    },
   ],
   created_at: CREATED_AT,
   updated_at: UPDATED_AT,
+  request_body:
+    '{"event":"ticket.created","timestamp":1741944413,"data":{"id":42,"ticket_number":"ACME-17"}}',
+  request_body_truncated: false,
+};
+
+const pingMessage: webhook.PingResult__Output = {
+  event_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+  ok: true,
+  response_code: 200,
+  duration_ms: 41,
+  request_body: '{"event":"ping","timestamp":1741944413,"data":{"webhook_id":3,"project_id":1}}',
+  response_body: 'ok',
+  response_body_truncated: false,
 };
 
 const activityMessage: activity.Activity__Output = {
@@ -234,6 +265,12 @@ export const EXAMPLES = {
     secret: 'whsec_9pM3cJm1oQ2fXb7yV4tZ0eR8uK6nH5aL1sD3gF2jW0E=',
   }),
   delivery: presentDelivery(deliveryMessage),
+  webhookDetail: presentWebhookDetail(webhookMessage),
+  rotatedWebhook: {
+    ...presentWebhookDetail({ ...webhookMessage, previous_secret_expires_at: '2025-03-15T10:02:11.120Z' }),
+    secret: 'whsec_Q2hhbmdlZCBzZWNyZXQgZm9yIHRoZSBleGFtcGxlIG9ubHk=',
+  },
+  ping: presentPing(pingMessage),
   activity: presentActivity(activityMessage),
   commentActivity: presentActivity({
     ...activityMessage,

@@ -185,7 +185,7 @@ describe('webhook routes + real webhook and lookup services (fresh databases)', 
     expectError(
       await call('POST', '/webhooks', {
         url: 'gopher://x.test/',
-        events: ['ticket.created', 'ticket.deleted'],
+        events: ['ticket.created', 'comment.deleted'],
         project_id: ids.alpha,
         secret: 'too short',
       }),
@@ -194,8 +194,8 @@ describe('webhook routes + real webhook and lookup services (fresh databases)', 
       {
         url: ['URL must be an absolute http or https URL'],
         events: [
-          'Unknown event types: "ticket.deleted". Allowed: ticket.created, ticket.updated, ticket.status_changed, ' +
-            'ticket.assigned, comment.created',
+          'Unknown event types: "comment.deleted". Allowed: ticket.created, ticket.updated, ticket.status_changed, ' +
+            'ticket.assigned, comment.created, ticket.deleted, ticket.merged, ticket.restored',
         ],
         secret: ['Secret must be 16 to 256 printable ASCII characters without spaces'],
       },

@@ -81,6 +81,11 @@ const ADDITIVE_SCOPES: Record<string, string> = {
   'GET /attachments/{id}': 'tickets:read',
   'GET /webhooks/{id}/deliveries': 'tickets:read',
   'POST /webhooks/{id}/deliveries/{deliveryId}/redeliver': 'tickets:write',
+  'GET /webhooks/{id}': 'tickets:read',
+  'PATCH /webhooks/{id}': 'tickets:write',
+  'POST /webhooks/{id}/rotate-secret': 'tickets:write',
+  'POST /webhooks/{id}/ping': 'tickets:write',
+  'POST /webhooks/{id}/deliveries/redeliver': 'tickets:write',
   'GET /tickets/{id}/history': 'tickets:read',
   'GET /events': 'tickets:read',
 };

@@ -120,11 +120,26 @@ describe('webhook presenters', () => {
         event: 'ticket.created',
         status: 'failed',
         attempts: [
-          { number: 1, duration_ms: 10000, error: 'timeout after 10000 ms', attempted_at: 't1' },
-          { number: 2, response_code: 200, duration_ms: 4, attempted_at: 't2' },
+          {
+            number: 1,
+            duration_ms: 10000,
+            error: 'timeout after 10000 ms',
+            attempted_at: 't1',
+            response_body_truncated: false,
+          },
+          {
+            number: 2,
+            response_code: 200,
+            duration_ms: 4,
+            attempted_at: 't2',
+            response_body: 'ok',
+            response_body_truncated: false,
+          },
         ],
         created_at: 'c',
         updated_at: 'u',
+        request_body: '{"event":"ticket.created"}',
+        request_body_truncated: false,
       }),
     ).to.deep.equal({
       id: 'd',
@@ -139,11 +154,23 @@ describe('webhook presenters', () => {
           duration_ms: 10000,
           error: 'timeout after 10000 ms',
           attempted_at: 't1',
+          response_body: null,
+          response_body_truncated: false,
         },
-        { number: 2, response_code: 200, duration_ms: 4, error: null, attempted_at: 't2' },
+        {
+          number: 2,
+          response_code: 200,
+          duration_ms: 4,
+          error: null,
+          attempted_at: 't2',
+          response_body: 'ok',
+          response_body_truncated: false,
+        },
       ],
       created_at: 'c',
       updated_at: 'u',
+      request_body: '{"event":"ticket.created"}',
+      request_body_truncated: false,
     });
   });
 });

@@ -85,6 +85,17 @@ export function webhookService(options: WebhookServiceOptions = {}) {
             resolver,
             deliveries: createDeliveryLogStore(pool),
             onQueued: wakeDeliveries,
+            ping: {
+              subscriptions: createSubscriptionStore(pool),
+              attempts: {
+                secrets,
+                targetMode: config.targetMode,
+                resolver,
+                timeoutMs: config.attemptTimeoutMs,
+                logger,
+              },
+              newSender: () => createHttpSender({ maxSocketsPerHost: 1 }),
+            },
           }),
         ),
         consumers: {

@@ -28,7 +28,32 @@ export function presentWebhook(message: webhook.Webhook__Output): WebhookJson {
   return json;
 }
 
-/** A delivery with its attempts, oldest attempt first. */
+/**
+ * A subscription as its own endpoints answer it (GET one, PATCH, rotation): the spec's Webhook plus
+ * until when a rotated-out secret still signs. The spec's list and create answers stay presentWebhook.
+ */
+export function presentWebhookDetail(message: webhook.Webhook__Output) {
+  return {
+    ...presentWebhook(message),
+    previous_secret_expires_at: message.previous_secret_expires_at ?? null,
+  };
+}
+
+/** The outcome of a ping. */
+export function presentPing(message: webhook.PingResult__Output) {
+  return {
+    event_id: message.event_id,
+    ok: message.ok,
+    response_code: message.response_code ?? null,
+    duration_ms: message.duration_ms,
+    error: message.error ?? null,
+    request_body: message.request_body,
+    response_body: message.response_body ?? null,
+    response_body_truncated: message.response_body_truncated,
+  };
+}
+
+/** A delivery with its attempts, oldest attempt first; bodies as excerpts of at most 4 KiB. */
 export function presentDelivery(message: webhook.Delivery__Output) {
   return {
     id: message.id,
@@ -42,8 +67,12 @@ export function presentDelivery(message: webhook.Delivery__Output) {
       duration_ms: attempt.duration_ms,
       error: attempt.error ?? null,
       attempted_at: attempt.attempted_at,
+      response_body: attempt.response_body ?? null,
+      response_body_truncated: attempt.response_body_truncated,
     })),
     created_at: message.created_at,
     updated_at: message.updated_at,
+    request_body: message.request_body,
+    request_body_truncated: message.request_body_truncated,
   };
 }

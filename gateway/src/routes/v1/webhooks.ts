@@ -13,6 +13,9 @@ import {
   createdWebhookSchema,
   deliverySchema,
   paginationSchema,
+  pingResultSchema,
+  rotatedWebhookSchema,
+  webhookDetailSchema,
   webhookSchema,
 } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
@@ -20,12 +23,15 @@ import { confirmation, count, json, list, single } from '../../openapi/responses
 import { z } from '../../openapi/zod-openapi.js';
 import { requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
-import { presentDelivery, presentWebhook } from './webhooks.mapping.js';
+import { presentDelivery, presentPing, presentWebhook, presentWebhookDetail } from './webhooks.mapping.js';
 import {
   createWebhookBody,
   deliveryParams,
   listDeliveriesQuery,
   listWebhooksQuery,
+  redeliverFailedBody,
+  rotateSecretBody,
+  updateWebhookBody,
   webhookIdParams,
 } from './webhooks.schemas.js';
 
@@ -132,10 +138,14 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'admin' },
     project: 'required',
-    request: { params: webhookIdParams, query: listDeliveriesQuery },
+    request: { params: webhookIdParams, query: listDeliveriesQuery, strictQuery: true },
     operationId: 'listWebhookDeliveries',
     tag: 'Webhooks',
     summary: 'The delivery log of a webhook (additive)',
+    description:
+      'Filter by `status`, `event` and creation time (`since` inclusive, `until` exclusive); unknown parameters ' +
+      'are 400. Each delivery shows the start of the body sent and each attempt the start of the answer ' +
+      '(4096 bytes, flagged when cut).',
     success: json(
       200,
       'A page of deliveries, newest first.',
@@ -149,6 +159,10 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
           project_id: requireProject(request).id,
           webhook_id: params.id,
           page: { page: query.page, per_page: query.per_page },
+          ...(query.status === undefined ? {} : { status: query.status }),
+          ...(query.event === undefined ? {} : { event: query.event }),
+          ...(query.since === undefined ? {} : { since: query.since }),
+          ...(query.until === undefined ? {} : { until: query.until }),
         },
         callContext(request),
       );
@@ -179,6 +193,162 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
       );
       // Accepted: the new delivery is queued; its attempts follow (see its entry in the log).
       sendData(response, { delivery: presentDelivery(queued) }, 202);
+    },
+  }),
+
+  defineOperation({
+    method: 'get',
+    path: '/webhooks/:id',
+    hosts: ['api', 'app'],
+    access: { scope: 'tickets:read', role: 'admin' },
+    project: 'required',
+    request: { params: webhookIdParams },
+    operationId: 'getWebhook',
+    tag: 'Webhooks',
+    summary: 'One webhook subscription (additive)',
+    description: 'Never includes `secret`. Yours, or any of the project for admins; otherwise 404.',
+    success: single(200, 'The subscription.', 'webhook', webhookDetailSchema, EXAMPLES.webhookDetail),
+    errors: [400, 404],
+    async handle({ params }, request, response, { services }) {
+      const found = await requireService(services, 'webhooks').GetWebhook(
+        { project_id: requireProject(request).id, id: params.id },
+        callContext(request),
+      );
+      sendData(response, { webhook: presentWebhookDetail(found) });
+    },
+  }),
+
+  defineOperation({
+    method: 'patch',
+    path: '/webhooks/:id',
+    hosts: ['api', 'app'],
+    access: { scope: 'tickets:write', role: 'admin' },
+    project: 'required',
+    request: { params: webhookIdParams, body: updateWebhookBody },
+    bodyExample: { is_active: false },
+    operationId: 'updateWebhook',
+    tag: 'Webhooks',
+    summary: 'Change, pause or resume a webhook (additive)',
+    description:
+      'Any of `url`, `events` (replaces the list) and `is_active`, validated as on create (the URL by the same ' +
+      'target policy); none of them is 422. `is_active: false` pauses: pending deliveries end as failed and events ' +
+      'while paused are not queued (catch up from GET /events, or redeliver the failed ones after resuming). ' +
+      '`is_active: true` resumes.',
+    success: single(200, 'The subscription as changed.', 'webhook', webhookDetailSchema, {
+      ...EXAMPLES.webhookDetail,
+      is_active: false,
+    }),
+    errors: [400, 404, 422],
+    async handle({ params, body }, request, response, { services }) {
+      const changed = await requireService(services, 'webhooks').UpdateWebhook(
+        {
+          project_id: requireProject(request).id,
+          id: params.id,
+          ...(body.url === undefined ? {} : { url: body.url }),
+          ...(body.events === undefined ? {} : { set_events: true, events: body.events }),
+          ...(body.is_active === undefined ? {} : { is_active: body.is_active }),
+        },
+        callContext(request),
+      );
+      sendData(response, { webhook: presentWebhookDetail(changed) });
+    },
+  }),
+
+  defineOperation({
+    method: 'post',
+    path: '/webhooks/:id/rotate-secret',
+    hosts: ['api', 'app'],
+    access: { scope: 'tickets:write', role: 'admin' },
+    project: 'required',
+    request: { params: webhookIdParams, body: rotateSecretBody },
+    bodyExample: { overlap_seconds: 3600 },
+    operationId: 'rotateWebhookSecret',
+    tag: 'Webhooks',
+    summary: 'Rotate the signing secret (additive)',
+    description:
+      'Generates a new secret, shown only in this response. `X-Webhook-Signature` uses the new secret at once; ' +
+      'during the overlap (`overlap_seconds`, default 86400, at most 604800) `webhook-signature` carries two ' +
+      'signatures, `v1,<new> v1,<previous>`, so a Standard Webhooks receiver switches without losing a delivery.',
+    success: single(
+      200,
+      'The subscription with its new secret.',
+      'webhook',
+      rotatedWebhookSchema,
+      EXAMPLES.rotatedWebhook,
+    ),
+    errors: [400, 404, 422],
+    async handle({ params, body }, request, response, { services }) {
+      const rotated = await requireService(services, 'webhooks').RotateWebhookSecret(
+        {
+          project_id: requireProject(request).id,
+          id: params.id,
+          ...(body.overlap_seconds === undefined ? {} : { overlap_seconds: body.overlap_seconds }),
+        },
+        callContext(request),
+      );
+      sendData(response, { webhook: { ...presentWebhookDetail(rotated), secret: rotated.secret ?? '' } });
+    },
+  }),
+
+  defineOperation({
+    method: 'post',
+    path: '/webhooks/:id/ping',
+    hosts: ['api', 'app'],
+    access: { scope: 'tickets:write', role: 'admin' },
+    project: 'required',
+    request: { params: webhookIdParams },
+    operationId: 'pingWebhook',
+    tag: 'Webhooks',
+    summary: 'Send a signed test delivery now (additive)',
+    description:
+      'POSTs `{ event: "ping", timestamp, data: { webhook_id, project_id } }` to the URL, signed and sent like every ' +
+      'delivery (same headers, target policy and timeout; one attempt), also to a paused webhook, and answers what ' +
+      'happened. 200 whatever the receiver answered (see `ok`); not recorded in the delivery log.',
+    success: single(200, 'The outcome.', 'ping', pingResultSchema, EXAMPLES.ping),
+    errors: [400, 404],
+    async handle({ params }, request, response, { services }) {
+      const outcome = await requireService(services, 'webhooks').PingWebhook(
+        { project_id: requireProject(request).id, id: params.id },
+        callContext(request),
+      );
+      sendData(response, { ping: presentPing(outcome) });
+    },
+  }),
+
+  defineOperation({
+    method: 'post',
+    path: '/webhooks/:id/deliveries/redeliver',
+    hosts: ['api', 'app'],
+    access: { scope: 'tickets:write', role: 'admin' },
+    project: 'required',
+    request: { params: webhookIdParams, body: redeliverFailedBody },
+    bodyExample: { since: '2026-05-02T10:11:00Z', status: 'failed' },
+    operationId: 'redeliverFailedWebhookDeliveries',
+    tag: 'Webhooks',
+    summary: 'Redeliver every failed delivery since a time (additive)',
+    description:
+      'Queues a new delivery for each failed delivery created at or after `since` that is the latest of its event ' +
+      '(an event already redelivered is not queued twice), oldest first, at most 100 per call: `remaining` > 0 ' +
+      'means call again. 409 while the webhook is paused.',
+    success: json(
+      202,
+      'How many were queued, and how many are left beyond this call.',
+      z.object({
+        queued: z.number().int().meta({ description: 'Deliveries queued now.' }),
+        remaining: z
+          .number()
+          .int()
+          .meta({ description: 'Failed deliveries left to redeliver (call again).' }),
+      }),
+      { queued: 12, remaining: 0 },
+    ),
+    errors: [400, 404, 409, 422],
+    async handle({ params, body }, request, response, { services }) {
+      const result = await requireService(services, 'webhooks').RedeliverFailed(
+        { project_id: requireProject(request).id, webhook_id: params.id, since: body.since },
+        callContext(request),
+      );
+      sendData(response, { queued: result.queued, remaining: result.remaining }, 202);
     },
   }),
 ];

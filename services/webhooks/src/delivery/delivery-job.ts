@@ -28,6 +28,7 @@ export function toJob(row: ClaimedDelivery): Job {
     event_type: row.event_type,
     url: row.url,
     secret: row.secret,
+    previous_secret: row.previous_secret,
     body: Buffer.from(row.body ?? '', 'utf8'),
     host: hostOf(row.url),
     webhookId: row.webhook_id,

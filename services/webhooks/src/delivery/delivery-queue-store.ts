@@ -20,6 +20,8 @@ export interface ClaimedDelivery {
   url: string;
   /** Sealed (SecretBox). */
   secret: string;
+  /** Sealed; the secret a rotation replaced, while it still signs (else null). */
+  previous_secret: string | null;
   /** The event's delivery body; null only if the event matched nothing when it arrived. */
   body: string | null;
 }
@@ -87,7 +89,9 @@ export function createDeliveryQueueStore(pool: pg.Pool): DeliveryQueueStore {
                FROM due WHERE d.id = due.id
              RETURNING d.id, d.webhook_id, d.event_id, d.event_type, d.attempt_count
            )
-           SELECT c.id, c.webhook_id, c.event_id, c.event_type, c.attempt_count, w.url, w.secret, e.body
+           SELECT c.id, c.webhook_id, c.event_id, c.event_type, c.attempt_count, w.url, w.secret,
+                  CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret,
+                  e.body
              FROM claimed c
              JOIN webhooks w ON w.id = c.webhook_id
              JOIN processed_events e ON e.event_id = c.event_id`,
@@ -104,13 +108,16 @@ export function createDeliveryQueueStore(pool: pg.Pool): DeliveryQueueStore {
           `UPDATE deliveries d SET
              attempts = d.attempts || jsonb_build_array(jsonb_build_object(
                'number', v.number, 'response_code', v.response_code, 'duration_ms', v.duration_ms,
-               'error', v.error, 'attempted_at', v.attempted_at)),
+               'error', v.error, 'attempted_at', v.attempted_at,
+               'response_body', v.response_body, 'response_body_truncated', v.response_body_truncated)),
              attempt_count = v.number,
              status = v.status::delivery_status,
              next_attempt_at = now() + v.hold_ms * interval '1 millisecond',
              updated_at = now()
-           FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[])
-             AS v(id, number, response_code, duration_ms, error, attempted_at, status, hold_ms)
+           FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[],
+                       $9::text[], $10::bool[])
+             AS v(id, number, response_code, duration_ms, error, attempted_at, status, hold_ms,
+                  response_body, response_body_truncated)
            WHERE d.id = v.id AND d.status = 'pending' AND d.attempt_count = v.number - 1
            RETURNING d.id`,
           [
@@ -122,6 +129,8 @@ export function createDeliveryQueueStore(pool: pg.Pool): DeliveryQueueStore {
             results.map((result) => result.attempt.attempted_at),
             results.map((result) => result.status),
             results.map((result) => result.holdMs),
+            results.map((result) => result.attempt.response_body ?? null),
+            results.map((result) => result.attempt.response_body_truncated ?? false),
           ],
         ),
       );

@@ -8,15 +8,15 @@
  * - Keep-alive agents, at most `maxSocketsPerHost` sockets per target, so repeated deliveries to
  *   a receiver skip the TCP and TLS handshakes. A request on a reused socket that the receiver had
  *   just closed is retried once on a fresh socket (nothing reached the receiver).
- * - The response body is not needed: it is read and discarded up to 64 KiB, then the socket is
- *   dropped.
+ * - The response body is read for the delivery log up to its excerpt (4 KiB, body-excerpt.ts),
+ *   then the socket is dropped; the attempt ends when the body has ended, the excerpt is full or
+ *   the timeout passed (the status counts either way).
  */
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { BODY_EXCERPT_BYTES, bodyExcerpt } from './body-excerpt.js';
 import type { ResolvedAddress } from './target-policy.js';
-
-const MAX_RESPONSE_BYTES = 64 * 1024;
 
 export interface AttemptRequest {
   url: URL;
@@ -34,6 +34,9 @@ export interface AttemptResponse {
   responseCode: number | null;
   /** What went wrong when no status arrived; null otherwise. */
   error: string | null;
+  /** The start of the receiver's body (body-excerpt.ts); null when no status arrived. */
+  responseBody: string | null;
+  responseBodyTruncated: boolean;
 }
 
 export interface HttpSender {
@@ -93,26 +96,48 @@ export function createHttpSender(options: { maxSocketsPerHost: number }): HttpSe
         ...(request.addresses ? { lookup: pinnedLookup(request.addresses) } : {}),
       });
       const timer = setTimeout(() => {
+        if (answered) answered();
         outgoing.destroy(new Error(`timeout after ${request.timeoutMs} ms`));
       }, request.timeoutMs);
       const onAbort = () => outgoing.destroy(new Error('aborted: the service is shutting down'));
       if (request.signal?.aborted) onAbort();
       else request.signal?.addEventListener('abort', onAbort, { once: true });
 
+      /** Set once the status arrived: from then on the attempt has its answer, whatever the body does. */
+      let answered: (() => void) | undefined;
       outgoing.on('response', (incoming) => {
-        finish({ responseCode: incoming.statusCode ?? null, error: null });
-        let received = 0;
+        const responseCode = incoming.statusCode ?? null;
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        let more = false;
+        answered = () => {
+          const excerpt = bodyExcerpt(Buffer.concat(chunks), more);
+          finish({
+            responseCode,
+            error: null,
+            responseBody: excerpt.text,
+            responseBodyTruncated: excerpt.truncated,
+          });
+        };
         incoming.on('data', (chunk: Buffer) => {
-          received += chunk.length;
-          if (received > MAX_RESPONSE_BYTES) incoming.destroy();
+          if (kept <= BODY_EXCERPT_BYTES) {
+            chunks.push(chunk);
+            kept += chunk.length;
+          }
+          if (kept > BODY_EXCERPT_BYTES) {
+            more = true;
+            answered?.();
+            incoming.destroy();
+          }
         });
+        incoming.on('end', () => answered?.());
+        incoming.on('close', () => answered?.());
         incoming.on('error', () => undefined);
-        const drainTimer = setTimeout(() => incoming.destroy(), request.timeoutMs);
-        incoming.on('close', () => clearTimeout(drainTimer));
       });
       outgoing.on('error', (error: NodeJS.ErrnoException) => {
+        if (answered) return answered(); // the body was cut short: the status stands
         const stale = outgoing.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
-        finish({ responseCode: null, error: describe(error) }, stale);
+        finish({ responseCode: null, error: describe(error), ...NO_BODY }, stale);
       });
       outgoing.end(request.body);
     });
@@ -130,6 +155,11 @@ export function createHttpSender(options: { maxSocketsPerHost: number }): HttpSe
   };
 }
 
-function strip(outcome: AttemptResponse & { staleSocket: boolean }): AttemptResponse {
-  return { responseCode: outcome.responseCode, error: outcome.error };
+const NO_BODY = { responseBody: null, responseBodyTruncated: false };
+
+function strip({
+  staleSocket: _stale,
+  ...outcome
+}: AttemptResponse & { staleSocket: boolean }): AttemptResponse {
+  return outcome;
 }

@@ -32,7 +32,10 @@ export interface AttemptOutcome {
 }
 
 /** What one attempt needs of a claimed delivery. */
-export type AttemptTarget = Pick<ClaimedDelivery, 'id' | 'event_id' | 'event_type' | 'url' | 'secret'> & {
+export type AttemptTarget = Pick<
+  ClaimedDelivery,
+  'id' | 'event_id' | 'event_type' | 'url' | 'secret' | 'previous_secret'
+> & {
   body: Buffer;
 };
 
@@ -65,11 +68,15 @@ export async function performAttempt(
   const started = performance.now();
   let responseCode: number | null = null;
   let error: string | null = null;
+  let responseBody: string | null = null;
+  let responseBodyTruncated = false;
   try {
     const target = await withTimeout(vetTarget(delivery.url, deps.targetMode, deps.resolver), deps.timeoutMs);
     let secret: string;
+    let previousSecret: string | null;
     try {
       secret = deps.secrets.open(delivery.secret);
+      previousSecret = delivery.previous_secret === null ? null : deps.secrets.open(delivery.previous_secret);
     } catch (error) {
       deps.logger?.error({ err: error, delivery_id: delivery.id }, 'cannot open a signing secret');
       throw error;
@@ -81,6 +88,7 @@ export async function performAttempt(
         eventType: delivery.event_type,
         eventId: delivery.event_id,
         secret,
+        previousSecret,
         body: delivery.body,
         now: new Date(),
       }),
@@ -90,6 +98,8 @@ export async function performAttempt(
     });
     responseCode = sent.responseCode;
     error = sent.error;
+    responseBody = sent.responseBody;
+    responseBodyTruncated = sent.responseBodyTruncated;
   } catch (caught) {
     error = failureText(caught);
   }
@@ -109,6 +119,8 @@ export async function performAttempt(
       duration_ms: Math.round(performance.now() - started),
       error,
       attempted_at: attemptedAt.toISOString(),
+      response_body: responseBody,
+      response_body_truncated: responseBodyTruncated,
     },
   };
 }

@@ -45,15 +45,24 @@ export function standardSignature(
   return `v1,${mac}`;
 }
 
-/** Every header of one attempt. `now` is the attempt's time. */
+/**
+ * Every header of one attempt. `now` is the attempt's time. During a rotation's overlap
+ * `previousSecret` is given: `webhook-signature` then carries both signatures (the current secret's
+ * first, space separated, as Standard Webhooks allows), while the spec's single-valued
+ * `X-Webhook-Signature` uses the current secret only (docs/decisions.md says why).
+ */
 export function deliveryHeaders(input: {
   eventType: string;
   eventId: string;
   secret: string;
+  previousSecret?: string | null;
   body: Buffer;
   now: Date;
 }): Record<string, string> {
   const timestamp = Math.floor(input.now.getTime() / 1000);
+  const signatures = [input.secret, ...(input.previousSecret ? [input.previousSecret] : [])].map((secret) =>
+    standardSignature(secret, input.eventId, timestamp, input.body),
+  );
   return {
     'Content-Type': 'application/json',
     'Content-Length': String(input.body.length),
@@ -62,6 +71,6 @@ export function deliveryHeaders(input: {
     'X-Webhook-Signature': hexSignature(input.secret, input.body),
     'webhook-id': input.eventId,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': standardSignature(input.secret, input.eventId, timestamp, input.body),
+    'webhook-signature': signatures.join(' '),
   };
 }

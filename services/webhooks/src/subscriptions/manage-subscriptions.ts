@@ -1,7 +1,8 @@
 /**
  * The subscription use cases: list the caller's, create one (validating every field and the target
- * policy, answering the secret this once), delete one. A subscription belongs to the user who made
- * it: another user's, or one in another project, is answered 404 like a missing one.
+ * policy, answering the secret this once), read, change (url, events, pause and resume), rotate the
+ * secret, delete. A subscription belongs to the user who made it: another user's, or one in another
+ * project, is answered 404 like a missing one (admins reach every one of the project).
  */
 import { AppError, requirePrincipal } from '@tix/kit';
 import type { Principal } from '@tix/protos';
@@ -17,6 +18,10 @@ import {
 } from './subscription-rules.js';
 
 export const WEBHOOK_NOT_FOUND_MESSAGE = 'Webhook not found';
+export const NOTHING_TO_CHANGE_MESSAGE = 'Give at least one of url, events, is_active';
+/** Rotation overlap: how long the previous secret keeps signing unless the caller says (seconds). */
+export const ROTATION_OVERLAP = { defaultSeconds: 86_400, maxSeconds: 604_800 } as const;
+export const OVERLAP_MESSAGE = `overlap_seconds must be an integer from 0 to ${ROTATION_OVERLAP.maxSeconds}`;
 export const WEBHOOK_DELETED_MESSAGE = 'Webhook deleted';
 
 export interface SubscriptionDeps {
@@ -72,12 +77,8 @@ export async function createWebhook(
 ): Promise<WebhookRow & { secret: string }> {
   const userId = requirePrincipal(principal).user_id;
   const errors: Record<string, string[]> = {};
-  try {
-    await vetTarget(input.url, deps.targetMode, deps.resolver);
-  } catch (error) {
-    if (!(error instanceof TargetRefused)) throw error;
-    errors.url = [error.message];
-  }
+  const urlProblem = await targetProblem(deps, input.url);
+  if (urlProblem) errors.url = [urlProblem];
   const events = checkEvents(input.events);
   if ('problem' in events) errors.events = [events.problem];
   const secret = input.secret ?? generateSecret();
@@ -106,4 +107,95 @@ export async function deleteWebhook(
   const deleted = await deps.subscriptions.deleteOwned(input.projectId, reachableBy(principal), input.id);
   if (!deleted) throw AppError.notFound(WEBHOOK_NOT_FOUND_MESSAGE);
   return { message: WEBHOOK_DELETED_MESSAGE };
+}
+
+/** Why the target policy refuses `url` (create and PATCH alike), or null. */
+async function targetProblem(deps: SubscriptionDeps, url: string): Promise<string | null> {
+  try {
+    await vetTarget(url, deps.targetMode, deps.resolver);
+    return null;
+  } catch (error) {
+    if (!(error instanceof TargetRefused)) throw error;
+    return error.message;
+  }
+}
+
+/** One subscription the caller reaches (never its secret); 404 otherwise. */
+export async function getWebhook(
+  deps: SubscriptionDeps,
+  input: { projectId: number; id: number },
+  principal: Principal | null,
+): Promise<WebhookRow> {
+  const row = await deps.subscriptions.findOwned(input.projectId, reachableBy(principal), input.id);
+  if (!row) throw AppError.notFound(WEBHOOK_NOT_FOUND_MESSAGE);
+  return row;
+}
+
+export interface UpdateWebhookInput {
+  projectId: number;
+  id: number;
+  url?: string | undefined;
+  events?: readonly string[] | undefined;
+  isActive?: boolean | undefined;
+}
+
+/**
+ * Changes what is given of url, events and is_active, validated as create validates them (422 with
+ * every field's problems; the URL through the same target policy). Pausing ends the pending
+ * deliveries as failed; events while paused are not queued. 404 as for delete.
+ */
+export async function updateWebhook(
+  deps: SubscriptionDeps,
+  input: UpdateWebhookInput,
+  principal: Principal | null,
+): Promise<WebhookRow> {
+  const owner = reachableBy(principal);
+  if (input.url === undefined && input.events === undefined && input.isActive === undefined) {
+    throw AppError.validation({ body: [NOTHING_TO_CHANGE_MESSAGE] });
+  }
+  // 404 before 422: a caller learns nothing about the fields of a subscription it cannot reach.
+  if (!(await deps.subscriptions.findOwned(input.projectId, owner, input.id))) {
+    throw AppError.notFound(WEBHOOK_NOT_FOUND_MESSAGE);
+  }
+  const errors: Record<string, string[]> = {};
+  if (input.url !== undefined) {
+    const problem = await targetProblem(deps, input.url);
+    if (problem) errors.url = [problem];
+  }
+  const events = input.events === undefined ? undefined : checkEvents(input.events);
+  if (events && 'problem' in events) errors.events = [events.problem];
+  if (Object.keys(errors).length > 0) throw AppError.validation(errors);
+
+  const row = await deps.subscriptions.updateOwned(input.projectId, owner, input.id, {
+    ...(input.url === undefined ? {} : { url: input.url }),
+    ...(events && 'events' in events ? { events: events.events } : {}),
+    ...(input.isActive === undefined ? {} : { isActive: input.isActive }),
+  });
+  if (!row) throw AppError.notFound(WEBHOOK_NOT_FOUND_MESSAGE);
+  return row;
+}
+
+/**
+ * A new generated secret for the subscription, answered this once. The replaced secret keeps
+ * signing `webhook-signature` beside the new one for `overlapSeconds` (default a day, at most 7).
+ */
+export async function rotateWebhookSecret(
+  deps: SubscriptionDeps,
+  input: { projectId: number; id: number; overlapSeconds: number | undefined },
+  principal: Principal | null,
+): Promise<WebhookRow & { secret: string }> {
+  const overlap = input.overlapSeconds ?? ROTATION_OVERLAP.defaultSeconds;
+  if (!Number.isInteger(overlap) || overlap < 0 || overlap > ROTATION_OVERLAP.maxSeconds) {
+    throw AppError.validation({ overlap_seconds: [OVERLAP_MESSAGE] });
+  }
+  const secret = generateSecret();
+  const row = await deps.subscriptions.rotateSecret(
+    input.projectId,
+    reachableBy(principal),
+    input.id,
+    deps.secrets.seal(secret),
+    overlap,
+  );
+  if (!row) throw AppError.notFound(WEBHOOK_NOT_FOUND_MESSAGE);
+  return { ...row, secret };
 }

@@ -151,7 +151,7 @@ describe('webhook subscriptions API (development mode)', function () {
         {
           project_id: PROJECT,
           url: 'ftp://example.test/x',
-          events: ['ticket.created', 'ticket.deleted', 'nope'],
+          events: ['ticket.created', 'comment.deleted', 'nope'],
           secret: 'short',
         },
         ALICE,
@@ -161,8 +161,8 @@ describe('webhook subscriptions API (development mode)', function () {
     expect(error.validationErrors).to.deep.equal({
       url: ['URL must be an absolute http or https URL'],
       events: [
-        'Unknown event types: "ticket.deleted", "nope". Allowed: ticket.created, ticket.updated, ' +
-          'ticket.status_changed, ticket.assigned, comment.created',
+        'Unknown event types: "comment.deleted", "nope". Allowed: ticket.created, ticket.updated, ' +
+          'ticket.status_changed, ticket.assigned, comment.created, ticket.deleted, ticket.merged, ticket.restored',
       ],
       secret: ['Secret must be 16 to 256 printable ASCII characters without spaces'],
     });

@@ -26,7 +26,12 @@ describe('SSRF guard at delivery time', function () {
         body: Buffer.from('{}'),
         timeoutMs: 2_000,
       });
-      expect(outcome).to.deep.equal({ responseCode: 200, error: null });
+      expect(outcome).to.deep.equal({
+        responseCode: 200,
+        error: null,
+        responseBody: 'ok',
+        responseBodyTruncated: false,
+      });
       expect(receiver.requests).to.have.length(1);
       expect(receiver.requests[0]!.headers.host).to.equal(`pinned.invalid:${receiver.port}`);
       expect(receiver.requests[0]!.path).to.equal('/hook?x=1');

@@ -11,6 +11,7 @@ describe('delivery log messages', () => {
       events: ['ticket.created'],
       is_active: true,
       created_at: new Date('2026-11-21T10:00:00.000Z'),
+      previous_secret_expires_at: null,
     };
     expect(toWebhookMessage(row)).to.deep.equal({
       id: 4,
@@ -22,6 +23,10 @@ describe('delivery log messages', () => {
     });
     expect(toWebhookMessage(row, 'whsec_x').secret).to.equal('whsec_x');
     expect(
+      toWebhookMessage({ ...row, previous_secret_expires_at: new Date('2026-11-22T10:00:00.000Z') })
+        .previous_secret_expires_at,
+    ).to.equal('2026-11-22T10:00:00.000Z');
+    expect(
       toDeliveryMessage({
         id: 'd',
         webhook_id: 4,
@@ -30,10 +35,19 @@ describe('delivery log messages', () => {
         status: 'failed',
         attempts: [
           { number: 1, response_code: null, duration_ms: 10, error: 'timeout', attempted_at: 't1' },
-          { number: 2, response_code: 500, duration_ms: 3, error: 'HTTP 500', attempted_at: 't2' },
+          {
+            number: 2,
+            response_code: 500,
+            duration_ms: 3,
+            error: 'HTTP 500',
+            attempted_at: 't2',
+            response_body: 'boom',
+            response_body_truncated: false,
+          },
         ],
         created_at: new Date('2026-11-21T10:00:00.000Z'),
         updated_at: new Date('2026-11-21T10:00:01.000Z'),
+        body: `{"event":"ticket.created","data":"${'x'.repeat(5000)}"}`,
       }),
     ).to.deep.equal({
       id: 'd',
@@ -42,11 +56,21 @@ describe('delivery log messages', () => {
       event: 'ticket.created',
       status: 'failed',
       attempts: [
-        { number: 1, duration_ms: 10, attempted_at: 't1', error: 'timeout' },
-        { number: 2, duration_ms: 3, attempted_at: 't2', response_code: 500, error: 'HTTP 500' },
+        { number: 1, duration_ms: 10, attempted_at: 't1', error: 'timeout', response_body_truncated: false },
+        {
+          number: 2,
+          duration_ms: 3,
+          attempted_at: 't2',
+          response_code: 500,
+          error: 'HTTP 500',
+          response_body: 'boom',
+          response_body_truncated: false,
+        },
       ],
       created_at: '2026-11-21T10:00:00.000Z',
       updated_at: '2026-11-21T10:00:01.000Z',
+      request_body: `{"event":"ticket.created","data":"${'x'.repeat(4096 - 34)}`,
+      request_body_truncated: true,
     });
   });
 });

@@ -30,15 +30,18 @@ describe('subscription rules', () => {
     }
   });
 
-  it('events: the spec enum only, duplicates collapsed, unknown names all named', () => {
+  it('events: the spec enum plus the additive ticket types, duplicates collapsed, unknown names all named', () => {
     expect(checkEvents(['ticket.updated', 'comment.created', 'ticket.updated'])).to.deep.equal({
       events: ['ticket.updated', 'comment.created'],
     });
+    expect(checkEvents(['ticket.deleted', 'ticket.merged', 'ticket.restored'])).to.deep.equal({
+      events: ['ticket.deleted', 'ticket.merged', 'ticket.restored'],
+    });
     expect(checkEvents([])).to.deep.equal({ problem: SUBSCRIPTION_MESSAGES.eventsEmpty });
-    expect(checkEvents(['ticket.created', 'ticket.merged', 'x', 'x'])).to.deep.equal({
+    expect(checkEvents(['ticket.created', 'comment.updated', 'ping', 'x', 'x'])).to.deep.equal({
       problem:
-        'Unknown event types: "ticket.merged", "x". Allowed: ticket.created, ticket.updated, ' +
-        'ticket.status_changed, ticket.assigned, comment.created',
+        'Unknown event types: "comment.updated", "ping", "x". Allowed: ticket.created, ticket.updated, ' +
+        'ticket.status_changed, ticket.assigned, comment.created, ticket.deleted, ticket.merged, ticket.restored',
     });
   });
 });
