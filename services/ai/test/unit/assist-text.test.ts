@@ -16,6 +16,30 @@ describe('the text of suggestions', () => {
     expect(redactions).to.equal(5);
   });
 
+  it('redacts in time linear in the text, so a long comment never holds the service', () => {
+    // An unanchored `[...]+@` is quadratic on a run without an @: 4x the text took 16x the time.
+    const shapes = [
+      (n: number) => 'a'.repeat(n),
+      (n: number) => '1.'.repeat(n / 2),
+      (n: number) => 'x@' + 'a.'.repeat(n / 2),
+    ];
+    const fastest = (text: string) => {
+      let best = Infinity;
+      for (let run = 0; run < 3; run += 1) {
+        const started = performance.now();
+        redact(text);
+        best = Math.min(best, performance.now() - started);
+      }
+      return best;
+    };
+    for (const shape of shapes) {
+      const small = fastest(shape(20_000));
+      const large = fastest(shape(80_000));
+      // Linear growth is 4x; allow noise on a busy machine, far below the quadratic 16x.
+      expect(large / Math.max(small, 0.5), shape(8)).to.be.below(10);
+    }
+  });
+
   it("replaces the source's greeting with the tone's, and escapes the HTML form", () => {
     const reply = composeReply('Hi Anna,\n\nPlease clear the cache <b>now</b>.\nThanks', 'formal');
     expect(reply.content).to.equal('Dear customer,\n\nPlease clear the cache <b>now</b>.\nThanks');
