@@ -29,6 +29,7 @@ import {
   type ProjectFixture,
   type Role,
 } from '../support/fixtures.js';
+import { fleet } from '../support/fleet.js';
 import { request } from '../support/http.js';
 import { signIn, type BrowserSession } from '../support/session.js';
 
@@ -167,9 +168,30 @@ describe('the assistant in the console', function () {
           () => '',
         );
       }
+      // And what the page and the assistant said, for a run whose screenshots are gone (CI's).
+      await reportState(open).catch((error: unknown) => console.error('no state to report:', error));
     }
     for (const watched of open) watched.expectNoProblems();
   });
+
+  async function reportState(open: WatchedPage[]) {
+    for (const { page } of open) {
+      const text = await page
+        .locator('main')
+        .innerText({ timeout: 1_000 })
+        .catch(() => '(no main)');
+      console.error(`page ${page.url()}: ${text.replace(/\s+/g, ' ').slice(0, 400)}`);
+    }
+    const asked = async (path: string) => {
+      const started = Date.now();
+      const response = await admin.call('GET', inProject(path));
+      return `${path} ${response.status} in ${Date.now() - started} ms: ${response.text.slice(0, 600)}`;
+    };
+    console.error(await asked('/ai/autonomy'));
+    console.error(await asked('/ai/autonomous-actions?per_page=5'));
+    console.error(await asked('/ai/suggest-reply/availability'));
+    console.error(`processes that exited: ${JSON.stringify(fleet().crashes)}`);
+  }
 
   after(async () => {
     await admin?.call('POST', inProject('/ai/autonomy/clear-kill'), { reason: 'ai browser test cleanup' });
