@@ -10,8 +10,12 @@
  *   Redis round trip weighs most);
  * - create: POST /v1/tickets with a fresh Idempotency-Key per request (claim + store in Redis on).
  * Reported: median req/s, p50/p99 per gateway, and on/off; target: cost (1 - on/off) under 15%.
+ * Then the compression scenario on the limits-off gateway (gateway-compression.ts): the ticket list
+ * at several page sizes without Accept-Encoding, with gzip and with br: req/s, gateway CPU per
+ * request and bytes on the wire, as ratios against the uncompressed answer of the same run.
  *
  *   pnpm bench --only gateway [--rounds 5] [--duration 10] [--connections 32] [--warmup 3]
+ *                             [--scenarios limits,compression] [--page-sizes 1,2,5,20,100]
  *                             [--log-level error] [--out tests/bench/results/gateway-latest.json]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -34,6 +38,12 @@ import {
   type ServiceName,
 } from '@tix/protos';
 import { Teardown } from './environment.js';
+import {
+  DEFAULT_PAGE_SIZES,
+  formatCompressionTable,
+  runCompressionScenario,
+  seedListTickets,
+} from './gateway-compression.js';
 import { median } from './measure.js';
 import { asksFor, positiveInt } from './command-line.js';
 
@@ -42,6 +52,8 @@ export const GATEWAY_COST_TARGET = 0.15;
 const OPERATIONS = ['projects', 'create'] as const;
 type Operation = (typeof OPERATIONS)[number];
 type Mode = 'on' | 'off';
+const SCENARIOS = ['limits', 'compression'] as const;
+type Scenario = (typeof SCENARIOS)[number];
 
 /** Limits high enough that the bench is never refused, for every gateway the benches start. */
 export const UNTHROTTLED_LIMITS_ENV = {
@@ -60,6 +72,9 @@ interface GatewayBenchOptions {
   duration: number;
   connections: number;
   warmup: number;
+  scenarios: Scenario[];
+  /** The compression scenario's page sizes (tickets per list). */
+  pageSizes: number[];
   logLevel: LogLevel;
   out: string;
 }
@@ -79,16 +94,29 @@ export function parseGatewayOptions(argv: string[]): GatewayBenchOptions {
       duration: { type: 'string' },
       connections: { type: 'string' },
       warmup: { type: 'string' },
+      scenarios: { type: 'string' },
+      'page-sizes': { type: 'string' },
       'log-level': { type: 'string' },
       out: { type: 'string' },
     },
     strict: true,
   });
+  const scenarios = (values.scenarios ?? SCENARIOS.join(',')).split(',').map((item) => item.trim());
+  const unknown = scenarios.filter((item) => !(SCENARIOS as readonly string[]).includes(item));
+  if (unknown.length > 0 || scenarios.length === 0) {
+    throw new Error(`--scenarios takes a comma list of ${SCENARIOS.join(', ')} (got ${unknown.join(', ')})`);
+  }
+  const pageSizes = (values['page-sizes'] ?? DEFAULT_PAGE_SIZES.join(','))
+    .split(',')
+    .map((item) => positiveInt('page-sizes', item.trim(), 1));
+  if (pageSizes.some((size) => size > 100)) throw new Error('--page-sizes: at most 100 tickets a page');
   return {
     rounds: positiveInt('rounds', values.rounds, 5),
     duration: positiveInt('duration', values.duration, 10),
     connections: positiveInt('connections', values.connections, 32),
     warmup: values.warmup === '0' ? 0 : positiveInt('warmup', values.warmup, 3),
+    scenarios: SCENARIOS.filter((scenario) => scenarios.includes(scenario)),
+    pageSizes,
     logLevel: (values['log-level'] ?? 'error') as LogLevel,
     out: path.resolve(values.out ?? path.join(BENCH_DIR, 'results/gateway-latest.json')),
   };
@@ -98,8 +126,12 @@ function log(message: string): void {
   process.stderr.write(`[bench gateway] ${message}\n`);
 }
 
-/** Starts gateway/src/main.ts with `env`; resolves with its API origin once /readyz answers 200. */
-async function startGatewayProcess(teardown: Teardown, name: Mode, env: NodeJS.ProcessEnv): Promise<string> {
+/** Starts gateway/src/main.ts with `env`; resolves with its API origin and pid once /readyz answers 200. */
+async function startGatewayProcess(
+  teardown: Teardown,
+  name: Mode,
+  env: NodeJS.ProcessEnv,
+): Promise<{ url: string; pid: number }> {
   const apiPort = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
@@ -130,7 +162,7 @@ async function startGatewayProcess(teardown: Teardown, name: Mode, env: NodeJS.P
     30_000,
     100,
   );
-  return url;
+  return { url, pid: child.pid! };
 }
 
 interface Sample {
@@ -181,6 +213,74 @@ async function measure(
     non2xx: result.non2xx,
     errors: result.errors,
   };
+}
+
+/** Limits on against off: projects and create, the two gateways interleaved per round. */
+async function runLimitsScenario(
+  urls: Record<Mode, string>,
+  apiKey: string,
+  ticketTypeId: number,
+  options: GatewayBenchOptions,
+) {
+  const ready = (await fetch(`${urls.on}/readyz`).then((response) => response.json())) as {
+    data: { rate_limits: string };
+  };
+  if (ready.data.rate_limits !== 'redis')
+    throw new Error(`limits are not in Redis: ${ready.data.rate_limits}`);
+
+  const samples: Record<Operation, Record<Mode, Sample[]>> = {
+    projects: { on: [], off: [] },
+    create: { on: [], off: [] },
+  };
+  for (const operation of OPERATIONS) {
+    if (options.warmup > 0) {
+      for (const mode of ['on', 'off'] as const) {
+        await measure(urls[mode], operation, apiKey, ticketTypeId, { ...options, duration: options.warmup });
+      }
+    }
+    for (let round = 1; round <= options.rounds; round += 1) {
+      const order: Mode[] = round % 2 === 1 ? ['on', 'off'] : ['off', 'on'];
+      for (const mode of order) {
+        const sample = await measure(urls[mode], operation, apiKey, ticketTypeId, options);
+        samples[operation][mode].push(sample);
+        log(
+          `${operation} round ${round} ${mode}: ${Math.round(sample.requestsPerSecond)} req/s, ` +
+            `p50 ${sample.p50Ms} ms, p99 ${sample.p99Ms} ms` +
+            (sample.non2xx + sample.errors > 0 ? `, ${sample.non2xx + sample.errors} FAILED` : ''),
+        );
+      }
+    }
+  }
+
+  const summary = Object.fromEntries(
+    OPERATIONS.map((operation) => {
+      const of = (mode: Mode) => {
+        const list = samples[operation][mode];
+        return {
+          requestsPerSecond: Math.round(median(list.map((sample) => sample.requestsPerSecond))),
+          p50Ms: median(list.map((sample) => sample.p50Ms)),
+          p99Ms: median(list.map((sample) => sample.p99Ms)),
+          failures: list.reduce((sum, sample) => sum + sample.non2xx + sample.errors, 0),
+        };
+      };
+      const on = of('on');
+      const off = of('off');
+      const ratio = on.requestsPerSecond / off.requestsPerSecond;
+      return [operation, { on, off, ratio, cost: 1 - ratio, met: 1 - ratio < GATEWAY_COST_TARGET }];
+    }),
+  );
+  const lines = ['', '| Operation | on req/s | off req/s | on/off | cost | on p50/p99 ms | off p50/p99 ms |'];
+  lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const [operation, figures] of Object.entries(summary)) {
+    const { on, off, ratio, cost } = figures;
+    lines.push(
+      `| ${operation} | ${on.requestsPerSecond} | ${off.requestsPerSecond} | ${(ratio * 100).toFixed(1)}% | ` +
+        `${(cost * 100).toFixed(1)}% | ${on.p50Ms} / ${on.p99Ms} | ${off.p50Ms} / ${off.p99Ms} |`,
+    );
+  }
+  process.stderr.write(`${lines.join('\n')}\n\n`);
+  const failed = Object.values(summary).some((figures) => figures.on.failures + figures.off.failures > 0);
+  return { summary, samples, failed };
 }
 
 /** Runs the gateway bench and prints / writes its figures. */
@@ -262,75 +362,45 @@ export async function runGatewayBench(argv: string[]): Promise<void> {
       context,
     );
 
-    log('starting the two gateways (limits on, limits off)');
-    const urls: Record<Mode, string> = {
-      on: await startGatewayProcess(teardown, 'on', { ...fleet.env, RATE_LIMITS_ENABLED: 'true' }),
-      off: await startGatewayProcess(teardown, 'off', {
-        ...fleet.env,
-        RATE_LIMITS_ENABLED: 'false',
-        IDEMPOTENCY_ENABLED: 'false',
-      }),
-    };
-    const ready = (await fetch(`${urls.on}/readyz`).then((response) => response.json())) as {
-      data: { rate_limits: string };
-    };
-    if (ready.data.rate_limits !== 'redis')
-      throw new Error(`limits are not in Redis: ${ready.data.rate_limits}`);
-
-    const samples: Record<Operation, Record<Mode, Sample[]>> = {
-      projects: { on: [], off: [] },
-      create: { on: [], off: [] },
-    };
-    for (const operation of OPERATIONS) {
-      if (options.warmup > 0) {
-        for (const mode of ['on', 'off'] as const) {
-          await measure(urls[mode], operation, key.key, type.id, { ...options, duration: options.warmup });
-        }
-      }
-      for (let round = 1; round <= options.rounds; round += 1) {
-        const order: Mode[] = round % 2 === 1 ? ['on', 'off'] : ['off', 'on'];
-        for (const mode of order) {
-          const sample = await measure(urls[mode], operation, key.key, type.id, options);
-          samples[operation][mode].push(sample);
-          log(
-            `${operation} round ${round} ${mode}: ${Math.round(sample.requestsPerSecond)} req/s, ` +
-              `p50 ${sample.p50Ms} ms, p99 ${sample.p99Ms} ms` +
-              (sample.non2xx + sample.errors > 0 ? `, ${sample.non2xx + sample.errors} FAILED` : ''),
-          );
-        }
-      }
+    const limits = options.scenarios.includes('limits');
+    log(limits ? 'starting the two gateways (limits on, limits off)' : 'starting the limits-off gateway');
+    const off = await startGatewayProcess(teardown, 'off', {
+      ...fleet.env,
+      RATE_LIMITS_ENABLED: 'false',
+      IDEMPOTENCY_ENABLED: 'false',
+    });
+    const summary: Record<string, unknown> = {};
+    const samples: Record<string, unknown> = {};
+    let failed = false;
+    if (limits) {
+      const urls: Record<Mode, string> = {
+        on: (await startGatewayProcess(teardown, 'on', { ...fleet.env, RATE_LIMITS_ENABLED: 'true' })).url,
+        off: off.url,
+      };
+      const limitsRun = await runLimitsScenario(urls, key.key, type.id, options);
+      Object.assign(summary, limitsRun.summary);
+      Object.assign(samples, limitsRun.samples);
+      failed ||= limitsRun.failed;
     }
-
-    const summary = Object.fromEntries(
-      OPERATIONS.map((operation) => {
-        const of = (mode: Mode) => {
-          const list = samples[operation][mode];
-          return {
-            requestsPerSecond: Math.round(median(list.map((sample) => sample.requestsPerSecond))),
-            p50Ms: median(list.map((sample) => sample.p50Ms)),
-            p99Ms: median(list.map((sample) => sample.p99Ms)),
-            failures: list.reduce((sum, sample) => sum + sample.non2xx + sample.errors, 0),
-          };
-        };
-        const on = of('on');
-        const off = of('off');
-        const ratio = on.requestsPerSecond / off.requestsPerSecond;
-        return [operation, { on, off, ratio, cost: 1 - ratio, met: 1 - ratio < GATEWAY_COST_TARGET }];
-      }),
-    );
-    const lines = [
-      '',
-      '| Operation | on req/s | off req/s | on/off | cost | on p50/p99 ms | off p50/p99 ms |',
-    ];
-    lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
-    for (const [operation, figures] of Object.entries(summary)) {
-      const { on, off, ratio, cost } = figures;
-      lines.push(
-        `| ${operation} | ${on.requestsPerSecond} | ${off.requestsPerSecond} | ${(ratio * 100).toFixed(1)}% | ` +
-          `${(cost * 100).toFixed(1)}% | ${on.p50Ms} / ${on.p99Ms} | ${off.p50Ms} / ${off.p99Ms} |`,
-      );
+    let compression: Awaited<ReturnType<typeof runCompressionScenario>> | undefined;
+    if (options.scenarios.includes('compression')) {
+      const most = Math.max(...options.pageSizes);
+      log(`compression: filing ${most} tickets to list`);
+      await seedListTickets(off.url, key.key, type.id, most);
+      compression = await runCompressionScenario({
+        url: off.url,
+        pid: off.pid,
+        apiKey: key.key,
+        pageSizes: options.pageSizes,
+        rounds: options.rounds,
+        duration: options.duration,
+        warmup: options.warmup,
+        connections: options.connections,
+        log,
+      });
+      process.stderr.write(`\n${formatCompressionTable(compression.figures)}\n\n`);
+      failed ||= compression.figures.some((figure) => figure.failures > 0);
     }
-    process.stderr.write(`${lines.join('\n')}\n\n`);
     const result = {
       startedAt: startedAt.toISOString(),
       finishedAt: new Date().toISOString(),
@@ -338,15 +408,14 @@ export async function runGatewayBench(argv: string[]): Promise<void> {
       options: { ...options, out: undefined },
       target: { maxCost: GATEWAY_COST_TARGET },
       summary,
-      samples,
+      compression: compression?.figures,
+      samples: { ...samples, ...(compression ? { compression: compression.samples } : {}) },
     };
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     await mkdir(path.dirname(options.out), { recursive: true });
     await writeFile(options.out, `${JSON.stringify(result, null, 2)}\n`);
     log(`wrote ${options.out}`);
-    if (Object.values(summary).some((figures) => figures.on.failures + figures.off.failures > 0)) {
-      process.exitCode = 1;
-    }
+    if (failed) process.exitCode = 1;
   } finally {
     log('cleaning up');
     await teardown.run();
