@@ -51,6 +51,7 @@ import { isGatewayBench, runGatewayBench, UNTHROTTLED_LIMITS_ENV } from './gatew
 import { isWebhookBench, runWebhookBench } from './webhooks-bench.js';
 import { isActivityBench, runActivityBench } from './activity-bench.js';
 import { isAssistBench, runAssistBench } from './assist-bench.js';
+import { isListPagesBench, runListPagesBench } from './list-pages-bench.js';
 import { positiveInt } from './command-line.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -153,6 +154,8 @@ async function main(): Promise<void> {
   if (isActivityBench(process.argv.slice(2))) return runActivityBench(process.argv.slice(2));
   // `--only assist`: suggested replies, search and the corpus lag at 100,000 documents (assist-bench.ts).
   if (isAssistBench(process.argv.slice(2))) return runAssistBench(process.argv.slice(2));
+  // `--only list-pages`: a deep page of the ticket list, offset against cursor (list-pages-bench.ts).
+  if (isListPagesBench(process.argv.slice(2))) return runListPagesBench(process.argv.slice(2));
   const options = parseOptions(process.argv.slice(2));
   const teardown = new Teardown();
   let stopRun: (() => void) | undefined;
