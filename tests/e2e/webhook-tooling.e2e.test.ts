@@ -142,7 +142,7 @@ describe('webhook tooling through the fleet', function () {
     const agent = (await createKey({ project: project.slug, scopes: 'tickets:read,tickets:write' })).key;
     const hidden = await request(`/v1/webhooks/${hook.id}`, { key: agent });
     expect(hidden.status).to.equal(404);
-    expect(hidden.body.error.message).to.equal('Webhook not found');
+    expect(hidden.body.error!.message).to.equal('Webhook not found');
     expect((await request('/v1/webhooks/abc', { key })).status).to.equal(400);
     const readOnly = (await createKey({ project: project.slug, scopes: 'tickets:read' })).key;
     const refused = await request(`/v1/webhooks/${hook.id}`, {
@@ -166,7 +166,7 @@ describe('webhook tooling through the fleet', function () {
       ] as const) {
         const refused = await request(`/v1/webhooks/${first.id}`, { method: 'PATCH', key, body });
         expect(refused.status, JSON.stringify(body)).to.equal(422);
-        expect(refused.body.error.validation_errors, JSON.stringify(body)).to.have.property(field);
+        expect(refused.body.error!.validation_errors, JSON.stringify(body)).to.have.property(field);
       }
       const moved = await request(`/v1/webhooks/${first.id}`, {
         method: 'PATCH',
@@ -271,7 +271,7 @@ describe('webhook tooling through the fleet', function () {
         body: { overlap_seconds: overlap },
       });
       expect(refused.status, String(overlap)).to.equal(422);
-      expect(refused.body.error.validation_errors).to.have.property('overlap_seconds');
+      expect(refused.body.error!.validation_errors).to.have.property('overlap_seconds');
     }
     const rotated = await request(`/v1/webhooks/${hook.id}/rotate-secret`, {
       method: 'POST',
@@ -391,7 +391,7 @@ describe('webhook tooling through the fleet', function () {
         body,
       });
       expect(refused.status, JSON.stringify(body)).to.equal(422);
-      expect(refused.body.error.validation_errors).to.have.property(field);
+      expect(refused.body.error!.validation_errors).to.have.property(field);
     }
     const later = new Date(Date.now() + 60_000).toISOString();
     const none = await request(`/v1/webhooks/${hook.id}/deliveries/redeliver`, {
