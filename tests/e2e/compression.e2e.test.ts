@@ -122,10 +122,11 @@ describe('response compression', function () {
     const cases: [string, string | undefined][] = [
       ['gzip', 'gzip'],
       ['br', 'br'],
-      ['gzip, deflate, br', 'br'],
+      ['gzip, deflate, br', 'gzip'],
+      ['br;q=1, gzip;q=0.8', 'br'],
       ['gzip;q=1, br;q=0.5', 'gzip'],
       ['br;q=0, gzip;q=0.3', 'gzip'],
-      ['*', 'br'],
+      ['*', 'gzip'],
       ['identity', undefined],
       ['gzip;q=0, br;q=0', undefined],
       ['deflate', undefined],
