@@ -41,6 +41,8 @@ import { Teardown } from './environment.js';
 import {
   DEFAULT_PAGE_SIZES,
   formatCompressionTable,
+  formatCompressorTable,
+  measureCompressorCost,
   runCompressionScenario,
   seedListTickets,
 } from './gateway-compression.js';
@@ -383,6 +385,7 @@ export async function runGatewayBench(argv: string[]): Promise<void> {
       failed ||= limitsRun.failed;
     }
     let compression: Awaited<ReturnType<typeof runCompressionScenario>> | undefined;
+    let compressor: Awaited<ReturnType<typeof measureCompressorCost>> | undefined;
     if (options.scenarios.includes('compression')) {
       const most = Math.max(...options.pageSizes);
       log(`compression: filing ${most} tickets to list`);
@@ -398,7 +401,15 @@ export async function runGatewayBench(argv: string[]): Promise<void> {
         connections: options.connections,
         log,
       });
+      log('compression: the compressor alone on each page');
+      compressor = await measureCompressorCost({
+        url: off.url,
+        apiKey: key.key,
+        pageSizes: options.pageSizes,
+        rounds: options.rounds,
+      });
       process.stderr.write(`\n${formatCompressionTable(compression.figures)}\n\n`);
+      process.stderr.write(`${formatCompressorTable(compressor)}\n\n`);
       failed ||= compression.figures.some((figure) => figure.failures > 0);
     }
     const result = {
@@ -408,7 +419,7 @@ export async function runGatewayBench(argv: string[]): Promise<void> {
       options: { ...options, out: undefined },
       target: { maxCost: GATEWAY_COST_TARGET },
       summary,
-      compression: compression?.figures,
+      compression: compression ? { fleet: compression.figures, compressor } : undefined,
       samples: { ...samples, ...(compression ? { compression: compression.samples } : {}) },
     };
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

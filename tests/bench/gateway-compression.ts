@@ -6,25 +6,41 @@
  * (their order rotating). Reported per size and coding: median req/s, the gateway process's CPU
  * milliseconds per request (from /proc: its user + system time over the run, every thread, so the
  * compressor's work on libuv's pool counts), the body's bytes on the wire, and each as a ratio
- * against identity. The extra CPU per request against the bytes saved is what the threshold is
- * chosen from (gateway/src/http/compression.ts, docs/decisions.md).
+ * against identity. Beside it, the compressor alone: each page's body compressed over and over with
+ * the gateway's own compressor (createCompressor), CPU microseconds per body from process.cpuUsage,
+ * a figure a busy machine disturbs far less than throughput. The extra CPU per request against the
+ * bytes saved is what the threshold is chosen from (gateway/src/http/compression.ts,
+ * docs/decisions.md).
  */
 import http from 'node:http';
 import { readFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import autocannon from 'autocannon';
+import { createCompressor, type Coding } from '../../gateway/src/http/compression.js';
 import { median } from './measure.js';
 
 export const CODINGS = ['identity', 'gzip', 'br'] as const;
 export type BenchCoding = (typeof CODINGS)[number];
 export const DEFAULT_PAGE_SIZES = [1, 2, 5, 20, 100];
 
-/** A ticket's description as support tickets read: a few sentences, a little repetition. */
+const SENTENCES = [
+  'The nightly export stops at about half of the rows with a timeout.',
+  'They attached the log from the last run and ask whether the fix ships this week.',
+  'Password reset mails arrive after twenty minutes, long after the link expired.',
+  'The invoice for October shows the old VAT number although it was changed in September.',
+  'Uploading a scanned contract of 18 MB fails with "file too large" in the mobile app.',
+  'Since the update the dashboard chart shows no data for the last seven days.',
+  'A webhook to our CRM is retried every minute and each retry creates a duplicate contact.',
+  'Two agents were assigned the same ticket and both answered the customer.',
+  'The account was locked after three attempts although the limit is said to be five.',
+  'Searching for an order number with a dash finds nothing; without the dash it works.',
+];
+
+/** A ticket's description as support tickets read: a few different sentences and its own numbers. */
 function description(index: number): string {
-  return (
-    `Customer ${index} reports that the nightly export stops at about half of the rows with a timeout. ` +
-    'They attached the log from the last run and ask whether the fix ships this week. ' +
-    `Steps: open the report ${index % 17}, choose CSV, wait for the progress bar to reach 50 percent.`
-  );
+  const pick = (offset: number) => SENTENCES[(index * 7 + offset * 3) % SENTENCES.length]!;
+  return `Customer ${1000 + index * 37} (order ${index * 7919}): ${pick(0)} ${pick(1)} ${pick(2)}`;
 }
 
 /** Files `count` tickets through the gateway (ten at a time) so that a page of 100 exists. */
@@ -58,6 +74,86 @@ async function processCpuMs(pid: number): Promise<number | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** Downloads `url` uncompressed. */
+async function identityBody(url: string, headers: Record<string, string>): Promise<Buffer> {
+  const response = await fetch(url, { headers: { ...headers, 'accept-encoding': 'identity' } });
+  if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+export interface CompressorCost {
+  pageSize: number;
+  identityBytes: number;
+  coding: Coding;
+  compressedBytes: number;
+  /** CPU microseconds per body (this process, every thread: the compressor runs on libuv's pool). */
+  cpuMicroseconds: number;
+}
+
+/** Compresses `body` with the gateway's compressor for about `seconds` of CPU; CPU µs per body. */
+async function timeCompressor(body: Buffer, coding: Coding, seconds: number) {
+  let compressedBytes = 0;
+  let runs = 0;
+  const start = process.cpuUsage();
+  const used = () => {
+    const { user, system } = process.cpuUsage(start);
+    return user + system;
+  };
+  while (used() < seconds * 1_000_000 || runs < 20) {
+    let bytes = 0;
+    await pipeline(Readable.from([body]), createCompressor(coding, body.length), async (output) => {
+      for await (const chunk of output as AsyncIterable<Buffer>) bytes += chunk.length;
+    });
+    compressedBytes = bytes;
+    runs += 1;
+  }
+  return { compressedBytes, cpuMicroseconds: used() / runs };
+}
+
+/** The compressor alone on each page's body: median of `rounds` timings of about a second each. */
+export async function measureCompressorCost(options: {
+  url: string;
+  apiKey: string;
+  pageSizes: number[];
+  rounds: number;
+}): Promise<CompressorCost[]> {
+  const costs: CompressorCost[] = [];
+  for (const size of options.pageSizes) {
+    const body = await identityBody(`${options.url}/v1/tickets?per_page=${size}`, {
+      authorization: `Bearer ${options.apiKey}`,
+    });
+    for (const coding of ['gzip', 'br'] as const) {
+      const timings = [];
+      for (let round = 0; round < options.rounds; round += 1)
+        timings.push(await timeCompressor(body, coding, 1));
+      costs.push({
+        pageSize: size,
+        identityBytes: body.length,
+        coding,
+        compressedBytes: timings[0]!.compressedBytes,
+        cpuMicroseconds: median(timings.map((timing) => timing.cpuMicroseconds)),
+      });
+    }
+  }
+  return costs;
+}
+
+/** The compressor's cost as a Markdown table. */
+export function formatCompressorTable(costs: CompressorCost[]): string {
+  const lines = [
+    '| Tickets | Identity bytes | Coding | Compressed bytes | Saved bytes | Compressor CPU µs/body | µs per KB saved |',
+    '| ---: | ---: | --- | ---: | ---: | ---: | ---: |',
+  ];
+  for (const cost of costs) {
+    const saved = cost.identityBytes - cost.compressedBytes;
+    lines.push(
+      `| ${cost.pageSize} | ${cost.identityBytes} | ${cost.coding} | ${cost.compressedBytes} | ${saved} | ` +
+        `${Math.round(cost.cpuMicroseconds)} | ${saved > 0 ? (cost.cpuMicroseconds / (saved / 1024)).toFixed(1) : '-'} |`,
+    );
+  }
+  return lines.join('\n');
 }
 
 /** The body's size on the wire (as sent: node:http does not decode) and its Content-Encoding. */
