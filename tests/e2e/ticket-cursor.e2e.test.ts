@@ -165,8 +165,8 @@ describe('ticket list: cursor mode', function () {
     const invalid = async (query: string, detail: string | RegExp) => {
       const response = await get(`/v1/tickets?${query}`);
       expect(response.status, query).to.equal(400);
-      expect(response.body.error.message, query).to.equal('Invalid cursor');
-      const [message] = response.body.error.validation_errors.cursor as string[];
+      expect(response.body.error?.message, query).to.equal('Invalid cursor');
+      const [message] = response.body.error?.validation_errors?.cursor as string[];
       if (typeof detail === 'string') expect(message, query).to.equal(detail);
       else expect(message, query).to.match(detail);
     };
@@ -183,6 +183,8 @@ describe('ticket list: cursor mode', function () {
     const otherKey = (await createKey({ project: elsewhere.slug })).key;
     const response = await request(`/v1/tickets?cursor=${cursor}`, { key: otherKey });
     expect(response.status).to.equal(400);
-    expect(response.body.error.validation_errors.cursor[0]).to.match(/another sort or other filters/);
+    expect((response.body.error?.validation_errors?.cursor as string[])[0]).to.match(
+      /another sort or other filters/,
+    );
   });
 });
