@@ -81,8 +81,9 @@ export function fileRelativeInputs(root: string, inputs: string[]): string[] {
 }
 
 /**
- * Bundles every entry of `deployable` into `outDir` as `<entry>.mjs` (ESM, Node 20, linked source
- * maps without sources). Throws when a bundled module reads its own location and is not known to
+ * Bundles every entry of `deployable` into `outDir` as `<entry>.mjs` (ESM for Node 20, the oldest
+ * line engines allows, so a bundle runs on the images' Node 24 and on a machine's Node 20; linked
+ * source maps without sources). Throws when a bundled module reads its own location and is not known to
  * FILE_RELATIVE_MODULES.
  */
 export async function bundleDeployable(

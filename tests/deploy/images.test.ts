@@ -88,9 +88,9 @@ describe('deploy: images', () => {
       ]);
     });
 
-    it('pins its base images by tag (no latest) and defaults to Node 20 slim and distroless Node 20', () => {
-      expect(text).to.match(/^ARG NODE_BUILD_IMAGE=node:20-bookworm-slim$/m);
-      expect(text).to.match(/^ARG NODE_RUNTIME_IMAGE=gcr\.io\/distroless\/nodejs20-debian12:nonroot$/m);
+    it('pins its base images by tag (no latest) and defaults to Node 24 LTS: slim and distroless', () => {
+      expect(text).to.match(/^ARG NODE_BUILD_IMAGE=node:24-bookworm-slim$/m);
+      expect(text).to.match(/^ARG NODE_RUNTIME_IMAGE=gcr\.io\/distroless\/nodejs24-debian12:nonroot$/m);
       expect(text).to.not.match(/:latest\b/);
     });
 
