@@ -19,11 +19,13 @@ import { fleet } from '../support/fleet.js';
 import {
   createKey,
   createProject,
+  createUser,
   createTicket,
   createTicketType,
   type ProjectFixture,
 } from '../support/fixtures.js';
 import { request } from '../support/http.js';
+import { signIn } from '../support/session.js';
 
 interface Received {
   headers: http.IncomingHttpHeaders;
@@ -455,6 +457,34 @@ describe('webhook tooling through the fleet', function () {
     expect(events[1]!.data).to.deep.equal(restored.body.data.ticket);
     expect(events[2]!.data.id).to.equal(duplicate.id);
     expect(events[2]!.data.merged_into_id).to.equal(original.id);
+  });
+
+  it('the session host: an admin reads, pauses, pings and rotates; an agent is refused', async () => {
+    const hook = await subscribe(['ticket.created']);
+    const inProject = `project=${project.slug}`;
+    const password = 'correct horse battery staple';
+    const admin = await signIn((await createUser('admin', { password })).email, password);
+    const agent = await signIn((await createUser('agent', { password })).email, password);
+    const found = await admin.call('GET', `/webhooks/${hook.id}?${inProject}`);
+    expect(found.status, found.text).to.equal(200);
+    expect(found.body.data.webhook.id).to.equal(hook.id);
+    const paused = await admin.call('PATCH', `/webhooks/${hook.id}?${inProject}`, { is_active: false });
+    expect(paused.body.data.webhook.is_active).to.equal(false);
+    const ping = await admin.call('POST', `/webhooks/${hook.id}/ping?${inProject}`);
+    expect(ping.body.data.ping.ok, ping.text).to.equal(true);
+    const rotated = await admin.call('POST', `/webhooks/${hook.id}/rotate-secret?${inProject}`, {});
+    expect(rotated.body.data.webhook.secret, rotated.text).to.match(/^whsec_/);
+    const since = new Date(Date.now() - 60_000).toISOString();
+    for (const [method, path, body] of [
+      ['GET', `/webhooks/${hook.id}`, undefined],
+      ['PATCH', `/webhooks/${hook.id}`, { is_active: true }],
+      ['POST', `/webhooks/${hook.id}/ping`, undefined],
+      ['POST', `/webhooks/${hook.id}/rotate-secret`, {}],
+      ['POST', `/webhooks/${hook.id}/deliveries/redeliver`, { since }],
+    ] as const) {
+      const refused = await agent.call(method, `${path}?${inProject}`, body);
+      expect(refused.status, `${method} ${path}`).to.equal(403);
+    }
   });
 
   it('the OpenAPI document validates its webhooks: one entry per event, and a generated client has each payload type', async () => {
