@@ -119,13 +119,27 @@ describe('pattern safety', () => {
   });
 
   describe('other refusals', () => {
+    // Node 22+ (V8 12.5) compiles modifier groups such as (?i:a), which Node 20 rejects: refused on
+    // both, as invalid on 20 and as syntax the parser does not support on the images' Node 24.
+    const knowsModifiers = (() => {
+      try {
+        return new RegExp('(?i:a)', 'u').test('A');
+      } catch {
+        return false;
+      }
+    })();
     const cases: Array<[string, string]> = [
       ['', 'pattern must not be empty'],
       ['x'.repeat(501), 'pattern must be at most 500 characters'],
       ['(', 'pattern is not a valid regular expression'],
       ['\\q', 'pattern is not a valid regular expression'],
       ['a{,5}', 'pattern is not a valid regular expression'],
-      ['(?i:a)', 'pattern is not a valid regular expression'],
+      [
+        '(?i:a)',
+        knowsModifiers
+          ? 'pattern uses unsupported regular expression syntax'
+          : 'pattern is not a valid regular expression',
+      ],
       ['(a)\\1', 'pattern must not use backreferences'],
       ['(?<x>a)\\k<x>', 'pattern must not use backreferences'],
       ['a{1001}', 'pattern repetition counts must be at most 1000'],
