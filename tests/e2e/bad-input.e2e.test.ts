@@ -388,7 +388,8 @@ describe('bad input, for every operation of the OpenAPI document', function () {
     await sweep.begin();
   });
 
-  after(() => {
+  after(async () => {
+    await target?.restoreSharedState();
     // One line for the run's log: how much was sent.
     process.stderr.write(
       `      bad-input sweep: ${sweep.sent} requests over ${swept?.length ?? 0} operations in ` +

@@ -461,6 +461,10 @@ describe('fuzzing every JSON body of the OpenAPI document (fast-check)', functio
     target = await prepareTarget();
   });
 
+  after(async () => {
+    await target?.restoreSharedState();
+  });
+
   it('never answers a generated or mutated body with a 5xx, an error outside the envelope or a crash', async () => {
     expect(swept.length).to.be.greaterThan(0);
     await sweep.begin();

@@ -124,6 +124,11 @@ export interface SweepTarget {
   pathWith(entry: SweptOperation, overrides?: Record<string, string>): string;
   /** The documented example body, made valid for the test project. */
   baseBody(entry: SweptOperation): Record<string, unknown> | undefined;
+  /**
+   * Undoes what a sweep may change beyond its project: a valid kill body sent without a project
+   * context throws the global kill switch, which would stop the assistant for every later suite.
+   */
+  restoreSharedState(): Promise<void>;
 }
 
 /** A fresh project with a ticket type, a ticket, a comment, an attachment, a webhook and both auths. */
@@ -196,6 +201,17 @@ export async function prepareTarget(): Promise<SweepTarget> {
       entry.host === 'api' ? apiAuth : entry.operation.operationId === 'logout' ? anonymousAuth : appAuth,
     pathWith: (entry, overrides = {}) =>
       entry.path.replace(/\{([^}]+)\}/g, (_match, name: string) => overrides[name] ?? idFor(entry, name)),
+    async restoreSharedState() {
+      for (const query of ['', `?project_id=${project.id}`]) {
+        const cleared = await fetch(`${fleet().appUrl}/api/ai/autonomy/clear-kill${query}`, {
+          method: 'POST',
+          headers: { ...appAuth, 'content-type': 'application/json' },
+          body: JSON.stringify({ reason: 'the sweep is over' }),
+        });
+        // 409: the switch was not on.
+        expect([200, 409], `clear-kill${query}: ${await cleared.text()}`).to.include(cleared.status);
+      }
+    },
     baseBody(entry) {
       const example = entry.operation.requestBody?.content['application/json']?.example;
       if (typeof example !== 'object' || example === null) return undefined;
