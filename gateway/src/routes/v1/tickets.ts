@@ -63,6 +63,13 @@ function givenParameters(request: Request): URLSearchParams {
 }
 
 /**
+ * Above this, `Link` is left out (the body still says where the next page is): the links repeat the
+ * request's parameters four times, and a long ignored one (`project` beside a project-scoped key)
+ * would otherwise make headers a client refuses to read (undici stops at 16 KiB).
+ */
+const MAX_LINK_HEADER_LENGTH = 4_096;
+
+/**
  * `Link` (RFC 8288) to the list's neighbouring pages: this request's own URL on its host, with its
  * other parameters as given and only the position (`page` or `cursor`) replaced.
  */
@@ -79,7 +86,8 @@ function setListLinks(
     for (const [name, value] of Object.entries(position)) parameters.set(name, value);
     return `<${request.baseUrl}/tickets?${parameters.toString()}>; rel="${rel}"`;
   });
-  if (header.length > 0) response.setHeader('Link', header.join(', '));
+  const value = header.join(', ');
+  if (value.length > 0 && value.length <= MAX_LINK_HEADER_LENGTH) response.setHeader('Link', value);
 }
 
 export const TICKET_OPERATIONS: Operation[] = [
