@@ -7,8 +7,6 @@
  * webhooks (a delivery in the log, redelivered). Non-admins see none of it. Axe on every screen; no
  * page error or CSP violation; a screenshot per scenario.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import {
@@ -31,6 +29,7 @@ import {
   type Role,
 } from '../support/fixtures.js';
 import { request } from '../support/http.js';
+import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
 const PASSWORD = 'an admin console passphrase';
 const ADMIN_SCREENS = [
@@ -40,30 +39,6 @@ const ADMIN_SCREENS = [
   { path: '/admin/api-keys', nav: 'API keys', title: 'API keys' },
   { path: '/admin/webhooks', nav: 'Webhooks', title: 'Webhooks' },
 ];
-
-/** A loopback receiver (development mode sends to http://127.0.0.1) that answers 200 and records. */
-async function startReceiver() {
-  const received: { webhookId: string; event: string }[] = [];
-  const server = http.createServer((incoming, outgoing) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { event: string };
-      received.push({ webhookId: String(incoming.headers['webhook-id']), event: body.event });
-      outgoing.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/tix`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
 
 /** Polls `check` until it holds (deliveries and projections settle shortly after the answer). */
 async function eventually(
@@ -437,7 +412,7 @@ describe('the console administration screens in a browser', function () {
   });
 
   it('creates a webhook, shows a delivery in its log, redelivers it, and deletes the webhook', async () => {
-    const receiver = await startReceiver();
+    const receiver = await startWebhookReceiver();
     try {
       const { page } = await signInAs('admin', `/admin/webhooks?project=${project.slug}`);
       const form = page.getByRole('form', { name: 'New webhook' });
@@ -470,7 +445,9 @@ describe('the console administration screens in a browser', function () {
       await log.getByRole('button', { name: /^Redeliver ticket\.created/ }).click();
       await toastSays(page, 'ticket.created queued again.');
       await eventually(() => receiver.received.length === 2, 'the redelivery');
-      expect(receiver.received[1]!.webhookId).to.equal(receiver.received[0]!.webhookId);
+      expect(receiver.received[1]!.headers['webhook-id']).to.equal(
+        receiver.received[0]!.headers['webhook-id'],
+      );
       await eventually(async () => {
         await page.getByRole('button', { name: 'Refresh' }).click();
         return (await log.getByText('delivered').count()) === 2;

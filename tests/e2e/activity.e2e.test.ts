@@ -6,8 +6,6 @@
  * webhooks deliver, and comment text only for callers who may read comments. Entries arrive
  * asynchronously: every wait polls with a deadline.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { eventually, expectError } from '@tix/kit/testing';
 import {
@@ -20,6 +18,7 @@ import {
   type ProjectFixture,
 } from '../support/fixtures.js';
 import { request, type ApiResponse } from '../support/http.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { signIn, type BrowserSession } from '../support/session.js';
 
 const PASSWORD = 'activity e2e passphrase';
@@ -46,32 +45,6 @@ interface StreamedEvent {
   data: Record<string, unknown>;
 }
 
-/** A loopback webhook receiver keeping each delivery's webhook-id and raw body. */
-async function startReceiver() {
-  const received: { id: string; raw: string }[] = [];
-  const server = http.createServer((incoming, outgoing) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => {
-      received.push({
-        id: String(incoming.headers['webhook-id']),
-        raw: Buffer.concat(chunks).toString('utf8'),
-      });
-      outgoing.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/tix`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
-
 describe('activity through the fleet', function () {
   this.timeout(90_000);
   let project: ProjectFixture;
@@ -81,7 +54,7 @@ describe('activity through the fleet', function () {
   let ticketsOnlyKey: string;
   let viewer: BrowserSession;
   let agent: BrowserSession;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: WebhookReceiver;
   /** The stream's cursor before anything happened in the project. */
   let streamStart = '';
   const tickets: Record<'printer' | 'coffee', { id: number; ticket_number: string }> = {} as never;
@@ -125,7 +98,7 @@ describe('activity through the fleet', function () {
     ticketsOnlyKey = (await createKey({ project: project.slug, scopes: 'tickets:read' })).key;
     viewer = await signIn((await createUser('viewer', { password: PASSWORD })).email, PASSWORD);
     agent = await signIn((await createUser('agent', { password: PASSWORD })).email, PASSWORD);
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     const hook = await request('/v1/webhooks', {
       method: 'POST',
       key: key.key,
@@ -343,7 +316,8 @@ describe('activity through the fleet', function () {
       const streamed = new Set(stream.map((event) => event.id));
       // The writes of before() alone made six deliveries.
       return (
-        receiver.received.length >= 6 && receiver.received.every((delivery) => streamed.has(delivery.id))
+        receiver.received.length >= 6 &&
+        receiver.received.every((delivery) => streamed.has(String(delivery.headers['webhook-id'])))
       );
     }, ARRIVAL_MS);
 
@@ -351,8 +325,9 @@ describe('activity through the fleet', function () {
     expect(sequences).to.deep.equal([...sequences].sort((a, b) => a - b));
     expect(new Set(stream.map((event) => event.id)).size).to.equal(stream.length);
     for (const delivery of receiver.received) {
-      const { id: _id, sequence: _sequence, ...body } = stream.find((event) => event.id === delivery.id)!;
-      expect(JSON.stringify(body), delivery.id).to.equal(delivery.raw);
+      const id = String(delivery.headers['webhook-id']);
+      const { id: _id, sequence: _sequence, ...body } = stream.find((event) => event.id === id)!;
+      expect(JSON.stringify(body), id).to.equal(delivery.raw.toString('utf8'));
     }
     // The PUT's two events both arrive, with the ticket as the PUT answered it.
     const printerEvents = stream.filter(

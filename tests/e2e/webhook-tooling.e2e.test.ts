@@ -6,10 +6,7 @@
  * failed deliveries; ticket.deleted, ticket.restored and ticket.merged delivered; the OpenAPI
  * document's `webhooks` section, one payload type per event in a client generated from it.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import http from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
@@ -25,63 +22,13 @@ import {
   type ProjectFixture,
 } from '../support/fixtures.js';
 import { request } from '../support/http.js';
+import {
+  hexSignatureValid,
+  standardSignatureMatches,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '../support/webhook-receiver.js';
 import { signIn } from '../support/session.js';
-
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  raw: Buffer;
-  json: { event: string; timestamp: number; data: any };
-}
-
-/** A loopback receiver recording raw bodies; answers `status` with `body`. */
-async function startReceiver() {
-  const received: Received[] = [];
-  let status = 200;
-  let body = 'ok';
-  const server = http.createServer((incoming, outgoing) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      received.push({ headers: incoming.headers, raw, json: JSON.parse(raw.toString('utf8')) });
-      outgoing.writeHead(status, { 'content-type': 'text/plain' }).end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/tix`,
-    received,
-    answer(nextStatus: number, nextBody = 'ok') {
-      status = nextStatus;
-      body = nextBody;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
-
-/** The spec's X-Webhook-Signature: hex HMAC of the raw body with `secret`. */
-function hexValid(secret: string, entry: Received): boolean {
-  const header = String(entry.headers['x-webhook-signature']);
-  const expected = createHmac('sha256', secret).update(entry.raw).digest();
-  return /^[0-9a-f]{64}$/.test(header) && timingSafeEqual(expected, Buffer.from(header, 'hex'));
-}
-
-/** Which of the `webhook-signature` entries verify with `secret` (Standard Webhooks), by position. */
-function standardMatches(secret: string, entry: Received): boolean[] {
-  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-  const signed = `${String(entry.headers['webhook-id'])}.${String(entry.headers['webhook-timestamp'])}.`;
-  const expected = createHmac('sha256', key).update(signed).update(entry.raw).digest();
-  return String(entry.headers['webhook-signature'])
-    .split(' ')
-    .map((candidate) => {
-      const mac = Buffer.from(candidate.slice(3), 'base64');
-      return candidate.startsWith('v1,') && mac.length === expected.length && timingSafeEqual(mac, expected);
-    });
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -90,7 +37,7 @@ describe('webhook tooling through the fleet', function () {
   let project: ProjectFixture;
   let typeId: number;
   let key: string;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: WebhookReceiver;
 
   before(async () => {
     project = await createProject();
@@ -98,7 +45,7 @@ describe('webhook tooling through the fleet', function () {
     key = (await createKey({ project: project.slug, role: 'admin' })).key;
   });
   beforeEach(async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
   });
   afterEach(async () => {
     // No subscription of one test may see the next test's events.
@@ -157,7 +104,7 @@ describe('webhook tooling through the fleet', function () {
 
   it('PATCH changes url and events (validated like create) and pauses: nothing is queued or sent until resumed', async () => {
     const first = await subscribe(['ticket.created']);
-    const other = await startReceiver();
+    const other = await startWebhookReceiver();
     try {
       for (const [body, field] of [
         [{}, 'body'],
@@ -248,8 +195,8 @@ describe('webhook tooling through the fleet', function () {
     expect(entry!.headers['x-webhook-event']).to.equal('ping');
     expect(entry!.headers['webhook-id']).to.equal(ping.body.data.ping.event_id);
     expect(ping.body.data.ping.request_body).to.equal(entry!.raw.toString('utf8'));
-    expect(hexValid(hook.secret, entry!)).to.equal(true);
-    expect(standardMatches(hook.secret, entry!)).to.deep.equal([true]);
+    expect(hexSignatureValid(hook.secret, entry!)).to.equal(true);
+    expect(standardSignatureMatches(hook.secret, entry!)).to.deep.equal([true]);
 
     receiver.answer(503, 'down for maintenance');
     const failed = await request(`/v1/webhooks/${hook.id}/ping`, { method: 'POST', key });
@@ -294,10 +241,10 @@ describe('webhook tooling through the fleet', function () {
     await newTicket('During the overlap');
     await eventually(() => receiver.received.length === 1, 15_000);
     const during = receiver.received[0]!;
-    expect(hexValid(fresh, during)).to.equal(true);
-    expect(hexValid(hook.secret, during)).to.equal(false);
-    expect(standardMatches(fresh, during)).to.deep.equal([true, false]);
-    expect(standardMatches(hook.secret, during)).to.deep.equal([false, true]);
+    expect(hexSignatureValid(fresh, during)).to.equal(true);
+    expect(hexSignatureValid(hook.secret, during)).to.equal(false);
+    expect(standardSignatureMatches(fresh, during)).to.deep.equal([true, false]);
+    expect(standardSignatureMatches(hook.secret, during)).to.deep.equal([false, true]);
 
     // A rotation without overlap: only the newest secret signs from now on.
     const again = await request(`/v1/webhooks/${hook.id}/rotate-secret`, {
@@ -311,8 +258,8 @@ describe('webhook tooling through the fleet', function () {
     const ping = await request(`/v1/webhooks/${hook.id}/ping`, { method: 'POST', key });
     expect(ping.body.data.ping.ok).to.equal(true);
     const after = receiver.received.at(-1)!;
-    expect(standardMatches(newest, after)).to.deep.equal([true]);
-    expect(hexValid(newest, after)).to.equal(true);
+    expect(standardSignatureMatches(newest, after)).to.deep.equal([true]);
+    expect(hexSignatureValid(newest, after)).to.equal(true);
   });
 
   it('the delivery log: filters by status, event and time (400 on bad values), bodies cut at 4 KiB and flagged', async () => {

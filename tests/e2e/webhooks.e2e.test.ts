@@ -4,9 +4,6 @@
  * API, receive each event once with both signatures valid over the raw body and the ticket exactly
  * as the API answered it; the delivery log; redelivery; nothing after DELETE.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { eventually } from '@tix/kit/testing';
 import {
@@ -17,66 +14,14 @@ import {
   type ProjectFixture,
 } from '../support/fixtures.js';
 import { request } from '../support/http.js';
-
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  raw: Buffer;
-  status: number;
-}
-
-/** A loopback receiver recording raw bodies; `answer` decides each status. */
-async function startReceiver() {
-  const received: Received[] = [];
-  let answer = 200;
-  const server = http.createServer((incoming, outgoing) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => {
-      received.push({ headers: incoming.headers, raw: Buffer.concat(chunks), status: answer });
-      outgoing.writeHead(answer).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/tix`,
-    received,
-    answer: (status: number) => (answer = status),
-    events: () =>
-      received.map(
-        (entry) => JSON.parse(entry.raw.toString('utf8')) as { event: string; timestamp: number; data: any },
-      ),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
-
-/** Both schemes, verified as docs/webhooks.md tells receivers to. */
-function verify(secret: string, entry: Received): boolean {
-  const hex = String(entry.headers['x-webhook-signature']);
-  const expectedHex = createHmac('sha256', secret).update(entry.raw).digest();
-  const hexOk = /^[0-9a-f]{64}$/.test(hex) && timingSafeEqual(expectedHex, Buffer.from(hex, 'hex'));
-  const id = String(entry.headers['webhook-id']);
-  const timestamp = String(entry.headers['webhook-timestamp']);
-  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.`).update(entry.raw).digest();
-  const standardOk = String(entry.headers['webhook-signature'])
-    .split(' ')
-    .some((candidate) => {
-      const mac = Buffer.from(candidate.slice(3), 'base64');
-      return candidate.startsWith('v1,') && mac.length === expected.length && timingSafeEqual(mac, expected);
-    });
-  return hexOk && standardOk;
-}
+import { deliveryVerifies, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 describe('webhooks through the fleet', function () {
   this.timeout(60_000);
   let project: ProjectFixture;
   let typeId: number;
   let key: string;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: WebhookReceiver;
 
   before(async () => {
     project = await createProject();
@@ -84,7 +29,7 @@ describe('webhooks through the fleet', function () {
     key = (await createKey({ project: project.slug, scopes: 'tickets:read,tickets:write' })).key;
   });
   beforeEach(async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
   });
   afterEach(() => receiver.close());
 
@@ -128,7 +73,7 @@ describe('webhooks through the fleet', function () {
       );
     }
     for (const entry of receiver.received) {
-      expect(verify(hook.secret, entry)).to.equal(true);
+      expect(deliveryVerifies(hook.secret, entry)).to.equal(true);
       expect(entry.headers['x-webhook-event']).to.equal(JSON.parse(entry.raw.toString()).event);
     }
     expect(new Set(receiver.received.map((entry) => entry.headers['webhook-id'])).size).to.equal(4);
@@ -170,7 +115,7 @@ describe('webhooks through the fleet', function () {
 
   it('after DELETE nothing more arrives (another subscriber still gets the same events)', async () => {
     const hook = await subscribe(['ticket.created']);
-    const other = await startReceiver();
+    const other = await startWebhookReceiver();
     try {
       const otherKey = (await createKey({ project: project.slug, scopes: 'tickets:read,tickets:write' })).key;
       const response = await request('/v1/webhooks', {
