@@ -223,7 +223,9 @@ const HEADERS = {
     example: '"t42.3"',
   },
   Location: {
-    description: 'The path of the created resource on this host.',
+    description:
+      'The path of the created resource on this host, which answers GET with it (for a resource of a ' +
+      "project, in the request's project context; after adding a status, the project).",
     schema: { type: 'string' as const },
     example: '/v1/tickets/42',
   },
@@ -466,6 +468,8 @@ function successResponses(operation: OperationDescription): Record<string, Respo
               },
             }
           : responseHeaders([
+              // Every 201 names what it created (http/envelope.ts setLocation), tagged or not.
+              ...(success.status === 201 ? (['Location'] as const) : []),
               ...(postOnApi ? (['X-Idempotency-Replay'] as const) : []),
               ...(success.linked ? (['Link'] as const) : []),
             ]);

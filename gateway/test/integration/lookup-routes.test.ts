@@ -216,6 +216,87 @@ describe('lookup routes on /v1 (fake lookup over gRPC)', () => {
     });
   });
 
+  describe('single lookups (GET /v1/projects/{id}, /ticket-types/{id}, /users/{id})', () => {
+    const notFound = (message: string) => ({ ok: false, error: { code: 404, message } });
+
+    it('GET /v1/projects/{id}: the project, with a strong ETag; 304 when If-None-Match names it', async () => {
+      const response = await get('/v1/projects/1', NO_TICKETS_READ_KEY);
+      expect(response.status).to.equal(200);
+      expect(response.body).to.deep.equal({ ok: true, data: { project: ACME } });
+      const etag = response.headers.get('etag')!;
+      expect(etag).to.match(/^"d[A-Za-z0-9_-]+"$/);
+      expect(response.headers.get('cache-control')).to.equal('private, no-cache');
+      const again = await request(`${gateway.apiUrl}/v1/projects/1`, {
+        headers: { ...bearer(FULL_KEY), 'If-None-Match': etag },
+      });
+      expect(again.status).to.equal(304);
+      // Read afresh each time, not from the project resolver's cache.
+      expect(lookup.calls.ListProjects).to.equal(2);
+    });
+
+    it('GET /v1/projects/{id}: 404 for an unknown project and, to a scoped key, for another project', async () => {
+      const unknown = await get('/v1/projects/99', FULL_KEY);
+      expect(unknown.status).to.equal(404);
+      expect(unknown.body).to.deep.equal(notFound('Project not found'));
+      expect((await get('/v1/projects/1', SCOPED_KEY)).body).to.deep.equal(notFound('Project not found'));
+      expect((await get('/v1/projects/2', SCOPED_KEY)).body).to.deep.equal({
+        ok: true,
+        data: { project: GLOBEX },
+      });
+    });
+
+    it('GET /v1/ticket-types/{id}: the type in the project context; 404 for a type of another project', async () => {
+      const response = await get('/v1/ticket-types/1?project_id=1', FULL_KEY);
+      expect(response.body).to.deep.equal({ ok: true, data: { ticket_type: ACME_TYPES[0] } });
+      expect(response.headers.get('etag')).to.match(/^"d/);
+      expect((await get('/v1/ticket-types/3', SCOPED_KEY)).body).to.deep.equal({
+        ok: true,
+        data: { ticket_type: GLOBEX_TYPES[0] },
+      });
+      const foreign = await get('/v1/ticket-types/3?project_id=1', FULL_KEY);
+      expect(foreign.status).to.equal(404);
+      expect(foreign.body).to.deep.equal(notFound('Ticket type not found'));
+      expect((await get('/v1/ticket-types/1', FULL_KEY)).status).to.equal(400);
+      expect((await get('/v1/ticket-types/1?project_id=1', NO_TICKETS_READ_KEY)).status).to.equal(403);
+    });
+
+    it('GET /v1/users/{id}: any user, inactive too; 404 for an unknown id; tickets:read needed', async () => {
+      const response = await get('/v1/users/12', SCOPED_KEY);
+      expect(response.body).to.deep.equal({
+        ok: true,
+        data: {
+          user: {
+            id: 12,
+            name: 'Carol Viewer',
+            email: 'carol@example.com',
+            role: 'viewer',
+            is_active: false,
+            is_system: false,
+          },
+        },
+      });
+      expect(response.headers.get('etag')).to.match(/^"d/);
+      expect((await get('/v1/users/13', FULL_KEY)).body).to.deep.equal(notFound('User not found'));
+      expect((await get('/v1/users/12', NO_TICKETS_READ_KEY)).status).to.equal(403);
+    });
+
+    it('answers 400 naming a bad id, before any lookup call', async () => {
+      for (const [path, message] of [
+        ['/v1/projects/abc', 'Invalid project id'],
+        ['/v1/projects/0', 'Invalid project id'],
+        ['/v1/ticket-types/-1?project_id=1', 'Invalid ticket type id'],
+        ['/v1/users/99999999999', 'Invalid user id'],
+      ] as const) {
+        const response = await get(path, FULL_KEY);
+        expect(response.status, path).to.equal(400);
+        expect(response.body.error.message, path).to.equal(message);
+      }
+      expect(lookup.calls.ListProjects).to.equal(undefined);
+      expect(lookup.calls.GetTicketType).to.equal(undefined);
+      expect(lookup.calls.GetUsers).to.equal(undefined);
+    });
+  });
+
   describe('API key cache', () => {
     it('authenticates a key once and then serves it from memory', async () => {
       const gatewayWithFreshCache = await startTestGateway({ services: { lookup: lookup.address } });

@@ -85,6 +85,8 @@ describe('webhook routes + real webhook and lookup services (fresh databases)', 
   async function create(body: Record<string, unknown>, key = keys.ada): Promise<Record<string, any>> {
     const response = await call('POST', '/webhooks', body, key);
     expect(response.status, JSON.stringify(response.body)).to.equal(201);
+    // Location names the subscription: GET /webhooks/{id} (in the request's project context).
+    expect(response.headers.get('location')).to.equal(`/v1/webhooks/${response.body.data.webhook.id}`);
     return response.body.data.webhook as Record<string, any>;
   }
 

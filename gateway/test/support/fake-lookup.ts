@@ -156,6 +156,13 @@ const defaultHandlers: Record<string, Handler> = {
   ListTicketTypes(request: lookup.ListTicketTypesRequest__Output) {
     return { ticket_types: TICKET_TYPES.filter((type) => type.project_id === request.project_id) };
   },
+  GetTicketType(request: lookup.GetTicketTypeRequest__Output) {
+    const type = TICKET_TYPES.find(
+      (candidate) => candidate.id === request.id && candidate.project_id === request.project_id,
+    );
+    if (!type) throw AppError.notFound('Ticket type not found');
+    return type;
+  },
   ListUsers() {
     return { users: USERS };
   },

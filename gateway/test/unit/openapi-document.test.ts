@@ -74,8 +74,11 @@ const SPEC_SCOPES: Record<string, string | null> = {
   'GET /ticket-types': 'tickets:read',
   'GET /users': 'tickets:read',
 };
-/** The additive operations' scopes (reads tickets:read, writes tickets:write, as their resources). */
-const ADDITIVE_SCOPES: Record<string, string> = {
+/**
+ * The additive operations' scopes (reads tickets:read, writes tickets:write, as their resources; a
+ * single lookup as its list).
+ */
+const ADDITIVE_SCOPES: Record<string, string | null> = {
   'POST /tickets/{id}/merge': 'tickets:write',
   'POST /tickets/{id}/restore': 'tickets:write',
   'GET /attachments/{id}': 'tickets:read',
@@ -88,11 +91,14 @@ const ADDITIVE_SCOPES: Record<string, string> = {
   'POST /webhooks/{id}/deliveries/redeliver': 'tickets:write',
   'GET /tickets/{id}/history': 'tickets:read',
   'GET /events': 'tickets:read',
+  'GET /projects/{id}': null,
+  'GET /ticket-types/{id}': 'tickets:read',
+  'GET /users/{id}': 'tickets:read',
 };
 /** The event stream is for integrations; the session host has the activity feed instead. */
 const API_ONLY = ['GET /events'];
 /** The API operations that need no project (spec "Project context (shared)"). */
-const WITHOUT_PROJECT = ['GET /projects', 'GET /users'];
+const WITHOUT_PROJECT = ['GET /projects', 'GET /users', 'GET /projects/{id}', 'GET /users/{id}'];
 /** Spec "Extra errors" per endpoint (the document may list more; never fewer). */
 const SPEC_EXTRA_ERRORS: Record<string, number[]> = {
   'GET /tickets': [400],
@@ -210,7 +216,9 @@ describe('the OpenAPI document', () => {
       const statuses = Object.keys(operation.responses ?? {});
       if (WITHOUT_PROJECT.includes(key)) {
         expect(query, key).to.not.include.members(['project_id', 'project']);
-        expect(statuses, key).to.not.include('404');
+        // Only a single read can miss (its id); a list without a project never answers 404.
+        if (key.endsWith('{id}')) expect(statuses, key).to.include.members(['400', '404']);
+        else expect(statuses, key).to.not.include('404');
       } else {
         expect(query, key).to.include.members(['project_id', 'project']);
         expect(statuses, key).to.include.members(['400', '404']);
@@ -251,6 +259,39 @@ describe('the OpenAPI document', () => {
       expect(operation.security, key).to.be.an('array');
     }
     expect(tags.every((tag) => all.some(({ operation }) => operation.tags?.includes(tag)))).to.equal(true);
+  });
+
+  it('documents Location on every 201, and each names a path the same host answers GET on', () => {
+    const all = operations(document);
+    const created = all.filter(({ operation }) => operation.responses?.['201'] !== undefined);
+    expect(created.map(({ key }) => key)).to.include.members([
+      'POST /tickets',
+      'POST /webhooks',
+      'POST /users',
+      'POST /projects',
+      'POST /projects/{id}/statuses',
+      'POST /ticket-types',
+      'POST /api-keys',
+    ]);
+    const gets = new Set(all.filter(({ key }) => key.startsWith('GET ')).map(({ path }) => path));
+    // Where each creation's Location points (the handlers' setLocation), by the operation's path.
+    const located: Record<string, string> = {
+      '/tickets': '/tickets/{id}',
+      '/tickets/{id}/comments': '/comments/{id}',
+      '/tickets/{id}/attachments': '/attachments/{id}',
+      '/webhooks': '/webhooks/{id}',
+      '/users': '/users/{id}',
+      '/projects': '/projects/{id}',
+      '/projects/{id}/statuses': '/projects/{id}',
+      '/ticket-types': '/ticket-types/{id}',
+      '/api-keys': '/api-keys/{id}',
+    };
+    for (const { key, path, operation } of created) {
+      const response = operation.responses!['201'] as OpenAPIV3_1.ResponseObject;
+      expect(Object.keys(response.headers ?? {}), key).to.include('Location');
+      expect(located[path], key).to.be.a('string');
+      expect(gets.has(located[path]!), `${key}: GET ${located[path]}`).to.equal(true);
+    }
   });
 
   it('has the session endpoints the gateway serves and the API description itself', () => {

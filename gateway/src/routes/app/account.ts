@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { AppError } from '@tix/kit';
 import { isRole, presentUser, ROLES, USER_LIMITS } from '@tix/protos';
 import { forgetUser } from '../../auth/forget-user.js';
-import { sendData } from '../../http/envelope.js';
+import { sendData, setLocation } from '../../http/envelope.js';
 import { callContext, requirePrincipal } from '../../http/request-context.js';
 import { idParam, passwordField, requiredTextField, textField } from '../../http/schema-fields.js';
 import { startSignedInSession } from '../../middleware/session.js';
@@ -72,7 +72,7 @@ const updateUserBody = z.object(
   { error: BODY_NOT_OBJECT_MESSAGE },
 );
 
-const userIdParams = z.object({
+export const userIdParams = z.object({
   id: idParam({ message: INVALID_USER_ID_MESSAGE, description: 'User id.', example: 3 }),
 });
 
@@ -168,6 +168,7 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
         },
         callContext(request),
       );
+      setLocation(request, response, `/users/${user.id}`);
       sendData(response, { user: userOf(user) }, 201);
     },
   }),

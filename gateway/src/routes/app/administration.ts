@@ -14,7 +14,7 @@
 import { z } from 'zod';
 import type { Response } from 'express';
 import { PROJECT_LIMITS, presentProject, SLUG_MAX_LENGTH } from '@tix/protos';
-import { sendData } from '../../http/envelope.js';
+import { sendData, setLocation } from '../../http/envelope.js';
 import { callContext } from '../../http/request-context.js';
 import { idParam, integerField, requiredTextField, slugField, textField } from '../../http/schema-fields.js';
 import type { Project } from '../../projects/project-resolver.js';
@@ -73,7 +73,7 @@ const createProjectBody = z.object(
 
 export const INVALID_PROJECT_ID_MESSAGE = 'Invalid project id';
 
-const projectIdParams = z.object({
+export const projectIdParams = z.object({
   id: idParam({ message: INVALID_PROJECT_ID_MESSAGE, description: 'Project id.', example: 1 }),
 });
 
@@ -197,6 +197,7 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
         },
         callContext(request),
       );
+      setLocation(request, response, `/projects/${project.id}`);
       sendData(response, { project: presentProject(project) }, 201);
     },
   }),
@@ -251,6 +252,8 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
         },
         callContext(request),
       );
+      // A status is part of its project: the created resource named is the project.
+      setLocation(request, response, `/projects/${project.id}`);
       sendProject(response, deps, project, 201);
     },
   }),

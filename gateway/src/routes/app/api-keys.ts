@@ -2,6 +2,7 @@
  * API keys in the account settings (spec Authentication 1: "Keys are created in the account
  * settings by a user with the admin role"), on the session host only, for admins:
  *   GET    /api/api-keys         keys, filtered by user_id and/or project_id (never a key value);
+ *   GET    /api/api-keys/{id}    one of them (what the creation's Location names);
  *   POST   /api/api-keys         a key for any user, with scopes and an optional project; the value
  *                                is in this response only;
  *   DELETE /api/api-keys/{id}    revokes it: this gateway forgets it at once, the others on the
@@ -10,13 +11,15 @@
  * caller's role again.
  */
 import { z } from 'zod';
+import { AppError } from '@tix/kit';
 import { API_KEY_LIMITS, MAX_INT32, presentApiKey, SCOPES } from '@tix/protos';
-import { sendData } from '../../http/envelope.js';
+import { sendTagged } from '../../http/conditional.js';
+import { sendData, setLocation } from '../../http/envelope.js';
 import { callContext } from '../../http/request-context.js';
 import { idField, idParam, integerParam, requiredTextField } from '../../http/schema-fields.js';
 import { apiKeySchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
-import { count, json, list } from '../../openapi/responses.js';
+import { count, json, list, tagged } from '../../openapi/responses.js';
 import { z as zod } from '../../openapi/zod-openapi.js';
 import { requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
@@ -24,6 +27,7 @@ import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
 
 export const INVALID_API_KEY_ID_MESSAGE = 'Invalid API key id';
 export const API_KEY_REVOKED_MESSAGE = 'API key revoked';
+export const API_KEY_NOT_FOUND_MESSAGE = 'API key not found';
 
 const listApiKeysQuery = z.object({
   user_id: integerParam({
@@ -134,7 +138,30 @@ export const API_KEY_OPERATIONS: Operation[] = [
         callContext(request),
       );
       const { key, ...listed } = created;
+      setLocation(request, response, `/api-keys/${created.id}`);
       sendData(response, { api_key: presentApiKey(listed), key }, 201);
+    },
+  }),
+
+  defineOperation({
+    method: 'get',
+    path: '/api-keys/:id',
+    hosts: ['app'],
+    access: { scope: null, role: 'admin' },
+    project: 'none',
+    request: { params: apiKeyIdParams },
+    operationId: 'getApiKey',
+    tag: 'Account',
+    summary: 'Get an API key (admin)',
+    description: 'As GET /api-keys lists it (revoked ones too); never the key itself.',
+    success: tagged(200, 'The key.', 'api_key', apiKeySchema, EXAMPLES.apiKey),
+    errors: [400, 404],
+    async handle({ params }, request, response, { services }) {
+      // Lookup has no single read of a key; its list (admins only, checked there too) is the source.
+      const listed = await requireService(services, 'lookup').ListApiKeys({}, callContext(request));
+      const found = listed.keys.find((candidate) => candidate.id === params.id);
+      if (!found) throw AppError.notFound(API_KEY_NOT_FOUND_MESSAGE);
+      sendTagged(request, response, null, { api_key: presentApiKey(found) });
     },
   }),
 

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { presentTicketType, TICKET_TYPE_LIMITS } from '@tix/protos';
-import { sendData } from '../../http/envelope.js';
+import { sendData, setLocation } from '../../http/envelope.js';
 import { callContext, requireProject } from '../../http/request-context.js';
 import {
   fieldSchemaField,
@@ -30,7 +30,7 @@ export const INVALID_TICKET_TYPE_ID_MESSAGE = 'Invalid ticket type id';
 /** A bound far above any real schema, checked before lookup sees it. */
 const MAX_FIELDS = 100;
 
-const ticketTypeIdParams = z.object({
+export const ticketTypeIdParams = z.object({
   id: idParam({ message: INVALID_TICKET_TYPE_ID_MESSAGE, description: 'Ticket type id.', example: 3 }),
 });
 
@@ -125,6 +125,7 @@ export const TICKET_TYPE_ADMINISTRATION_OPERATIONS: Operation[] = [
         },
         callContext(request),
       );
+      setLocation(request, response, `/ticket-types/${type.id}`);
       sendData(response, { ticket_type: presentTicketType(type) }, 201);
     },
   }),

@@ -1,15 +1,24 @@
 /**
  * The lookups (spec "Lookups"): projects, ticket types and users, to find the identifiers the other
- * operations take. Each is one lookup service call.
+ * operations take. Each is one lookup service call. The single reads (additive) are what `Location`
+ * names after the session host's admin creates one (issue 17); they see what the lists show.
  */
+import { AppError } from '@tix/kit';
 import { presentProject, presentTicketType, presentUser } from '@tix/protos';
+import { sendTagged } from '../../http/conditional.js';
 import { sendData } from '../../http/envelope.js';
 import { callContext, requirePrincipal, requireProject } from '../../http/request-context.js';
 import { projectSchema, ticketTypeSchema, userSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
-import { count, json, list } from '../../openapi/responses.js';
+import { count, json, list, tagged } from '../../openapi/responses.js';
+import { PROJECT_NOT_FOUND_MESSAGE } from '../../projects/project-resolver.js';
 import { requireService } from '../../services.js';
+import { userIdParams } from '../app/account.js';
+import { projectIdParams } from '../app/administration.js';
+import { ticketTypeIdParams } from '../app/ticket-type-administration.js';
 import { defineOperation, type Operation } from '../operation.js';
+
+export const USER_NOT_FOUND_MESSAGE = 'User not found';
 
 export const LOOKUP_OPERATIONS: Operation[] = [
   defineOperation({
@@ -34,6 +43,36 @@ export const LOOKUP_OPERATIONS: Operation[] = [
         callContext(request),
       );
       sendData(response, { projects: projects.map(presentProject), count: projects.length });
+    },
+  }),
+
+  defineOperation({
+    method: 'get',
+    path: '/projects/:id',
+    hosts: ['api', 'app'],
+    access: { scope: null, role: 'viewer' },
+    project: 'none',
+    request: { params: projectIdParams },
+    operationId: 'getProject',
+    tag: 'Lookups',
+    summary: 'Get a project (additive)',
+    description:
+      'Any valid key; a project-scoped key sees only its own project (404 `Project not found` for another).',
+    success: tagged(200, 'The project with its workflow.', 'project', projectSchema, EXAMPLES.project),
+    errors: [400, 404],
+    async handle({ params }, request, response, { services }) {
+      const principal = requirePrincipal(request);
+      if (principal.project_id !== undefined && principal.project_id !== params.id) {
+        throw AppError.notFound(PROJECT_NOT_FOUND_MESSAGE);
+      }
+      // Read afresh (not the resolver's cache): the answer's ETag must follow every change at once.
+      const { projects } = await requireService(services, 'lookup').ListProjects(
+        { only_project_id: params.id },
+        callContext(request),
+      );
+      const [project] = projects;
+      if (!project) throw AppError.notFound(PROJECT_NOT_FOUND_MESSAGE);
+      sendTagged(request, response, null, { project: presentProject(project) });
     },
   }),
 
@@ -64,6 +103,35 @@ export const LOOKUP_OPERATIONS: Operation[] = [
 
   defineOperation({
     method: 'get',
+    path: '/ticket-types/:id',
+    hosts: ['api', 'app'],
+    access: { scope: 'tickets:read', role: 'viewer' },
+    project: 'required',
+    request: { params: ticketTypeIdParams },
+    operationId: 'getTicketType',
+    tag: 'Lookups',
+    summary: 'Get a ticket type of the project (additive)',
+    description:
+      'Retired types too (with `retired_at`). 404 `Ticket type not found` for a type of another project.',
+    success: tagged(
+      200,
+      'The ticket type, with its custom-field schema.',
+      'ticket_type',
+      ticketTypeSchema,
+      EXAMPLES.ticketType,
+    ),
+    errors: [400, 404],
+    async handle({ params }, request, response, { services }) {
+      const type = await requireService(services, 'lookup').GetTicketType(
+        { project_id: requireProject(request).id, id: params.id },
+        callContext(request),
+      );
+      sendTagged(request, response, null, { ticket_type: presentTicketType(type) });
+    },
+  }),
+
+  defineOperation({
+    method: 'get',
     path: '/users',
     hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'viewer' },
@@ -83,6 +151,30 @@ export const LOOKUP_OPERATIONS: Operation[] = [
         callContext(request),
       );
       sendData(response, { users: users.map(presentUser), count: users.length });
+    },
+  }),
+
+  defineOperation({
+    method: 'get',
+    path: '/users/:id',
+    hosts: ['api', 'app'],
+    access: { scope: 'tickets:read', role: 'viewer' },
+    project: 'none',
+    request: { params: userIdParams },
+    operationId: 'getUser',
+    tag: 'Lookups',
+    summary: 'Get a user (additive)',
+    description: 'Any user, active or not, as GET /users lists them. No project needed.',
+    success: tagged(200, 'The user.', 'user', userSchema, EXAMPLES.user),
+    errors: [400, 404],
+    async handle({ params }, request, response, { services }) {
+      const { users } = await requireService(services, 'lookup').GetUsers(
+        { ids: [params.id] },
+        callContext(request),
+      );
+      const user = users.find((candidate) => candidate.id === params.id);
+      if (!user) throw AppError.notFound(USER_NOT_FOUND_MESSAGE);
+      sendTagged(request, response, null, { user: presentUser(user) });
     },
   }),
 ];

@@ -7,7 +7,7 @@
  * request's project (a scoped key naming another project is 404, as project context decides).
  */
 import { AppError } from '@tix/kit';
-import { sendData } from '../../http/envelope.js';
+import { sendData, setLocation } from '../../http/envelope.js';
 import { callContext, requireProject } from '../../http/request-context.js';
 import {
   createdWebhookSchema,
@@ -106,6 +106,7 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
         },
         callContext(request),
       );
+      setLocation(request, response, `/webhooks/${created.id}`);
       sendData(response, { webhook: presentWebhook(created) }, 201);
     },
   }),
