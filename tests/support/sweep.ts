@@ -202,10 +202,13 @@ export async function prepareTarget(): Promise<SweepTarget> {
     pathWith: (entry, overrides = {}) =>
       entry.path.replace(/\{([^}]+)\}/g, (_match, name: string) => overrides[name] ?? idFor(entry, name)),
     async restoreSharedState() {
+      // A session of its own: the sweep's may have been replaced (its login examples sign in).
+      const cleaner = await createUser('admin', { password: SWEEP_PASSWORD });
+      const headers = (await signIn(cleaner.email, SWEEP_PASSWORD)).headers();
       for (const query of ['', `?project_id=${project.id}`]) {
         const cleared = await fetch(`${fleet().appUrl}/api/ai/autonomy/clear-kill${query}`, {
           method: 'POST',
-          headers: { ...appAuth, 'content-type': 'application/json' },
+          headers: { ...headers, 'content-type': 'application/json' },
           body: JSON.stringify({ reason: 'the sweep is over' }),
         });
         // 409: the switch was not on.
