@@ -111,6 +111,26 @@ export async function* keysetBatches<Row extends { id: number }>(
 }
 
 /**
+ * True when the database could not serve the statement at all: it refused or lost the connection,
+ * ran out of resources (`too many clients`), or is shutting down (SQLSTATE classes 08, 53, 57P), or
+ * the pool could not connect in time. A handler failing so answers 503, not 500: the request was
+ * fine and may be retried. Narrower than isTransientDatabaseError (no deadlocks, and an error
+ * without a code, such as a TypeError, stays a bug).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') {
+    return (
+      code.startsWith('08') || code.startsWith('53') || code.startsWith('57P') || code === 'ECONNREFUSED'
+    );
+  }
+  return (
+    error instanceof Error &&
+    /^(timeout exceeded when trying to connect|Connection terminated unexpectedly)/.test(error.message)
+  );
+}
+
+/**
  * True for failures that say nothing about the statement itself (the database is unreachable,
  * restarting, overloaded, or broke a deadlock): the same work may succeed when retried.
  */

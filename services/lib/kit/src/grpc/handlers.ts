@@ -13,7 +13,7 @@ import { AppError, ERROR_KINDS } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { recordGrpcServerCall, secondsSince } from '../metrics.js';
 import { readCorrelationId, readIdempotency, readPrincipal, type IdempotencyContext } from './metadata.js';
-import { toGrpcStatus } from './status.js';
+import { errorKindOf, toGrpcStatus } from './status.js';
 
 /** What a handler knows about the call besides the request. */
 export interface CallContext {
@@ -103,7 +103,7 @@ function trackCall(context: CallContext): () => void {
 /** The status code a finished call answers with (what toGrpcStatus would send). */
 function outcomeCode(error: unknown): number {
   if (error === undefined) return GrpcStatus.OK;
-  return error instanceof AppError ? ERROR_KINDS[error.kind].grpc : GrpcStatus.INTERNAL;
+  return ERROR_KINDS[errorKindOf(error)].grpc;
 }
 
 /** Counts the call (tix_grpc_server_*) and logs it: failures always, the rest at debug. */

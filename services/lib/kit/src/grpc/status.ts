@@ -13,6 +13,7 @@ import {
   type ErrorKind,
   type ValidationErrors,
 } from '../errors.js';
+import { isDatabaseUnavailable } from '../db/pool.js';
 
 const ERROR_KIND_KEY = 'tix-error-kind';
 // -bin keys carry arbitrary bytes, so field names and messages may be any UTF-8.
@@ -61,14 +62,26 @@ export const GENERIC_MESSAGES: Record<ErrorKind, string> = {
 };
 
 /**
+ * The kind a handler's failure answers with: an AppError's own; `unavailable` when the database
+ * could not serve at all (the request may be retried: 503, never 500); otherwise `internal`.
+ */
+export function errorKindOf(error: unknown): ErrorKind {
+  if (error instanceof AppError) return error.kind;
+  return isDatabaseUnavailable(error) ? 'unavailable' : 'internal';
+}
+
+/**
  * Converts anything thrown by a handler into the status a gRPC caller receives. AppErrors keep their
- * kind, message and validation errors; anything else becomes INTERNAL with a generic message.
+ * kind, message and validation errors; a database that cannot serve becomes UNAVAILABLE, anything
+ * else INTERNAL, each with a generic message.
  */
 export function toGrpcStatus(error: unknown): Partial<StatusObject> {
   const metadata = new Metadata();
   if (!(error instanceof AppError)) {
-    metadata.set(ERROR_KIND_KEY, 'internal');
-    return { code: GrpcStatus.INTERNAL, details: INTERNAL_ERROR_MESSAGE, metadata };
+    const kind = errorKindOf(error);
+    metadata.set(ERROR_KIND_KEY, kind);
+    const details = kind === 'internal' ? INTERNAL_ERROR_MESSAGE : GENERIC_MESSAGES[kind];
+    return { code: ERROR_KINDS[kind].grpc, details, metadata };
   }
   metadata.set(ERROR_KIND_KEY, error.kind);
   if (error.validationErrors) {

@@ -38,6 +38,24 @@ describe('error model', () => {
       });
     }
 
+    it('turns a database that cannot serve into UNAVAILABLE (a 503), without its message', () => {
+      const refused = [
+        Object.assign(new Error('sorry, too many clients already'), { code: '53300' }),
+        Object.assign(new Error('the database system is shutting down'), { code: '57P03' }),
+        Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+        new Error('timeout exceeded when trying to connect'),
+      ];
+      for (const error of refused) {
+        const status = toGrpcStatus(error);
+        expect(status.code, error.message).to.equal(GrpcStatus.UNAVAILABLE);
+        expect(status.details).to.not.contain(error.message);
+        expect(fromGrpcError(asReceived(status)).kind).to.equal('unavailable');
+      }
+      // A statement the database refused is the service's bug, not an outage.
+      const rejected = Object.assign(new Error('column "x" does not exist'), { code: '42703' });
+      expect(toGrpcStatus(rejected).code).to.equal(GrpcStatus.INTERNAL);
+    });
+
     it('turns anything that is not an AppError into INTERNAL without its message', () => {
       const status = toGrpcStatus(new TypeError('secret detail: connection string postgres://x'));
       expect(status.code).to.equal(GrpcStatus.INTERNAL);
