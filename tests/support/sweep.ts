@@ -164,7 +164,8 @@ export async function prepareTarget(): Promise<SweepTarget> {
     .id;
 
   // For the app host: an admin signed in (so every operation is reached past the sign-in gate), and
-  // an anonymous session for signing out, which would otherwise end the signed-in one mid-sweep.
+  // an anonymous session for signing in and out, which would otherwise replace or end the signed-in
+  // one mid-sweep (every later app-host request then answered 401, unnoticed: a 401 is no 5xx).
   const admin = await createUser('admin', { password: SWEEP_PASSWORD });
   const appAuth = (await signIn(admin.email, SWEEP_PASSWORD)).headers();
   const csrf = await fetch(`${fleet().appUrl}/api/csrf-token`);
@@ -198,7 +199,11 @@ export async function prepareTarget(): Promise<SweepTarget> {
     apiAuth,
     appAuth,
     authFor: (entry) =>
-      entry.host === 'api' ? apiAuth : entry.operation.operationId === 'logout' ? anonymousAuth : appAuth,
+      entry.host === 'api'
+        ? apiAuth
+        : ['login', 'logout'].includes(entry.operation.operationId)
+          ? anonymousAuth
+          : appAuth,
     pathWith: (entry, overrides = {}) =>
       entry.path.replace(/\{([^}]+)\}/g, (_match, name: string) => overrides[name] ?? idFor(entry, name)),
     async restoreSharedState() {
