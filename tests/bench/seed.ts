@@ -20,6 +20,8 @@ export interface SeedPlan {
   assigneeIds: number[];
   tickets: number;
   batchSize?: number;
+  /** false: leave VACUUM ANALYZE to the caller (seedProjects runs it once after every project). */
+  vacuum?: boolean;
 }
 
 export interface SeedResult {
@@ -75,9 +77,27 @@ const TITLES = [
   'Request: dark mode for the dashboard',
   'Board does not refresh after moving a card',
 ];
-const DESCRIPTION =
+const DESCRIPTIONS = [
   'Steps to reproduce: open the project, apply the filter from the saved view, then reload the page. ' +
-  'Expected the list to keep its order; instead it jumps back to the first page. Seen on two browsers.';
+    'Expected the list to keep its order; instead it jumps back to the first page. Seen on two browsers.',
+  'The customer writes that the export started an hour ago and still shows the spinner. They need the ' +
+    'numbers for the quarterly report tomorrow morning.',
+  'Happens only for accounts created before the migration. Logs show a timeout talking to the mail ' +
+    'provider; retrying by hand works.',
+];
+
+/**
+ * Words the scale bench searches with `q`: the rare one is in one ticket of RARE_WORD_EVERY (a few
+ * per project even at a million), the common one in one of COMMON_WORD_EVERY. Neither appears in
+ * any other seeded text, so the match counts are known.
+ */
+export const RARE_WORD = 'zeppelin';
+export const RARE_WORD_EVERY = 20_000;
+export const COMMON_WORD = 'refund';
+export const COMMON_WORD_EVERY = 100;
+/** Tags: two common ones (billing a third, mobile+urgent a seventh) and RARE_TAGS rare ones. */
+export const COMMON_TAG = 'mobile';
+const RARE_TAGS = 500;
 
 /** The INSERT of one batch: tickets with project_ref_id (and series value) from $1 to $2. */
 function insertBatchSql(plan: SeedPlan, pattern: number[]): string {
@@ -93,6 +113,7 @@ function insertBatchSql(plan: SeedPlan, pattern: number[]): string {
   const closed = plan.statuses.map((status) => String(status.is_closed)).join(',');
   const slugs = plan.statuses.map((status) => `'${status.slug.replace(/'/g, "''")}'`).join(',');
   const titles = TITLES.map((title) => `'${title.replace(/'/g, "''")}'`).join(',');
+  const descriptions = DESCRIPTIONS.map((text) => `'${text.replace(/'/g, "''")}'`).join(',');
   const priorities = PRIORITY_PATTERN.map((priority) => `'${priority}'`).join(',');
   const assignees = plan.assigneeIds.length > 0 ? plan.assigneeIds.join(',') : 'NULL';
   return `
@@ -100,15 +121,18 @@ function insertBatchSql(plan: SeedPlan, pattern: number[]): string {
       assigned_to, created_by, custom_fields, source_type, resolution_type, tags, version, lane_rank,
       created_at, updated_at)
     SELECT ${plan.projectId}, ${plan.ticketTypeId}, g,
-      (ARRAY[${titles}])[g % ${TITLES.length} + 1] || ' (#' || g || ')',
-      CASE WHEN g % 4 = 0 THEN NULL ELSE '${DESCRIPTION}' END,
+      (ARRAY[${titles}])[g % ${TITLES.length} + 1] || ' (#' || g || ')'
+        || CASE WHEN g % ${RARE_WORD_EVERY} = 7 THEN ' ${RARE_WORD}'
+                WHEN g % ${COMMON_WORD_EVERY} = 3 THEN ' ${COMMON_WORD}' ELSE '' END,
+      CASE WHEN g % 4 = 0 THEN NULL ELSE (ARRAY[${descriptions}])[g % ${DESCRIPTIONS.length} + 1] END,
       (ARRAY[${slugs}])[${statusIndex} + 1],
       ((ARRAY[${priorities}])[(g * 7 + g / ${period}) % ${PRIORITY_PATTERN.length} + 1])::ticket_priority,
       CASE WHEN (g / ${period}) % 5 = 0 THEN NULL
         ELSE (ARRAY[${assignees}]::int[])[(g + g / ${period}) % ${Math.max(plan.assigneeIds.length, 1)} + 1] END,
       ${plan.createdBy}, '{}'::jsonb, 'api',
       CASE WHEN (ARRAY[${closed}])[${statusIndex} + 1] THEN 'resolved'::resolution_type END,
-      CASE WHEN g % 3 = 0 THEN ARRAY['billing'] WHEN g % 7 = 0 THEN ARRAY['mobile', 'urgent'] ELSE ARRAY[]::text[] END,
+      CASE WHEN g % 3 = 0 THEN ARRAY['billing'] WHEN g % 7 = 0 THEN ARRAY['${COMMON_TAG}', 'urgent']
+        WHEN g % 11 = 0 THEN ARRAY['customer-' || (g / 11) % ${RARE_TAGS}] ELSE ARRAY[]::text[] END,
       1, ${seededLaneRankSql(laneIndex, plan.tickets)},
       now() - (${plan.tickets} - g) * interval '5 minutes',
       now() - (${plan.tickets} - g) * interval '5 minutes'
@@ -132,7 +156,7 @@ export async function seedTickets(pool: pg.Pool, plan: SeedPlan): Promise<SeedRe
      ON CONFLICT (project_id) DO UPDATE SET last_ref_id = EXCLUDED.last_ref_id`,
     [plan.projectId, plan.tickets],
   );
-  await pool.query('VACUUM (ANALYZE) tickets');
+  if (plan.vacuum !== false) await pool.query('VACUUM (ANALYZE) tickets');
   const range = await pool.query<{ first: number; last: number; count: string }>(
     'SELECT min(id) AS first, max(id) AS last, count(*) FROM tickets WHERE project_id = $1',
     [plan.projectId],
@@ -142,6 +166,37 @@ export async function seedTickets(pool: pg.Pool, plan: SeedPlan): Promise<SeedRe
     throw new Error(`seeded ids are not one contiguous range (${first}..${last}, ${count} rows)`);
   }
   return { firstId: first, lastId: last, milliseconds: performance.now() - started };
+}
+
+/**
+ * The scale bench's data: `plan.tickets` spread evenly over `projects` projects. The first is the
+ * measured project (its ids come first and stay one contiguous range); the others take project ids
+ * after `otherProjectIdsFrom` and exist only in the tickets table, so the indexes and the planner see
+ * a table of the full size while each query still filters to one project, as in production.
+ */
+export async function seedProjects(
+  pool: pg.Pool,
+  plan: SeedPlan,
+  projects: number,
+  otherProjectIdsFrom: number,
+): Promise<SeedResult> {
+  const started = performance.now();
+  const perProject = Math.floor(plan.tickets / projects);
+  const measured = await seedTickets(pool, {
+    ...plan,
+    tickets: plan.tickets - perProject * (projects - 1),
+    vacuum: false,
+  });
+  for (let index = 1; index < projects; index += 1) {
+    await seedTickets(pool, {
+      ...plan,
+      projectId: otherProjectIdsFrom + index,
+      tickets: perProject,
+      vacuum: false,
+    });
+  }
+  await pool.query('VACUUM (ANALYZE) tickets');
+  return { ...measured, milliseconds: performance.now() - started };
 }
 
 /**
