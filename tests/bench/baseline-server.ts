@@ -6,7 +6,10 @@
  *   cache, no scopes), the project is fixed at start (prefix and status labels held in memory);
  * - get: one query; list: the page and the total as two concurrent queries; board: the capped lanes
  *   (one LATERAL query) and the exact counts concurrently; create: one transaction (counter +1,
- *   last rank of the first lane, insert), without the outbox row, custom-field or assignee checks.
+ *   last rank of the first lane, insert), without the outbox row, custom-field or assignee checks;
+ * - the scale bench's reads: list and board filtered by status, assignee, tag (and priority), `q`
+ *   as ILIKE on title or description with every match at once (the trigram indexes serve both
+ *   targets), offset pages only (no cursor); bulk update of the priority of up to 100 tickets.
  * Errors are answered in the spec's envelope so that a broken run shows up as non-2xx, not as noise.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -127,6 +130,49 @@ function queryInt(request: Request, name: string, fallback: number, max: number)
   return Number(raw);
 }
 
+/** A query string value, else 400 naming the parameter. */
+function queryText(request: Request, name: string): string | undefined {
+  const raw = request.query[name];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || raw.length === 0 || raw.length > 50) {
+    throw new HttpError(400, 'Invalid query parameters', { [name]: ['must be 1 to 50 characters'] });
+  }
+  return raw;
+}
+
+/**
+ * The WHERE of a list or board (values[0] is the project id): live tickets of the project, narrowed by
+ * the filters the scale bench sends (status, assignee, tag, priority). Pushes the filter values.
+ */
+function filterSql(request: Request, values: unknown[]): string {
+  const conditions = ['project_id = $1', 'deleted_at IS NULL'];
+  const status = queryText(request, 'status');
+  if (status !== undefined) {
+    values.push(status);
+    conditions.push(`status = $${values.length}`);
+  }
+  if (request.query.assignee !== undefined) {
+    values.push(queryInt(request, 'assignee', 1, MAX_INT32));
+    conditions.push(`assigned_to = $${values.length}`);
+  }
+  const tag = queryText(request, 'tag');
+  if (tag !== undefined) {
+    values.push([tag.trim().toLowerCase()]);
+    conditions.push(`tags @> $${values.length}::text[]`);
+  }
+  const priority = queryText(request, 'priority');
+  if (priority !== undefined) {
+    if (!PRIORITIES.has(priority)) {
+      throw new HttpError(400, 'Invalid query parameters', {
+        priority: ['must be low, medium, high or critical'],
+      });
+    }
+    values.push(priority);
+    conditions.push(`priority = $${values.length}::ticket_priority`);
+  }
+  return conditions.join(' AND ');
+}
+
 /** Starts the baseline on 127.0.0.1 (port 0 = any free port). */
 export async function startBaselineServer(options: BaselineOptions): Promise<RunningBaseline> {
   const { project } = options;
@@ -183,20 +229,40 @@ export async function startBaselineServer(options: BaselineOptions): Promise<Run
   });
 
   app.get('/v1/tickets', async (request, response) => {
+    const values: unknown[] = [projectId];
+    const where = filterSql(request, values);
+    const q = request.query.q;
+    if (q !== undefined) {
+      // As the spec says: a search answers every match at once, without pagination.
+      if (typeof q !== 'string' || q.length === 0 || q.length > 200) {
+        throw new HttpError(400, 'Invalid query parameters', { q: ['must be 1 to 200 characters'] });
+      }
+      values.push(`%${q.replace(/[\\%_]/g, (character) => `\\${character}`)}%`);
+      const { rows } = await pool.query<TicketRow>(
+        statement(
+          `SELECT ${COLUMNS} FROM tickets WHERE ${where}
+             AND (title ILIKE $${values.length} OR description ILIKE $${values.length})
+           ORDER BY created_at DESC, id DESC`,
+          values,
+        ),
+      );
+      send(response, 200, { tickets: rows.map(present) });
+      return;
+    }
     const page = queryInt(request, 'page', 1, MAX_INT32);
     const perPage = queryInt(request, 'per_page', 50, 100);
+    const filterValues = [...values];
+    values.push(perPage, (page - 1) * perPage);
     const [list, count] = await Promise.all([
       pool.query<TicketRow>(
         statement(
-          `SELECT ${COLUMNS} FROM tickets WHERE project_id = $1 AND deleted_at IS NULL
-         ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-          [projectId, perPage, (page - 1) * perPage],
+          `SELECT ${COLUMNS} FROM tickets WHERE ${where}
+         ORDER BY created_at DESC, id DESC LIMIT $${values.length - 1} OFFSET $${values.length}`,
+          values,
         ),
       ),
       pool.query<{ total: number }>(
-        statement('SELECT count(*)::int AS total FROM tickets WHERE project_id = $1 AND deleted_at IS NULL', [
-          projectId,
-        ]),
+        statement(`SELECT count(*)::int AS total FROM tickets WHERE ${where}`, filterValues),
       ),
     ]);
     const total = count.rows[0]!.total;
@@ -204,6 +270,59 @@ export async function startBaselineServer(options: BaselineOptions): Promise<Run
       tickets: list.rows.map(present),
       pagination: { total, page, per_page: perPage, total_pages: Math.ceil(total / perPage) },
     });
+  });
+
+  // Bulk update: one transaction that locks the listed tickets in id order (so concurrent bulks on
+  // the same tickets wait instead of deadlocking) and updates them in one statement.
+  app.post('/v1/tickets/bulk-update', async (request, response) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const ids = body.ticket_ids;
+    if (
+      !Array.isArray(ids) ||
+      ids.length < 1 ||
+      ids.length > 100 ||
+      !ids.every((id) => Number.isInteger(id) && id > 0 && id <= MAX_INT32)
+    ) {
+      throw new HttpError(422, 'Validation failed', { ticket_ids: ['Give 1 to 100 ticket IDs'] });
+    }
+    if (typeof body.priority !== 'string' || !PRIORITIES.has(body.priority)) {
+      throw new HttpError(422, 'Validation failed', { priority: ['Invalid priority'] });
+    }
+    const wanted = [...new Set(ids as number[])];
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(
+        statement(
+          `SELECT id FROM tickets WHERE project_id = $1 AND id = ANY($2::int[]) AND deleted_at IS NULL
+         ORDER BY id FOR UPDATE`,
+          [projectId, wanted],
+        ),
+      );
+      const updated = await client.query<TicketRow>(
+        statement(
+          `UPDATE tickets SET priority = $3::ticket_priority, updated_by = $4, version = version + 1,
+             updated_at = now()
+           WHERE project_id = $1 AND id = ANY($2::int[]) AND deleted_at IS NULL
+           RETURNING ${COLUMNS}`,
+          [projectId, wanted, body.priority, options.userId],
+        ),
+      );
+      await client.query('COMMIT');
+      const found = new Set(updated.rows.map((row) => row.id));
+      const failed = wanted.filter((id) => !found.has(id));
+      send(response, 200, {
+        success_count: updated.rows.length,
+        failed_count: failed.length,
+        failed_ids: failed,
+        tickets: updated.rows.sort((a, b) => a.id - b.id).map(present),
+      });
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   });
 
   app.post('/v1/tickets', async (request, response) => {
@@ -274,24 +393,27 @@ export async function startBaselineServer(options: BaselineOptions): Promise<Run
       BOARD_LIMITS.defaultLaneLimit,
       BOARD_LIMITS.maxLaneLimit,
     );
+    const values: unknown[] = [projectId];
+    const where = filterSql(request, values);
+    const countValues = [...values];
+    values.push(laneSlugs, laneLimit);
     const [lanes, counts] = await Promise.all([
       pool.query<TicketRow>(
         statement(
-          `SELECT t.* FROM unnest($2::text[]) WITH ORDINALITY AS lane(slug, position)
+          `SELECT t.* FROM unnest($${values.length - 1}::text[]) WITH ORDINALITY AS lane(slug, position)
          CROSS JOIN LATERAL (
            SELECT ${COLUMNS}, lane_rank FROM tickets
-           WHERE project_id = $1 AND status = lane.slug AND deleted_at IS NULL
-           ORDER BY lane_rank LIMIT $3
+           WHERE ${where} AND status = lane.slug
+           ORDER BY lane_rank LIMIT $${values.length}
          ) t
          ORDER BY lane.position, t.lane_rank`,
-          [projectId, laneSlugs, laneLimit],
+          values,
         ),
       ),
       pool.query<{ status: string; count: number }>(
         statement(
-          `SELECT status, count(*)::int AS count FROM tickets
-         WHERE project_id = $1 AND deleted_at IS NULL GROUP BY status`,
-          [projectId],
+          `SELECT status, count(*)::int AS count FROM tickets WHERE ${where} GROUP BY status`,
+          countValues,
         ),
       ),
     ]);

@@ -137,7 +137,7 @@ async function getList(url: string, apiKey: string, requestPath: string): Promis
  * The cursor that lists page `page` (the `next_cursor` of page - 1), found by walking the pages as a
  * client does; and how long the whole walk took.
  */
-async function cursorOfPage(url: string, apiKey: string, page: number, perPage: number) {
+export async function cursorOfPage(url: string, apiKey: string, page: number, perPage: number) {
   const started = performance.now();
   let cursor = '';
   for (let number = 1; number < page; number += 1) {

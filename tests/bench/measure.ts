@@ -8,8 +8,31 @@ import autocannon from 'autocannon';
 import { TICKET_PRIORITIES } from '@tix/protos';
 import { cpuUse, type CpuByGroup, type CpuSnapshot, type CpuUse } from './cpu-usage.js';
 
-export const OPERATIONS = ['get', 'list', 'create', 'board'] as const;
+export const OPERATIONS = [
+  'get',
+  'list',
+  'page-deep',
+  'cursor-deep',
+  'status',
+  'assignee',
+  'tag',
+  'q-rare',
+  'q-common',
+  'create',
+  'board',
+  'board-filter',
+  'bulk',
+] as const;
 export type Operation = (typeof OPERATIONS)[number];
+
+/** Operations the baseline has no route for (it lists by offset only): measured on the fleet alone. */
+export const FLEET_ONLY: readonly Operation[] = ['cursor-deep'];
+
+/** Operations that write: the data is put back (and the fleet's outbox drained) after each run. */
+export const WRITES: readonly Operation[] = ['create', 'bulk'];
+
+/** Tickets per bulk update (the spec's maximum). */
+export const BULK_SIZE = 100;
 
 export type TargetName = 'fleet' | 'baseline';
 
@@ -28,6 +51,16 @@ export interface Workload {
   lastId: number;
   /** List requests ask for a random page in 1..listPages (per_page 50). */
   listPages: number;
+  /** The deep page (2,000, or the last page when the project has fewer) read by page-deep/cursor-deep. */
+  deepPage: number;
+  /** The fleet's `next_cursor` that lists deepPage (walked once before the runs); '' when not measured. */
+  deepCursor: string;
+  /** Filter values of the scale scenarios: a status slug, an assignee's user id, a tag, two words. */
+  status: string;
+  assigneeId: number;
+  tag: string;
+  rareWord: string;
+  commonWord: string;
 }
 
 export const LIST_PER_PAGE = 50;
@@ -43,6 +76,8 @@ export interface Sample {
   errors: number;
   /** Count per HTTP status of the non-2xx answers, for the report. */
   failedStatuses: Record<string, number>;
+  /** Mean bytes per answer, headers included (autocannon's throughput over the responses). */
+  bytesPerResponse?: number;
   /** Where the CPU went (Linux only). */
   cpu?: CpuUse;
 }
@@ -67,6 +102,44 @@ function createBody(workload: Workload): string {
     priority: TICKET_PRIORITIES[createCounter % TICKET_PRIORITIES.length],
     tags: ['bench'],
   });
+}
+
+/** A block of BULK_SIZE consecutive seeded ids: concurrent bulk updates share a block or none. */
+function bulkBody(workload: Workload): string {
+  const blocks = Math.max(1, Math.floor((workload.lastId - workload.firstId + 1) / BULK_SIZE));
+  const start = workload.firstId + randomInt(blocks) * BULK_SIZE;
+  const count = Math.min(BULK_SIZE, workload.lastId - start + 1);
+  return JSON.stringify({
+    ticket_ids: Array.from({ length: count }, (_, index) => start + index),
+    priority: TICKET_PRIORITIES[randomInt(TICKET_PRIORITIES.length)],
+  });
+}
+
+/** The GET path of each read that always asks for the same thing. */
+export function fixedPath(operation: Operation, workload: Workload): string | undefined {
+  const list = `/v1/tickets?per_page=${LIST_PER_PAGE}`;
+  switch (operation) {
+    case 'page-deep':
+      return `${list}&page=${workload.deepPage}`;
+    case 'cursor-deep':
+      return `${list}&cursor=${encodeURIComponent(workload.deepCursor)}`;
+    case 'status':
+      return `${list}&status=${encodeURIComponent(workload.status)}`;
+    case 'assignee':
+      return `${list}&assignee=${workload.assigneeId}`;
+    case 'tag':
+      return `${list}&tag=${encodeURIComponent(workload.tag)}`;
+    case 'q-rare':
+      return `/v1/tickets?q=${encodeURIComponent(workload.rareWord)}`;
+    case 'q-common':
+      return `/v1/tickets?q=${encodeURIComponent(workload.commonWord)}`;
+    case 'board':
+      return '/v1/board';
+    case 'board-filter':
+      return `/v1/board?assignee=${workload.assigneeId}`;
+    default:
+      return undefined;
+  }
 }
 
 /**
@@ -103,8 +176,16 @@ export function requestPlan(operation: Operation, workload: Workload): autocanno
           setupRequest: (request) => ({ ...request, body: createBody(workload) }),
         },
       ];
-    case 'board':
-      return [{ method: 'GET', path: '/v1/board' }];
+    case 'bulk':
+      return [
+        {
+          method: 'POST',
+          path: '/v1/tickets/bulk-update',
+          setupRequest: (request) => ({ ...request, body: bulkBody(workload) }),
+        },
+      ];
+    default:
+      return [{ method: 'GET', path: fixedPath(operation, workload)! }];
   }
 }
 
@@ -141,6 +222,7 @@ export async function measure(
     non2xx: result.non2xx,
     errors: result.errors,
     failedStatuses,
+    bytesPerResponse: responses > 0 ? result.throughput.total / responses : 0,
     ...(cpuBefore && cpuAfter ? { cpu: cpuUse(cpuBefore, cpuAfter, responses) } : {}),
   };
 }
@@ -161,6 +243,8 @@ export interface Summary {
   non2xx: number;
   errors: number;
   failedStatuses: Record<string, number>;
+  /** Median bytes per answer. */
+  bytesPerResponse: number;
   /** Median CPU ms per request of each process group, and median machine busy share. */
   cpu?: { perRequestMs: CpuByGroup; machineBusy: number };
   samples: Sample[];
@@ -188,6 +272,7 @@ export function summarize(samples: Sample[]): Summary {
     requestsPerSecond: median(samples.map((sample) => sample.requestsPerSecond)),
     p50Ms: median(samples.map((sample) => sample.p50Ms)),
     p99Ms: median(samples.map((sample) => sample.p99Ms)),
+    bytesPerResponse: median(samples.map((sample) => sample.bytesPerResponse ?? 0)),
     non2xx: samples.reduce((sum, sample) => sum + sample.non2xx, 0),
     errors: samples.reduce((sum, sample) => sum + sample.errors, 0),
     failedStatuses,

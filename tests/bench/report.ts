@@ -14,8 +14,17 @@ export const LOW_CONCURRENCY_P99_TARGET_MS = 50;
 export const OPERATION_TITLES: Record<Operation, string> = {
   get: 'get one ticket   GET /v1/tickets/{id}',
   list: 'list 50          GET /v1/tickets?page=N&per_page=50',
+  'page-deep': 'deep page        GET /v1/tickets?per_page=50&page=<deep page> (offset)',
+  'cursor-deep': 'deep page        GET /v1/tickets?per_page=50&cursor=<its cursor> (fleet only)',
+  status: 'list by status   GET /v1/tickets?per_page=50&status=<slug>',
+  assignee: 'list by assignee GET /v1/tickets?per_page=50&assignee=<id>',
+  tag: 'list by tag      GET /v1/tickets?per_page=50&tag=<common tag>',
+  'q-rare': 'search rare word GET /v1/tickets?q=<rare word> (every match)',
+  'q-common': 'search common    GET /v1/tickets?q=<common word> (every match)',
   create: 'create           POST /v1/tickets',
   board: 'board            GET /v1/board',
+  'board-filter': 'board filtered   GET /v1/board?assignee=<id>',
+  bulk: 'bulk update 100  POST /v1/tickets/bulk-update (priority)',
 };
 
 export type PerTarget = Partial<Record<TargetName, Summary>>;
@@ -32,7 +41,18 @@ export interface BenchResult {
     postgres: string;
   };
   options: Record<string, unknown>;
-  seeding: { tickets: number; milliseconds: number; ticketsPerSecond: number };
+  seeding: {
+    tickets: number;
+    milliseconds: number;
+    ticketsPerSecond: number;
+    /** Projects the tickets are spread over; the first is the measured one. */
+    projects?: number;
+    /** Tickets of the measured project, and the deep page the scale scenarios read. */
+    projectTickets?: number;
+    deepPage?: number;
+    /** How long walking the fleet's cursor to the deep page took (ms), once before the runs. */
+    cursorWalkMs?: number;
+  };
   /** Main pass (options.connections). */
   results: Partial<Record<Operation, PerTarget>>;
   /** Low-concurrency pass (options.lowConnections), list and board only. */
@@ -73,8 +93,8 @@ function row(cells: string[], widths: number[]): string {
 }
 
 function targetRows(perTarget: PerTarget): string[] {
-  const widths = [10, 10, 9, 9, 9];
-  const lines = [row(['', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx'], widths)];
+  const widths = [10, 10, 9, 9, 10, 9];
+  const lines = [row(['', 'req/s', 'p50 ms', 'p99 ms', 'KiB/answer', 'non-2xx'], widths)];
   for (const name of ['fleet', 'baseline'] as const) {
     const summary = perTarget[name];
     if (!summary) continue;
@@ -86,6 +106,7 @@ function targetRows(perTarget: PerTarget): string[] {
           integer.format(summary.requestsPerSecond),
           decimal.format(summary.p50Ms),
           decimal.format(summary.p99Ms),
+          decimal.format((summary.bytesPerResponse ?? 0) / 1024),
           failures === 0 ? '0' : `${failures} !`,
         ],
         widths,
@@ -128,6 +149,18 @@ export function formatReport(result: BenchResult): string {
       result.seeding.milliseconds / 1000,
     )} s (${integer.format(result.seeding.ticketsPerSecond)} tickets/s).`,
   );
+  if (result.seeding.projects !== undefined) {
+    lines.push(
+      `Spread over ${result.seeding.projects} project(s); the measured one has ` +
+        `${integer.format(result.seeding.projectTickets ?? 0)} tickets, deep page ${result.seeding.deepPage}. ` +
+        'The baseline reads the same database, so both sides are measured on the same seeded data.',
+    );
+  }
+  if (result.seeding.cursorWalkMs !== undefined) {
+    lines.push(
+      `Walking the fleet's cursor to the deep page took ${decimal.format(result.seeding.cursorWalkMs / 1000)} s.`,
+    );
+  }
   lines.push(
     `Medians of ${String(options.rounds)} interleaved rounds x ${String(options.duration)} s, ` +
       `${String(options.connections)} connections. Machine: ${result.machine.cpus} x ${result.machine.cpuModel}, ` +
@@ -142,6 +175,13 @@ export function formatReport(result: BenchResult): string {
     lines.push('');
     lines.push(OPERATION_TITLES[operation]);
     lines.push(...targetRows(perTarget).map((line) => `  ${line}`));
+    // The baseline has no cursor: the fleet's cursor page is set against the baseline's offset page.
+    const offsetBaseline = result.results['page-deep']?.baseline;
+    if (operation === 'cursor-deep' && perTarget.fleet && offsetBaseline) {
+      lines.push(
+        `  fleet cursor / baseline offset req/s: ${percent(ratio({ fleet: perTarget.fleet, baseline: offsetBaseline })!)}`,
+      );
+    }
     const value = ratio(perTarget);
     if (value !== undefined) {
       const target = RATIO_TARGETS[operation];

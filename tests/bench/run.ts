@@ -4,14 +4,21 @@
  * with 100,000 tickets. See docs/benchmarks.md for the method.
  *
  *   pnpm bench [--rounds 5] [--duration 10] [--connections 32] [--low-connections 4]
- *              [--only get,list,create,board] [--tickets 100000] [--list-pages 20] [--warmup 3]
+ *              [--only get,list,page-deep,...] [--tickets 100000] [--projects 1] [--deep-page 2000]
+ *              [--list-pages 20] [--warmup 3]
  *              [--baseline-only] [--baseline-prepared] [--log-level error]
  *              [--out tests/bench/results/latest.json]
  *
  * Order: set up (fleet + fixtures, or a bare database), seed, start the baseline, check that both
  * answer the same shapes, warm up, then R rounds of each operation with the two targets interleaved
  * (fleet first in odd rounds, baseline first in even ones), then the low-concurrency pass for list
- * and board. Tickets made by create runs are removed after each run, and the fleet's outbox is
+ * and board.
+ *
+ * The scale scenarios (issue 18): `--tickets 1000000 --projects 5` seeds a million tickets over five
+ * projects by bulk SQL (seed.ts) and adds, each against the baseline: the deep page by offset (and by
+ * cursor, fleet only), lists filtered by status, assignee and tag, `q` for a rare and a common word
+ * (bytes per answer shown), the board filtered by assignee and bulk updates of 100. Any non-2xx
+ * answer makes the bench exit 1. Tickets made by create runs are removed after each run, and the fleet's outbox is
  * drained, so that every run starts from the same data with nothing running in the background.
  */
 import path from 'node:path';
@@ -29,8 +36,11 @@ import {
   type BenchEnvironment,
 } from './environment.js';
 import {
+  FLEET_ONLY,
+  LIST_PER_PAGE,
   measure,
   OPERATIONS,
+  WRITES,
   summarize,
   type Operation,
   type Sample,
@@ -45,13 +55,13 @@ import {
   type BenchResult,
   type PerTarget,
 } from './report.js';
-import { removeCreatedTickets, seedTickets } from './seed.js';
+import { COMMON_TAG, COMMON_WORD, RARE_WORD, removeCreatedTickets, seedProjects } from './seed.js';
 import { checkShapes } from './shape-check.js';
 import { isGatewayBench, runGatewayBench, UNTHROTTLED_LIMITS_ENV } from './gateway-bench.js';
 import { isWebhookBench, runWebhookBench } from './webhooks-bench.js';
 import { isActivityBench, runActivityBench } from './activity-bench.js';
 import { isAssistBench, runAssistBench } from './assist-bench.js';
-import { isListPagesBench, runListPagesBench } from './list-pages-bench.js';
+import { cursorOfPage, isListPagesBench, runListPagesBench } from './list-pages-bench.js';
 import { positiveInt } from './command-line.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -63,6 +73,10 @@ interface BenchOptions {
   lowConnections: number;
   only: Operation[];
   tickets: number;
+  /** Projects the tickets are spread over (the first is measured; the others only fill the table). */
+  projects: number;
+  /** The page the deep-page scenarios read (capped at the measured project's last page). */
+  deepPage: number;
   listPages: number;
   warmup: number;
   baselineOnly: boolean;
@@ -83,6 +97,8 @@ export function parseOptions(argv: string[]): BenchOptions {
       'low-connections': { type: 'string' },
       only: { type: 'string' },
       tickets: { type: 'string' },
+      projects: { type: 'string' },
+      'deep-page': { type: 'string' },
       'list-pages': { type: 'string' },
       warmup: { type: 'string' },
       'baseline-only': { type: 'boolean' },
@@ -98,6 +114,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     throw new Error(`--only takes a comma list of ${OPERATIONS.join(', ')} (got ${unknown.join(', ')})`);
   }
   const tickets = positiveInt('tickets', values.tickets, 100_000);
+  const projects = positiveInt('projects', values.projects, 1);
+  if (projects > tickets) throw new Error('--projects cannot exceed --tickets');
   const logLevel = (values['log-level'] ?? 'error') as LogLevel;
   return {
     rounds: positiveInt('rounds', values.rounds, 5),
@@ -106,6 +124,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     lowConnections: positiveInt('low-connections', values['low-connections'], 4),
     only: OPERATIONS.filter((operation) => only.includes(operation)),
     tickets,
+    projects,
+    deepPage: positiveInt('deep-page', values['deep-page'], 2_000),
     listPages: Math.min(positiveInt('list-pages', values['list-pages'], 20), Math.ceil(tickets / 50)),
     warmup: values.warmup === '0' ? 0 : positiveInt('warmup', values.warmup, 3),
     baselineOnly: values['baseline-only'] ?? false,
@@ -183,16 +203,26 @@ async function main(): Promise<void> {
     const postgres = (await pool.query<{ server_version: string }>('SHOW server_version')).rows[0]!
       .server_version;
 
-    log(`seeding ${options.tickets.toLocaleString('en-US')} tickets`);
-    const seeded = await seedTickets(pool, {
-      projectId: environment.project.id,
-      ticketTypeId: environment.ticketTypeId,
-      statuses: environment.project.statuses,
-      createdBy: environment.userId,
-      assigneeIds: environment.assigneeIds,
-      tickets: options.tickets,
-    });
-    log(`seeded in ${(seeded.milliseconds / 1000).toFixed(1)} s`);
+    log(`seeding ${options.tickets.toLocaleString('en-US')} tickets over ${options.projects} project(s)`);
+    // The other projects take ids no project of the fleet has (they exist in the tickets table only).
+    const seeded = await seedProjects(
+      pool,
+      {
+        projectId: environment.project.id,
+        ticketTypeId: environment.ticketTypeId,
+        statuses: environment.project.statuses,
+        createdBy: environment.userId,
+        assigneeIds: environment.assigneeIds,
+        tickets: options.tickets,
+      },
+      options.projects,
+      1_000_000,
+    );
+    const projectTickets = seeded.lastId - seeded.firstId + 1;
+    const deepPage = Math.min(options.deepPage, Math.ceil(projectTickets / LIST_PER_PAGE));
+    log(
+      `seeded in ${(seeded.milliseconds / 1000).toFixed(1)} s (measured project: ${projectTickets} tickets)`,
+    );
 
     const baseline = await startBaselineProcess({
       connectionString: environment.ticketsDatabaseUrl,
@@ -216,13 +246,37 @@ async function main(): Promise<void> {
         : []),
       { name: 'baseline', url: baseline.url, apiKey: environment.apiKey },
     ];
+    // The baseline lists by offset only: fleet-only operations are measured on the fleet alone.
+    const targetsOf = (operation: Operation) =>
+      FLEET_ONLY.includes(operation) ? targets.filter((target) => target.name === 'fleet') : targets;
+
+    // The cursor of the deep page, walked once as a client would (the baseline has no cursor).
+    let deepCursor = '';
+    let cursorWalkMs: number | undefined;
+    const fleetTarget = targets.find((target) => target.name === 'fleet');
+    const only = fleetTarget
+      ? options.only
+      : options.only.filter((operation) => !FLEET_ONLY.includes(operation));
+    if (fleetTarget && only.includes('cursor-deep')) {
+      log(`walking the fleet's cursor to page ${deepPage}`);
+      const walked = await cursorOfPage(fleetTarget.url, fleetTarget.apiKey, deepPage, LIST_PER_PAGE);
+      deepCursor = walked.cursor;
+      cursorWalkMs = walked.walkMs;
+    }
     const workload: Workload = {
       ticketTypeId: environment.ticketTypeId,
       firstId: seeded.firstId,
       lastId: seeded.lastId,
       listPages: options.listPages,
+      deepPage,
+      deepCursor,
+      status: environment.project.statuses[0]!.slug,
+      assigneeId: environment.assigneeIds[0] ?? environment.userId,
+      tag: COMMON_TAG,
+      rareWord: RARE_WORD,
+      commonWord: COMMON_WORD,
     };
-    const warnings = await checkShapes(targets, options.only, workload);
+    const warnings = await checkShapes(targets, only, workload);
     if (!environment.fleetUrl) warnings.push('--baseline-only: the fleet was not measured');
 
     /** One autocannon run; afterwards the data is put back and background work allowed to finish. */
@@ -236,7 +290,8 @@ async function main(): Promise<void> {
       });
       stopRun = undefined;
       if (interrupted) throw new Error('interrupted');
-      if (operation === 'create') {
+      // Bulk updates only change priorities of seeded tickets (the spread stays about the same).
+      if (WRITES.includes(operation)) {
         if (target.name === 'fleet') await drainOutbox(pool);
         await removeCreatedTickets(pool, environment.project.id, seeded.lastId);
       }
@@ -247,8 +302,9 @@ async function main(): Promise<void> {
 
     if (options.warmup > 0) {
       log(`warming up (${options.warmup} s per operation and target)`);
-      for (const operation of options.only) {
-        for (const target of targets) await run(target, operation, options.connections, options.warmup);
+      for (const operation of only) {
+        for (const target of targetsOf(operation))
+          await run(target, operation, options.connections, options.warmup);
       }
     }
 
@@ -256,8 +312,8 @@ async function main(): Promise<void> {
     const pass = async (label: string, operations: Operation[], connections: number) => {
       const samples = new Map<string, Sample[]>();
       for (let round = 1; round <= options.rounds; round += 1) {
-        const ordered = round % 2 === 1 ? targets : [...targets].reverse();
         for (const operation of operations) {
+          const ordered = round % 2 === 1 ? targetsOf(operation) : [...targetsOf(operation)].reverse();
           for (const target of ordered) {
             const sample = await run(target, operation, connections, options.duration);
             log(
@@ -272,7 +328,7 @@ async function main(): Promise<void> {
       const results: Partial<Record<Operation, PerTarget>> = {};
       for (const operation of operations) {
         const perTarget: PerTarget = {};
-        for (const target of targets) {
+        for (const target of targetsOf(operation)) {
           perTarget[target.name] = summarize(samples.get(`${operation}/${target.name}`)!);
         }
         results[operation] = perTarget;
@@ -280,8 +336,8 @@ async function main(): Promise<void> {
       return results;
     };
 
-    const results = await pass(`${options.connections}c`, options.only, options.connections);
-    const lowOperations = options.only.filter((operation) => operation === 'list' || operation === 'board');
+    const results = await pass(`${options.connections}c`, only, options.connections);
+    const lowOperations = only.filter((operation) => operation === 'list' || operation === 'board');
     const lowConcurrency =
       lowOperations.length > 0
         ? await pass(`${options.lowConnections}c`, lowOperations, options.lowConnections)
@@ -296,6 +352,10 @@ async function main(): Promise<void> {
         tickets: options.tickets,
         milliseconds: Math.round(seeded.milliseconds),
         ticketsPerSecond: Math.round(options.tickets / (seeded.milliseconds / 1000)),
+        projects: options.projects,
+        projectTickets,
+        deepPage,
+        ...(cursorWalkMs === undefined ? {} : { cursorWalkMs: Math.round(cursorWalkMs) }),
       },
       results,
       lowConcurrency,
@@ -307,6 +367,7 @@ async function main(): Promise<void> {
     };
     process.stdout.write(formatReport(result));
     log(`wrote ${await writeResult(result, options.out)}`);
+    // Any non-2xx answer or connection error in any run fails the bench (issue 18).
     if (result.warnings.some((warning) => warning.includes('non-2xx'))) process.exitCode = 1;
   } finally {
     log('cleaning up');

@@ -4,7 +4,15 @@
  * matters), so the bench compares the same work. Differences become report warnings; a target that
  * cannot answer at all stops the bench with a message saying what is missing.
  */
-import { LIST_PER_PAGE, type Operation, type Target, type Workload } from './measure.js';
+import {
+  BULK_SIZE,
+  FLEET_ONLY,
+  fixedPath,
+  LIST_PER_PAGE,
+  type Operation,
+  type Target,
+  type Workload,
+} from './measure.js';
 
 interface Probe {
   status: number;
@@ -13,7 +21,7 @@ interface Probe {
 
 async function probe(target: Target, operation: Operation, workload: Workload): Promise<Probe> {
   const headers = { authorization: `Bearer ${target.apiKey}`, 'content-type': 'application/json' };
-  const request: Record<Operation, [string, RequestInit]> = {
+  const writes: Partial<Record<Operation, [string, RequestInit]>> = {
     get: [`/v1/tickets/${workload.lastId}`, { headers }],
     list: [`/v1/tickets?page=1&per_page=${LIST_PER_PAGE}`, { headers }],
     create: [
@@ -24,9 +32,19 @@ async function probe(target: Target, operation: Operation, workload: Workload): 
         body: JSON.stringify({ ticket_type_id: workload.ticketTypeId, title: 'Bench shape check' }),
       },
     ],
-    board: ['/v1/board', { headers }],
+    bulk: [
+      '/v1/tickets/bulk-update',
+      {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          ticket_ids: Array.from({ length: BULK_SIZE }, (_, index) => workload.firstId + index),
+          priority: 'medium',
+        }),
+      },
+    ],
   };
-  const [path, init] = request[operation];
+  const [path, init] = writes[operation] ?? [fixedPath(operation, workload)!, { headers }];
   const response = await fetch(`${target.url}${path}`, { ...init, signal: AbortSignal.timeout(30_000) });
   const text = await response.text();
   let body: unknown;
@@ -48,18 +66,18 @@ function keysOf(value: unknown): string {
 /** The shapes that must agree: envelope, data, one ticket, and pagination / lane keys. */
 function shape(operation: Operation, body: any): Record<string, string> {
   const data = body?.data;
-  const ticket =
-    operation === 'list'
-      ? data?.tickets?.[0]
-      : operation === 'board'
-        ? Object.values((data?.lanes ?? {}) as Record<string, unknown[]>).find((lane) => lane.length > 0)?.[0]
-        : data?.ticket;
+  const board = operation === 'board' || operation === 'board-filter';
+  const ticket = Array.isArray(data?.tickets)
+    ? data.tickets[0]
+    : board
+      ? Object.values((data?.lanes ?? {}) as Record<string, unknown[]>).find((lane) => lane.length > 0)?.[0]
+      : data?.ticket;
   return {
     envelope: keysOf(body),
     data: keysOf(data),
     ticket: keysOf(ticket),
-    ...(operation === 'list' ? { pagination: keysOf(data?.pagination) } : {}),
-    ...(operation === 'board' ? { lanes: keysOf(data?.lanes), counts: keysOf(data?.counts) } : {}),
+    ...(data?.pagination ? { pagination: keysOf(data.pagination) } : {}),
+    ...(board ? { lanes: keysOf(data?.lanes), counts: keysOf(data?.counts) } : {}),
   };
 }
 
@@ -76,6 +94,7 @@ export async function checkShapes(
   for (const operation of operations) {
     const shapes = new Map<string, Record<string, string>>();
     for (const target of targets) {
+      if (FLEET_ONLY.includes(operation) && target.name !== 'fleet') continue;
       const { status, body } = await probe(target, operation, workload);
       if (status < 200 || status > 299) {
         const message = JSON.stringify(body).slice(0, 300);
