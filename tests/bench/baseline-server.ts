@@ -182,7 +182,13 @@ export async function startBaselineServer(options: BaselineOptions): Promise<Run
   const firstStatus = laneSlugs[0];
   if (!firstStatus) throw new Error('the project has no statuses');
   const expectedKey = digest(options.apiKey);
-  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.poolSize ?? 20 });
+  // Idle connections go after a second: PostgreSQL's default 100 connections are shared with the
+  // fleet, whose pools fill at scale; the baseline's must not still hold 20 when the fleet's turn comes.
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.poolSize ?? 20,
+    idleTimeoutMillis: 1_000,
+  });
   pool.on('error', () => undefined);
   const present = (row: TicketRow) => presentRow(row, project, labels);
   const send = (response: Response, status: number, data: unknown) => {

@@ -229,6 +229,13 @@ export function failureWarnings(pass: string, results: Partial<Record<Operation,
             `(${JSON.stringify(summary.failedStatuses)}), ${summary.errors} connection errors/timeouts`,
         );
       }
+      // A run in which nothing came back (every request still pending at its end) failed too.
+      const silent = summary.samples.filter((sample) => sample.responses === 0).length;
+      if (silent > 0) {
+        warnings.push(
+          `${pass} ${operation} on ${name}: no answer at all in ${silent} run(s) (counted as non-2xx)`,
+        );
+      }
     }
   }
   return warnings;
