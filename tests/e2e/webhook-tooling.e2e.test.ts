@@ -8,6 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { eventually } from '@tix/kit/testing';
@@ -29,8 +30,6 @@ import {
   type WebhookReceiver,
 } from '../support/webhook-receiver.js';
 import { signIn } from '../support/session.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('webhook tooling through the fleet', function () {
   this.timeout(90_000);
@@ -146,7 +145,7 @@ describe('webhook tooling through the fleet', function () {
       });
       expect(touched.status, touched.text).to.equal(200);
       await eventually(() => receiver.received.length === 1, 15_000);
-      await sleep(500);
+      await delay(500);
       expect(other.received).to.have.length(1);
       expect((await deliveries(first.id)).pagination.total).to.equal(1);
       const redeliverPaused = await request(`/v1/webhooks/${first.id}/deliveries/redeliver`, {
@@ -393,7 +392,7 @@ describe('webhook tooling through the fleet', function () {
     });
     expect(merged.status, merged.text).to.equal(200);
     await eventually(() => receiver.received.length === 3, 15_000);
-    await sleep(500);
+    await delay(500);
     const events = receiver.received.map((entry) => entry.json);
     expect(events.map((event) => event.event)).to.deep.equal([
       'ticket.deleted',
