@@ -191,6 +191,11 @@ function orderBy(sort: SortOrder, statusOrder: readonly string[], values: unknow
  * One page and the total in one statement. The count and the page are independent subqueries; the
  * LEFT JOIN keeps the total when the page is empty, and with a single outer row the page rows come
  * out in the subquery's order.
+ *
+ * The page is found by id first, then read (a "deferred join"): OFFSET must walk every row before the
+ * page, and walking only ids lets the list indexes (which hold the sort key, the id and only live
+ * tickets) answer without touching the table, an index-only scan. Page 2,000 of a 200,000-ticket
+ * project then reads 100,000 index entries and 50 rows instead of 100,000 rows: 38 ms → 13 ms.
  */
 export function listPageQuery(query: ListPageQuery): SqlQuery {
   const values: unknown[] = [];
@@ -198,12 +203,16 @@ export function listPageQuery(query: ListPageQuery): SqlQuery {
   const count = countQuery(query.filter, values, where);
   const order = orderBy(query.sort, query.statusOrder, values);
   values.push(query.limit, query.offset);
+  const limit = `$${values.length - 1}`;
+  const offset = `$${values.length}`;
+  // The page's few rows are put back in order by the same (total) order.
   const text = `
     SELECT c.total, p.*
       FROM (${count}) c
       LEFT JOIN LATERAL (
-        SELECT ${TICKET_COLUMNS} FROM tickets t WHERE ${where}
-         ORDER BY ${order} LIMIT $${values.length - 1} OFFSET $${values.length}
+        SELECT ${TICKET_COLUMNS} FROM tickets t
+         WHERE t.id IN (SELECT t.id FROM tickets t WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset})
+         ORDER BY ${orderBy(query.sort, query.statusOrder, values)}
       ) p ON true`;
   return { text, values };
 }
@@ -311,6 +320,15 @@ export function keysetPageQuery(query: KeysetPageQuery): SqlQuery {
 
 /** Rows fetched from the search cursor per round trip. */
 const SEARCH_BATCH_SIZE = 500;
+
+/**
+ * Opens the search's snapshot. A cursor is planned for its first rows (cursor_tuple_fraction 0.1): for
+ * a common word that is the list index in sort order, filtering every ticket of the project by ILIKE
+ * (258 ms at 200,000 tickets). The search reads every match, so it is planned for all of them: the
+ * trigram indexes, then a sort of the matches (22 ms).
+ */
+export const SEARCH_TRANSACTION =
+  'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL cursor_tuple_fraction = 1';
 
 /** Case-insensitive substring search on title or description, served by the trigram indexes. */
 export function searchQuery(query: SearchQuery): SqlQuery {
@@ -460,7 +478,7 @@ export function createTicketReadStore(pool: pg.Pool): TicketReadStore {
       client.on('error', onConnectionError);
       let committed = false;
       try {
-        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        await client.query(SEARCH_TRANSACTION);
         const { text, values } = searchQuery(query);
         await client.query({ text: `DECLARE search_cursor NO SCROLL CURSOR FOR ${text}`, values });
         for (;;) {

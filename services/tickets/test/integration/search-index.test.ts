@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { DEFAULT_SORT } from '../../src/tickets/list-rules.js';
-import { searchQuery } from '../../src/tickets/ticket-read-store.js';
+import { SEARCH_TRANSACTION, searchQuery } from '../../src/tickets/ticket-read-store.js';
 import { startTicketFixture, type TicketFixture } from './support.js';
 
 /** `q` must be served by the trigram indexes, not a sequential scan of the project's tickets. */
@@ -27,16 +27,21 @@ describe('tickets: q uses the trigram indexes', () => {
       `UPDATE tickets SET description = 'the zebra-needle hides here' WHERE project_id = $1 AND project_ref_id = 4000`,
       [PROJECT],
     );
+    // A common word: one ticket in 50 (read with every match, as q does).
+    await f.sql.query(
+      `UPDATE tickets SET description = description || ' refund' WHERE project_id = $1 AND project_ref_id % 50 = 3`,
+      [PROJECT],
+    );
     // As autovacuum would: flushes the GIN pending lists (rows inserted after the index was built)
     // and refreshes the statistics the planner costs the indexes with.
     await f.sql.query('VACUUM ANALYZE tickets');
   });
   after(() => f.stop());
 
-  const query = () =>
+  const query = (text = 'zebra-needle') =>
     searchQuery({
       filter: { projectId: PROJECT },
-      text: 'zebra-needle',
+      text,
       sort: DEFAULT_SORT,
       statusOrder: ['open'],
     });
@@ -54,5 +59,25 @@ describe('tickets: q uses the trigram indexes', () => {
     expect(plan, plan).to.contain('Bitmap Index Scan on tickets_title_trgm_idx');
     expect(plan, plan).to.contain('Bitmap Index Scan on tickets_description_trgm_idx');
     expect(plan, plan).to.not.contain('Seq Scan');
+  });
+
+  it('plans the search cursor for all its rows: a common word is read through the indexes too', async () => {
+    // As the store runs it: a cursor in SEARCH_TRANSACTION. Planned for its first rows, the cursor
+    // walks the list index in sort order and filters every ticket of the project instead.
+    const { text, values } = query('refund');
+    const client = await f.sql.connect();
+    try {
+      await client.query(SEARCH_TRANSACTION);
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN DECLARE search_cursor NO SCROLL CURSOR FOR ${text}`,
+        values,
+      );
+      const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+      expect(plan, plan).to.contain('Bitmap Index Scan on tickets_description_trgm_idx');
+      expect(plan, plan).to.not.match(/Index Scan using tickets_list/);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
   });
 });
