@@ -14,6 +14,9 @@ export const DEFAULT_CACHE_TTLS = { projectMs: 30_000, ticketTypeMs: 30_000, use
 /** Reads and validates the configuration; throws a ConfigError naming every bad variable. */
 export const loadConfig = serviceConfig('tickets', {
   databasePoolSize: 20,
+  // Below the gateway's 5 s deadline: an expensive list or search is cancelled and answered 504 by
+  // the service, so the gateway's breaker keeps serving every other ticket call (docs/decisions.md).
+  statementTimeoutMs: 4_000,
   peers: { lookup: 'the ticket service needs the lookup service (projects, ticket types, users)' },
   variables: {
     /** How long a project (prefix, statuses) read from lookup is reused; 0 disables the cache. */

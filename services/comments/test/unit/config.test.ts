@@ -16,6 +16,7 @@ describe('comments config', () => {
       ticketsAddress: '127.0.0.1:50052',
       serviceDeadlineMs: 5_000,
       databasePoolSize: 10,
+      databaseStatementTimeoutMs: 0,
       shutdownGraceMs: 10_000,
     });
   });

@@ -22,7 +22,7 @@ import {
 import { DEFAULT_METRICS_PORTS, metricsPortSchema } from './metrics.js';
 
 /** The variables of every service; GRPC_PORT and METRICS_PORT default to the service's own ports. */
-function commonVariables(name: ServiceName, databasePoolSize: number) {
+function commonVariables(name: ServiceName, databasePoolSize: number, statementTimeoutMs: number) {
   return {
     NODE_ENV: env.nodeEnv,
     LOG_LEVEL: env.logLevel,
@@ -35,6 +35,8 @@ function commonVariables(name: ServiceName, databasePoolSize: number) {
     METRICS_HOST: env.host('127.0.0.1'),
     METRICS_PORT: metricsPortSchema(DEFAULT_METRICS_PORTS[name]),
     DATABASE_POOL_SIZE: env.positiveInt(databasePoolSize),
+    /** How long one SQL statement may run before PostgreSQL cancels it; 0 = no limit. */
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(statementTimeoutMs),
     /** How long in-flight work may finish after SIGTERM before it is cancelled. */
     SHUTDOWN_GRACE_MS: env.positiveInt(10_000),
   };
@@ -54,6 +56,8 @@ function commonConfig(name: ServiceName, values: CommonValues, databaseUrlOverri
     /** null: no /metrics endpoint (METRICS_PORT=0). */
     metricsPort: values.METRICS_PORT,
     databasePoolSize: values.DATABASE_POOL_SIZE,
+    /** 0: statements run as long as they take. */
+    databaseStatementTimeoutMs: values.DATABASE_STATEMENT_TIMEOUT_MS,
     shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
   };
 }
@@ -71,6 +75,15 @@ export type ServiceConfig<Peer extends ServiceName, Own> = CommonServiceConfig &
 export interface ServiceConfigSpec<Peer extends ServiceName, Shape extends z.ZodRawShape, Own> {
   /** DATABASE_POOL_SIZE when unset (default 10). */
   databasePoolSize?: number;
+  /**
+   * DATABASE_STATEMENT_TIMEOUT_MS when unset (default 0, no limit). A service whose requests can
+   * ask for expensive reads sets it below its callers' deadline (the gateway's SERVICE_DEADLINE_MS,
+   * 5 s): the statement is then cancelled and the service answers `timeout` itself, before the
+   * caller gives up on it. That answer does not open the caller's circuit breaker (breaker.ts), so
+   * one expensive kind of request cannot make every call to the service fail fast, and the database
+   * stops working for a client that has left.
+   */
+  statementTimeoutMs?: number;
   /**
    * The services this one cannot run without, each with the message refusing `none` as its address
    * (<PEER>_SERVICE_ADDR). Their calls share SERVICE_DEADLINE_MS.
@@ -107,7 +120,7 @@ export function serviceConfig<
   if (peers.length > 0) peerVariables.SERVICE_DEADLINE_MS = env.positiveInt(5_000);
   const schema = z
     .object({
-      ...commonVariables(name, spec.databasePoolSize ?? 10),
+      ...commonVariables(name, spec.databasePoolSize ?? 10, spec.statementTimeoutMs ?? 0),
       /** <NAME>_DATABASE_URL overrides the whole database URL. */
       [databaseVariable]: env.optionalUrl,
       ...peerVariables,

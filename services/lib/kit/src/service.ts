@@ -41,7 +41,7 @@ export interface ServiceParts {
 export interface ServiceContext<Config, Peer extends ServiceName> {
   config: Config;
   logger: Logger;
-  /** The service's own database: DATABASE_POOL_SIZE connections. */
+  /** The service's own database: DATABASE_POOL_SIZE connections, DATABASE_STATEMENT_TIMEOUT_MS. */
   pool: pg.Pool;
   /** A client per peer, with the SERVICE_DEADLINE_MS deadline and its breaker's changes logged. */
   peers: { [P in Peer]: ServiceClient<P> };
@@ -119,7 +119,11 @@ export async function startTixService<
   options: StartTixServiceOptions = {},
 ): Promise<RunningTixService<Parts>> {
   const logger = options.logger ?? createLogger({ service: definition.name, level: 'silent' });
-  const database = openDatabase(config.databaseUrl, { logger, maxConnections: config.databasePoolSize });
+  const database = openDatabase(config.databaseUrl, {
+    logger,
+    maxConnections: config.databasePoolSize,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+  });
   const peerSettings = config as unknown as Record<string, string> & { serviceDeadlineMs: number };
   const peers = Object.fromEntries(
     definition.peers.map((peer) => [

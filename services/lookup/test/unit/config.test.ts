@@ -14,6 +14,7 @@ describe('lookup config', () => {
       metricsHost: '127.0.0.1',
       metricsPort: 9401,
       databasePoolSize: 10,
+      databaseStatementTimeoutMs: 0,
       shutdownGraceMs: 10_000,
       ticketsAddress: '127.0.0.1:50052',
       commentsAddress: '127.0.0.1:50053',

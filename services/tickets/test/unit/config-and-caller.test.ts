@@ -18,6 +18,7 @@ describe('tickets config', () => {
       lookupAddress: '127.0.0.1:50051',
       serviceDeadlineMs: 5_000,
       databasePoolSize: 20,
+      databaseStatementTimeoutMs: 4_000,
       cacheTtls: { projectMs: 30_000, ticketTypeMs: 30_000, userMs: 10_000 },
       shutdownGraceMs: 10_000,
     });

@@ -12,12 +12,20 @@ export interface ServiceDatabase {
   close(): Promise<void>;
 }
 
-/** Opens a pool of `maxConnections` on `connectionString` (no connection is made until first use). */
+/**
+ * Opens a pool of `maxConnections` on `connectionString` (no connection is made until first use).
+ * With `statementTimeoutMs` (> 0) every connection asks PostgreSQL to cancel a statement running
+ * longer (SQLSTATE 57014, answered as `timeout`: isStatementTimeout).
+ */
 export function openDatabase(
   connectionString: string,
-  options: { logger: Logger; maxConnections: number },
+  options: { logger: Logger; maxConnections: number; statementTimeoutMs?: number },
 ): ServiceDatabase {
-  const pool = new pg.Pool({ connectionString, max: options.maxConnections });
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.maxConnections,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+  });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', (error) => options.logger.warn({ err: error }, 'idle database connection failed'));
   let closing: Promise<void> | undefined;
@@ -128,6 +136,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     error instanceof Error &&
     /^(timeout exceeded when trying to connect|Connection terminated unexpectedly)/.test(error.message)
   );
+}
+
+/**
+ * True when PostgreSQL cancelled the statement (SQLSTATE 57014): it ran past the connection's
+ * statement_timeout (openDatabase). The service answers `timeout` (504) for it: the request was
+ * valid but too expensive for now, and the service itself is fine.
+ */
+export function isStatementTimeout(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '57014';
 }
 
 /**

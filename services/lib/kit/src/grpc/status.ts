@@ -13,7 +13,7 @@ import {
   type ErrorKind,
   type ValidationErrors,
 } from '../errors.js';
-import { isDatabaseUnavailable } from '../db/pool.js';
+import { isDatabaseUnavailable, isStatementTimeout } from '../db/pool.js';
 
 const ERROR_KIND_KEY = 'tix-error-kind';
 // -bin keys carry arbitrary bytes, so field names and messages may be any UTF-8.
@@ -63,17 +63,20 @@ export const GENERIC_MESSAGES: Record<ErrorKind, string> = {
 
 /**
  * The kind a handler's failure answers with: an AppError's own; `unavailable` when the database
- * could not serve at all (the request may be retried: 503, never 500); otherwise `internal`.
+ * could not serve at all (the request may be retried: 503, never 500); `timeout` when it cancelled
+ * a statement that ran past the statement timeout (504); otherwise `internal`.
  */
 export function errorKindOf(error: unknown): ErrorKind {
   if (error instanceof AppError) return error.kind;
+  if (isStatementTimeout(error)) return 'timeout';
   return isDatabaseUnavailable(error) ? 'unavailable' : 'internal';
 }
 
 /**
  * Converts anything thrown by a handler into the status a gRPC caller receives. AppErrors keep their
- * kind, message and validation errors; a database that cannot serve becomes UNAVAILABLE, anything
- * else INTERNAL, each with a generic message.
+ * kind, message and validation errors; a database that cannot serve becomes UNAVAILABLE, a
+ * statement cancelled by its timeout DEADLINE_EXCEEDED, anything else INTERNAL, each with a generic
+ * message.
  */
 export function toGrpcStatus(error: unknown): Partial<StatusObject> {
   const metadata = new Metadata();

@@ -45,6 +45,9 @@ const lookupService = registration('lookup', {
         throw AppError.unavailable('The tickets service is unavailable');
       case 'crash':
         throw new TypeError('bug in the handler');
+      case 'expensive':
+        // What pg rejects with when the connection's statement_timeout cancelled the statement.
+        throw Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
       case 'slow':
         await sleep(300);
         break;
@@ -221,6 +224,16 @@ describe('circuit breakers of service clients (real gRPC server)', () => {
       expect(busy.message).to.equal('The tickets service is unavailable');
     }
     expect(client.breakerState()).to.equal('closed');
+  });
+
+  it('stays closed when the service answers timeout itself (a statement cancelled by its timeout)', async () => {
+    const { client } = lookupClient();
+    for (let i = 0; i < 10; i += 1) {
+      const error = await failure(client.ResolveProject({ slug: 'expensive' }));
+      expect([error.kind, error.message]).to.deep.equal(['timeout', 'Service did not answer in time']);
+    }
+    expect(client.breakerState()).to.equal('closed');
+    expect((await client.ResolveProject({ slug: 'acme' })).slug).to.equal('acme');
   });
 
   it('opens on handler crashes (internal) and on deadlines', async () => {

@@ -5,7 +5,13 @@
  */
 import { expect } from 'chai';
 import pg from 'pg';
-import { inTransaction, openDatabase, withConnection } from '../../src/index.js';
+import {
+  errorKindOf,
+  inTransaction,
+  isStatementTimeout,
+  openDatabase,
+  withConnection,
+} from '../../src/index.js';
 import { createTestDatabase, testLogger, type TestDatabase } from '../../src/testing/index.js';
 
 describe('pooled connections lost while checked out', () => {
@@ -47,6 +53,44 @@ describe('pooled connections lost while checked out', () => {
         const { rows } = await pool.query<{ one: number }>('SELECT 1 AS one');
         expect(rows[0]!.one).to.equal(1);
       }
+    } finally {
+      await opened.close();
+    }
+  });
+});
+
+describe('the statement timeout of a service database', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase('kit_statement_timeout');
+  });
+  after(() => database?.drop());
+
+  it('cancels a statement running past it, answered as timeout, and the connection serves on', async () => {
+    const opened = openDatabase(database.url, {
+      logger: testLogger('pool'),
+      maxConnections: 1,
+      statementTimeoutMs: 100,
+    });
+    try {
+      const error = await opened.pool.query('SELECT pg_sleep(2)').then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(isStatementTimeout(error), String(error)).to.equal(true);
+      expect(errorKindOf(error)).to.equal('timeout');
+      const { rows } = await opened.pool.query<{ one: number }>('SELECT 1 AS one');
+      expect(rows[0]!.one).to.equal(1);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('leaves statements unlimited without one', async () => {
+    const opened = openDatabase(database.url, { logger: testLogger('pool'), maxConnections: 1 });
+    try {
+      const { rows } = await opened.pool.query<{ statement_timeout: string }>('SHOW statement_timeout');
+      expect(rows[0]!.statement_timeout).to.equal('0');
     } finally {
       await opened.close();
     }

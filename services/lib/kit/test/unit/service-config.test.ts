@@ -25,6 +25,7 @@ describe('serviceConfig', () => {
       metricsHost: '127.0.0.1',
       metricsPort: 9403,
       databasePoolSize: 20,
+      databaseStatementTimeoutMs: 0,
       shutdownGraceMs: 10_000,
       ticketsAddress: '127.0.0.1:50052',
       serviceDeadlineMs: 5_000,
@@ -55,6 +56,13 @@ describe('serviceConfig', () => {
     const config = serviceConfig('lookup', {})({ SERVICE_DEADLINE_MS: 'ignored' });
     expect(config).to.not.have.property('serviceDeadlineMs');
     expect(config.databasePoolSize).to.equal(10);
+  });
+
+  it('takes the statement timeout from the service, overridable (0 = none)', () => {
+    const tickets = serviceConfig('tickets', { statementTimeoutMs: 4_000 });
+    expect(tickets({}).databaseStatementTimeoutMs).to.equal(4_000);
+    expect(tickets({ DATABASE_STATEMENT_TIMEOUT_MS: '0' }).databaseStatementTimeoutMs).to.equal(0);
+    expect(() => tickets({ DATABASE_STATEMENT_TIMEOUT_MS: '-1' })).to.throw(ConfigError);
   });
 
   it('names every bad variable at once: common, peer ("none" refused with its reason), own and checks', () => {
