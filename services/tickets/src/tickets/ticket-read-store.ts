@@ -444,7 +444,11 @@ export function createTicketReadStore(pool: pg.Pool): TicketReadStore {
 
     async listPage(query) {
       const { text, values } = listPageQuery(query);
-      const { rows } = await pool.query<PageRow>(prepared(text, values));
+      // Not a named statement: its best plan depends on the values (the offset, how common a tag
+      // is, the project's size). After five runs PostgreSQL may settle on one generic plan for all
+      // of them, measured at 200,000 tickets: a tag filter 23 -> 46 ms, an unfiltered page at
+      // offset 500 2 -> 118 ms. Planning each one costs a fraction of a millisecond.
+      const { rows } = await pool.query<PageRow>({ text, values });
       return {
         total: rows[0]?.total ?? 0,
         rows: rows.map((row) => ticketOf(row, ['total'])).filter((row) => row !== null),
