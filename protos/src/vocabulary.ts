@@ -186,6 +186,9 @@ export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 /** A webhook's target URL (at most 2048 characters) and a caller-given secret (16 to 256). */
 export const WEBHOOK_LIMITS = { url: 2048, secretMin: 16, secretMax: 256 } as const;
 
+/** Deliveries one bulk redelivery queues at most; `remaining` tells the caller to call again. */
+export const MAX_BULK_REDELIVERIES = 100;
+
 // ---- attachments ---------------------------------------------------------------------------------
 
 /**

@@ -7,6 +7,7 @@
  * request's project (a scoped key naming another project is 404, as project context decides).
  */
 import { AppError } from '@tix/kit';
+import { MAX_BULK_REDELIVERIES } from '@tix/protos';
 import { sendData, setLocation } from '../../http/envelope.js';
 import { callContext, requireProject } from '../../http/request-context.js';
 import {
@@ -329,8 +330,9 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     summary: 'Redeliver every failed delivery since a time (additive)',
     description:
       'Queues a new delivery for each failed delivery created at or after `since` that is the latest of its event ' +
-      '(an event already redelivered is not queued twice), oldest first, at most 100 per call: `remaining` > 0 ' +
-      'means call again. 409 while the webhook is paused.',
+      '(an event already redelivered is not queued twice), oldest first, ' +
+      `at most ${MAX_BULK_REDELIVERIES} per call: \`remaining\` > 0 means call again. ` +
+      '409 while the webhook is paused.',
     success: json(
       202,
       'How many were queued, and how many are left beyond this call.',

@@ -7,7 +7,13 @@
  * redelivery (409: it would not be sent).
  */
 import { AppError } from '@tix/kit';
-import { pageWindow, paginationOf, SUBSCRIBABLE_EVENT_TYPES, type Principal } from '@tix/protos';
+import {
+  MAX_BULK_REDELIVERIES,
+  pageWindow,
+  paginationOf,
+  SUBSCRIBABLE_EVENT_TYPES,
+  type Principal,
+} from '@tix/protos';
 import type { SubscriptionStore, WebhookRow } from '../subscriptions/subscription-store.js';
 import { reachableBy, WEBHOOK_NOT_FOUND_MESSAGE } from '../subscriptions/manage-subscriptions.js';
 import type { DeliveryFilter, DeliveryLogStore, DeliveryRow } from './delivery-log-store.js';
@@ -15,8 +21,6 @@ import type { DeliveryFilter, DeliveryLogStore, DeliveryRow } from './delivery-l
 export const DELIVERY_NOT_FOUND_MESSAGE = 'Delivery not found';
 export const WEBHOOK_PAUSED_MESSAGE = 'Webhook is paused; resume it (is_active: true) to redeliver';
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
-/** Deliveries one bulk redelivery queues at most; `remaining` tells the caller to call again. */
-export const MAX_BULK_REDELIVERIES = 100;
 export const FILTER_MESSAGES = {
   status: `status must be one of ${DELIVERY_STATUSES.join(', ')}`,
   event: `event must be one of ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`,

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { createServiceClient, type ServiceClient } from '@tix/kit';
-import { MAX_BULK_REDELIVERIES } from '../../src/delivery/delivery-log.js';
+import { MAX_BULK_REDELIVERIES } from '@tix/protos';
 import { startTestWebhookServer, type TestWebhookServer } from '../../src/testing.js';
 import { asUser } from './support.js';
 
