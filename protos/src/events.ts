@@ -109,7 +109,12 @@ export interface DomainEvent<Data = Record<string, unknown>> {
  * (GET /v1/events) serves the same payload, so a receiver handles both alike. Built from the type,
  * time and data only, so the v1.1 envelope fields never reach receivers.
  */
-export function deliveryBody(event: Pick<DomainEvent, 'type' | 'occurred_at' | 'data'>): string {
+export function deliveryBody(event: {
+  /** A DomainEvent's type, or the webhooks' own `ping`. */
+  type: string;
+  occurred_at: string;
+  data: unknown;
+}): string {
   return JSON.stringify({
     event: event.type,
     timestamp: Math.floor(Date.parse(event.occurred_at) / 1000),

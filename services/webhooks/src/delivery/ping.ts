@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@tix/kit';
-import { WEBHOOK_PING_EVENT, type Principal } from '@tix/protos';
+import { deliveryBody, WEBHOOK_PING_EVENT, type Principal } from '@tix/protos';
 import { reachableBy, WEBHOOK_NOT_FOUND_MESSAGE } from '../subscriptions/manage-subscriptions.js';
 import type { SubscriptionStore } from '../subscriptions/subscription-store.js';
 import { bodyExcerpt, type BodyExcerpt } from './body-excerpt.js';
@@ -33,9 +33,9 @@ export interface PingOutcome {
 
 /** The body of a ping: `{ event: "ping", timestamp, data: { webhook_id, project_id } }`. */
 export function pingBody(webhookId: number, projectId: number, now: Date): string {
-  return JSON.stringify({
-    event: WEBHOOK_PING_EVENT,
-    timestamp: Math.floor(now.getTime() / 1000),
+  return deliveryBody({
+    type: WEBHOOK_PING_EVENT,
+    occurred_at: now.toISOString(),
     data: { webhook_id: webhookId, project_id: projectId },
   });
 }
