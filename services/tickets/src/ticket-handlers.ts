@@ -11,7 +11,7 @@ import { createTicket } from './tickets/create-ticket.js';
 import { deleteTicket, restoreTicket } from './tickets/delete-restore-ticket.js';
 import { getTicket, listTickets, searchTickets } from './tickets/read-tickets.js';
 import type { ProjectTicket, TicketDeps } from './tickets/ticket-steps.js';
-import { toTicketMessage } from './tickets/ticket-mapper.js';
+import { ticketsJsonBytes, toTicketMessage } from './tickets/ticket-mapper.js';
 import { updateTicket } from './tickets/update-ticket.js';
 
 export type TicketHandlers = AsyncHandlers<ticket.TicketServiceHandlers>;
@@ -58,9 +58,12 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
         },
         context,
       );
-      const tickets = list.rows.map((row) => toTicketMessage(row, list.project));
-      if ('pagination' in list) return { tickets, pagination: list.pagination };
-      return { tickets, next_cursor: list.nextCursor };
+      // Asked by the gateway, which only passes them on: the tickets as the API's JSON, not messages.
+      const tickets = request.tickets_as_json
+        ? { tickets: [], tickets_json: ticketsJsonBytes(list.rows, list.project) }
+        : { tickets: list.rows.map((row) => toTicketMessage(row, list.project)) };
+      if ('pagination' in list) return { ...tickets, pagination: list.pagination };
+      return { ...tickets, next_cursor: list.nextCursor };
     },
 
     async *SearchTickets(request, context) {
@@ -204,7 +207,9 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
           status: lane.status.slug,
           label: lane.status.label,
           is_closed: lane.status.isClosed,
-          tickets: lane.rows.map((row) => toTicketMessage(row, board.project)),
+          ...(request.tickets_as_json
+            ? { tickets: [], tickets_json: ticketsJsonBytes(lane.rows, board.project) }
+            : { tickets: lane.rows.map((row) => toTicketMessage(row, board.project)) }),
           count: lane.count,
         })),
         total: board.total,

@@ -1,4 +1,7 @@
-/** Tickets as ticket.v1 messages, and as the public JSON (event payloads). */
+/**
+ * Tickets as ticket.v1 messages, and as the public JSON: objects (event payloads) and JSON text (the
+ * list and board answers the gateway passes on without decoding them).
+ */
 import { presentTicket, type ticket, type TicketJson } from '@tix/protos';
 import { statusLabel, type ProjectWorkflow } from '../lookup/workflow.js';
 import type { Priority, TicketRow } from './ticket-row.js';
@@ -49,4 +52,49 @@ export function toTicketMessage(row: TicketRow, project: ProjectWorkflow): ticke
 /** The ticket exactly as the public API returns it (webhook and event payloads). */
 export function toTicketJson(row: TicketRow, project: ProjectWorkflow): TicketJson {
   return presentTicket(toTicketMessage(row, project));
+}
+
+/**
+ * The ticket as the public API's JSON text, built straight from the row: byte for byte
+ * `JSON.stringify(presentTicket(toTicketMessage(row, project)))` (the unit tests hold it to that),
+ * without the message, the custom fields' JSON round trip, or the copies in between.
+ */
+export function ticketJsonText(row: TicketRow, project: ProjectWorkflow): string {
+  const merged = row.mergedIntoId;
+  const json: TicketJson = {
+    id: row.id,
+    project_id: row.projectId,
+    ticket_type_id: row.ticketTypeId,
+    project_ref_id: row.projectRefId,
+    ticket_number: ticketNumber(project.prefix, row.projectRefId),
+    title: row.title,
+    description: row.description,
+    status: row.status,
+    status_label: statusLabel(project, row.status),
+    priority: row.priority,
+    priority_label: PRIORITY_LABELS[row.priority],
+    assigned_to: row.assignedTo,
+    created_by: row.createdBy,
+    updated_by: row.updatedBy,
+    custom_fields: row.customFields,
+    source_type: row.sourceType,
+    merged_into_id: merged,
+    version: row.version,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    tags: row.tags,
+    resolution_type: row.resolutionType,
+  };
+  if (merged !== null) json.merged_into = merged;
+  return JSON.stringify(json);
+}
+
+/** Tickets as one UTF-8 JSON array of ticketJsonText (a list page's or a board lane's `tickets_json`). */
+export function ticketsJsonBytes(rows: readonly TicketRow[], project: ProjectWorkflow): Buffer {
+  let text = '[';
+  for (let index = 0; index < rows.length; index += 1) {
+    if (index > 0) text += ',';
+    text += ticketJsonText(rows[index]!, project);
+  }
+  return Buffer.from(`${text}]`, 'utf8');
 }

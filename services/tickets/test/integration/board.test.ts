@@ -115,4 +115,16 @@ describe('tickets: GetBoard', () => {
       message: 'Invalid priority',
     });
   });
+
+  it('answers each lane as the API JSON of its tickets when asked (tickets_as_json), the same rows', async () => {
+    const typed = await board({ lane_limit: 3 });
+    const json = await board({ lane_limit: 3, tickets_as_json: true });
+    expect(json.total).to.equal(typed.total);
+    json.lanes.forEach((lane, index) => {
+      const other = typed.lanes[index]!;
+      expect([lane.status, lane.count, lane.tickets]).to.deep.equal([other.status, other.count, []]);
+      expect(lane.tickets_json.toString('utf8')).to.equal(JSON.stringify(other.tickets.map(presentTicket)));
+    });
+    expect(typed.lanes.every((lane) => lane.tickets_json.length === 0)).to.equal(true);
+  });
 });

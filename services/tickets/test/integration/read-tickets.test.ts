@@ -266,4 +266,18 @@ describe('tickets: GetTicket and ListTickets', () => {
       expect(found.map((t) => t.title)).to.deep.equal(many.map((title) => `haystack ${title}`));
     });
   });
+
+  it('answers a page as the API JSON of its tickets when asked (tickets_as_json), offset and cursor', async () => {
+    for (const request of [
+      { sort: '-id', page: { page: 1, per_page: 3 } },
+      { sort: '+title', cursor: '' },
+    ]) {
+      const typed = await list(request);
+      const json = await list({ ...request, tickets_as_json: true });
+      expect(json.tickets).to.deep.equal([]);
+      expect(json.tickets_json.toString('utf8')).to.equal(JSON.stringify(typed.tickets.map(presentTicket)));
+      expect([json.pagination, json.next_cursor]).to.deep.equal([typed.pagination, typed.next_cursor]);
+      expect(typed.tickets_json.length).to.equal(0);
+    }
+  });
 });

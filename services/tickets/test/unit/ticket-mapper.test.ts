@@ -1,6 +1,11 @@
 import { expect } from 'chai';
 import { presentTicket } from '@tix/protos';
-import { toTicketJson, toTicketMessage } from '../../src/tickets/ticket-mapper.js';
+import {
+  ticketJsonText,
+  ticketsJsonBytes,
+  toTicketJson,
+  toTicketMessage,
+} from '../../src/tickets/ticket-mapper.js';
 import { PLATFORM, SUPPORT, ticketRow } from './support.js';
 
 describe('ticket mapper', () => {
@@ -74,5 +79,39 @@ describe('ticket mapper', () => {
     for (const key of ['description', 'assigned_to', 'updated_by', 'merged_into_id', 'resolution_type'])
       expect(message).to.not.have.property(key);
     expect(presentTicket(message).description).to.equal(null);
+  });
+
+  describe('as JSON text (tickets_json)', () => {
+    const rows = [
+      ticketRow(),
+      ticketRow({
+        id: 41,
+        description: 'Quotes " and \\ and \u2028 and émoji 🔥',
+        status: 'closed',
+        priority: 'high',
+        assignedTo: 4,
+        updatedBy: 6,
+        customFields: { '2': 'integer-like key first', product: 'web', nested: { a: [1, null] }, vip: true },
+        tags: ['hardware', 'b'],
+        mergedIntoId: 3,
+        resolutionType: 'duplicate',
+      }),
+      ticketRow({ status: 'gone', customFields: {}, tags: [] }),
+    ];
+
+    it('is byte for byte the JSON of presentTicket of the message, key order included', () => {
+      for (const row of rows) {
+        const expected = JSON.stringify(presentTicket(toTicketMessage(row, SUPPORT)));
+        expect(ticketJsonText(row, SUPPORT)).to.equal(expected);
+      }
+    });
+
+    it('joins a lane or page into one UTF-8 JSON array, empty ones included', () => {
+      const bytes = ticketsJsonBytes(rows, SUPPORT);
+      expect(bytes.toString('utf8')).to.equal(
+        JSON.stringify(rows.map((row) => presentTicket(toTicketMessage(row, SUPPORT)))),
+      );
+      expect(ticketsJsonBytes([], SUPPORT).toString('utf8')).to.equal('[]');
+    });
   });
 });
