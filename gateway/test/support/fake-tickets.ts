@@ -3,11 +3,21 @@
  * as the service decodes it (so tests see what crossed the wire: absent optionals, null wrappers) and
  * answers with plausible messages built from the request. Tests swap handlers with `override`.
  */
-import { serviceDefinition, type ticket } from '@tix/protos';
+import { presentTicket, serviceDefinition, type ticket } from '@tix/protos';
 import { AppError, startGrpcServer, type CallContext, type RunningGrpcServer } from '@tix/kit';
 import { testLogger } from '@tix/kit/testing';
 
 type Handler = (request: never, context: CallContext) => unknown;
+
+/**
+ * Tickets as a page or lane carries them: as the API's JSON text when the request asked for it
+ * (`tickets_as_json`, as the gateway does), else as messages.
+ */
+export function ticketsAnswer(request: { tickets_as_json?: boolean }, tickets: ticket.Ticket[]) {
+  if (!request.tickets_as_json) return { tickets };
+  const json = tickets.map((message) => presentTicket(message as ticket.Ticket__Output));
+  return { tickets: [], tickets_json: Buffer.from(JSON.stringify(json)) };
+}
 
 /** A ticket message as the service would send it; fields absent unless given. */
 export function ticketMessage(overrides: Partial<ticket.Ticket> = {}): ticket.Ticket {
@@ -61,8 +71,8 @@ export const TICKET_JSON = {
 
 const defaultHandlers: Record<string, Handler> = {
   ListTickets(request: ticket.ListTicketsRequest__Output) {
-    const tickets = [ticketMessage({ project_id: request.project_id })];
-    return { tickets, pagination: { total: 1, page: request.page?.page, per_page: 50, total_pages: 1 } };
+    const tickets = ticketsAnswer(request, [ticketMessage({ project_id: request.project_id })]);
+    return { ...tickets, pagination: { total: 1, page: request.page?.page, per_page: 50, total_pages: 1 } };
   },
   /** Streamed: the messages to yield. */
   SearchTickets(request: ticket.SearchTicketsRequest__Output) {
@@ -105,11 +115,17 @@ const defaultHandlers: Record<string, Handler> = {
       version: 2,
     });
   },
-  GetBoard() {
+  GetBoard(request: ticket.GetBoardRequest__Output) {
     return {
       lanes: [
-        { status: 'open', label: 'Open', is_closed: false, tickets: [ticketMessage()], count: 3 },
-        { status: 'closed', label: 'Closed', is_closed: true, tickets: [], count: 0 },
+        {
+          status: 'open',
+          label: 'Open',
+          is_closed: false,
+          ...ticketsAnswer(request, [ticketMessage()]),
+          count: 3,
+        },
+        { status: 'closed', label: 'Closed', is_closed: true, ...ticketsAnswer(request, []), count: 0 },
       ],
       total: 3,
     };

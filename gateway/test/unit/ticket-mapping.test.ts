@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { ticket } from '@tix/protos';
+import { presentTicket, type ticket, type TicketJson } from '@tix/protos';
 import {
   assigneeChange,
   boardRequest,
@@ -14,7 +14,9 @@ import {
   searchTicketsRequest,
   tagsChange,
   updateTicketRequest,
+  presentTicketCursorPage,
 } from '../../src/routes/v1/tickets.mapping.js';
+import { RawJson, spliceJson } from '../../src/http/envelope.js';
 import { checkStatusFilter } from '../../src/routes/v1/tickets.js';
 import { AppError } from '@tix/kit';
 
@@ -75,6 +77,7 @@ describe('ticket request mapping (HTTP JSON -> TicketService messages)', () => {
       tag: 'vip',
       created_since: undefined,
       updated_since: undefined,
+      tickets_as_json: true,
     });
     expect(
       listTicketsRequest(3, {
@@ -190,9 +193,18 @@ describe('ticket request mapping (HTTP JSON -> TicketService messages)', () => {
       priority: undefined,
       assignee: 4,
       lane_limit: 100,
+      tickets_as_json: true,
     });
   });
 });
+
+const NO_JSON = Buffer.alloc(0);
+
+/** The tickets of an answer presented from messages (not spliced JSON). */
+function presented(tickets: RawJson<TicketJson[]> | TicketJson[] | undefined): TicketJson[] {
+  if (!Array.isArray(tickets)) throw new Error('expected presented tickets');
+  return tickets;
+}
 
 describe('ticket response shaping', () => {
   it('board: lanes keyed by status in the order given (empty lanes too), counts per lane plus total', () => {
@@ -204,22 +216,35 @@ describe('ticket response shaping', () => {
           is_closed: false,
           tickets: [ticketMessage(2), ticketMessage(1)],
           count: 7,
+          tickets_json: NO_JSON,
         },
-        { status: 'work_in_progress', label: 'WIP', is_closed: false, tickets: [], count: 0 },
+        {
+          status: 'work_in_progress',
+          label: 'WIP',
+          is_closed: false,
+          tickets: [],
+          count: 0,
+          tickets_json: NO_JSON,
+        },
         {
           status: 'closed',
           label: 'Closed',
           is_closed: true,
           tickets: [ticketMessage(3, 'closed')],
           count: 1,
+          tickets_json: NO_JSON,
         },
       ],
       total: 8,
     });
     expect(Object.keys(board.lanes)).to.deep.equal(['open', 'work_in_progress', 'closed']);
-    expect(board.lanes.open!.map((shown) => shown.id)).to.deep.equal([2, 1]);
+    expect(presented(board.lanes.open).map((shown) => shown.id)).to.deep.equal([2, 1]);
     expect(board.lanes.work_in_progress).to.deep.equal([]);
-    expect(board.lanes.closed![0]).to.include({ id: 3, ticket_number: 'ACME-3', description: null });
+    expect(presented(board.lanes.closed)[0]).to.include({
+      id: 3,
+      ticket_number: 'ACME-3',
+      description: null,
+    });
     expect(board.counts).to.deep.equal({ open: 7, work_in_progress: 0, closed: 1, total: 8 });
     expect(Object.keys(board.counts)).to.deep.equal(['open', 'work_in_progress', 'closed', 'total']);
   });
@@ -228,12 +253,75 @@ describe('ticket response shaping', () => {
     const paged = presentTicketPage({
       tickets: [ticketMessage(1)],
       pagination: { total: 51, page: 2, per_page: 50, total_pages: 2 },
+      tickets_json: NO_JSON,
     });
     expect(paged.pagination).to.deep.equal({ total: 51, page: 2, per_page: 50, total_pages: 2 });
-    expect(paged.tickets[0]).to.deep.include({ id: 1, custom_fields: {} });
-    expect(() => presentTicketPage({ tickets: [], pagination: null }))
+    expect(presented(paged.tickets)[0]).to.deep.include({ id: 1, custom_fields: {} });
+    expect(() => presentTicketPage({ tickets: [], pagination: null, tickets_json: NO_JSON }))
       .to.throw(AppError)
       .with.property('kind', 'internal');
+  });
+
+  describe('tickets sent as JSON text (tickets_json), spliced into the answer', () => {
+    const lanes = (json: boolean) => {
+      const lane = (status: string, tickets: ticket.Ticket__Output[], count: number) => ({
+        status,
+        label: status,
+        is_closed: status === 'closed',
+        count,
+        ...(json
+          ? { tickets: [], tickets_json: Buffer.from(JSON.stringify(tickets.map(presentTicket))) }
+          : { tickets, tickets_json: NO_JSON }),
+      });
+      return {
+        lanes: [
+          lane('open', [ticketMessage(2), ticketMessage(1)], 7),
+          lane('work_in_progress', [], 0),
+          lane('closed', [ticketMessage(3, 'closed')], 1),
+        ],
+        total: 8,
+      };
+    };
+
+    it('board: the same answer, byte for byte, as from the messages', () => {
+      const spliced = presentBoard(lanes(true));
+      expect(spliced.lanes.open).to.be.instanceOf(RawJson);
+      const fromMessages = { ok: true, data: presentBoard(lanes(false)) };
+      expect(spliceJson({ ok: true, data: spliced }).toString('utf8')).to.equal(JSON.stringify(fromMessages));
+    });
+
+    it('list and cursor page: the same answer, byte for byte, as from the messages', () => {
+      const tickets = [ticketMessage(1), ticketMessage(2, 'closed')];
+      const json = Buffer.from(JSON.stringify(tickets.map(presentTicket)));
+      const pagination = { total: 2, page: 1, per_page: 50, total_pages: 1 };
+      const spliced = presentTicketPage({ tickets: [], tickets_json: json, pagination });
+      const typed = presentTicketPage({ tickets, tickets_json: NO_JSON, pagination });
+      expect(spliceJson(spliced).toString()).to.equal(JSON.stringify(typed));
+      const cursor = presentTicketCursorPage({
+        tickets: [],
+        tickets_json: json,
+        pagination: null,
+        next_cursor: 'c',
+      });
+      expect(spliceJson(cursor).toString()).to.equal(
+        JSON.stringify({ tickets: tickets.map(presentTicket), next_cursor: 'c' }),
+      );
+    });
+
+    it('spliceJson is JSON.stringify for values without RawJson', () => {
+      for (const value of [
+        { a: 1, b: undefined, c: null, d: [1, undefined, 'x\u2028"'], e: { f: new Date(0), g: () => 1 } },
+        [],
+        {},
+        'é',
+        7,
+        null,
+      ])
+        expect(spliceJson(value).toString('utf8')).to.equal(JSON.stringify(value));
+      expect(spliceJson({ a: [new RawJson(Buffer.from('[{"x":"é"}]'))], b: 2 }).toString()).to.equal(
+        '{"a":[[{"x":"é"}]],"b":2}',
+      );
+    });
   });
 
   it('bulk result', () => {

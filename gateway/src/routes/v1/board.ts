@@ -2,7 +2,7 @@
  * GET /v1/board: one lane per status of the project in workflow order, filters `priority` and
  * `assignee`, at most `lane_limit` tickets per lane with exact counts.
  */
-import { sendData } from '../../http/envelope.js';
+import { sendSplicedData } from '../../http/envelope.js';
 import { callContext, requireProject } from '../../http/request-context.js';
 import { boardSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
@@ -35,7 +35,7 @@ export const BOARD_OPERATIONS: Operation[] = [
         boardRequest(requireProject(request).id, query),
         callContext(request),
       );
-      sendData(response, presentBoard(board));
+      sendSplicedData(response, presentBoard(board));
     },
   }),
 ];

@@ -3,10 +3,14 @@
  * built field by field (never by spreading the body, so nothing unexpected reaches the service) with
  * the contract's presence rules (an absent optional means "not given"; NullableInt32 / NullableString /
  * StringList wrappers tell "leave" from "clear" from "set"), and responses are shaped as the spec's
- * JSON with presentTicket.
+ * JSON with presentTicket. List pages and board lanes are asked for as JSON text (`tickets_as_json`):
+ * the ticket service serialises the tickets as presentTicket would, and the answer splices them in
+ * (RawJson) instead of decoding and re-encoding every ticket; a service that sent messages instead
+ * (`tickets_json` empty) is presented as before.
  */
 import { AppError } from '@tix/kit';
 import { presentTicket, type common, type ticket, type TicketJson } from '@tix/protos';
+import { RawJson } from '../../http/envelope.js';
 import type { BoardQuery } from './board.schemas.js';
 import type { BulkUpdateBody, MoveTicketBody } from './ticket-actions.schemas.js';
 import type { CreateTicketBody, ListTicketsQuery, UpdateTicketBody } from './tickets.schemas.js';
@@ -43,7 +47,17 @@ export function listTicketsRequest(projectId: number, query: ListTicketsQuery): 
     sort: query.sort,
     ...listFilters(query),
     ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
+    tickets_as_json: true,
   };
+}
+
+/** The tickets of a page or lane: the service's JSON text as it is, else the messages presented. */
+export function ticketsOf(answer: {
+  tickets: ticket.Ticket__Output[];
+  tickets_json: Buffer;
+}): RawJson<TicketJson[]> | TicketJson[] {
+  if (answer.tickets_json.length > 0) return new RawJson(answer.tickets_json);
+  return answer.tickets.map(presentTicket);
 }
 
 /** The filters a list and a search share, as the ticket service takes them. */
@@ -141,15 +155,16 @@ export function boardRequest(projectId: number, query: BoardQuery): ticket.GetBo
     priority: query.priority,
     assignee: query.assignee,
     lane_limit: query.lane_limit,
+    tickets_as_json: true,
   };
 }
 
 /** GET /tickets response: tickets plus pagination, which is absent when the service sent none (`q`). */
 export function presentTicketPage(page: ticket.TicketPage__Output): {
-  tickets: TicketJson[];
+  tickets: RawJson<TicketJson[]> | TicketJson[];
   pagination: { total: number; page: number; per_page: number; total_pages: number };
 } {
-  const tickets = page.tickets.map(presentTicket);
+  const tickets = ticketsOf(page);
   const pagination = page.pagination;
   if (!pagination) throw AppError.internal('the ticket service answered a page without pagination');
   return {
@@ -165,10 +180,10 @@ export function presentTicketPage(page: ticket.TicketPage__Output): {
 
 /** GET /tickets?cursor= response: tickets and where the next page starts (null: this is the last). */
 export function presentTicketCursorPage(page: ticket.TicketPage__Output): {
-  tickets: TicketJson[];
+  tickets: RawJson<TicketJson[]> | TicketJson[];
   next_cursor: string | null;
 } {
-  return { tickets: page.tickets.map(presentTicket), next_cursor: page.next_cursor || null };
+  return { tickets: ticketsOf(page), next_cursor: page.next_cursor || null };
 }
 
 /** POST /tickets/bulk-update response. */
@@ -187,11 +202,11 @@ export function presentBulkResult(result: ticket.BulkUpdateResult__Output) {
  * every lane's exact count plus `total`.
  */
 export function presentBoard(board: ticket.Board__Output): {
-  lanes: Record<string, TicketJson[]>;
+  lanes: Record<string, RawJson<TicketJson[]> | TicketJson[]>;
   counts: Record<string, number>;
 } {
   // fromEntries defines own properties, whatever the slug.
-  const lanes = Object.fromEntries(board.lanes.map((lane) => [lane.status, lane.tickets.map(presentTicket)]));
+  const lanes = Object.fromEntries(board.lanes.map((lane) => [lane.status, ticketsOf(lane)]));
   const counts: Record<string, number> = Object.fromEntries(
     board.lanes.map((lane) => [lane.status, lane.count]),
   );

@@ -8,7 +8,7 @@ import type { Request, Response } from 'express';
 import { AppError } from '@tix/kit';
 import { presentTicket } from '@tix/protos';
 import { expectedTicketVersion, sendTagged, ticketEtag } from '../../http/conditional.js';
-import { sendData, sendDataStream, setLocation } from '../../http/envelope.js';
+import { sendData, sendDataStream, sendSplicedData, setLocation } from '../../http/envelope.js';
 import {
   callContext,
   requirePrincipal,
@@ -148,7 +148,7 @@ export const TICKET_OPERATIONS: Operation[] = [
           ...(page.next_cursor === null ? {} : { next: { cursor: page.next_cursor } }),
           first: { cursor: '' },
         });
-        sendData(response, page);
+        sendSplicedData(response, page);
         return;
       }
       if (query.q !== undefined) {
@@ -170,7 +170,7 @@ export const TICKET_OPERATIONS: Operation[] = [
         first: { page: '1' },
         ...(last > 0 ? { last: { page: String(last) } } : {}),
       });
-      sendData(response, page);
+      sendSplicedData(response, page);
     },
   }),
 
