@@ -7,17 +7,16 @@
  * milliseconds per request (from /proc: its user + system time over the run, every thread, so the
  * compressor's work on libuv's pool counts), the body's bytes on the wire, and each as a ratio
  * against identity. Beside it, the compressor alone: each page's body compressed over and over with
- * the gateway's own compressor (createCompressor), CPU microseconds per body from process.cpuUsage,
+ * the gateway's own one-call compression (compressWhole, what sendData's answers take), CPU
+ * microseconds per body from process.cpuUsage,
  * a figure a busy machine disturbs far less than throughput. The extra CPU per request against the
  * bytes saved is what the threshold is chosen from (gateway/src/http/compression.ts,
  * docs/decisions.md).
  */
 import http from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import autocannon from 'autocannon';
-import { createCompressor, type Coding } from '../../gateway/src/http/compression.js';
+import { compressWhole, type Coding } from '../../gateway/src/http/compression.js';
 import { median } from './measure.js';
 
 export const CODINGS = ['identity', 'gzip', 'br'] as const;
@@ -92,7 +91,7 @@ export interface CompressorCost {
   cpuMicroseconds: number;
 }
 
-/** Compresses `body` with the gateway's compressor for about `seconds` of CPU; CPU µs per body. */
+/** Compresses `body` as the gateway does for about `seconds` of CPU; CPU µs per body. */
 async function timeCompressor(body: Buffer, coding: Coding, seconds: number) {
   let compressedBytes = 0;
   let runs = 0;
@@ -102,11 +101,7 @@ async function timeCompressor(body: Buffer, coding: Coding, seconds: number) {
     return user + system;
   };
   while (used() < seconds * 1_000_000 || runs < 20) {
-    let bytes = 0;
-    await pipeline(Readable.from([body]), createCompressor(coding, body.length), async (output) => {
-      for await (const chunk of output as AsyncIterable<Buffer>) bytes += chunk.length;
-    });
-    compressedBytes = bytes;
+    compressedBytes = (await compressWhole(coding, body)).byteLength;
     runs += 1;
   }
   return { compressedBytes, cpuMicroseconds: used() / runs };

@@ -15,7 +15,14 @@
  * `write` returns false while the compressor is full and `drain` follows.
  */
 import type { Transform } from 'node:stream';
-import { constants as zlibConstants, createBrotliCompress, createGzip } from 'node:zlib';
+import {
+  brotliCompress,
+  constants as zlibConstants,
+  createBrotliCompress,
+  createGzip,
+  gzip,
+  type BrotliOptions,
+} from 'node:zlib';
 import type { RequestHandler, Request, Response } from 'express';
 
 /**
@@ -143,15 +150,32 @@ function decide(
   return coding;
 }
 
-/** The compressor of `coding` with the gateway's settings (also what the gateway bench times). */
-export function createCompressor(coding: Coding, bodyBytes: number | undefined): Transform {
-  if (coding === 'gzip') return createGzip({ level: GZIP_LEVEL });
-  return createBrotliCompress({
+function brotliOptions(bodyBytes: number | undefined): BrotliOptions {
+  return {
     params: {
       [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
       [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
       ...(bodyBytes !== undefined ? { [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bodyBytes } : {}),
     },
+  };
+}
+
+/** The compressor of `coding` with the gateway's settings, for a streamed answer. */
+export function createCompressor(coding: Coding, bodyBytes: number | undefined): Transform {
+  if (coding === 'gzip') return createGzip({ level: GZIP_LEVEL });
+  return createBrotliCompress(brotliOptions(bodyBytes));
+}
+
+/**
+ * A whole body compressed in one call (zlib's thread pool, as a stream would), with the same
+ * settings: no stream to set up and tear down, which is most of the cost for a body of a few
+ * kilobytes (also what the gateway bench times).
+ */
+export function compressWhole(coding: Coding, body: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const done = (error: Error | null, result: Buffer) => (error ? reject(error) : resolve(result));
+    if (coding === 'gzip') gzip(body, { level: GZIP_LEVEL }, done);
+    else brotliCompress(body, brotliOptions(body.byteLength), done);
   });
 }
 
@@ -182,12 +206,24 @@ export function compressJson(options: { thresholdBytes?: number } = {}): Request
     let decided = false;
     let stream: Transform | null = null;
 
-    const start = (bodyBytes: number | undefined) => {
-      if (decided) return;
-      decided = true;
+    /** The body's size: Content-Length when set, else what the caller knows (undefined: streamed). */
+    const knownBytes = (bodyBytes: number | undefined): number | undefined => {
       const length = response.getHeader('Content-Length');
-      const known = length !== undefined ? Number(length) : bodyBytes;
-      const coding = decide(request, response, thresholdBytes, known);
+      return length !== undefined ? Number(length) : bodyBytes;
+    };
+    /** Decides once, when the headers are about to go out (see decide). */
+    const decideOnce = (bodyBytes: number | undefined): Coding | null => {
+      if (decided) return null;
+      decided = true;
+      return decide(request, response, thresholdBytes, bodyBytes);
+    };
+    /** Set while a whole body is being compressed: a second end() must not end the answer early. */
+    let endingWhole = false;
+
+    /** A body written in parts goes through a compressor as it is written. */
+    const start = (bodyBytes: number | undefined) => {
+      const known = knownBytes(bodyBytes);
+      const coding = decideOnce(known);
       if (coding === null) return;
       const compressing = createCompressor(coding, known);
       stream = compressing;
@@ -227,7 +263,23 @@ export function compressJson(options: { thresholdBytes?: number } = {}): Request
     response.end = function end(this: Response, ...args: unknown[]) {
       const callback = args.find((item) => typeof item === 'function') as (() => void) | undefined;
       const [chunk, encoding] = args.filter((item) => typeof item !== 'function');
-      if (!this.headersSent) start(bytesOf(chunk, encoding));
+      if (!this.headersSent && !decided) {
+        // The whole body in one call (sendData, the common case): compressed at once and sent with
+        // its length.
+        const coding = decideOnce(knownBytes(bytesOf(chunk, encoding)));
+        if (coding === null) return originalEnd.call(this, ...args);
+        endingWhole = true;
+        compressWhole(coding, toBuffer(chunk ?? '', encoding)).then(
+          (body) => {
+            if (this.destroyed) return;
+            this.setHeader('Content-Length', body.byteLength);
+            originalEnd.call(this, body, callback);
+          },
+          (error: Error) => this.destroy(error),
+        );
+        return this;
+      }
+      if (endingWhole) return this;
       if (stream === null) return originalEnd.call(this, ...args);
       if (stream.writableEnded) return this;
       if (!this.headersSent) originalWriteHead.call(this, this.statusCode);
