@@ -22,8 +22,6 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createLogger, databaseName, type LogLevel, type ServiceClient } from '@tix/kit';
 import { eventually } from '@tix/kit/testing';
@@ -33,9 +31,7 @@ import { cpuSnapshot } from './cpu-usage.js';
 import { startFleetEnvironment, Teardown, type BenchEnvironment } from './environment.js';
 import type { Summary } from './measure.js';
 import { describeMachine } from './report.js';
-import { asksFor, positiveInt } from './command-line.js';
-
-const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+import { asksFor, readBenchCommandLine } from './command-line.js';
 
 export const ACTIVITY_TARGETS = { pollPerProjects: 1, filteredReadP99Ms: 50, lagP99Ms: 100 } as const;
 
@@ -62,34 +58,30 @@ export function isActivityBench(argv: string[]): boolean {
 
 /** Reads this bench's command line; throws a usage message naming the bad option. */
 export function parseActivityOptions(argv: string[]): ActivityBenchOptions {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      only: { type: 'string' },
-      entries: { type: 'string' },
-      tickets: { type: 'string' },
-      rounds: { type: 'string' },
-      duration: { type: 'string' },
-      connections: { type: 'string' },
-      'read-connections': { type: 'string' },
-      rate: { type: 'string' },
-      warmup: { type: 'string' },
-      'log-level': { type: 'string' },
-      out: { type: 'string' },
+  const args = readBenchCommandLine(argv, {
+    integers: {
+      warmup: 3,
+      entries: 1_000_000,
+      tickets: 20_000,
+      rounds: 5,
+      duration: 10,
+      connections: 32,
+      'read-connections': 4,
+      rate: 200,
     },
-    strict: true,
+    results: 'activity-latest.json',
   });
   return {
-    entries: positiveInt('entries', values.entries, 1_000_000),
-    tickets: positiveInt('tickets', values.tickets, 20_000),
-    rounds: positiveInt('rounds', values.rounds, 5),
-    duration: positiveInt('duration', values.duration, 10),
-    connections: positiveInt('connections', values.connections, 32),
-    readConnections: positiveInt('read-connections', values['read-connections'], 4),
-    rate: positiveInt('rate', values.rate, 200),
-    warmup: values.warmup === '0' ? 0 : positiveInt('warmup', values.warmup, 3),
-    logLevel: (values['log-level'] ?? 'error') as LogLevel,
-    out: path.resolve(values.out ?? path.join(BENCH_DIR, 'results/activity-latest.json')),
+    entries: args.integer.entries,
+    tickets: args.integer.tickets,
+    rounds: args.integer.rounds,
+    duration: args.integer.duration,
+    connections: args.integer.connections,
+    readConnections: args.integer['read-connections'],
+    rate: args.integer.rate,
+    warmup: args.integer.warmup,
+    logLevel: args.logLevel,
+    out: args.out,
   };
 }
 

@@ -20,8 +20,6 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import type autocannon from 'autocannon';
 import pg from 'pg';
 import { createLogger, databaseName, type LogLevel } from '@tix/kit';
@@ -33,9 +31,7 @@ import { seedAssistCorpus } from './assist-seed.js';
 import { cpuSnapshot, waitUntilQuiet } from './cpu-usage.js';
 import { startFleetEnvironment, Teardown } from './environment.js';
 import { describeMachine } from './report.js';
-import { asksFor, positiveInt } from './command-line.js';
-
-const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+import { asksFor, readBenchCommandLine } from './command-line.js';
 
 export const ASSIST_TARGETS = { suggestP95Ms: 250, searchP95Ms: 100, lagP99Ms: 1_000 } as const;
 
@@ -66,32 +62,20 @@ export function isAssistBench(argv: string[]): boolean {
 
 /** Reads this bench's command line; throws a usage message naming the bad option. */
 export function parseAssistOptions(argv: string[]): AssistBenchOptions {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      only: { type: 'string' },
-      documents: { type: 'string' },
-      open: { type: 'string' },
-      rounds: { type: 'string' },
-      duration: { type: 'string' },
-      connections: { type: 'string' },
-      rate: { type: 'string' },
-      warmup: { type: 'string' },
-      'log-level': { type: 'string' },
-      out: { type: 'string' },
-    },
-    strict: true,
+  const args = readBenchCommandLine(argv, {
+    integers: { warmup: 3, documents: 100_000, open: 300, rounds: 5, duration: 10, connections: 4, rate: 50 },
+    results: 'assist-latest.json',
   });
   return {
-    documents: positiveInt('documents', values.documents, 100_000),
-    open: positiveInt('open', values.open, 300),
-    rounds: positiveInt('rounds', values.rounds, 5),
-    duration: positiveInt('duration', values.duration, 10),
-    connections: positiveInt('connections', values.connections, 4),
-    rate: positiveInt('rate', values.rate, 50),
-    warmup: values.warmup === '0' ? 0 : positiveInt('warmup', values.warmup, 3),
-    logLevel: (values['log-level'] ?? 'error') as LogLevel,
-    out: path.resolve(values.out ?? path.join(BENCH_DIR, 'results/assist-latest.json')),
+    documents: args.integer.documents,
+    open: args.integer.open,
+    rounds: args.integer.rounds,
+    duration: args.integer.duration,
+    connections: args.integer.connections,
+    rate: args.integer.rate,
+    warmup: args.integer.warmup,
+    logLevel: args.logLevel,
+    out: args.out,
   };
 }
 

@@ -14,15 +14,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import type { LogLevel } from '@tix/kit';
 import { sampleRss, type RssSampler } from './attachments-rss.js';
 import { downloadOnce, idleOf, startWorld, uploadOnce } from './attachments-world.js';
 import { Teardown } from './environment.js';
-import { asksFor, positiveInt } from './command-line.js';
+import { asksFor, readBenchCommandLine } from './command-line.js';
 
-const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const MB = 1024 * 1024;
 /** 64 KiB uploads and downloads before the idle RSS is taken. */
 const SMALL_WARMUP_ROUND_TRIPS = 50;
@@ -43,26 +40,17 @@ export function isUploadsBench(argv: string[]): boolean {
 
 /** Reads this bench's command line; throws a usage message naming the bad option. */
 export function parseUploadsOptions(argv: string[]): UploadsBenchOptions {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      only: { type: 'string' },
-      files: { type: 'string' },
-      'size-mb': { type: 'string' },
-      'budget-mb': { type: 'string' },
-      warmup: { type: 'string' },
-      'log-level': { type: 'string' },
-      out: { type: 'string' },
-    },
-    strict: true,
+  const args = readBenchCommandLine(argv, {
+    integers: { warmup: 1, files: 10, 'size-mb': 20, 'budget-mb': 50 },
+    results: 'attachments-latest.json',
   });
   return {
-    files: positiveInt('files', values.files, 10),
-    sizeMb: positiveInt('size-mb', values['size-mb'], 20),
-    budgetMb: positiveInt('budget-mb', values['budget-mb'], 50),
-    warmup: values.warmup === '0' ? 0 : positiveInt('warmup', values.warmup, 1),
-    logLevel: (values['log-level'] ?? 'error') as LogLevel,
-    out: path.resolve(values.out ?? path.join(BENCH_DIR, 'results/attachments-latest.json')),
+    files: args.integer.files,
+    sizeMb: args.integer['size-mb'],
+    budgetMb: args.integer['budget-mb'],
+    warmup: args.integer.warmup,
+    logLevel: args.logLevel,
+    out: args.out,
   };
 }
 

@@ -23,8 +23,6 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createLogger, createServiceClient, dropDatabase, type LogLevel } from '@tix/kit';
 import { createTestVhost, eventually, freePort } from '@tix/kit/testing';
@@ -47,9 +45,8 @@ import {
   seedListTickets,
 } from './gateway-compression.js';
 import { median } from './measure.js';
-import { asksFor, positiveInt } from './command-line.js';
+import { asksFor, positiveInt, readBenchCommandLine } from './command-line.js';
 
-const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const GATEWAY_COST_TARGET = 0.15;
 const OPERATIONS = ['projects', 'create'] as const;
 type Operation = (typeof OPERATIONS)[number];
@@ -88,39 +85,26 @@ export function isGatewayBench(argv: string[]): boolean {
 
 /** Reads this bench's command line; throws a usage message naming the bad option. */
 export function parseGatewayOptions(argv: string[]): GatewayBenchOptions {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      only: { type: 'string' },
-      rounds: { type: 'string' },
-      duration: { type: 'string' },
-      connections: { type: 'string' },
-      warmup: { type: 'string' },
-      scenarios: { type: 'string' },
-      'page-sizes': { type: 'string' },
-      'log-level': { type: 'string' },
-      out: { type: 'string' },
-    },
-    strict: true,
+  const args = readBenchCommandLine(argv, {
+    integers: { rounds: 5, duration: 10, connections: 32, warmup: 3 },
+    texts: ['scenarios', 'page-sizes'],
+    results: 'gateway-latest.json',
   });
-  const scenarios = (values.scenarios ?? SCENARIOS.join(',')).split(',').map((item) => item.trim());
+  const scenarios = (args.text.scenarios ?? SCENARIOS.join(',')).split(',').map((item) => item.trim());
   const unknown = scenarios.filter((item) => !(SCENARIOS as readonly string[]).includes(item));
   if (unknown.length > 0 || scenarios.length === 0) {
     throw new Error(`--scenarios takes a comma list of ${SCENARIOS.join(', ')} (got ${unknown.join(', ')})`);
   }
-  const pageSizes = (values['page-sizes'] ?? DEFAULT_PAGE_SIZES.join(','))
+  const pageSizes = (args.text['page-sizes'] ?? DEFAULT_PAGE_SIZES.join(','))
     .split(',')
     .map((item) => positiveInt('page-sizes', item.trim(), 1));
   if (pageSizes.some((size) => size > 100)) throw new Error('--page-sizes: at most 100 tickets a page');
   return {
-    rounds: positiveInt('rounds', values.rounds, 5),
-    duration: positiveInt('duration', values.duration, 10),
-    connections: positiveInt('connections', values.connections, 32),
-    warmup: values.warmup === '0' ? 0 : positiveInt('warmup', values.warmup, 3),
+    ...args.integer,
     scenarios: SCENARIOS.filter((scenario) => scenarios.includes(scenario)),
     pageSizes,
-    logLevel: (values['log-level'] ?? 'error') as LogLevel,
-    out: path.resolve(values.out ?? path.join(BENCH_DIR, 'results/gateway-latest.json')),
+    logLevel: args.logLevel,
+    out: args.out,
   };
 }
 

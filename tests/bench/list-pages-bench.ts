@@ -15,18 +15,15 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createLogger, type LogLevel } from '@tix/kit';
-import { asksFor, positiveInt } from './command-line.js';
+import { asksFor, readBenchCommandLine } from './command-line.js';
 import { startFleetEnvironment, Teardown } from './environment.js';
 import { median } from './measure.js';
 import { describeMachine } from './report.js';
 import { seedTickets } from './seed.js';
 
-const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const MODES = ['offset', 'cursor', 'first'] as const;
 type Mode = (typeof MODES)[number];
 
@@ -49,32 +46,28 @@ export function isListPagesBench(argv: string[]): boolean {
 
 /** Reads this bench's command line; throws a usage message naming the bad option. */
 export function parseListPagesOptions(argv: string[]): ListPagesOptions {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      only: { type: 'string' },
-      tickets: { type: 'string' },
-      page: { type: 'string' },
-      'per-page': { type: 'string' },
-      rounds: { type: 'string' },
-      duration: { type: 'string' },
-      connections: { type: 'string' },
-      warmup: { type: 'string' },
-      'log-level': { type: 'string' },
-      out: { type: 'string' },
+  const args = readBenchCommandLine(argv, {
+    integers: {
+      warmup: 2,
+      tickets: 100_000,
+      page: 2_000,
+      'per-page': 50,
+      rounds: 5,
+      duration: 5,
+      connections: 4,
     },
-    strict: true,
+    results: 'list-pages-latest.json',
   });
   const options = {
-    tickets: positiveInt('tickets', values.tickets, 100_000),
-    page: positiveInt('page', values.page, 2_000),
-    perPage: positiveInt('per-page', values['per-page'], 50),
-    rounds: positiveInt('rounds', values.rounds, 5),
-    duration: positiveInt('duration', values.duration, 5),
-    connections: positiveInt('connections', values.connections, 4),
-    warmup: values.warmup === '0' ? 0 : positiveInt('warmup', values.warmup, 2),
-    logLevel: (values['log-level'] ?? 'error') as LogLevel,
-    out: path.resolve(values.out ?? path.join(BENCH_DIR, 'results/list-pages-latest.json')),
+    tickets: args.integer.tickets,
+    page: args.integer.page,
+    perPage: args.integer['per-page'],
+    rounds: args.integer.rounds,
+    duration: args.integer.duration,
+    connections: args.integer.connections,
+    warmup: args.integer.warmup,
+    logLevel: args.logLevel,
+    out: args.out,
   };
   if (options.perPage > 100) throw new Error('--per-page must be at most 100 (the list allows 1 to 100)');
   if (options.page * options.perPage > options.tickets)

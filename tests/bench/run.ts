@@ -21,9 +21,6 @@
  * answer makes the bench exit 1. Tickets made by create runs are removed after each run, and the fleet's outbox is
  * drained, so that every run starts from the same data with nothing running in the background.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createLogger, databaseName, type LogLevel } from '@tix/kit';
 import { isUploadsBench, runUploadsBench } from './attachments-memory.js';
@@ -62,9 +59,7 @@ import { isWebhookBench, runWebhookBench } from './webhooks-bench.js';
 import { isActivityBench, runActivityBench } from './activity-bench.js';
 import { isAssistBench, runAssistBench } from './assist-bench.js';
 import { cursorOfPage, isListPagesBench, runListPagesBench } from './list-pages-bench.js';
-import { positiveInt } from './command-line.js';
-
-const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+import { readBenchCommandLine } from './command-line.js';
 
 interface BenchOptions {
   rounds: number;
@@ -88,50 +83,43 @@ interface BenchOptions {
 
 /** Reads the command line; throws a usage message naming the bad option. */
 export function parseOptions(argv: string[]): BenchOptions {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      rounds: { type: 'string' },
-      duration: { type: 'string' },
-      connections: { type: 'string' },
-      'low-connections': { type: 'string' },
-      only: { type: 'string' },
-      tickets: { type: 'string' },
-      projects: { type: 'string' },
-      'deep-page': { type: 'string' },
-      'list-pages': { type: 'string' },
-      warmup: { type: 'string' },
-      'baseline-only': { type: 'boolean' },
-      'baseline-prepared': { type: 'boolean' },
-      'log-level': { type: 'string' },
-      out: { type: 'string' },
+  const args = readBenchCommandLine(argv, {
+    integers: {
+      rounds: 5,
+      duration: 10,
+      connections: 32,
+      'low-connections': 4,
+      tickets: 100_000,
+      projects: 1,
+      'deep-page': 2_000,
+      'list-pages': 20,
+      warmup: 3,
     },
-    strict: true,
+    flags: ['baseline-only', 'baseline-prepared'],
+    results: 'latest.json',
   });
-  const only = (values.only ?? OPERATIONS.join(',')).split(',').map((item) => item.trim());
+  const only = (args.only ?? OPERATIONS.join(',')).split(',').map((item) => item.trim());
   const unknown = only.filter((item) => !(OPERATIONS as readonly string[]).includes(item));
   if (unknown.length > 0 || only.length === 0) {
     throw new Error(`--only takes a comma list of ${OPERATIONS.join(', ')} (got ${unknown.join(', ')})`);
   }
-  const tickets = positiveInt('tickets', values.tickets, 100_000);
-  const projects = positiveInt('projects', values.projects, 1);
+  const { tickets, projects } = args.integer;
   if (projects > tickets) throw new Error('--projects cannot exceed --tickets');
-  const logLevel = (values['log-level'] ?? 'error') as LogLevel;
   return {
-    rounds: positiveInt('rounds', values.rounds, 5),
-    duration: positiveInt('duration', values.duration, 10),
-    connections: positiveInt('connections', values.connections, 32),
-    lowConnections: positiveInt('low-connections', values['low-connections'], 4),
+    rounds: args.integer.rounds,
+    duration: args.integer.duration,
+    connections: args.integer.connections,
+    lowConnections: args.integer['low-connections'],
     only: OPERATIONS.filter((operation) => only.includes(operation)),
     tickets,
     projects,
-    deepPage: positiveInt('deep-page', values['deep-page'], 2_000),
-    listPages: Math.min(positiveInt('list-pages', values['list-pages'], 20), Math.ceil(tickets / 50)),
-    warmup: values.warmup === '0' ? 0 : positiveInt('warmup', values.warmup, 3),
-    baselineOnly: values['baseline-only'] ?? false,
-    baselinePrepared: values['baseline-prepared'] ?? false,
-    logLevel,
-    out: path.resolve(values.out ?? path.join(BENCH_DIR, 'results/latest.json')),
+    deepPage: args.integer['deep-page'],
+    listPages: Math.min(args.integer['list-pages'], Math.ceil(tickets / 50)),
+    warmup: args.integer.warmup,
+    baselineOnly: args.flag['baseline-only'],
+    baselinePrepared: args.flag['baseline-prepared'],
+    logLevel: args.logLevel,
+    out: args.out,
   };
 }
 

@@ -23,8 +23,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createLogger, type LogLevel } from '@tix/kit';
 import { startFleetEnvironment, Teardown, type BenchEnvironment } from './environment.js';
@@ -36,9 +34,7 @@ import {
   type WebhookApi,
 } from './webhooks-measure.js';
 import { startBenchReceiver, type BenchReceiver } from './webhooks-receiver.js';
-import { asksFor, positiveInt } from './command-line.js';
-
-const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+import { asksFor, readBenchCommandLine } from './command-line.js';
 
 export const WEBHOOK_TARGETS = { p50Ms: 25, p99Ms: 100, deliveriesPerSecond: 1_000 } as const;
 
@@ -60,30 +56,26 @@ export function isWebhookBench(argv: string[]): boolean {
 
 /** Reads this bench's command line; throws a usage message naming the bad option. */
 export function parseWebhookOptions(argv: string[]): WebhookBenchOptions {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      only: { type: 'string' },
-      'latency-samples': { type: 'string' },
-      warmup: { type: 'string' },
-      duration: { type: 'string' },
-      rate: { type: 'string' },
-      burst: { type: 'string' },
-      subscriptions: { type: 'string' },
-      'log-level': { type: 'string' },
-      out: { type: 'string' },
+  const args = readBenchCommandLine(argv, {
+    integers: {
+      'latency-samples': 500,
+      warmup: 50,
+      duration: 10,
+      rate: 150,
+      burst: 2_000,
+      subscriptions: 10,
     },
-    strict: true,
+    results: 'webhooks-latest.json',
   });
   return {
-    latencySamples: positiveInt('latency-samples', values['latency-samples'], 500),
-    warmup: positiveInt('warmup', values.warmup, 50),
-    duration: positiveInt('duration', values.duration, 10),
-    rate: positiveInt('rate', values.rate, 150),
-    burst: positiveInt('burst', values.burst, 2_000),
-    subscriptions: positiveInt('subscriptions', values.subscriptions, 10),
-    logLevel: (values['log-level'] ?? 'error') as LogLevel,
-    out: path.resolve(values.out ?? path.join(BENCH_DIR, 'results/webhooks-latest.json')),
+    latencySamples: args.integer['latency-samples'],
+    warmup: args.integer.warmup,
+    duration: args.integer.duration,
+    rate: args.integer.rate,
+    burst: args.integer.burst,
+    subscriptions: args.integer.subscriptions,
+    logLevel: args.logLevel,
+    out: args.out,
   };
 }
 
