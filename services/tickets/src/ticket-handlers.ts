@@ -55,12 +55,19 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
           updatedSince: request.updated_since,
           deletedOnly: request.deleted_only,
           cursor: request.cursor,
+          asJson: request.tickets_as_json,
         },
         context,
       );
-      // Asked by the gateway, which only passes them on: the tickets as the API's JSON, not messages.
+      // Asked by the gateway, which only passes them on: the tickets as the API's JSON, not messages
+      // (an offset page's built by PostgreSQL, a cursor page's here).
+      const json = 'json' in list ? list.json : undefined;
       const tickets = request.tickets_as_json
-        ? { tickets: [], tickets_json: ticketsJsonBytes(list.rows, list.project) }
+        ? {
+            tickets: [],
+            tickets_json:
+              json === undefined ? ticketsJsonBytes(list.rows, list.project) : Buffer.from(json, 'utf8'),
+          }
         : { tickets: list.rows.map((row) => toTicketMessage(row, list.project)) };
       if ('pagination' in list) return { ...tickets, pagination: list.pagination };
       return { ...tickets, next_cursor: list.nextCursor };
@@ -199,6 +206,7 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
           priority: request.priority,
           assignee: request.assignee,
           laneLimit: request.lane_limit,
+          asJson: request.tickets_as_json,
         },
         context,
       );
@@ -208,7 +216,7 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
           label: lane.status.label,
           is_closed: lane.status.isClosed,
           ...(request.tickets_as_json
-            ? { tickets: [], tickets_json: ticketsJsonBytes(lane.rows, board.project) }
+            ? { tickets: [], tickets_json: Buffer.from(lane.json ?? '[]', 'utf8') }
             : { tickets: lane.rows.map((row) => toTicketMessage(row, board.project)) }),
           count: lane.count,
         })),

@@ -37,10 +37,18 @@ export interface ListTicketsInput extends FilterParameters {
   sort: string;
   /** Cursor mode: empty for the first page, else the previous page's `nextCursor`. */
   cursor?: string;
+  /** Offset mode: the page's tickets as the API's JSON text (`json`), read so by PostgreSQL, not rows. */
+  asJson?: boolean;
 }
 
 export type TicketList =
-  | { project: ProjectWorkflow; rows: TicketRow[]; pagination: ReturnType<typeof paginationOf> }
+  | {
+      project: ProjectWorkflow;
+      rows: TicketRow[];
+      pagination: ReturnType<typeof paginationOf>;
+      /** With `asJson`: the tickets as one JSON array (and no rows). */
+      json?: string;
+    }
   /** Cursor mode: no total (counting would cost every page a scan); `nextCursor` absent at the end. */
   | { project: ProjectWorkflow; rows: TicketRow[]; nextCursor?: string };
 
@@ -71,14 +79,15 @@ export async function listTickets(
         : {}),
     };
   }
-  const { rows, total } = await deps.reads.listPage({
+  const { rows, total, json } = await deps.reads.listPage({
     filter,
     sort,
     statusOrder,
     limit: window.perPage,
     offset: window.offset,
+    ...(input.asJson ? { json: project } : {}),
   });
-  return { project, rows, pagination: paginationOf(total, window) };
+  return { project, rows, pagination: paginationOf(total, window), ...(json === undefined ? {} : { json }) };
 }
 
 export interface SearchTicketsInput extends FilterParameters {

@@ -10,6 +10,7 @@ import type { LaneAnchor } from '../lanes/lane-placement.js';
 import type { ListPosition, SortKey } from './list-cursor.js';
 import { containsPattern, type SortField, type SortOrder, type TicketFilter } from './list-rules.js';
 import { TICKET_COLUMNS } from './ticket-columns.js';
+import { ticketJsonSql, type TicketJsonProject } from './ticket-json-sql.js';
 import type { TicketRow } from './ticket-row.js';
 
 export interface SqlQuery {
@@ -24,6 +25,8 @@ export interface ListPageQuery {
   statusOrder: readonly string[];
   limit: number;
   offset: number;
+  /** Read the page's tickets as one JSON array of the API's JSON text (ticketJsonSql), not as rows. */
+  json?: TicketJsonProject;
 }
 
 export interface KeysetPageQuery {
@@ -54,14 +57,18 @@ export interface BoardQuery {
   /** Lanes in order: the project's status slugs. */
   lanes: readonly string[];
   laneLimit: number;
+  /** Read each lane's tickets as the API's JSON text (ticketJsonSql), not as rows. */
+  json?: TicketJsonProject;
 }
 
 export interface BoardLaneRows {
   status: string;
   /** Exact number of live tickets in the lane matching the filter. */
   count: number;
-  /** The first `laneLimit` of them in lane order. */
+  /** The first `laneLimit` of them in lane order (none when `json` was asked). */
   rows: TicketRow[];
+  /** When `json` was asked: those tickets as one JSON array. */
+  json?: string;
 }
 
 export interface TicketReadStore {
@@ -91,7 +98,7 @@ export interface TicketReadStore {
     excludeId: number,
   ): Promise<{ id: number } | null>;
   /** One page of the filtered list and the total number of matches. */
-  listPage(query: ListPageQuery): Promise<{ rows: TicketRow[]; total: number }>;
+  listPage(query: ListPageQuery): Promise<{ rows: TicketRow[]; total: number; json?: string }>;
   /** The filtered list's tickets after a position (keyset pagination), with their sort keys; no total. */
   listAfter(query: KeysetPageQuery): Promise<KeysetRow[]>;
   /**
@@ -205,6 +212,21 @@ export function listPageQuery(query: ListPageQuery): SqlQuery {
   values.push(query.limit, query.offset);
   const limit = `$${values.length - 1}`;
   const offset = `$${values.length}`;
+  if (query.json) {
+    // The page's tickets joined into one JSON array, in the same (total) order.
+    const text = `
+    SELECT c.total, coalesce(p.json, '[]') AS json
+      FROM (${count}) c
+      LEFT JOIN LATERAL (
+        SELECT '[' || string_agg(${ticketJsonSql('r', query.json, values)}, ',' ORDER BY r.position) || ']' AS json
+          FROM (
+            SELECT ${TICKET_COLUMNS}, row_number() OVER (ORDER BY ${orderBy(query.sort, query.statusOrder, values)}) AS position
+              FROM tickets t
+             WHERE t.id IN (SELECT t.id FROM tickets t WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset})
+          ) r
+      ) p ON true`;
+    return { text, values };
+  }
   // The page's few rows are put back in order by the same (total) order.
   const text = `
     SELECT c.total, p.*
@@ -361,6 +383,24 @@ export function boardQuery(query: BoardQuery): SqlQuery {
   values.push(query.lanes, query.laneLimit);
   const lanes = `$${values.length - 1}`;
   const limit = `$${values.length}`;
+  if (query.json) {
+    // Each lane one row: its tickets' JSON joined in lane order (lane_rank, as below).
+    const text = `
+    WITH counts AS (${counts})
+    SELECT l.lane, coalesce(c.n, 0) AS "laneCount", coalesce(p.json, '[]') AS json
+      FROM unnest(${lanes}::text[]) WITH ORDINALITY AS l(lane, position)
+      LEFT JOIN counts c ON c.status = l.lane
+      LEFT JOIN LATERAL (
+        SELECT '[' || string_agg(${ticketJsonSql('r', query.json, values)}, ',' ORDER BY r."laneRank") || ']' AS json
+          FROM (
+            SELECT ${TICKET_COLUMNS} FROM tickets t
+             WHERE ${where} AND t.status = l.lane
+             ORDER BY t.lane_rank LIMIT ${limit}
+          ) r
+      ) p ON true
+     ORDER BY l.position`;
+    return { text, values };
+  }
   const text = `
     WITH counts AS (${counts})
     SELECT l.lane, coalesce(c.n, 0) AS "laneCount", p.*
@@ -448,6 +488,10 @@ export function createTicketReadStore(pool: pg.Pool): TicketReadStore {
       // is, the project's size). After five runs PostgreSQL may settle on one generic plan for all
       // of them, measured at 200,000 tickets: a tag filter 23 -> 46 ms, an unfiltered page at
       // offset 500 2 -> 118 ms. Planning each one costs a fraction of a millisecond.
+      if (query.json) {
+        const { rows } = await pool.query<{ total: number; json: string }>({ text, values });
+        return { total: rows[0]?.total ?? 0, rows: [], json: rows[0]?.json ?? '[]' };
+      }
       const { rows } = await pool.query<PageRow>({ text, values });
       return {
         total: rows[0]?.total ?? 0,
@@ -509,6 +553,10 @@ export function createTicketReadStore(pool: pg.Pool): TicketReadStore {
       for (const row of rows) {
         const lane = lanes.get(row.lane)!;
         lane.count = row.laneCount;
+        if (query.json) {
+          lane.json = (row as unknown as { json: string }).json;
+          continue;
+        }
         const ticket = ticketOf(row, ['lane', 'laneCount']);
         if (ticket) lane.rows.push(ticket);
       }
