@@ -55,19 +55,12 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
           updatedSince: request.updated_since,
           deletedOnly: request.deleted_only,
           cursor: request.cursor,
-          asJson: request.tickets_as_json,
         },
         context,
       );
-      // Asked by the gateway, which only passes them on: the tickets as the API's JSON, not messages
-      // (an offset page's built by PostgreSQL, a cursor page's here).
-      const json = 'json' in list ? list.json : undefined;
+      // Asked by the gateway, which only passes them on: the tickets as the API's JSON, not messages.
       const tickets = request.tickets_as_json
-        ? {
-            tickets: [],
-            tickets_json:
-              json === undefined ? ticketsJsonBytes(list.rows, list.project) : Buffer.from(json, 'utf8'),
-          }
+        ? { tickets: [], tickets_json: ticketsJsonBytes(list.rows, list.project) }
         : { tickets: list.rows.map((row) => toTicketMessage(row, list.project)) };
       if ('pagination' in list) return { ...tickets, pagination: list.pagination };
       return { ...tickets, next_cursor: list.nextCursor };

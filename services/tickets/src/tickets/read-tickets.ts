@@ -37,18 +37,10 @@ export interface ListTicketsInput extends FilterParameters {
   sort: string;
   /** Cursor mode: empty for the first page, else the previous page's `nextCursor`. */
   cursor?: string;
-  /** Offset mode: the page's tickets as the API's JSON text (`json`), read so by PostgreSQL, not rows. */
-  asJson?: boolean;
 }
 
 export type TicketList =
-  | {
-      project: ProjectWorkflow;
-      rows: TicketRow[];
-      pagination: ReturnType<typeof paginationOf>;
-      /** With `asJson`: the tickets as one JSON array (and no rows). */
-      json?: string;
-    }
+  | { project: ProjectWorkflow; rows: TicketRow[]; pagination: ReturnType<typeof paginationOf> }
   /** Cursor mode: no total (counting would cost every page a scan); `nextCursor` absent at the end. */
   | { project: ProjectWorkflow; rows: TicketRow[]; nextCursor?: string };
 
@@ -79,15 +71,14 @@ export async function listTickets(
         : {}),
     };
   }
-  const { rows, total, json } = await deps.reads.listPage({
+  const { rows, total } = await deps.reads.listPage({
     filter,
     sort,
     statusOrder,
     limit: window.perPage,
     offset: window.offset,
-    ...(input.asJson ? { json: project } : {}),
   });
-  return { project, rows, pagination: paginationOf(total, window), ...(json === undefined ? {} : { json }) };
+  return { project, rows, pagination: paginationOf(total, window) };
 }
 
 export interface SearchTicketsInput extends FilterParameters {

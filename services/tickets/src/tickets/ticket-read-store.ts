@@ -25,8 +25,6 @@ export interface ListPageQuery {
   statusOrder: readonly string[];
   limit: number;
   offset: number;
-  /** Read the page's tickets as one JSON array of the API's JSON text (ticketJsonSql), not as rows. */
-  json?: TicketJsonProject;
 }
 
 export interface KeysetPageQuery {
@@ -98,7 +96,7 @@ export interface TicketReadStore {
     excludeId: number,
   ): Promise<{ id: number } | null>;
   /** One page of the filtered list and the total number of matches. */
-  listPage(query: ListPageQuery): Promise<{ rows: TicketRow[]; total: number; json?: string }>;
+  listPage(query: ListPageQuery): Promise<{ rows: TicketRow[]; total: number }>;
   /** The filtered list's tickets after a position (keyset pagination), with their sort keys; no total. */
   listAfter(query: KeysetPageQuery): Promise<KeysetRow[]>;
   /**
@@ -212,21 +210,6 @@ export function listPageQuery(query: ListPageQuery): SqlQuery {
   values.push(query.limit, query.offset);
   const limit = `$${values.length - 1}`;
   const offset = `$${values.length}`;
-  if (query.json) {
-    // The page's tickets joined into one JSON array, in the same (total) order.
-    const text = `
-    SELECT c.total, coalesce(p.json, '[]') AS json
-      FROM (${count}) c
-      LEFT JOIN LATERAL (
-        SELECT '[' || string_agg(${ticketJsonSql('r', query.json, values)}, ',' ORDER BY r.position) || ']' AS json
-          FROM (
-            SELECT ${TICKET_COLUMNS}, row_number() OVER (ORDER BY ${orderBy(query.sort, query.statusOrder, values)}) AS position
-              FROM tickets t
-             WHERE t.id IN (SELECT t.id FROM tickets t WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset})
-          ) r
-      ) p ON true`;
-    return { text, values };
-  }
   // The page's few rows are put back in order by the same (total) order.
   const text = `
     SELECT c.total, p.*
@@ -488,10 +471,6 @@ export function createTicketReadStore(pool: pg.Pool): TicketReadStore {
       // is, the project's size). After five runs PostgreSQL may settle on one generic plan for all
       // of them, measured at 200,000 tickets: a tag filter 23 -> 46 ms, an unfiltered page at
       // offset 500 2 -> 118 ms. Planning each one costs a fraction of a millisecond.
-      if (query.json) {
-        const { rows } = await pool.query<{ total: number; json: string }>({ text, values });
-        return { total: rows[0]?.total ?? 0, rows: [], json: rows[0]?.json ?? '[]' };
-      }
       const { rows } = await pool.query<PageRow>({ text, values });
       return {
         total: rows[0]?.total ?? 0,

@@ -281,7 +281,7 @@ describe('tickets: GetTicket and ListTickets', () => {
     }
   });
 
-  it('writes an offset page as presentTicket would for every kind of value (PostgreSQL builds it)', async () => {
+  it('writes a page as presentTicket would for every kind of value', async () => {
     const [rich, target] = (await list({ sort: '+id', page: { page: 1, per_page: 2 } })).tickets;
     await f.sql.query(
       `UPDATE tickets SET description = $2, custom_fields = $3::jsonb, merged_into_id = $4,
