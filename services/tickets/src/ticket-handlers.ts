@@ -199,7 +199,6 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
           priority: request.priority,
           assignee: request.assignee,
           laneLimit: request.lane_limit,
-          asJson: request.tickets_as_json,
         },
         context,
       );
@@ -209,7 +208,7 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
           label: lane.status.label,
           is_closed: lane.status.isClosed,
           ...(request.tickets_as_json
-            ? { tickets: [], tickets_json: Buffer.from(lane.json ?? '[]', 'utf8') }
+            ? { tickets: [], tickets_json: ticketsJsonBytes(lane.rows, board.project) }
             : { tickets: lane.rows.map((row) => toTicketMessage(row, board.project)) }),
           count: lane.count,
         })),

@@ -15,16 +15,12 @@ export interface BoardInput {
   priority?: string;
   assignee?: number;
   laneLimit?: number;
-  /** Each lane's tickets as the API's JSON text (`json`), read so by PostgreSQL, instead of rows. */
-  asJson?: boolean;
 }
 
 export interface BoardLane {
   status: WorkflowStatus;
   count: number;
   rows: TicketRow[];
-  /** With `asJson`: the lane's tickets as one JSON array (and no rows). */
-  json?: string;
 }
 
 export interface Board {
@@ -48,13 +44,11 @@ export async function getBoard(deps: TicketDeps, input: BoardInput, caller: Look
     filter,
     lanes: project.statuses.map((status) => status.slug),
     laneLimit: laneLimitOf(input.laneLimit),
-    ...(input.asJson ? { json: project } : {}),
   });
   const boardLanes = project.statuses.map((status, index) => ({
     status,
     count: lanes[index]!.count,
     rows: lanes[index]!.rows,
-    ...(lanes[index]!.json === undefined ? {} : { json: lanes[index]!.json }),
   }));
   return { project, lanes: boardLanes, total: boardLanes.reduce((sum, lane) => sum + lane.count, 0) };
 }

@@ -10,7 +10,6 @@ import type { LaneAnchor } from '../lanes/lane-placement.js';
 import type { ListPosition, SortKey } from './list-cursor.js';
 import { containsPattern, type SortField, type SortOrder, type TicketFilter } from './list-rules.js';
 import { TICKET_COLUMNS } from './ticket-columns.js';
-import { ticketJsonSql, type TicketJsonProject } from './ticket-json-sql.js';
 import type { TicketRow } from './ticket-row.js';
 
 export interface SqlQuery {
@@ -55,18 +54,14 @@ export interface BoardQuery {
   /** Lanes in order: the project's status slugs. */
   lanes: readonly string[];
   laneLimit: number;
-  /** Read each lane's tickets as the API's JSON text (ticketJsonSql), not as rows. */
-  json?: TicketJsonProject;
 }
 
 export interface BoardLaneRows {
   status: string;
   /** Exact number of live tickets in the lane matching the filter. */
   count: number;
-  /** The first `laneLimit` of them in lane order (none when `json` was asked). */
+  /** The first `laneLimit` of them in lane order. */
   rows: TicketRow[];
-  /** When `json` was asked: those tickets as one JSON array. */
-  json?: string;
 }
 
 export interface TicketReadStore {
@@ -366,24 +361,6 @@ export function boardQuery(query: BoardQuery): SqlQuery {
   values.push(query.lanes, query.laneLimit);
   const lanes = `$${values.length - 1}`;
   const limit = `$${values.length}`;
-  if (query.json) {
-    // Each lane one row: its tickets' JSON joined in lane order (lane_rank, as below).
-    const text = `
-    WITH counts AS (${counts})
-    SELECT l.lane, coalesce(c.n, 0) AS "laneCount", coalesce(p.json, '[]') AS json
-      FROM unnest(${lanes}::text[]) WITH ORDINALITY AS l(lane, position)
-      LEFT JOIN counts c ON c.status = l.lane
-      LEFT JOIN LATERAL (
-        SELECT '[' || string_agg(${ticketJsonSql('r', query.json, values)}, ',' ORDER BY r."laneRank") || ']' AS json
-          FROM (
-            SELECT ${TICKET_COLUMNS} FROM tickets t
-             WHERE ${where} AND t.status = l.lane
-             ORDER BY t.lane_rank LIMIT ${limit}
-          ) r
-      ) p ON true
-     ORDER BY l.position`;
-    return { text, values };
-  }
   const text = `
     WITH counts AS (${counts})
     SELECT l.lane, coalesce(c.n, 0) AS "laneCount", p.*
@@ -532,10 +509,6 @@ export function createTicketReadStore(pool: pg.Pool): TicketReadStore {
       for (const row of rows) {
         const lane = lanes.get(row.lane)!;
         lane.count = row.laneCount;
-        if (query.json) {
-          lane.json = (row as unknown as { json: string }).json;
-          continue;
-        }
         const ticket = ticketOf(row, ['lane', 'laneCount']);
         if (ticket) lane.rows.push(ticket);
       }
