@@ -102,6 +102,31 @@ export function sendError(response: Response, error: AppError, extra?: Record<st
   writeJson(response, status, extra ? { ...body, ...extra } : body);
 }
 
+/** How sendDataStream writes its items: each presented as one element, or as JSON text of its own. */
+export type StreamOptions<T> = {
+  /** Other fields of `data`, before the list. */
+  before?: Record<string, unknown>;
+} & (
+  | {
+      /** What each item looks like in the answer (a presenter). */
+      present?: (item: T) => unknown;
+      /** Other fields of `data` after the list, given how many items were sent. */
+      after?: (count: number) => Record<string, unknown>;
+    }
+  | {
+      /**
+       * The JSON text of the elements an item holds, comma-separated ('' for none): items that are
+       * batches another process already serialised (TicketsJson), written as they are.
+       */
+      elements: (item: T) => string;
+    }
+);
+
+/** The elements of a JSON array's text (`[a,b]` -> `a,b`), for StreamOptions.elements. */
+export function arrayElements(arrayText: Buffer): string {
+  return arrayText.toString('utf8').slice(1, -1);
+}
+
 /**
  * Sends `{ ok: true, data: { <key>: [ ...items ] } }`, writing items as they arrive, so a large
  * result never sits in the gateway's memory. Nothing is committed until the first item (or the end)
@@ -113,15 +138,12 @@ export async function sendDataStream<T>(
   response: Response,
   key: string,
   items: AsyncIterable<T>,
-  options: {
-    /** What each item looks like in the answer (a presenter). */
-    present?: (item: T) => unknown;
-    /** Other fields of `data`: before the list, and after it (given how many items were sent). */
-    before?: Record<string, unknown>;
-    after?: (count: number) => Record<string, unknown>;
-  } = {},
+  options: StreamOptions<T> = {},
 ): Promise<void> {
-  const present = options.present ?? ((item: T) => item);
+  const elementsOf: (item: T) => string =
+    'elements' in options
+      ? options.elements
+      : (item) => JSON.stringify((options.present ?? ((x: T) => x))(item));
   const iterator = items[Symbol.asyncIterator]();
   let next = await iterator.next();
   response.statusCode = 200;
@@ -131,8 +153,11 @@ export async function sendDataStream<T>(
   let count = 0;
   try {
     while (!next.done) {
-      chunk += (count === 0 ? '' : ',') + JSON.stringify(present(next.value));
-      count += 1;
+      const elements = elementsOf(next.value);
+      if (elements !== '') {
+        chunk += (count === 0 ? '' : ',') + elements;
+        count += 1;
+      }
       // Small items go out in fewer, larger writes; wait when the client reads slower than we produce.
       if (chunk.length >= STREAM_FLUSH_CHARS) {
         const accepted = response.write(chunk);
@@ -144,7 +169,8 @@ export async function sendDataStream<T>(
       }
       next = await iterator.next();
     }
-    const after = options.after ? JSON.stringify(options.after(count)).slice(1, -1) : '';
+    const after =
+      'after' in options && options.after ? JSON.stringify(options.after(count)).slice(1, -1) : '';
     response.end(`${chunk}]${after ? ',' : ''}${after}}}`);
   } catch (error) {
     response.req.log.error({ err: error }, 'stream failed after the response started; cutting it short');

@@ -78,7 +78,7 @@ describe('ticket list pages: cursor mode and Link (fakes over gRPC)', () => {
         cursor: ['Invalid cursor'],
       });
       expect(fakes.tickets.calls.ListTickets).to.equal(undefined);
-      expect(fakes.tickets.calls.SearchTickets).to.equal(undefined);
+      expect(fakes.tickets.calls.SearchTicketsJson).to.equal(undefined);
     });
 
     it("passes the service's refusal of a cursor through", async () => {

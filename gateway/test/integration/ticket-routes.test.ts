@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { AppError } from '@tix/kit';
 import { expectError } from '@tix/kit/testing';
-import { TICKET_JSON, ticketMessage } from '../support/fake-tickets.js';
+import { TICKET_JSON, ticketMessage, ticketsJsonBatch } from '../support/fake-tickets.js';
 import { READ_WRITE_KEY, useFakeTicketGateway } from '../support/fake-ticket-gateway.js';
 
 describe('ticket routes: list, create, get, update, delete (fakes over gRPC)', () => {
@@ -64,7 +64,7 @@ describe('ticket routes: list, create, get, update, delete (fakes over gRPC)', (
     it('with q streams every match and no pagination', async () => {
       const response = await call('GET', '/tickets?project_id=1&q=printer&sort=-id&status=open');
       expect(response.body).to.deep.equal({ ok: true, data: { tickets: [TICKET_JSON] } });
-      expect(fakes.tickets.lastRequest.SearchTickets).to.deep.include({
+      expect(fakes.tickets.lastRequest.SearchTicketsJson).to.deep.include({
         q: 'printer',
         sort: '-id',
         status: 'open',
@@ -73,9 +73,16 @@ describe('ticket routes: list, create, get, update, delete (fakes over gRPC)', (
     });
 
     it('with q streams thousands of matches as one valid JSON document', async () => {
-      fakes.tickets.override('SearchTickets', () =>
-        Array.from({ length: 3_000 }, (_, i) => ticketMessage({ id: i + 1, title: `match ${i}` })),
+      // Batches of 500 as the service's cursor reads them, and an empty one (a last FETCH).
+      const matches = Array.from({ length: 3_000 }, (_, i) =>
+        ticketMessage({ id: i + 1, title: `match ${i}` }),
       );
+      fakes.tickets.override('SearchTicketsJson', () => [
+        ...Array.from({ length: 6 }, (_, batch) =>
+          ticketsJsonBatch(matches.slice(batch * 500, (batch + 1) * 500)),
+        ),
+        ticketsJsonBatch([]),
+      ]);
       const response = await call('GET', '/tickets?project_id=1&q=match');
       expect(response.status).to.equal(200);
       expect(response.body.data.tickets).to.have.length(3_000);
@@ -84,7 +91,7 @@ describe('ticket routes: list, create, get, update, delete (fakes over gRPC)', (
     });
 
     it('with q answers a service refusal before any match as the error envelope', async () => {
-      fakes.tickets.override('SearchTickets', () => {
+      fakes.tickets.override('SearchTicketsJson', () => {
         throw AppError.badRequest('Invalid q', { q: ['q must not contain NUL characters'] });
       });
       const response = await call('GET', '/tickets?project_id=1&q=x');

@@ -19,6 +19,12 @@ export function ticketsAnswer(request: { tickets_as_json?: boolean }, tickets: t
   return { tickets: [], tickets_json: Buffer.from(JSON.stringify(json)) };
 }
 
+/** One batch of SearchTicketsJson: the tickets as the API's JSON array. */
+export function ticketsJsonBatch(tickets: ticket.Ticket[]): ticket.TicketsJson {
+  const json = tickets.map((message) => presentTicket(message as ticket.Ticket__Output));
+  return { tickets_json: Buffer.from(JSON.stringify(json)) };
+}
+
 /** A ticket message as the service would send it; fields absent unless given. */
 export function ticketMessage(overrides: Partial<ticket.Ticket> = {}): ticket.Ticket {
   return {
@@ -74,9 +80,9 @@ const defaultHandlers: Record<string, Handler> = {
     const tickets = ticketsAnswer(request, [ticketMessage({ project_id: request.project_id })]);
     return { ...tickets, pagination: { total: 1, page: request.page?.page, per_page: 50, total_pages: 1 } };
   },
-  /** Streamed: the messages to yield. */
-  SearchTickets(request: ticket.SearchTicketsRequest__Output) {
-    return [ticketMessage({ project_id: request.project_id })];
+  /** Streamed: the batches to yield (each a JSON array, as the service's cursor batches). */
+  SearchTicketsJson(request: ticket.SearchTicketsRequest__Output) {
+    return [ticketsJsonBatch([ticketMessage({ project_id: request.project_id })])];
   },
   CreateTicket(request: ticket.CreateTicketRequest__Output) {
     return ticketMessage({ project_id: request.project_id, title: request.title });

@@ -9,12 +9,29 @@ import { moveTicket } from './lanes/move-ticket.js';
 import { mergeTicket } from './merges/merge-ticket.js';
 import { createTicket } from './tickets/create-ticket.js';
 import { deleteTicket, restoreTicket } from './tickets/delete-restore-ticket.js';
-import { getTicket, listTickets, searchTickets } from './tickets/read-tickets.js';
+import { getTicket, listTickets, searchTickets, type SearchTicketsInput } from './tickets/read-tickets.js';
 import type { ProjectTicket, TicketDeps } from './tickets/ticket-steps.js';
 import { ticketsJsonBytes, toTicketMessage } from './tickets/ticket-mapper.js';
 import { updateTicket } from './tickets/update-ticket.js';
 
 export type TicketHandlers = AsyncHandlers<ticket.TicketServiceHandlers>;
+
+/** A search's parameters as searchTickets takes them (both search calls take the same request). */
+function searchInput(request: ticket.SearchTicketsRequest__Output): SearchTicketsInput {
+  return {
+    projectId: request.project_id,
+    q: request.q,
+    sort: request.sort,
+    status: request.status,
+    priority: request.priority,
+    assignee: request.assignee,
+    tag: request.tag,
+    unassigned: request.unassigned,
+    createdSince: request.created_since,
+    updatedSince: request.updated_since,
+    deletedOnly: request.deleted_only,
+  };
+}
 
 function message(result: ProjectTicket): ticket.Ticket__Output {
   return toTicketMessage(result.row, result.project);
@@ -67,26 +84,15 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
     },
 
     async *SearchTickets(request, context) {
-      const { project, batches } = await searchTickets(
-        deps,
-        {
-          projectId: request.project_id,
-          q: request.q,
-          sort: request.sort,
-          status: request.status,
-          priority: request.priority,
-          assignee: request.assignee,
-          tag: request.tag,
-          unassigned: request.unassigned,
-          createdSince: request.created_since,
-          updatedSince: request.updated_since,
-          deletedOnly: request.deleted_only,
-        },
-        context,
-      );
+      const { project, batches } = await searchTickets(deps, searchInput(request), context);
       for await (const rows of batches) {
         for (const row of rows) yield toTicketMessage(row, project);
       }
+    },
+
+    async *SearchTicketsJson(request, context) {
+      const { project, batches } = await searchTickets(deps, searchInput(request), context);
+      for await (const rows of batches) yield { tickets_json: ticketsJsonBytes(rows, project) };
     },
 
     async CreateTicket(request, context) {

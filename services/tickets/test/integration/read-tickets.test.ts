@@ -264,6 +264,17 @@ describe('tickets: GetTicket and ListTickets', () => {
       const found = await searchAll(f, { project_id: project, q: 'haystack needle', sort: '+id' });
       expect(found).to.have.length(1_234);
       expect(found.map((t) => t.title)).to.deep.equal(many.map((title) => `haystack ${title}`));
+
+      // SearchTicketsJson: the same matches as the API's JSON, one message per batch of the cursor.
+      const batches: Buffer[] = [];
+      const request = { project_id: project, q: 'haystack needle', sort: '+id' };
+      for await (const batch of f.client.SearchTicketsJson(request, f.agent))
+        batches.push(batch.tickets_json);
+      expect(batches.map((batch) => (JSON.parse(batch.toString('utf8')) as unknown[]).length)).to.deep.equal([
+        500, 500, 234,
+      ]);
+      const joined = `[${batches.map((batch) => batch.toString('utf8').slice(1, -1)).join(',')}]`;
+      expect(joined).to.equal(JSON.stringify(found.map(presentTicket)));
     });
   });
 
