@@ -16,11 +16,10 @@ import { updateTicket } from './tickets/update-ticket.js';
 
 export type TicketHandlers = AsyncHandlers<ticket.TicketServiceHandlers>;
 
-/** A search's parameters as searchTickets takes them (both search calls take the same request). */
-function searchInput(request: ticket.SearchTicketsRequest__Output): SearchTicketsInput {
+/** The filters a list and a search share, as the use cases take them. */
+function filterInput(request: ticket.ListTicketsRequest__Output | ticket.SearchTicketsRequest__Output) {
   return {
     projectId: request.project_id,
-    q: request.q,
     sort: request.sort,
     status: request.status,
     priority: request.priority,
@@ -31,6 +30,11 @@ function searchInput(request: ticket.SearchTicketsRequest__Output): SearchTicket
     updatedSince: request.updated_since,
     deletedOnly: request.deleted_only,
   };
+}
+
+/** A search's parameters as searchTickets takes them (both search calls take the same request). */
+function searchInput(request: ticket.SearchTicketsRequest__Output): SearchTicketsInput {
+  return { ...filterInput(request), q: request.q };
 }
 
 function message(result: ProjectTicket): ticket.Ticket__Output {
@@ -59,20 +63,7 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
     async ListTickets(request, context) {
       const list = await listTickets(
         deps,
-        {
-          projectId: request.project_id,
-          page: request.page,
-          sort: request.sort,
-          status: request.status,
-          priority: request.priority,
-          assignee: request.assignee,
-          tag: request.tag,
-          unassigned: request.unassigned,
-          createdSince: request.created_since,
-          updatedSince: request.updated_since,
-          deletedOnly: request.deleted_only,
-          cursor: request.cursor,
-        },
+        { ...filterInput(request), page: request.page, cursor: request.cursor },
         context,
       );
       // Asked by the gateway, which only passes them on: the tickets as the API's JSON, not messages.

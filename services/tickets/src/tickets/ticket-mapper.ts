@@ -2,7 +2,7 @@
  * Tickets as ticket.v1 messages, and as the public JSON: objects (event payloads) and JSON text (the
  * list and board answers the gateway passes on without decoding them).
  */
-import { presentTicket, type ticket, type TicketJson } from '@tix/protos';
+import type { ticket, TicketJson } from '@tix/protos';
 import { statusLabel, type ProjectWorkflow } from '../lookup/workflow.js';
 import type { Priority, TicketRow } from './ticket-row.js';
 
@@ -49,17 +49,13 @@ export function toTicketMessage(row: TicketRow, project: ProjectWorkflow): ticke
   };
 }
 
-/** The ticket exactly as the public API returns it (webhook and event payloads). */
-export function toTicketJson(row: TicketRow, project: ProjectWorkflow): TicketJson {
-  return presentTicket(toTicketMessage(row, project));
-}
-
 /**
- * The ticket as the public API's JSON text, built straight from the row: byte for byte
- * `JSON.stringify(presentTicket(toTicketMessage(row, project)))` (the unit tests hold it to that),
- * without the message, the custom fields' JSON round trip, or the copies in between.
+ * The ticket exactly as the public API returns it (webhook and event payloads, and the JSON text of
+ * lists and boards), built straight from the row: what `presentTicket(toTicketMessage(row, project))`
+ * gives, key order included (the unit tests hold it to that), without the message and the custom
+ * fields' JSON round trip in between.
  */
-export function ticketJsonText(row: TicketRow, project: ProjectWorkflow): string {
+export function toTicketJson(row: TicketRow, project: ProjectWorkflow): TicketJson {
   const merged = row.mergedIntoId;
   const json: TicketJson = {
     id: row.id,
@@ -86,7 +82,12 @@ export function ticketJsonText(row: TicketRow, project: ProjectWorkflow): string
     resolution_type: row.resolutionType,
   };
   if (merged !== null) json.merged_into = merged;
-  return JSON.stringify(json);
+  return json;
+}
+
+/** The ticket as the public API's JSON text (toTicketJson). */
+export function ticketJsonText(row: TicketRow, project: ProjectWorkflow): string {
+  return JSON.stringify(toTicketJson(row, project));
 }
 
 /** Tickets as one UTF-8 JSON array of ticketJsonText (a list page's or a board lane's `tickets_json`). */
