@@ -140,23 +140,25 @@ export function cpuUse(before: CpuSnapshot, after: CpuSnapshot, responses: numbe
 export async function waitUntilQuiet(
   snapshot: () => Promise<CpuSnapshot | undefined>,
   timeoutMs = 10_000,
-): Promise<void> {
+): Promise<{ waitedMs: number; quiet: boolean }> {
   const windowMs = 250;
-  const deadline = Date.now() + timeoutMs;
+  const started = Date.now();
+  const deadline = started + timeoutMs;
   let before = await snapshot();
   if (!before) {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    return;
+    return { waitedMs: Date.now() - started, quiet: true };
   }
   while (Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, windowMs));
     const after = await snapshot();
-    if (!after) return;
+    if (!after) break;
     const { perRequestMs } = cpuUse(before, after, 1);
     const serversMs = Object.entries(perRequestMs)
       .filter(([group]) => group !== 'bench')
       .reduce((sum, [, ms]) => sum + ms, 0);
-    if (serversMs < windowMs * 0.1) return;
+    if (serversMs < windowMs * 0.1) return { waitedMs: Date.now() - started, quiet: true };
     before = after;
   }
+  return { waitedMs: Date.now() - started, quiet: false };
 }
