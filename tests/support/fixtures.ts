@@ -21,7 +21,8 @@ export function unique(label: string): string {
 
 export async function createProject(options: { statuses?: string } = {}): Promise<ProjectFixture> {
   const slug = unique('proj-');
-  const prefix = `P${randomBytes(2).toString('hex').toUpperCase()}`;
+  // 8 hex digits: the suites make hundreds of projects in one fleet, and 4 collided (422 "already used").
+  const prefix = `P${randomBytes(4).toString('hex').toUpperCase()}`;
   const args = ['project', 'create', '--name', `Project ${slug}`, '--slug', slug, '--prefix', prefix];
   if (options.statuses) args.push('--statuses', options.statuses);
   return tixJson<ProjectFixture>(args);
