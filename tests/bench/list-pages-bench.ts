@@ -22,7 +22,7 @@ import { asksFor, readBenchCommandLine } from './command-line.js';
 import { startFleetEnvironment, Teardown } from './environment.js';
 import { median } from './measure.js';
 import { describeMachine } from './report.js';
-import { seedTickets } from './seed.js';
+import { seedPlanOf, seedTickets } from './seed.js';
 
 const MODES = ['offset', 'cursor', 'first'] as const;
 type Mode = (typeof MODES)[number];
@@ -156,14 +156,7 @@ export async function runListPagesBench(argv: string[]): Promise<void> {
     const postgres = (await pool.query<{ server_version: string }>('SHOW server_version')).rows[0]!
       .server_version;
     log(`seeding ${options.tickets.toLocaleString('en-US')} tickets`);
-    const seeded = await seedTickets(pool, {
-      projectId: environment.project.id,
-      ticketTypeId: environment.ticketTypeId,
-      statuses: environment.project.statuses,
-      createdBy: environment.userId,
-      assigneeIds: environment.assigneeIds,
-      tickets: options.tickets,
-    });
+    const seeded = await seedTickets(pool, seedPlanOf(environment, options.tickets));
     log(`seeded in ${(seeded.milliseconds / 1000).toFixed(1)} s`);
 
     log(`walking ${options.page - 1} cursor pages to page ${options.page}`);

@@ -52,7 +52,14 @@ import {
   type BenchResult,
   type PerTarget,
 } from './report.js';
-import { COMMON_TAG, COMMON_WORD, RARE_WORD, removeCreatedTickets, seedProjects } from './seed.js';
+import {
+  COMMON_TAG,
+  COMMON_WORD,
+  RARE_WORD,
+  removeCreatedTickets,
+  seedPlanOf,
+  seedProjects,
+} from './seed.js';
 import { checkShapes } from './shape-check.js';
 import { isGatewayBench, runGatewayBench, UNTHROTTLED_LIMITS_ENV } from './gateway-bench.js';
 import { isWebhookBench, runWebhookBench } from './webhooks-bench.js';
@@ -198,14 +205,7 @@ async function main(): Promise<void> {
     // The other projects take ids no project of the fleet has (they exist in the tickets table only).
     const seeded = await seedProjects(
       pool,
-      {
-        projectId: environment.project.id,
-        ticketTypeId: environment.ticketTypeId,
-        statuses: environment.project.statuses,
-        createdBy: environment.userId,
-        assigneeIds: environment.assigneeIds,
-        tickets: options.tickets,
-      },
+      seedPlanOf(environment, options.tickets),
       options.projects,
       1_000_000,
     );

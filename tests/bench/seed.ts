@@ -9,6 +9,7 @@
  * service can place new tickets before, between or after them.
  */
 import type pg from 'pg';
+import type { BenchEnvironment } from './environment.js';
 import { seededLaneRankSql } from './lane-rank.js';
 
 export interface SeedPlan {
@@ -29,6 +30,18 @@ export interface SeedResult {
   firstId: number;
   lastId: number;
   milliseconds: number;
+}
+
+/** The plan that seeds `tickets` tickets into the bench environment's project, by its user and assignees. */
+export function seedPlanOf(environment: BenchEnvironment, tickets: number): SeedPlan {
+  return {
+    projectId: environment.project.id,
+    ticketTypeId: environment.ticketTypeId,
+    statuses: environment.project.statuses,
+    createdBy: environment.userId,
+    assigneeIds: environment.assigneeIds,
+    tickets,
+  };
 }
 
 /**
