@@ -11,8 +11,8 @@ export function writeJson(response: Response, status: number, body: unknown): vo
   writeJsonText(response, status, JSON.stringify(body));
 }
 
-/** Writes JSON already serialised (once, by a caller that also needed its bytes). */
-export function writeJsonText(response: Response, status: number, payload: string): void {
+/** Writes JSON already serialised (once, by a caller that also needed its bytes, or spliced). */
+export function writeJsonText(response: Response, status: number, payload: string | Buffer): void {
   response.statusCode = status;
   response.setHeader('Content-Type', 'application/json; charset=utf-8');
   response.setHeader('Content-Length', Buffer.byteLength(payload));
@@ -78,11 +78,7 @@ export function spliceJson(value: unknown): Buffer {
 
 /** Sends a success envelope whose data holds RawJson (see spliceJson); otherwise as sendData. */
 export function sendSplicedData(response: Response, data: unknown, status = 200): void {
-  const body = spliceJson({ ok: true, data });
-  response.statusCode = status;
-  response.setHeader('Content-Type', 'application/json; charset=utf-8');
-  response.setHeader('Content-Length', body.length);
-  response.end(body);
+  writeJsonText(response, status, spliceJson({ ok: true, data }));
 }
 
 /**
