@@ -630,4 +630,29 @@ describe('the ticket list and ticket view in a browser', function () {
     await expectAccessible(page);
     await screenshot(page, 'tickets-phone-dark');
   });
+  it('opens a ticket from a board opened by its URL: the project in the URL carries on and is remembered', async () => {
+    // The switcher remembers another project; the board is then opened by a link naming this one.
+    const other = await createProject();
+    const { page } = await signInAs('agent', `/board?project=${project.slug}`);
+    const switcher = page.locator('.project-switcher select');
+    await switcher.selectOption(other.slug);
+    await page.goto(`/board?project=${project.slug}`);
+    const ticket = seeded[4]!;
+    const card = page.locator(
+      `a.card-title[href="/tickets/${ticket.id}"], a.card-title[href^="/tickets/${ticket.id}?"]`,
+    );
+    await card.click();
+    const notFound = page.getByRole('heading', { name: 'Ticket not found' });
+    await page.locator('[data-ticket-ready]').or(notFound).waitFor();
+    expect(await notFound.count(), 'the ticket of the board, not "not found"').to.equal(0);
+    expect(await page.locator('[data-ticket-ready]').textContent()).to.contain(
+      (await ticketOnServer(ticket.id)).title,
+    );
+    // Every screen reached from it works in the same project, which is now the remembered one.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Activity' }).click();
+    expect(new URL(page.url()).searchParams.get('project')).to.equal(project.slug);
+    await page.goto('/tickets');
+    await page.locator('[data-tickets-ready]').waitFor();
+    expect(await switcher.inputValue()).to.equal(project.slug);
+  });
 });

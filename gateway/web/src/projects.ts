@@ -1,9 +1,10 @@
 /**
  * The projects the signed-in user can see (GET /api/projects, with their statuses) and the one the
  * console works in: `?project=<slug>` when the URL names one, else the last one chosen (kept in
- * localStorage), else the first.
+ * localStorage), else the first. A project the URL names becomes the remembered one, so that a link
+ * without `?project=` (a ticket opened from a board that was opened by its URL) stays in it.
  */
-import { computed, signal } from '@preact/signals';
+import { computed, effect, signal } from '@preact/signals';
 import { api, call } from './api/client';
 import type { components } from './generated/api';
 import { location, setQuery } from './router';
@@ -34,13 +35,23 @@ export async function loadProjects(): Promise<void> {
   projects.value = answer.projects;
 }
 
-/** Switches the console to `slug` (remembered for the next visit). */
-export function chooseProject(slug: string): void {
+function remember(slug: string): void {
   chosenSlug.value = slug;
   try {
     window.localStorage.setItem(STORAGE_KEY, slug);
   } catch {
     // Private windows may refuse storage; the URL still carries the choice.
   }
+}
+
+effect(() => {
+  const named = location.value.query.get('project');
+  if (named && named !== chosenSlug.peek() && projects.value?.some((project) => project.slug === named))
+    remember(named);
+});
+
+/** Switches the console to `slug` (remembered for the next visit). */
+export function chooseProject(slug: string): void {
+  remember(slug);
   setQuery({ project: slug });
 }

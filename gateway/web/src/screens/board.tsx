@@ -17,6 +17,7 @@ import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
 import { EmptyState, Loading } from '../ui/empty-state';
 import type { ScreenProps } from './screen';
+import { ticketPath } from './ticket/model';
 
 type Ticket = components['schemas']['Ticket'];
 type User = components['schemas']['User'];
@@ -123,11 +124,13 @@ function MoveDialog({
 
 function Card({
   ticket,
+  project,
   assignee,
   canMove,
   onMoveMenu,
 }: {
   ticket: Ticket;
+  project: Project;
   assignee: User | undefined;
   canMove: boolean;
   onMoveMenu: () => void;
@@ -138,7 +141,7 @@ function Card({
         <span class="card-number">{ticket.ticket_number}</span>
         <span class={`priority priority-${ticket.priority}`}>{ticket.priority_label}</span>
       </div>
-      <a class="card-title" href={`/tickets/${ticket.id}`}>
+      <a class="card-title" href={ticketPath(ticket.id, project)}>
         {ticket.title}
       </a>
       <div class="card-bottom">
@@ -154,6 +157,7 @@ function Card({
 }
 
 function Lane({
+  project,
   laneKey,
   label,
   tickets,
@@ -163,6 +167,7 @@ function Lane({
   onDrop,
   onMoveMenu,
 }: {
+  project: Project;
   laneKey: string;
   label: string;
   tickets: Ticket[];
@@ -219,6 +224,7 @@ function Lane({
           <Card
             key={ticket.id}
             ticket={ticket}
+            project={project}
             assignee={ticket.assigned_to === null ? undefined : users.get(ticket.assigned_to)}
             canMove={canMove}
             onMoveMenu={() => onMoveMenu(ticket, index)}
@@ -348,6 +354,7 @@ export default function BoardScreen({ query }: ScreenProps) {
             {Object.entries(board.lanes).map(([key, tickets]) => (
               <Lane
                 key={key}
+                project={project}
                 laneKey={key}
                 label={laneLabel(project, key)}
                 tickets={tickets}
