@@ -551,4 +551,58 @@ describe('the assistant in the console', function () {
       await guardrails({ close_duplicate: { mode: 'off' } });
     }
   });
+
+  it("words the panel's predictions as a person reads them: the assignee's name, a drafted note's text", async () => {
+    const { data: before } = (await agent.call('GET', inProject('/ai/suggest-reply/availability'))).body;
+    const reply = 'Replace the HDMI cable of the projector; the flicker stops at once.';
+    for (let i = 0; i < 6; i += 1) {
+      const ticket = await createTicket<Ticket>(customerKey, {
+        ticket_type_id: typeId,
+        title: `The projector in meeting room Orion flickers (${i})`,
+        description: 'The projector in meeting room Orion flickers every few minutes during calls.',
+        assigned_to: users.agent.id,
+      });
+      await createComment(agentKey, ticket.id, { content: reply, is_internal: false });
+      const closed = await request(`/v1/tickets/${ticket.id}/status`, {
+        method: 'PATCH',
+        key: agentKey,
+        body: { status: 'closed', resolution_type: 'resolved' },
+      });
+      expect(closed.status, closed.text).to.equal(200);
+    }
+    await eventually(async () => {
+      const response = await agent.call('GET', inProject('/ai/suggest-reply/availability'));
+      return response.body.data?.corpus.resolved_tickets >= before.corpus.resolved_tickets + 6;
+    }, ARRIVAL_MS);
+    const ticket = await createTicket<Ticket>(customerKey, {
+      ticket_type_id: typeId,
+      title: 'The projector in meeting room Orion flickers again',
+      description: 'The projector in meeting room Orion flickers every few minutes during calls.',
+    });
+    await eventually(async () => {
+      const response = await agent.call('GET', inProject(`/ai/predictions?ticket_id=${ticket.id}`));
+      const types = ((response.body.data?.predictions ?? []) as { action_type: string }[]).map(
+        (prediction) => prediction.action_type,
+      );
+      return types.includes('assign') && types.includes('post_internal_note');
+    }, ARRIVAL_MS * 2);
+
+    const { page } = await signInAs('agent', inProject(`/tickets/${ticket.id}`));
+    const panel = page.getByRole('complementary', { name: 'Assistant' });
+    const prediction = (starts: string) =>
+      panel.locator('.ai-prediction').filter({ has: page.locator('strong', { hasText: starts }) });
+    const name = `User ${users.agent.email}`;
+    const assign = prediction('Assign to');
+    await assign.waitFor();
+    expect(await assign.locator('strong').textContent()).to.equal(`Assign to ${name}`);
+    const rationale = (await assign.locator('p.muted').textContent())!;
+    expect(rationale, 'the person by name').to.contain(`resolved by ${name}`);
+    expect(rationale, 'no user id').to.not.match(/user \d/i);
+
+    const note = (await prediction('Post an internal note').textContent())!;
+    expect(note, 'the drafted text').to.contain('HDMI cable');
+    expect(note, 'no field name in the text').to.not.match(/\bcontent\b/);
+    await expectAccessible(page);
+    await screenshot(page, 'ticket-assistant-predictions');
+  });
 });

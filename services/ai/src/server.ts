@@ -85,7 +85,9 @@ export function aiService(options: AiServiceOptions = {}) {
               },
             }),
         },
-        workers: { predictions: startPredictionWorker({ pool, retriever, act, logger }) },
+        workers: {
+          predictions: startPredictionWorker({ pool, retriever, lookup: peers.lookup, act, logger }),
+        },
       };
     },
   });

@@ -89,6 +89,7 @@ export async function startTestAiServer(options: TestAiServerOptions) {
       await predictPending({
         pool: service.pool,
         retriever,
+        lookup,
         act: (ticketId) => actOnPredictions(executor, ticketId),
       });
     },

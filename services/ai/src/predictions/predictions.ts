@@ -7,10 +7,12 @@
  * Duplicate candidates follow the guards of design §3.2: open, unmerged, not deleted, created before
  * the ticket, within DUPLICATE_MAX_AGE_DAYS, never the ticket itself.
  */
+import type { ServiceClient } from '@tix/kit';
 import { COMMENT_ACTION_TYPES, type AutonomyActionType } from '@tix/protos';
 import type pg from 'pg';
 import { draftFromHistory } from '../assist/assistant.js';
 import { composeReply } from '../assist/compose.js';
+import { userNames } from '../autonomy/autonomy.js';
 import type { Neighbour, Retriever } from '../retrieval/retriever.js';
 import { K, tagVotes, vote } from './knn.js';
 
@@ -46,11 +48,15 @@ interface TicketText {
   deleted: boolean;
 }
 
+export interface PredictionDeps {
+  pool: pg.Pool;
+  retriever: Retriever;
+  /** Names the predicted assignee in the rationale a person reads. */
+  lookup: Pick<ServiceClient<'lookup'>, 'GetUsers'>;
+}
+
 /** What the assistant predicts for `ticket` from its closed neighbours and older open tickets. */
-export async function predictFor(
-  deps: { pool: pg.Pool; retriever: Retriever },
-  ticket: TicketText,
-): Promise<PredictionDraft[]> {
+export async function predictFor(deps: PredictionDeps, ticket: TicketText): Promise<PredictionDraft[]> {
   const neighbours = await deps.retriever.similarClosed({
     projectIds: [ticket.project_id],
     title: ticket.title,
@@ -70,14 +76,16 @@ export async function predictFor(
       sources: sourcesOf(neighbours.filter((neighbour) => neighbour.priority === priority.value)),
     });
   const assignee = vote(neighbours, (neighbour) => neighbour.assignedTo);
-  if (assignee !== null)
+  if (assignee !== null) {
+    const name = (await userNames(deps, [assignee.value])).get(assignee.value) ?? `User ${assignee.value}`;
     drafts.push({
       actionType: 'assign',
       value: assignee.value,
       confidence: assignee.confidence,
-      rationale: `${assignee.agreeing} of ${assignee.voting} similar closed tickets were resolved by user ${assignee.value}`,
+      rationale: `${assignee.agreeing} of ${assignee.voting} similar closed tickets were resolved by ${name}`,
       sources: sourcesOf(neighbours.filter((neighbour) => neighbour.assignedTo === assignee.value)),
     });
+  }
   const tags = tagVotes(neighbours);
   if (tags !== null)
     drafts.push({
@@ -159,7 +167,7 @@ async function replyPredictions(
 }
 
 /** Records the predictions of a ticket the corpus has just seen (once per ticket and action type). */
-export async function recordPredictions(deps: { pool: pg.Pool; retriever: Retriever }, ticketId: number) {
+export async function recordPredictions(deps: PredictionDeps, ticketId: number) {
   const { rows } = await deps.pool.query<TicketText>(
     'SELECT ticket_id, project_id, title, description, created_at, deleted FROM ai_documents WHERE ticket_id = $1',
     [ticketId],

@@ -9,17 +9,13 @@
  * work the same ticket at once; the predictions are unique per ticket and action type, so the second
  * pass adds nothing, and an action is inserted under the gate with the caps counted again.
  */
-import type pg from 'pg';
 import { startPeriodicJob, type Logger, type PeriodicJob } from '@tix/kit';
-import type { Retriever } from '../retrieval/retriever.js';
-import { recordPredictions } from './predictions.js';
+import { recordPredictions, type PredictionDeps } from './predictions.js';
 
 /** Tickets predicted per pass. */
 export const PREDICTION_BATCH = 50;
 
-export interface PredictionWorkerDeps {
-  pool: pg.Pool;
-  retriever: Retriever;
+export interface PredictionWorkerDeps extends PredictionDeps {
   /** Acts on the ticket's new predictions where the guardrails say auto (actions/executor.ts). */
   act?: (ticketId: number) => Promise<unknown>;
 }

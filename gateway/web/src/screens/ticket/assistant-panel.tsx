@@ -205,6 +205,10 @@ function predictionText(prediction: Prediction, users: Map<number, User>): strin
       return `Add tags ${valueText(value)}`;
     case 'close_duplicate':
       return `Duplicate of ticket ${valueText((value as { ticket_id?: number } | null)?.ticket_id)}`;
+    case 'post_internal_note':
+    case 'send_reply':
+      // A drafted reply: its text, not the field that holds it.
+      return `${actionLabel(prediction.action_type)}: ${valueText((value as { content?: unknown } | null)?.content)}`;
     default:
       return `${actionLabel(prediction.action_type)}: ${valueText(value)}`;
   }
