@@ -214,6 +214,20 @@ function formatSize(bytes: number): string {
 
 // ---- the assistant -------------------------------------------------------------------------------
 
+/** How a suggested reply greets and signs off (docs/assistant.md); neutral when none is asked. */
+export const SUGGESTION_TONES = ['neutral', 'friendly', 'formal'] as const;
+export type SuggestionTone = (typeof SUGGESTION_TONES)[number];
+export const DEFAULT_SUGGESTION_TONE: SuggestionTone = 'neutral';
+
+/** How many resolved tickets a suggestion or an answer may draw on, and how many when not asked. */
+export const SOURCE_LIMITS = { min: 1, max: 5, default: 3 } as const;
+
+/**
+ * The confidence floor: below it no reply is suggested, unless the operator sets AI_MIN_CONFIDENCE or
+ * the caller asks its own `min_confidence` (0 to 1).
+ */
+export const DEFAULT_MIN_CONFIDENCE = 0.35;
+
 export type ConfidenceLabel = 'high' | 'medium' | 'low';
 
 /** How a confidence reads to people, Zendesk's three levels: high from 0.85, medium from 0.6, low below. */

@@ -7,6 +7,7 @@ import {
   type ai,
   AUTONOMY_ACTION_TYPES,
   type AutonomyActionType,
+  SOURCE_LIMITS,
 } from '@tix/protos';
 import type { ActionRow } from './actions/action-store.js';
 import { acknowledgeAction, listActions, revertAction, type ReviewDeps } from './actions/review.js';
@@ -35,9 +36,9 @@ import { searchTickets } from './search/search-tickets.js';
 
 export type AiHandlers = AsyncHandlers<ai.AiServiceHandlers>;
 
-/** Sources per answer: 1 to MAX_SOURCES (0: 3). */
-const MAX_SOURCES = 5;
-const sourcesWanted = (value: number) => Math.min(Math.max(value || 3, 1), MAX_SOURCES);
+/** Sources per answer, within SOURCE_LIMITS (0: the default). */
+const sourcesWanted = (value: number) =>
+  Math.min(Math.max(value || SOURCE_LIMITS.default, SOURCE_LIMITS.min), SOURCE_LIMITS.max);
 
 function sourceMessage(source: SourceInfo): ai.Source {
   return {
@@ -269,7 +270,8 @@ export function aiHandlers(
     async Evaluate(request) {
       const k = request.k || 3;
       // Beyond the sources a suggestion can show, recall@k would measure nothing a user sees.
-      if (k < 1 || k > MAX_SOURCES) throw AppError.validation({ k: [`must be from 1 to ${MAX_SOURCES}`] });
+      if (k < 1 || k > SOURCE_LIMITS.max)
+        throw AppError.validation({ k: [`must be from 1 to ${SOURCE_LIMITS.max}`] });
       const result = await evaluate(deps, request.project_id, k);
       return {
         project_id: request.project_id,

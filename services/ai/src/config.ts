@@ -5,9 +5,7 @@
  */
 import { z } from 'zod';
 import { env, serviceConfig } from '@tix/kit';
-
-/** Below this confidence a suggestion is not offered (design §3.2). */
-export const DEFAULT_MIN_CONFIDENCE = 0.35;
+import { DEFAULT_MIN_CONFIDENCE } from '@tix/protos';
 /** The model asked when AI_OPENAI_MODEL is unset (Ollama's common default). */
 export const DEFAULT_MODEL = 'llama3.1';
 

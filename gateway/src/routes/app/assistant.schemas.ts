@@ -7,10 +7,14 @@
 import { z } from 'zod';
 import {
   codePointLength,
+  DEFAULT_MIN_CONFIDENCE,
+  DEFAULT_SUGGESTION_TONE,
   fitsCodePoints,
   hasControlCharacters,
   hasLoneSurrogate,
   MAX_INT32,
+  SOURCE_LIMITS,
+  SUGGESTION_TONES,
 } from '@tix/protos';
 import {
   enumField,
@@ -23,9 +27,6 @@ import {
 } from '../../http/schema-fields.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
 
-export const TONES = ['neutral', 'friendly', 'formal'] as const;
-/** How many resolved tickets a suggestion or an answer may draw on. */
-export const SOURCE_LIMITS = { min: 1, max: 5, default: 3 } as const;
 export const SEARCH_LIMITS = { q: 200, questionMin: 3, question: 500 } as const;
 export const INVALID_PREDICTION_ID_MESSAGE = 'Invalid prediction id';
 const MIN_CONFIDENCE_MESSAGE = 'Min confidence must be a number from 0 to 1';
@@ -68,10 +69,10 @@ const sourcesDescription = `At most this many resolved tickets to draw on, ${SOU
 export const suggestReplyBody = z.object(
   {
     ticket_id: idField('Ticket ID', { description: 'The ticket to reply to, in the project.', example: 42 }),
-    tone: enumField('Tone', TONES, {
-      description: `${TONES.join(', ')}: how the reply greets and signs off.`,
+    tone: enumField('Tone', SUGGESTION_TONES, {
+      description: `${SUGGESTION_TONES.join(', ')}: how the reply greets and signs off.`,
       example: 'friendly',
-    }).default('neutral'),
+    }).default(DEFAULT_SUGGESTION_TONE),
     max_sources: integerField('Max sources', {
       min: SOURCE_LIMITS.min,
       max: SOURCE_LIMITS.max,
@@ -83,8 +84,7 @@ export const suggestReplyBody = z.object(
       .min(0, MIN_CONFIDENCE_MESSAGE)
       .max(1, MIN_CONFIDENCE_MESSAGE)
       .meta({
-        description:
-          "Suggest nothing below this confidence, 0 to 1; absent: the assistant's floor (0.35 by default).",
+        description: `Suggest nothing below this confidence, 0 to 1; absent: the assistant's floor (${DEFAULT_MIN_CONFIDENCE} by default).`,
         example: 0.5,
       })
       .optional(),

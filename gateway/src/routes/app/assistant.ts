@@ -9,7 +9,7 @@
  * of the suggestion quota.
  */
 import type { OutgoingContext } from '@tix/kit';
-import type { ticket } from '@tix/protos';
+import { SOURCE_LIMITS, type ticket } from '@tix/protos';
 import { sendData } from '../../http/envelope.js';
 import { callContext, requirePrincipal, requireProject } from '../../http/request-context.js';
 import { holdsScope } from '../../middleware/require-access.js';
@@ -42,7 +42,6 @@ import {
   predictionIdParams,
   searchAiQuery,
   searchTicketsQuery,
-  SOURCE_LIMITS,
   suggestReplyBody,
 } from './assistant.schemas.js';
 

@@ -3,10 +3,10 @@
  * someone else), personal data redacted, and the HTML form (escaped paragraphs, no markup from the
  * source). Tones: neutral, friendly, formal.
  */
+import { DEFAULT_SUGGESTION_TONE, SUGGESTION_TONES, type SuggestionTone as Tone } from '@tix/protos';
 import { redact } from './redact.js';
 
-export const TONES = ['neutral', 'friendly', 'formal'] as const;
-export type Tone = (typeof TONES)[number];
+export type { Tone };
 
 const GREETINGS: Record<Tone, string> = {
   neutral: 'Hello,',
@@ -18,7 +18,7 @@ const GREETINGS: Record<Tone, string> = {
 const GREETING_LINE = /^\s*(hi|hello|hey|dear|good (morning|afternoon|evening)|greetings)\b[^\n]{0,60}$/i;
 
 export function toneOf(value: string): Tone {
-  return (TONES as readonly string[]).includes(value) ? (value as Tone) : 'neutral';
+  return (SUGGESTION_TONES as readonly string[]).includes(value) ? (value as Tone) : DEFAULT_SUGGESTION_TONE;
 }
 
 const ESCAPES: Record<string, string> = {

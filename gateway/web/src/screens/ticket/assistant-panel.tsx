@@ -6,6 +6,11 @@
  * what the assistant did to this ticket on its own, with Acknowledge and Revert for team leads.
  */
 import { useEffect, useId, useState } from 'preact/hooks';
+import {
+  DEFAULT_SUGGESTION_TONE,
+  SUGGESTION_TONES,
+  type SuggestionTone as Tone,
+} from '@tix/protos/vocabulary';
 import { api, call, isConflict, showError } from '../../api/client';
 import type { components } from '../../generated/api';
 import { can } from '../../session';
@@ -29,7 +34,6 @@ type Ticket = components['schemas']['Ticket'];
 type User = components['schemas']['User'];
 type Suggestion = components['schemas']['Suggestion'];
 type Availability = NonNullable<Awaited<ReturnType<typeof loadAvailability>>>;
-type Tone = 'neutral' | 'friendly' | 'formal';
 
 export interface AssistantPanelProps {
   ticket: Ticket;
@@ -37,8 +41,6 @@ export interface AssistantPanelProps {
   onInsertReply: (text: string) => void;
   onChanged: () => void;
 }
-
-const TONES: Tone[] = ['neutral', 'friendly', 'formal'];
 
 const REASONS: Record<string, string> = {
   disabled: 'The assistant is turned off.',
@@ -101,7 +103,7 @@ function SuggestReply({
   onInsertReply: (text: string) => void;
   onSuggested: () => void;
 }) {
-  const [tone, setTone] = useState<Tone>('neutral');
+  const [tone, setTone] = useState<Tone>(DEFAULT_SUGGESTION_TONE);
   const [busy, setBusy] = useState(false);
   const [suggestion, setSuggestion] = useState<Suggestion | null>(null);
   const [noSuggestion, setNoSuggestion] = useState<string | null>(null);
@@ -141,7 +143,7 @@ function SuggestReply({
       <div class="ai-suggest-controls">
         <label for={toneId}>Tone</label>
         <select id={toneId} value={tone} onChange={(event) => setTone(event.currentTarget.value as Tone)}>
-          {TONES.map((value) => (
+          {SUGGESTION_TONES.map((value) => (
             <option key={value} value={value}>
               {value[0]!.toUpperCase() + value.slice(1)}
             </option>
