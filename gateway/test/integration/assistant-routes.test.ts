@@ -176,7 +176,11 @@ describe('assistant routes + real lookup, ticket and ai services (fresh database
     ).key;
     admin.close();
     tickets = await startTestTicketServer({ lookupAddress: lookup.address, label: 'gateway_assistant' });
-    assistant = await startTestAiServer({ lookupAddress: lookup.address, label: 'gateway_assistant' });
+    assistant = await startTestAiServer({
+      lookupAddress: lookup.address,
+      ticketsAddress: tickets.address,
+      label: 'gateway_assistant',
+    });
     gateway = await startTestGateway({
       services: { lookup: lookup.address, tickets: tickets.address, ai: assistant.address },
     });

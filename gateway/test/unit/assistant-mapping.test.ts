@@ -34,6 +34,7 @@ const availability = (overrides: Partial<ai.Availability__Output> = {}): ai.Avai
   provider: { ...provider, kind: 'openai', model: 'llama3', external: true, fallback: 'retrieval' },
   resolved_tickets: 1284,
   min_required: 10,
+  autonomy_killed: false,
   ...overrides,
 });
 
@@ -115,6 +116,13 @@ describe('assistant presenters', () => {
     });
     const withoutLimits = presentAvailability(availability({ provider }), null);
     expect([withoutLimits.provider.fallback, withoutLimits.rate_limit]).to.deep.equal([null, null]);
+  });
+
+  it('availability: autonomy killed while the ai service reports a kill switch; suggestions stay available', () => {
+    expect(presentAvailability(availability({ autonomy_killed: true }), null)).to.deep.include({
+      available: true,
+      autonomy: 'killed',
+    });
   });
 
   it("availability: a spent quota is rate_limited, after the service's own reason", () => {

@@ -23,6 +23,7 @@ import {
 import {
   activateKillSwitch,
   clearKillSwitch,
+  killSwitchActive,
   readAutonomy,
   updateGuardrails,
   userNames,
@@ -31,6 +32,7 @@ import {
 } from './autonomy/autonomy.js';
 import { ensureProjectRows, readGuardrails } from './autonomy/autonomy-store.js';
 import { evaluate, DEFAULT_THRESHOLD } from './evaluation/evaluate.js';
+import { readTicketSubject } from './peers/tickets.js';
 import { PREVIEW_WINDOW_DAYS, previewThreshold } from './preview/threshold-preview.js';
 import { searchTickets } from './search/search-tickets.js';
 
@@ -164,11 +166,16 @@ export function aiHandlers(
     deps.llm === null ? RETRIEVAL_PROVIDER : { kind: 'openai', model: deps.llm.model, external: true };
   return {
     async SuggestReply(request, context) {
+      const subject = await readTicketSubject(
+        deps.tickets,
+        { projectId: request.project_id, ticketId: request.ticket_id },
+        context,
+      );
       const result = await suggestReply(deps, {
         projectId: request.project_id,
         ticketId: request.ticket_id,
-        title: request.title,
-        description: request.description,
+        title: subject.title,
+        description: subject.description,
         tone: request.tone,
         maxSources: sourcesWanted(request.max_sources),
         minConfidence: request.min_confidence,
@@ -197,14 +204,24 @@ export function aiHandlers(
       };
     },
 
-    async GetAvailability(request) {
-      const resolved = await resolvedCount(deps.pool, [request.project_id]);
+    async GetAvailability(request, context) {
+      if (request.ticket_id !== undefined)
+        await readTicketSubject(
+          deps.tickets,
+          { projectId: request.project_id, ticketId: request.ticket_id },
+          context,
+        );
+      const [resolved, killed] = await Promise.all([
+        resolvedCount(deps.pool, [request.project_id]),
+        killSwitchActive(deps.pool, request.project_id),
+      ]);
       return {
         available: resolved >= MIN_RESOLVED,
         ...(resolved >= MIN_RESOLVED ? {} : { reason: 'insufficient_history' }),
         provider: { ...configured, ...(deps.llm === null ? {} : { fallback: 'retrieval' }) },
         resolved_tickets: resolved,
         min_required: MIN_RESOLVED,
+        autonomy_killed: killed,
       };
     },
 
@@ -248,7 +265,12 @@ export function aiHandlers(
       };
     },
 
-    async ListPredictions(request) {
+    async ListPredictions(request, context) {
+      await readTicketSubject(
+        deps.tickets,
+        { projectId: request.project_id, ticketId: request.ticket_id },
+        context,
+      );
       const { rows } = await deps.pool.query<PredictionRow>(
         `SELECT * FROM ai_predictions WHERE project_id = $1 AND ticket_id = $2 ORDER BY action_type`,
         [request.project_id, request.ticket_id],

@@ -113,18 +113,14 @@ export function presentSuggestReplyResult(result: ai.SuggestReplyResult__Output)
  * rate limits). A spent quota makes an otherwise available assistant `rate_limited`; a reason of the
  * service's own (no history yet, a provider down) comes first, since waiting would not cure it.
  */
-export function presentAvailability(
-  message: ai.Availability__Output,
-  budget: RateLimitBudget | null,
-  killed = false,
-) {
+export function presentAvailability(message: ai.Availability__Output, budget: RateLimitBudget | null) {
   const provider = providerOf(message.provider);
   const spent = budget !== null && budget.remaining === 0;
   return {
     available: message.available && !spent,
     reason: message.available ? (spent ? 'rate_limited' : null) : (message.reason ?? null),
     provider: { ...presentProvider(provider), fallback: provider.fallback ?? null },
-    autonomy: killed ? AUTONOMY_KILLED : AUTONOMY_STATUS,
+    autonomy: message.autonomy_killed ? AUTONOMY_KILLED : AUTONOMY_STATUS,
     rate_limit: budget && {
       limit: budget.limit,
       remaining: budget.remaining,

@@ -1,15 +1,15 @@
 /**
  * The assistant on the session host (design note §5.7; issue 14): suggested replies and whether they
  * can be had, ranked search over tickets and comments, questions answered from resolved tickets, and
- * the predictions recorded for a ticket. Each is validated by assistant.schemas.ts, then AiService
- * calls, then assistant.mapping.ts. The ai service answers from its own corpus, kept from events.
+ * the predictions recorded for a ticket. Each is validated by assistant.schemas.ts, then makes one
+ * AiService call, then assistant.mapping.ts. The ai service answers from its own corpus, kept from
+ * events, and reads the ticket asked about itself (docs/assistant.md).
  *
  * Rate limits (limits/config.ts, the spec's table): POST /ai/suggest-reply 30 an hour per caller,
  * /search/* 10 a minute, /search/ai 60 an hour. Availability is not counted: it reports what is left
  * of the suggestion quota.
  */
-import type { OutgoingContext } from '@tix/kit';
-import { SOURCE_LIMITS, type ticket } from '@tix/protos';
+import { SOURCE_LIMITS } from '@tix/protos';
 import { sendData } from '../../http/envelope.js';
 import { callContext, requirePrincipal, requireProject } from '../../http/request-context.js';
 import { holdsScope } from '../../middleware/require-access.js';
@@ -49,16 +49,6 @@ export const SUGGEST_REPLY_PATH = '/ai/suggest-reply';
 /** Composing may wait on a model server (AI_OPENAI_TIMEOUT_MS, 20 s by default) before falling back. */
 export const ASSISTANT_DEADLINE_MS = 30_000;
 export const PREDICTION_NOT_FOUND_MESSAGE = 'Prediction not found';
-
-/** The ticket; 404 `Ticket not found` unless it is one of the project's (deleted ones are not). */
-function requireTicket(
-  services: ServiceClients,
-  projectId: number,
-  ticketId: number,
-  context: OutgoingContext,
-): Promise<ticket.Ticket__Output> {
-  return requireService(services, 'tickets').GetTicket({ project_id: projectId, id: ticketId }, context);
-}
 
 /**
  * The projects a search or a list of autonomous actions covers: the one named, else every project
@@ -173,15 +163,11 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
     ),
     errors: [404, 504],
     async handle({ body }, request, response, { services }) {
-      const project = requireProject(request);
-      const subject = await requireTicket(services, project.id, body.ticket_id, callContext(request));
+      // The ai service reads the ticket (404 `Ticket not found` unless it is one of the project's).
       const result = await requireService(services, 'ai').SuggestReply(
         {
-          project_id: project.id,
+          project_id: requireProject(request).id,
           ticket_id: body.ticket_id,
-          // As it is now: the assistant's corpus may not have seen the latest change yet.
-          title: subject.title,
-          description: subject.description ?? '',
           tone: body.tone,
           max_sources: body.max_sources,
           ...(body.min_confidence === undefined ? {} : { min_confidence: body.min_confidence }),
@@ -215,21 +201,17 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
     }),
     errors: [],
     async handle({ query }, request, response, { services, limits }) {
-      const project = requireProject(request);
-      const context = callContext(request);
-      if (query.ticket_id !== undefined) await requireTicket(services, project.id, query.ticket_id, context);
-      const [availability, autonomy, budget] = await Promise.all([
+      const [availability, budget] = await Promise.all([
         requireService(services, 'ai').GetAvailability(
           {
-            project_id: project.id,
+            project_id: requireProject(request).id,
             ...(query.ticket_id === undefined ? {} : { ticket_id: query.ticket_id }),
           },
-          context,
+          callContext(request),
         ),
-        requireService(services, 'ai').GetAutonomy({ project_id: project.id }, context),
         limits ? limits.budget(request, SUGGEST_REPLY_PATH) : null,
       ]);
-      sendData(response, presentAvailability(availability, budget, autonomy.kill_switch?.active === true));
+      sendData(response, presentAvailability(availability, budget));
     },
   }),
 
@@ -323,12 +305,9 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
     }),
     errors: [],
     async handle({ query }, request, response, { services }) {
-      const project = requireProject(request);
-      const context = callContext(request);
-      await requireTicket(services, project.id, query.ticket_id, context);
       const { predictions } = await requireService(services, 'ai').ListPredictions(
-        { project_id: project.id, ticket_id: query.ticket_id },
-        context,
+        { project_id: requireProject(request).id, ticket_id: query.ticket_id },
+        callContext(request),
       );
       sendData(response, { predictions: predictions.map(presentPrediction) });
     },

@@ -138,6 +138,11 @@ function shownSwitch(switches: KillSwitchRow[]): { row: KillSwitchRow | null; sc
   return { row: cleared[0] ?? null, scope: null };
 }
 
+/** Whether a kill switch (global or the project's) stops autonomous actions now. */
+export async function killSwitchActive(db: pg.Pool, projectId: number): Promise<boolean> {
+  return shownSwitch(await readSwitches(db, projectId)).scope !== null;
+}
+
 /** The Autonomy of a project (or, without one, of the global switch alone). */
 export async function readAutonomy(
   deps: AutonomyDeps,

@@ -1,22 +1,52 @@
 /**
  * The assistant end to end inside its service: events in (as the ticket and comment services emit
- * them), suggestions, search, answers and predictions out, against real lookup and PostgreSQL.
+ * them), suggestions, search, answers and predictions out, against real lookup, ticket service and
+ * PostgreSQL. The open tickets asked about are the ticket service's (the assistant reads them there);
+ * the resolved ones it learns from live in its corpus only.
  */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createServiceClient, type ServiceClient } from '@tix/kit';
+import { AppError, createServiceClient, type OutgoingContext, type ServiceClient } from '@tix/kit';
 import type { DomainEvent, EventType } from '@tix/protos';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
+import { startTestTicketServer, type TestTicketServer } from '@tix/ticket-service/testing';
 import { startTestAiServer, type TestAiServer } from '../../src/testing.js';
 
 const AGENT = 2;
 const CUSTOMER = 3;
+/** Resolved tickets live only in the corpus, under ids the ticket service will not reach here. */
+const CORPUS_IDS_FROM = 100_000;
+/** The customer, writing to the ticket service through an API key. */
+const AS_CUSTOMER: OutgoingContext = {
+  principal: {
+    kind: 'api_key',
+    user_id: CUSTOMER,
+    role: 'agent',
+    scopes: ['tickets:read', 'tickets:write', 'tickets:delete'],
+  },
+};
+
+/** The refusal `call` ends with (fails the test when it succeeds). */
+async function refusal(call: Promise<unknown>): Promise<AppError> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to be refused');
+}
 
 describe('the assistant over its corpus', function () {
   this.timeout(60_000);
   let lookup: TestLookupServer;
+  let tickets: TestTicketServer;
+  /** Until the last test stops it. */
+  let ticketsRunning = false;
+  let ticketClient: ServiceClient<'tickets'>;
+  let ticketTypeId: number;
   let assistant: TestAiServer;
   let client: ServiceClient<'ai'>;
   /** The same corpus, with a fake OpenAI-compatible model server configured. */
@@ -27,7 +57,8 @@ describe('the assistant over its corpus', function () {
   let modelAnswer: (body: { messages: { content: string }[] }, response: http.ServerResponse) => void;
   const modelRequests: string[] = [];
   let projectId: number;
-  let nextId = 1;
+  let nextId = CORPUS_IDS_FROM;
+  let nextNumber = 1;
   let nextComment = 1;
 
   const applyAll = async (domainEvent: DomainEvent) => {
@@ -47,7 +78,11 @@ describe('the assistant over its corpus', function () {
     data,
   });
 
-  /** A ticket, optionally answered publicly by an agent and closed as resolved. */
+  /**
+   * A ticket, optionally answered publicly by an agent and closed as resolved. An open one is created
+   * in the ticket service first (the assistant reads what it is asked about there), a resolved one
+   * lives in the corpus only (numbered SUP-n; the ticket service numbers the project's NEW-n).
+   */
   async function ticket(options: {
     title: string;
     description: string;
@@ -57,12 +92,24 @@ describe('the assistant over its corpus', function () {
     internalNote?: string;
     createdAt?: string;
   }): Promise<number> {
-    const id = nextId++;
+    const created = options.reply
+      ? null
+      : await ticketClient.CreateTicket(
+          {
+            project_id: projectId,
+            ticket_type_id: ticketTypeId,
+            title: options.title,
+            description: options.description,
+            custom_fields_json: '',
+          },
+          AS_CUSTOMER,
+        );
+    const id = created?.id ?? nextId++;
     const base = {
       id,
       project_id: projectId,
-      ticket_type_id: 1,
-      ticket_number: `SUP-${id}`,
+      ticket_type_id: ticketTypeId,
+      ticket_number: created?.ticket_number ?? `SUP-${nextNumber++}`,
       title: options.title,
       description: options.description,
       status: 'open',
@@ -110,7 +157,10 @@ describe('the assistant over its corpus', function () {
 
   before(async () => {
     lookup = await startTestLookupServer();
-    assistant = await startTestAiServer({ lookupAddress: lookup.address });
+    tickets = await startTestTicketServer({ lookupAddress: lookup.address, label: 'ai_tickets' });
+    ticketsRunning = true;
+    ticketClient = createServiceClient('tickets', tickets.address, { deadlineMs: 10_000 });
+    assistant = await startTestAiServer({ lookupAddress: lookup.address, ticketsAddress: tickets.address });
     client = createServiceClient('ai', assistant.address, { deadlineMs: 10_000 });
     modelServer = http.createServer((request, response) => {
       let body = '';
@@ -124,6 +174,7 @@ describe('the assistant over its corpus', function () {
     const { port } = modelServer.address() as AddressInfo;
     withModel = await startTestAiServer({
       lookupAddress: lookup.address,
+      ticketsAddress: tickets.address,
       label: 'ai_model',
       llm: {
         baseUrl: `http://127.0.0.1:${port}/v1`,
@@ -138,12 +189,22 @@ describe('the assistant over its corpus', function () {
       await lookupClient.CreateProject({
         name: 'Support',
         slug: 'support',
-        prefix: 'SUP',
+        prefix: 'NEW',
         description: '',
         statuses: [
           { slug: 'open', label: 'Open', is_closed: false },
           { slug: 'closed', label: 'Closed', is_closed: true },
         ],
+      })
+    ).id;
+    ticketTypeId = (
+      await lookupClient.CreateTicketType({
+        project_id: projectId,
+        name: 'Question',
+        slug: 'question',
+        description: '',
+        is_default: true,
+        field_schema_json: '[]',
       })
     ).id;
     lookupClient.close();
@@ -170,9 +231,11 @@ describe('the assistant over its corpus', function () {
   after(async () => {
     client?.close();
     modelClient?.close();
+    ticketClient?.close();
     await assistant?.stop();
     await withModel?.stop();
     modelServer?.close();
+    if (ticketsRunning) await tickets.stop();
     await lookup?.stop();
   });
 
@@ -190,8 +253,6 @@ describe('the assistant over its corpus', function () {
     const result = await client.SuggestReply({
       project_id: projectId,
       ticket_id: open,
-      title: 'Reset password mail not received',
-      description: 'The password reset email never arrived.',
       tone: 'friendly',
       max_sources: 3,
     });
@@ -216,8 +277,6 @@ describe('the assistant over its corpus', function () {
     const result = await client.SuggestReply({
       project_id: projectId,
       ticket_id: open,
-      title: 'Dark mode for the mobile app',
-      description: 'Please add a dark theme.',
       tone: 'neutral',
       max_sources: 3,
     });
@@ -341,8 +400,6 @@ describe('the assistant over its corpus', function () {
       return modelClient.SuggestReply({
         project_id: projectId,
         ticket_id: open,
-        title: 'Password reset mail missing',
-        description: 'No reset email arrived.',
         tone: 'neutral',
         max_sources: 2,
       });
@@ -375,6 +432,46 @@ describe('the assistant over its corpus', function () {
       expect(availability.provider).to.deep.include({ kind: 'openai', fallback: 'retrieval' });
     });
 
+    it("reads the ticket's title and description from the ticket service as they are now, not the corpus's copy", async () => {
+      const open = await ticket({
+        title: 'Password reset mail missing',
+        description: 'No reset email arrived.',
+      });
+      // Changed in the ticket service only: the corpus has not seen it.
+      await ticketClient.UpdateTicket(
+        {
+          project_id: projectId,
+          id: open,
+          title: 'Password reset mail still missing',
+          description: { value: 'Still no reset email after two days.' },
+        },
+        AS_CUSTOMER,
+      );
+      modelRequests.length = 0;
+      modelAnswer = (body, response) => {
+        const given = [...body.messages[1]!.content.matchAll(/Ticket (\d+):/g)].map((match) =>
+          Number(match[1]),
+        );
+        completion(JSON.stringify({ reply: 'Hello,\n\nLook in spam.', used_source_ids: given }))(
+          body,
+          response,
+        );
+      };
+      const result = await modelClient.SuggestReply({
+        project_id: projectId,
+        ticket_id: open,
+        tone: 'neutral',
+        max_sources: 2,
+      });
+      expect(result.suggestion!.provider).to.deep.include({ kind: 'openai' });
+      const asked = (JSON.parse(modelRequests[0]!) as { messages: { content: string }[] }).messages[1]!
+        .content;
+      expect(asked).to.include(
+        "The customer's request:\nPassword reset mail still missing\nStill no reset email after two days.",
+      );
+      expect(asked).to.not.include('No reset email arrived.');
+    });
+
     for (const [failure, answer] of [
       ['a 500', (_body: unknown, response: http.ServerResponse) => response.writeHead(500).end('boom')],
       ['malformed output', completion('not json at all')],
@@ -391,5 +488,96 @@ describe('the assistant over its corpus', function () {
         expect(result.suggestion!.content).to.match(/reset email can take up to 10 minutes/);
       });
     }
+  });
+
+  describe('the ticket asked about, read from the ticket service', () => {
+    const ticketNotFound = ['not_found', 'Ticket not found'];
+    const refused = async (call: Promise<unknown>) => {
+      const error = await refusal(call);
+      return [error.kind, error.message];
+    };
+    const askAbout = (ticketId: number) =>
+      Promise.all([
+        refused(
+          client.SuggestReply({
+            project_id: projectId,
+            ticket_id: ticketId,
+            tone: 'neutral',
+            max_sources: 3,
+          }),
+        ),
+        refused(client.GetAvailability({ project_id: projectId, ticket_id: ticketId })),
+        refused(client.ListPredictions({ project_id: projectId, ticket_id: ticketId })),
+      ]);
+
+    it('suggests for the ticket as the ticket service has it, whatever the corpus last saw', async () => {
+      const open = await ticket({
+        title: 'Dark mode for the mobile app',
+        description: 'Please add a dark theme.',
+      });
+      await ticketClient.UpdateTicket(
+        {
+          project_id: projectId,
+          id: open,
+          title: 'Reset password mail not received',
+          description: { value: 'The password reset email never arrived.' },
+        },
+        AS_CUSTOMER,
+      );
+      const result = await client.SuggestReply({
+        project_id: projectId,
+        ticket_id: open,
+        tone: 'neutral',
+        max_sources: 3,
+      });
+      expect(result.suggestion?.content, JSON.stringify(result)).to.match(
+        /reset email can take up to 10 minutes/,
+      );
+    });
+
+    it('answers 404 Ticket not found for a deleted ticket the corpus still holds', async () => {
+      const open = await ticket({ title: 'Reset password mail not received', description: 'Never arrived.' });
+      await ticketClient.DeleteTicket({ project_id: projectId, id: open }, AS_CUSTOMER);
+      expect(await askAbout(open)).to.deep.equal([ticketNotFound, ticketNotFound, ticketNotFound]);
+    });
+
+    it("answers 404 Ticket not found for another project's ticket, and for one that never was", async () => {
+      const lookupClient = createServiceClient('lookup', lookup.address, { deadlineMs: 5_000 });
+      const other = await lookupClient.CreateProject({
+        name: 'Other',
+        slug: 'other',
+        prefix: 'OTH',
+        description: '',
+      });
+      const otherType = await lookupClient.CreateTicketType({
+        project_id: other.id,
+        name: 'Question',
+        slug: 'question',
+        description: '',
+        is_default: true,
+        field_schema_json: '[]',
+      });
+      lookupClient.close();
+      const elsewhere = await ticketClient.CreateTicket(
+        {
+          project_id: other.id,
+          ticket_type_id: otherType.id,
+          title: 'Reset password mail not received',
+          description: 'The password reset email never arrived.',
+          custom_fields_json: '',
+        },
+        AS_CUSTOMER,
+      );
+      expect(await askAbout(elsewhere.id)).to.deep.equal([ticketNotFound, ticketNotFound, ticketNotFound]);
+      expect(await askAbout(2_147_483_000)).to.deep.equal([ticketNotFound, ticketNotFound, ticketNotFound]);
+    });
+
+    it('answers unavailable while the ticket service is down, as its callers would have seen it', async () => {
+      const open = await ticket({ title: 'Reset password mail not received', description: 'Never arrived.' });
+      ticketsRunning = false;
+      await tickets.stop();
+      const kinds = (await askAbout(open)).map(([kind]) => kind);
+      expect(kinds).to.deep.equal(['unavailable', 'unavailable', 'unavailable']);
+    });
   });
 });

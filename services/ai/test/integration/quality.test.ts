@@ -1,6 +1,7 @@
 /**
- * The assistant's quality on the synthetic corpus (src/demo), with a real lookup and ai service and
- * events applied as the consumer would: 400 resolved tickets and 40 open ones in one project.
+ * The assistant's quality on the synthetic corpus (src/demo), with a real lookup, ticket and ai
+ * service and events applied as the consumer would: 400 resolved tickets and 40 open ones in one
+ * project (the open ones created in the ticket service, where the assistant reads them).
  * - recall@3: a resolved ticket of the same category among the three nearest, for at least 90 %;
  * - priority: precision at least 0.9 at the default threshold (0.8) with coverage at least 0.4, and
  *   a curve whose coverage never grows with the threshold;
@@ -8,9 +9,10 @@
  * - suggestions list their sources, and redact the personal data their source's reply named.
  */
 import { expect } from 'chai';
-import { createServiceClient, type ServiceClient } from '@tix/kit';
-import type { ai } from '@tix/protos';
+import { createServiceClient, type OutgoingContext, type ServiceClient } from '@tix/kit';
+import { SUGGESTION_TONES, type ai } from '@tix/protos';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
+import { startTestTicketServer, type TestTicketServer } from '@tix/ticket-service/testing';
 import {
   RESOLVER_COUNT,
   SECRET_PATTERN,
@@ -30,14 +32,17 @@ describe('assistant quality on the synthetic corpus', function () {
   this.timeout(600_000);
   let lookup: TestLookupServer;
   let lookupClient: ServiceClient<'lookup'>;
+  let ticketServer: TestTicketServer;
   let assistant: TestAiServer;
   let client: ServiceClient<'ai'>;
   let projectId: number;
   let evaluation: ai.Evaluation__Output;
   const tickets = syntheticTickets({ count: RESOLVED + OPEN, seed: 14 });
-  const ticketIdOf = (ticket: SyntheticTicket) => FIRST_TICKET_ID + ticket.index;
-  const byTicketId = new Map(tickets.map((ticket) => [ticketIdOf(ticket), ticket]));
   const open = tickets.slice(RESOLVED);
+  /** The open tickets' ids in the ticket service; the resolved ones live in the corpus only. */
+  const openIds = new Map<SyntheticTicket, number>();
+  const ticketIdOf = (ticket: SyntheticTicket) => openIds.get(ticket) ?? FIRST_TICKET_ID + ticket.index;
+  const byTicketId = new Map<number, SyntheticTicket>();
 
   before(async () => {
     lookup = await startTestLookupServer();
@@ -69,7 +74,32 @@ describe('assistant quality on the synthetic corpus', function () {
       resolverIds.push((await user(`Agent${index}`, 'agent')).id);
     const reporterIds = [(await user('Reporter', 'agent')).id, (await user('Intake', 'agent')).id];
 
-    assistant = await startTestAiServer({ lookupAddress: lookup.address });
+    ticketServer = await startTestTicketServer({ lookupAddress: lookup.address, label: 'ai_quality' });
+    const ticketClient = createServiceClient('tickets', ticketServer.address, { deadlineMs: 10_000 });
+    const reporterOf = (ticket: SyntheticTicket) => reporterIds[ticket.index % reporterIds.length]!;
+    for (const ticket of open) {
+      const as: OutgoingContext = {
+        principal: { kind: 'api_key', user_id: reporterOf(ticket), role: 'agent', scopes: ['tickets:write'] },
+      };
+      const created = await ticketClient.CreateTicket(
+        {
+          project_id: projectId,
+          ticket_type_id: type.id,
+          title: ticket.title,
+          description: ticket.description,
+          custom_fields_json: '',
+        },
+        as,
+      );
+      openIds.set(ticket, created.id);
+    }
+    ticketClient.close();
+    for (const ticket of tickets) byTicketId.set(ticketIdOf(ticket), ticket);
+
+    assistant = await startTestAiServer({
+      lookupAddress: lookup.address,
+      ticketsAddress: ticketServer.address,
+    });
     client = createServiceClient('ai', assistant.address, { deadlineMs: 300_000 });
     for (const ticket of tickets) {
       const events = syntheticTicketEvents(ticket, {
@@ -77,7 +107,7 @@ describe('assistant quality on the synthetic corpus', function () {
         ticketTypeId: type.id,
         prefix: 'Q',
         ticketId: ticketIdOf(ticket),
-        reporterId: reporterIds[ticket.index % reporterIds.length]!,
+        reporterId: reporterOf(ticket),
         resolverIds,
         createdAt: new Date(CREATED_FROM + ticket.index * 3_600_000),
         openStatus: 'open',
@@ -92,6 +122,7 @@ describe('assistant quality on the synthetic corpus', function () {
     client?.close();
     lookupClient?.close();
     await assistant?.stop();
+    await ticketServer?.stop();
     await lookup?.stop();
   });
 
@@ -127,12 +158,10 @@ describe('assistant quality on the synthetic corpus', function () {
 
     before(async () => {
       for (const ticket of open) {
-        for (const tone of ['neutral', 'friendly', 'formal']) {
+        for (const tone of SUGGESTION_TONES) {
           const result = await client.SuggestReply({
             project_id: projectId,
             ticket_id: ticketIdOf(ticket),
-            title: ticket.title,
-            description: ticket.description,
             tone,
             max_sources: 3,
           });

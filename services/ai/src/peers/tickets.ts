@@ -1,0 +1,33 @@
+/**
+ * What the assistant reads of the ticket service: the ticket a suggestion answers, its availability
+ * or its predictions are asked about, as the caller sees it now (the corpus, kept from events, may
+ * not have seen its latest change yet). The one place the ai service reads a ticket, so a change to
+ * GetTicket's answer is made here (docs/assistant.md).
+ */
+import type { Caller, ServiceClient } from '@tix/kit';
+
+/** What the assistant needs of the ticket service to read a ticket. */
+export type TicketReader = Pick<ServiceClient<'tickets'>, 'GetTicket'>;
+
+/** What a suggestion is asked about: the ticket's own words. */
+export interface TicketSubject {
+  title: string;
+  description: string;
+}
+
+/**
+ * The ticket's title and description, read as the caller (its principal and correlation id). The
+ * ticket service's refusals pass through as they are: NOT_FOUND `Ticket not found` for a ticket
+ * that is unknown, deleted or of another project, and its outage as the caller would have seen it.
+ */
+export async function readTicketSubject(
+  tickets: TicketReader,
+  address: { projectId: number; ticketId: number },
+  caller: Caller,
+): Promise<TicketSubject> {
+  const ticket = await tickets.GetTicket(
+    { project_id: address.projectId, id: address.ticketId },
+    { correlationId: caller.correlationId, principal: caller.principal },
+  );
+  return { title: ticket.title, description: ticket.description ?? '' };
+}
