@@ -16,20 +16,7 @@
  */
 import type { DomainEvent } from '@tix/protos';
 import { finiteNumber, plainObject, positiveInt, text } from './event-values.js';
-import type { EntryDraft } from './fold.js';
-
-/** What an ai.* entry's summary needs beyond its changes. */
-export type AssistantDetails =
-  | { version: number | null }
-  | { reason: string | null }
-  | { action_id: number | null; action_type: string | null; review_note: string | null }
-  | {
-      action_type: string | null;
-      executed: number | null;
-      reverted: number | null;
-      revert_rate: number | null;
-      window_hours: number | null;
-    };
+import type { EntryDraft } from './entry-draft.js';
 
 /** A person's text (a reason, a note), null when absent or empty. */
 const textOf = (value: unknown): string | null => (text(value) === '' ? null : text(value));

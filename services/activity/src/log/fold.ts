@@ -11,8 +11,9 @@
  *   ticket write twice (assistant-entries.ts);
  * - for ticket events, the ticket's number and title, which comment and attachment summaries name.
  */
-import { deliveryBody, type DomainEvent, type EventActor, type FieldChange } from '@tix/protos';
-import { assistantEntry, type AssistantDetails } from './assistant-entries.js';
+import { deliveryBody, type DomainEvent, type EventActor } from '@tix/protos';
+import { assistantEntry } from './assistant-entries.js';
+import type { EntryDraft } from './entry-draft.js';
 import { positiveInt, text } from './event-values.js';
 
 /** A comment's excerpt in the feed: at most this many characters. */
@@ -24,21 +25,6 @@ export interface StreamRow {
   projectId: number | null;
   occurredAt: string;
   body: string;
-}
-
-export interface EntryDraft {
-  foldKey: string;
-  eventId: string;
-  type: string;
-  occurredAt: string;
-  projectId: number | null;
-  actor: EventActor;
-  ticketId: number | null;
-  changes: Record<string, FieldChange>;
-  comment: { id: number; isInternal: boolean; excerpt: string } | null;
-  filename: string | null;
-  /** ai.* entries: what their summary says beyond `changes`. */
-  details: AssistantDetails | null;
 }
 
 export interface SubjectUpdate {

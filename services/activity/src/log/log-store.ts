@@ -14,7 +14,8 @@
  * an event the stream leaves out (ai.*) finds its entry by fold key instead.
  */
 import type pg from 'pg';
-import type { EntryDraft, LogRecord } from './fold.js';
+import type { EntryDraft } from './entry-draft.js';
+import type { LogRecord } from './fold.js';
 import type { LogPosition } from './poll.js';
 
 /** The advisory lock key of the logs (any constant the database does not use for another lock). */
