@@ -22,9 +22,6 @@ import {
   type Category,
 } from './categories.js';
 
-export { CATEGORIES, RESOLVER_COUNT } from './categories.js';
-export { syntheticTicketEvents, type SyntheticEventContext } from './synthetic-events.js';
-
 /** Share of tickets whose priority is not their category's. */
 export const PRIORITY_NOISE = 0.05;
 /** Share of tickets with a second tag, with a customer follow-up, with an internal note. */

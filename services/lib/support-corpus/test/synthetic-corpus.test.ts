@@ -6,7 +6,7 @@ import {
   SECRET_PATTERN,
   syntheticTicketEvents,
   syntheticTickets,
-} from '../src/synthetic-corpus.js';
+} from '../src/index.js';
 
 describe('the synthetic corpus', () => {
   const tickets = syntheticTickets({ count: 1_000, seed: 7 });
