@@ -4,7 +4,7 @@
  * Demo users get a random password each, shown once by the run that creates them (seed-demo.ts):
  * a fixed, published one would be a standing admin login on any server the demo was ever seeded on.
  */
-import { SCOPES, type Role, type Scope } from '@tix/protos';
+import { SCOPES, type ResolutionType, type Role, type Scope, type TicketPriority } from '@tix/protos';
 import type { StatusDefinition } from '../projects/project-rules.js';
 
 export interface DemoProject {
@@ -37,6 +37,32 @@ export interface DemoKey {
   ownerEmail: string;
   scopes: Scope[];
   projectSlug?: string;
+}
+
+export interface DemoComment {
+  /** Email of the demo user who writes it. */
+  by: string;
+  content: string;
+  /** Internal notes are visible to the team only (comments default to internal). */
+  internal: boolean;
+}
+
+export interface DemoTicket {
+  projectSlug: string;
+  typeSlug: string;
+  title: string;
+  description: string;
+  priority: TicketPriority;
+  /** The lane it ends in (the first status of the workflow when it is created), after its comments. */
+  status: string;
+  /** For closed lanes. */
+  resolution?: ResolutionType;
+  /** Email of the demo user who reports it. */
+  reporter: string;
+  assignee?: string;
+  tags: string[];
+  customFields: Record<string, unknown>;
+  comments: DemoComment[];
 }
 
 export const DEMO_PROJECTS: readonly DemoProject[] = [

@@ -6,7 +6,7 @@
  * accents) get suggested replies with their sources and shadow predictions from a fresh seed.
  */
 import { syntheticTickets, type SyntheticTicket } from '@tix/support-corpus';
-import type { DemoTicket } from './demo-tickets.js';
+import type { DemoTicket } from './demo-data.js';
 
 export const DEMO_HISTORY_SIZE = 60;
 const DEMO_HISTORY_SEED = 2026;

@@ -4,34 +4,8 @@
  * field values, tags, priorities and assignees, so that every screen has something real to show.
  * The support project's resolved history (demo-history.ts) comes first, for the assistant.
  */
-import type { ResolutionType, TicketPriority } from '@tix/protos';
+import type { DemoComment, DemoTicket } from './demo-data.js';
 import { DEMO_HISTORY } from './demo-history.js';
-
-export interface DemoComment {
-  /** Email of the demo user who writes it. */
-  by: string;
-  content: string;
-  /** Internal notes are visible to the team only (comments default to internal). */
-  internal: boolean;
-}
-
-export interface DemoTicket {
-  projectSlug: string;
-  typeSlug: string;
-  title: string;
-  description: string;
-  priority: TicketPriority;
-  /** The lane it ends in (the first status of the workflow when it is created), after its comments. */
-  status: string;
-  /** For closed lanes. */
-  resolution?: ResolutionType;
-  /** Email of the demo user who reports it. */
-  reporter: string;
-  assignee?: string;
-  tags: string[];
-  customFields: Record<string, unknown>;
-  comments: DemoComment[];
-}
 
 const ADMIN = 'admin@example.com';
 const LEAD = 'lead@example.com';

@@ -12,7 +12,8 @@ import { ROLE_SCOPES, type Principal } from '@tix/protos';
 import type { ProjectRecord } from '../projects/project-store.js';
 import type { TicketTypeRecord } from '../ticket-types/ticket-type-store.js';
 import type { UserRecord } from '../users/user-store.js';
-import { DEMO_TICKETS, type DemoTicket } from './demo-tickets.js';
+import type { DemoTicket } from './demo-data.js';
+import { DEMO_TICKETS } from './demo-tickets.js';
 
 export interface DemoTicketPeers {
   tickets: Pick<ServiceClient<'tickets'>, 'ListTickets' | 'CreateTicket' | 'MoveTicket'>;
