@@ -21,8 +21,9 @@ export const EVENT_TYPES = {
   comments: ['comment.created', 'comment.updated', 'comment.deleted'],
   attachments: ['attachment.created', 'attachment.deleted'],
   lookup: ['api_key.revoked', 'user.updated', 'project.updated', 'ticket_type.updated'],
-  // The assistant's autonomy (design §3.4-3.6): its settings, and each action it takes and what
-  // people did with it. Not in SUBSCRIBABLE_EVENT_TYPES; the activity log binds `ai.*`.
+  // The assistant's autonomy (docs/assistant.md, "Autonomy"): its settings, and each action it
+  // takes and what people did with it. Not in SUBSCRIBABLE_EVENT_TYPES; the activity log binds
+  // `ai.*`.
   ai: [
     'ai.guardrails_updated',
     'ai.kill_switch_activated',

@@ -22,8 +22,9 @@ export const PRINCIPAL_KINDS = ['api_key', 'session', 'system', 'ai'] as const;
 export type PrincipalKind = (typeof PRINCIPAL_KINDS)[number];
 
 /**
- * On whose behalf a write is made (design §3.6): `ai_action` the assistant's action `id` (on an `ai`
- * principal), `ai_revert` a person reverting action `id` (on their session principal).
+ * On whose behalf a write is made (docs/assistant.md, "Reviewing and reverting"): `ai_action` the
+ * assistant's action `id` (on an `ai` principal), `ai_revert` a person reverting action `id` (on
+ * their session principal).
  */
 export const PRINCIPAL_VIA_TYPES = ['ai_action', 'ai_revert'] as const;
 export type PrincipalViaType = (typeof PRINCIPAL_VIA_TYPES)[number];

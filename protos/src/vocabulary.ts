@@ -237,7 +237,7 @@ export function confidenceLabel(confidence: number): ConfidenceLabel {
   return 'low';
 }
 
-/** What the assistant may do on its own (design §3.3), each off, suggest or auto per project. */
+/** What the assistant may do on its own, each off, suggest or auto per project (docs/assistant.md). */
 export const AUTONOMY_ACTION_TYPES = [
   'set_priority',
   'assign',
@@ -255,7 +255,7 @@ export const COMMENT_ACTION_TYPES = [
 ] as const satisfies readonly AutonomyActionType[];
 export type CommentActionType = (typeof COMMENT_ACTION_TYPES)[number];
 
-/** The life of an autonomous action (design §5.7, plus executing and failed). */
+/** The life of an autonomous action: `executing` while written, then as docs/assistant.md lists them. */
 export const AUTONOMOUS_ACTION_STATUSES = [
   'executing',
   'pending_review',

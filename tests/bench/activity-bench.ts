@@ -1,8 +1,8 @@
 /**
- * `pnpm bench --only activity`: the activity feed's costs (issue 13, Performance). The fleet runs on
- * free ports (fresh databases and vhost, as the main bench); the bench signs in on the session host
- * as a browser does, and seeds the activity service's database with `--entries` entries
- * (activity-seed.ts: `--tickets` tickets over five projects, 50 actors of the four kinds).
+ * `pnpm bench --only activity`: the activity feed's costs (docs/benchmarks.md, "Activity feed").
+ * The fleet runs on free ports (fresh databases and vhost, as the main bench); the bench signs in
+ * on the session host as a browser does, and seeds the activity service's database with `--entries`
+ * entries (activity-seed.ts: `--tickets` tickets over five projects, 50 actors of the four kinds).
  * 1. Feed reads: the first page (per_page 50) of GET /api/activity filtered by a random seeded
  *    ticket, by a random actor, unfiltered, and by field=status, at `--read-connections`.
  *    Target: p99 under 50 ms with a ticket or actor filter.

@@ -11,7 +11,7 @@
  */
 import type pg from 'pg';
 
-/** Who an entry says made the change (design note §4.2: actor kinds). */
+/** Who an entry says made the change (docs/activity.md: `actor.kind`). */
 export interface SeedActor {
   kind: 'user' | 'api_key' | 'ai' | 'system';
   userId: number | null;

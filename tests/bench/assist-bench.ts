@@ -1,5 +1,5 @@
 /**
- * `pnpm bench --only assist`: the assistant's costs (issue 14, Quality and performance). The fleet
+ * `pnpm bench --only assist`: the assistant's costs (docs/benchmarks.md, "Assistant"). The fleet
  * runs on free ports (fresh databases and vhost, as the main bench), with the spec's tight route
  * limits lifted too; the bench seeds the ai service's corpus with `--documents` tickets of a support
  * desk (assist-desk.ts, assist-seed.ts), creates `--open` open tickets through the API for the

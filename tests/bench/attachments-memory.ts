@@ -1,11 +1,11 @@
 /**
- * `pnpm bench --only uploads`: memory of the attachment path under load (issue 4). The fleet is
- * started on free ports (fresh databases, vhost and S3 folder); after 50 small round trips, the idle
- * RSS of the gateway and of the attachment service is taken (and again after `--warmup` sequential
- * full-size round trips, reported beside it), then ten 20 MB uploads run in parallel, then
- * ten parallel downloads of them, while each process's VmRSS is sampled every 20 ms. The target: each
- * process's peak stays less than 50 MB above its idle RSS (files stream through; nothing holds one
- * whole). Every download is checked byte for byte (SHA-256).
+ * `pnpm bench --only uploads`: memory of the attachment path under load (docs/benchmarks.md). The
+ * fleet is started on free ports (fresh databases, vhost and S3 folder); after 50 small round
+ * trips, the idle RSS of the gateway and of the attachment service is taken (and again after
+ * `--warmup` sequential full-size round trips, reported beside it), then ten 20 MB uploads run in
+ * parallel, then ten parallel downloads of them, while each process's VmRSS is sampled every 20 ms.
+ * The target: each process's peak stays less than 50 MB above its idle RSS (files stream through;
+ * nothing holds one whole). Every download is checked byte for byte (SHA-256).
  *
  *   pnpm bench --only uploads [--files 10] [--size-mb 20] [--budget-mb 50] [--warmup 1]
  *                             [--log-level error] [--out tests/bench/results/attachments-latest.json]

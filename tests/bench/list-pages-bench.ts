@@ -1,6 +1,6 @@
 /**
  * `pnpm bench --only list-pages`: what a deep page of the ticket list costs in offset mode and in
- * cursor mode (issue 17, item 2). The fleet runs on free ports (fresh databases and vhost, as the
+ * cursor mode (docs/benchmarks.md). The fleet runs on free ports (fresh databases and vhost, as the
  * main bench); the project is seeded with `--tickets` tickets by bulk SQL (seed.ts). The bench walks
  * the cursor pages up to `--page` once through the API (checking that page's tickets are the offset
  * page's), then measures, in interleaved rounds with autocannon, GET /v1/tickets?page=<page> (offset)

@@ -8,8 +8,8 @@ import path from 'node:path';
 import type { Operation, Summary, TargetName } from './measure.js';
 
 /**
- * The targets: fleet req/s as a share of the baseline's (issue 3's list and create, issue 18's get
- * and board), and the fleet's p99 at low concurrency for list and board (issue 18).
+ * The targets (docs/benchmarks.md, "The targets"): fleet req/s as a share of the baseline's for
+ * get, list, create and board, and the fleet's p99 at low concurrency for list and board.
  */
 export const RATIO_TARGETS: Partial<Record<Operation, number>> = {
   get: 0.65,

@@ -14,12 +14,13 @@
  * (fleet first in odd rounds, baseline first in even ones), then the low-concurrency pass for list
  * and board.
  *
- * The scale scenarios (issue 18): `--tickets 1000000 --projects 5` seeds a million tickets over five
- * projects by bulk SQL (seed.ts) and adds, each against the baseline: the deep page by offset (and by
- * cursor, fleet only), lists filtered by status, assignee and tag, `q` for a rare and a common word
- * (bytes per answer shown), the board filtered by assignee and bulk updates of 100. Any non-2xx
- * answer makes the bench exit 1. Tickets made by create runs are removed after each run, and the fleet's outbox is
- * drained, so that every run starts from the same data with nothing running in the background.
+ * The scale scenarios (docs/benchmarks.md, "At scale"): `--tickets 1000000 --projects 5` seeds a
+ * million tickets over five projects by bulk SQL (seed.ts) and adds, each against the baseline: the
+ * deep page by offset (and by cursor, fleet only), lists filtered by status, assignee and tag, `q`
+ * for a rare and a common word (bytes per answer shown), the board filtered by assignee and bulk
+ * updates of 100. Any non-2xx answer makes the bench exit 1. Tickets made by create runs are
+ * removed after each run, and the fleet's outbox is drained, so that every run starts from the same
+ * data with nothing running in the background.
  */
 import pg from 'pg';
 import { createLogger, databaseName, type LogLevel } from '@tix/kit';
@@ -371,7 +372,7 @@ async function main(): Promise<void> {
     };
     process.stdout.write(formatReport(result));
     log(`wrote ${await writeResult(result, options.out)}`);
-    // Any non-2xx answer or connection error in any run fails the bench (issue 18).
+    // Any non-2xx answer or connection error in any run fails the bench.
     if (result.warnings.some((warning) => warning.includes('non-2xx'))) process.exitCode = 1;
   } finally {
     log('cleaning up');

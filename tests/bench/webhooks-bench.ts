@@ -1,7 +1,7 @@
 /**
- * `pnpm bench --only webhooks`: the webhook path end to end (issue 5, Performance). The fleet runs on
- * free ports (fresh databases and vhost, as the main bench); a local receiver stands in for the
- * integrator.
+ * `pnpm bench --only webhooks`: the webhook path end to end (docs/benchmarks.md, "Webhooks"). The
+ * fleet runs on free ports (fresh databases and vhost, as the main bench); a local receiver stands
+ * in for the integrator.
  * 1. Latency: one subscription to ticket.created; tickets are created through the gateway one at a
  *    time, and each measures from sending the API request to the receiver getting the delivery
  *    (gateway -> ticket service -> outbox NOTIFY -> relay -> RabbitMQ -> consumer -> fan-out ->

@@ -1,5 +1,5 @@
 /**
- * The console's assistant screens in Debian's Chromium against the real fleet (issue 16): a
+ * The console's assistant screens in Debian's Chromium against the real fleet: a
  * suggested reply with its source tickets, inserted into the composer; the kill switch thrown and
  * cleared, as the agents' availability shows; an action of the assistant reverted from the audit
  * queue (the ticket's priority comes back), and a revert refused for a later change that an admin

@@ -1,10 +1,11 @@
 /**
- * The assistant acting on its own through the fleet (issue 15): resolved history written through the
- * API teaches it that checkout failures are high priority; an admin turns set_priority to auto; a new
- * ticket filed without a priority is then raised by the assistant, as its system user, the action named
- * in the ticket's history; a team lead reverts it exactly; a person's edit in between makes the revert
- * a 409 naming the field, who changed it and when (an admin may force it); the kill switch stops every
- * new action while tickets keep arriving, and clear-kill resumes; each route keeps to its roles.
+ * The assistant acting on its own through the fleet (docs/assistant.md, "When it acts"): resolved
+ * history written through the API teaches it that checkout failures are high priority; an admin
+ * turns set_priority to auto; a new ticket filed without a priority is then raised by the
+ * assistant, as its system user, the action named in the ticket's history; a team lead reverts it
+ * exactly; a person's edit in between makes the revert a 409 naming the field, who changed it and
+ * when (an admin may force it); the kill switch stops every new action while tickets keep arriving,
+ * and clear-kill resumes; each route keeps to its roles.
  */
 import { expect } from 'chai';
 import { eventually } from '@tix/kit/testing';

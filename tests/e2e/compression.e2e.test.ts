@@ -1,5 +1,5 @@
 /**
- * Response compression through the fleet (issue 17): a large JSON answer is gzip or brotli when the
+ * Response compression through the fleet: a large JSON answer is gzip or brotli when the
  * client asks (Accept-Encoding with q-values), identity when it does not, small answers never, every
  * JSON answer says Vary: Accept-Encoding; a compressed answer's strong ETag carries the coding and
  * If-None-Match / If-Match accept either form; downloads and the console's precompressed assets are

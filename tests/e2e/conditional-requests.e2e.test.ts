@@ -1,5 +1,5 @@
 /**
- * Conditional requests and created resources through the fleet (issue 17, item 1): a strong ETag on
+ * Conditional requests and created resources through the fleet: a strong ETag on
  * every single resource, 304 for a GET whose If-None-Match names it (both hosts), If-Match on a
  * ticket's PUT, PATCH status and DELETE (412 and nothing written when stale, checked before the body
  * `version`), `Location` on 201 naming a path that answers GET, and the headers browsers may read.

@@ -1,5 +1,5 @@
 /**
- * `Location` on every 201 through the fleet (issue 17, item 1): each creation names a path of the host
+ * `Location` on every 201 through the fleet: each creation names a path of the host
  * that served it, and GET there answers the same resource with a strong ETag. Tickets, comments and
  * attachments are in conditional-requests.e2e.test.ts; here are the rest: a webhook on the API host,
  * and the session host admin's users, projects (and a status added to one: the project), ticket types

@@ -1,5 +1,5 @@
 /**
- * The ticket list's cursor mode through the fleet (issue 17, item 2): walking every page by its
+ * The ticket list's cursor mode through the fleet: walking every page by its
  * `Link: rel="next"` while other clients keep filing tickets lists each ticket that existed at the
  * first page exactly once, in the offset mode's order; offset pages keep their answer and gain
  * `Link`; a cursor that is no cursor, or one used with other filters, another sort or `page`, is 400.

@@ -1,5 +1,5 @@
 /**
- * Syncing and finding tickets through the fleet (issue 17, item 2): `created_since` and
+ * Syncing and finding tickets through the fleet: `created_since` and
  * `updated_since` for incremental sync, `assignee=none`, `q` finding a ticket by its number,
  * `deleted=only` for whoever may delete (and so restore), and a misspelt query parameter refused
  * with 400 naming it instead of quietly widening the list.

@@ -1,5 +1,5 @@
 /**
- * Webhook tooling through the real fleet (issue 17, item 3), as an integrator uses it with a real
+ * Webhook tooling through the real fleet, as an integrator uses it with a real
  * local receiver: read one subscription; PATCH its url, events and is_active (a paused one gets
  * nothing, not even later); a signed ping answered with its outcome; secret rotation with both
  * signatures during the overlap; the delivery log's filters and body excerpts; bulk redelivery of

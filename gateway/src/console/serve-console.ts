@@ -1,5 +1,6 @@
 /**
- * Serves the agent console (gateway/web's build) on the session host, after /api (wave2-design §6.2):
+ * Serves the agent console (gateway/web's build) on the session host, after /api
+ * (docs/architecture.md, "The console"):
  *   GET /assets/<file>  a hashed file of the build: cached for a year, `immutable`; gzip when the
  *                       client accepts it; a name the build does not have is the 404 envelope;
  *   any other GET that prefers HTML (a browser navigating to /, /board, /tickets/42...): index.html,

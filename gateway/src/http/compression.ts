@@ -1,10 +1,10 @@
 /**
- * Compressing JSON answers (issue 17): gzip or brotli, as the client's Accept-Encoding prefers, for
- * JSON bodies of at least COMPRESSION_THRESHOLD_BYTES (measured with `pnpm bench --only gateway`,
- * docs/decisions.md). Never compressed: HEAD, 204, 304, bodies below the threshold, anything that is
- * not JSON (the console's assets come precompressed, serve-console.ts), any download
- * (`Content-Disposition`: attachments and the data export go out byte for byte, streamed, never
- * buffered here), and answers marked `Cache-Control: no-transform`.
+ * Compressing JSON answers (docs/decisions.md, "Response compression"): gzip or brotli, as the
+ * client's Accept-Encoding prefers, for JSON bodies of at least COMPRESSION_THRESHOLD_BYTES
+ * (measured with `pnpm bench --only gateway`, docs/decisions.md). Never compressed: HEAD, 204, 304,
+ * bodies below the threshold, anything that is not JSON (the console's assets come precompressed,
+ * serve-console.ts), any download (`Content-Disposition`: attachments and the data export go out
+ * byte for byte, streamed, never buffered here), and answers marked `Cache-Control: no-transform`.
  *
  * Every JSON answer says `Vary: Accept-Encoding`. A compressed answer is another representation, so
  * its strong ETag gets the coding before the closing quote (`"t42.3"` -> `"t42.3-gzip"`, `-br`);

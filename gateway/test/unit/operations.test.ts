@@ -8,7 +8,7 @@ import type { Role, Scope } from '@tix/protos';
 import { OPERATIONS } from '../../src/routes/index.js';
 import { readsOwnBody } from '../../src/routes/mount.js';
 
-/** The design note's role table (§5.3): the least role holding each scope. */
+/** The role table (docs/decisions.md, "Roles, one table for both hosts"): the least role per scope. */
 const ROLE_OF_SCOPE: Record<Scope, Role> = {
   'tickets:read': 'viewer',
   'comments:read': 'viewer',
@@ -50,7 +50,8 @@ describe('the declared operations', () => {
           'clearKillSwitch',
           'previewAutonomyThreshold',
         ].includes(operation.operationId);
-      // The assistant's actions: agents see them, team leads review and revert them (design §5.7).
+      // The assistant's actions: agents see them, team leads review and revert them
+      // (docs/assistant.md, "Reviewing and reverting").
       const review: Record<string, 'agent' | 'team_lead'> = {
         listAutonomousActions: 'agent',
         listAuditQueue: 'team_lead',

@@ -7,7 +7,7 @@ import { parseSecretKey } from './subscriptions/secret-box.js';
 /** The spec's per-attempt timeout. */
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
 
-/** The SSRF policy a NODE_ENV stands for: only production restricts targets (DESIGN.md). */
+/** The SSRF policy a NODE_ENV stands for: only production restricts targets (docs/webhooks.md). */
 export function targetModeOf(nodeEnv: string): TargetMode {
   return nodeEnv === 'production' ? 'production' : 'development';
 }

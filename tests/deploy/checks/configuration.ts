@@ -141,8 +141,8 @@ export function configurationProblems(
 
 /**
  * Gateway replicas must share their fast state (sessions, rate limits, idempotency records) through
- * Redis: a gateway that may run more than one replica needs REDIS_URL (DESIGN: "so that gateway
- * replicas agree").
+ * Redis: a gateway that may run more than one replica needs REDIS_URL (docs/deployment.md,
+ * "Scaling each service").
  */
 export function sharedStateProblems(
   objects: K8sObject[],

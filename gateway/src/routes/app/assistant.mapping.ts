@@ -1,8 +1,8 @@
 /**
- * AiService messages -> the API's JSON (design note §5.7): a suggestion with its provider and
- * sources, availability with what is left of the caller's quota, search results, an answer, the
- * predictions of a ticket. int64 ids become numbers, absent optionals null, and every confidence
- * carries its label, by one rule (confidenceLabel).
+ * AiService messages -> the API's JSON (docs/assistant.md, "The API"): a suggestion with its
+ * provider and sources, availability with what is left of the caller's quota, search results, an
+ * answer, the predictions of a ticket. int64 ids become numbers, absent optionals null, and every
+ * confidence carries its label, by one rule (confidenceLabel).
  */
 import { AppError } from '@tix/kit';
 import { confidenceLabel, type ai, type ConfidenceLabel } from '@tix/protos';

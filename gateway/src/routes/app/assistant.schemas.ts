@@ -1,8 +1,8 @@
 /**
- * The request schemas of the assistant and search routes (design note §5.7; issue 14): a suggestion
- * request's body, the queries of availability, predictions and the two searches. The gateway checks
- * shapes and bounds; whether the ticket exists is the ticket service's to say, and how to rank, compose
- * and scrub is the ai service's.
+ * The request schemas of the assistant and search routes (docs/assistant.md, "The API"): a
+ * suggestion request's body, the queries of availability, predictions and the two searches. The
+ * gateway checks shapes and bounds; whether the ticket exists is the ticket service's to say, and
+ * how to rank, compose and scrub is the ai service's.
  */
 import { z } from 'zod';
 import {

@@ -1,9 +1,9 @@
 /**
- * The assistant on the session host (design note §5.7; issue 14): suggested replies and whether they
- * can be had, ranked search over tickets and comments, questions answered from resolved tickets, and
- * the predictions recorded for a ticket. Each is validated by assistant.schemas.ts, then makes one
- * AiService call, then assistant.mapping.ts. The ai service answers from its own corpus, kept from
- * events, and reads the ticket asked about itself (docs/assistant.md).
+ * The assistant on the session host (docs/assistant.md, "The API"): suggested replies and whether
+ * they can be had, ranked search over tickets and comments, questions answered from resolved
+ * tickets, and the predictions recorded for a ticket. Each is validated by assistant.schemas.ts,
+ * then makes one AiService call, then assistant.mapping.ts. The ai service answers from its own
+ * corpus, kept from events, and reads the ticket asked about itself.
  *
  * Rate limits (limits/config.ts, the spec's table): POST /ai/suggest-reply 30 an hour per caller,
  * /search/* 10 a minute, /search/ai 60 an hour. Availability is not counted: it reports what is left

@@ -1,7 +1,8 @@
 /**
  * The request and response schemas of the autonomous actions, the audit queue and the threshold
- * preview (design note §5.7; issue 15). The gateway checks shapes and bounds; what an action did,
- * whether it can be reverted and what a threshold would have done are the ai service's to say.
+ * preview (docs/assistant.md, "Reviewing and reverting"). The gateway checks shapes and bounds;
+ * what an action did, whether it can be reverted and what a threshold would have done are the ai
+ * service's to say.
  */
 import { z } from 'zod';
 import {

@@ -1,9 +1,10 @@
 /**
- * The assistant's autonomous actions on the session host (design note §5.7; issue 15): the actions
- * list (agents), the audit queue with acknowledge and revert (team leads; a forced revert admins
- * only), and the threshold preview (admins). Validated by autonomous-actions.schemas.ts, then
- * AiService calls; the ai service checks the roles again and writes reverts through the ticket
- * service's compare-and-set, so a later change is never lost silently.
+ * The assistant's autonomous actions on the session host (docs/assistant.md, "Reviewing and
+ * reverting"): the actions list (agents), the audit queue with acknowledge and revert (team leads;
+ * a forced revert admins only), and the threshold preview (admins). Validated by
+ * autonomous-actions.schemas.ts, then AiService calls; the ai service checks the roles again and
+ * writes reverts through the ticket service's compare-and-set, so a later change is never lost
+ * silently.
  */
 import { AppError } from '@tix/kit';
 import { presentTicket, type ai } from '@tix/protos';

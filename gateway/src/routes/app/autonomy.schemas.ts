@@ -1,5 +1,5 @@
 /**
- * The request and response schemas of the autonomy routes (design note §5.7; issue 15): the
+ * The request and response schemas of the autonomy routes (docs/assistant.md, "Changing them"): the
  * guardrails update (any subset of the guardrails object, plus the version read) and the reason of a
  * kill or a clear. The gateway checks shapes; the values of the guardrails (modes, thresholds, the
  * project's statuses and types, unknown keys) are the ai service's to judge, by dotted path.

@@ -1,8 +1,9 @@
 /**
- * Autonomy on the session host (design note §5.7; issue 15): a project's guardrails, the kill switch
- * (global without a project, else the project's) and what autonomy effectively does now. Admins only,
- * here and in the ai service, whatever a client shows. Validated by autonomy.schemas.ts, then
- * AiService calls; the service merges and judges guardrails, versions them and writes their events.
+ * Autonomy on the session host (docs/assistant.md, "Autonomy"): a project's guardrails, the kill
+ * switch (global without a project, else the project's) and what autonomy effectively does now.
+ * Admins only, here and in the ai service, whatever a client shows. Validated by
+ * autonomy.schemas.ts, then AiService calls; the service merges and judges guardrails, versions
+ * them and writes their events.
  */
 import { AppError } from '@tix/kit';
 import type { ai } from '@tix/protos';

@@ -1,5 +1,5 @@
 /**
- * ActivityService messages <-> the API's JSON (design note §5.8): the filter of a feed request, an
+ * ActivityService messages <-> the API's JSON (docs/activity.md): the filter of a feed request, an
  * Activity (int64 ids as numbers, absent optionals as null, changes parsed), a streamed event (the
  * webhook delivery body plus its id and sequence), and who may see comment text.
  */

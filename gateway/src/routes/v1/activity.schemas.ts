@@ -1,5 +1,5 @@
 /**
- * The request schemas of the activity routes (design note §5.8): the feed's filters, its pages and
+ * The request schemas of the activity routes (docs/activity.md): the feed's filters, its pages and
  * polls, a ticket's history, and the event stream. The gateway checks shapes; which event types,
  * fields and actors exist is the activity service's to know (an unknown one matches nothing).
  */

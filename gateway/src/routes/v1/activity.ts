@@ -1,5 +1,5 @@
 /**
- * Who did what, when (design note §5.8; issue 13): the activity feed on the session host (a page
+ * Who did what, when (docs/activity.md): the activity feed on the session host (a page
  * below a snapshot, and a poll for what came after), a ticket's history on both hosts, and the event
  * stream integrators catch up from on the API host. Each is validated by activity.schemas.ts, then
  * one ActivityService call, then activity.mapping.ts. Comment text (excerpts, comment.* events)

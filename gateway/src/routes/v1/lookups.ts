@@ -1,7 +1,7 @@
 /**
  * The lookups (spec "Lookups"): projects, ticket types and users, to find the identifiers the other
  * operations take. Each is one lookup service call. The single reads (additive) are what `Location`
- * names after the session host's admin creates one (issue 17); they see what the lists show.
+ * names after the session host's admin creates one; they see what the lists show.
  */
 import { AppError } from '@tix/kit';
 import { presentProject, presentTicketType, presentUser } from '@tix/protos';

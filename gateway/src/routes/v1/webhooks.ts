@@ -38,7 +38,8 @@ import {
 
 export const PROJECT_MISMATCH_MESSAGE = 'project_id must be the project of the request';
 
-// On the session host, webhooks are managed by admins (design note §5.6); keys keep the spec's scopes.
+// On the session host, webhooks are managed by admins (docs/decisions.md, "Roles, one table for
+// both hosts"); keys keep the spec's scopes.
 export const WEBHOOK_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'get',

@@ -3,7 +3,7 @@
  * `pg_advisory_xact_lock(LOG_LOCK)` serialises every writer of every replica, and the numbers
  * (events.sequence, activities.id) are drawn while it is held and released only at commit, so rows
  * become visible in number order. A reader that has seen number N can therefore never later find a
- * new row below N: a cursor never skips anything (DESIGN: wave2-design §4.2).
+ * new row below N: a cursor never skips anything (docs/decisions.md, "Activity").
  *
  * One statement (data-modifying CTEs, committed on its own) rather than a transaction of four: the
  * lock is held for one round trip instead of five, which is what bounds how many events a second

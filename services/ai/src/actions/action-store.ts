@@ -182,10 +182,10 @@ export async function actionCounts(
 }
 
 /**
- * Auto-pause (design §3.4): the action types whose revert rate over the last `window_hours` reached
- * `revert_rate`, once at least `min_actions` of them were executed. A circuit breaker computed from
- * the actions themselves, so it lifts by itself as the window moves on (or when an admin raises
- * the limit).
+ * Auto-pause (docs/assistant.md, "When it acts"): the action types whose revert rate over the last
+ * `window_hours` reached `revert_rate`, once at least `min_actions` of them were executed. A
+ * circuit breaker computed from the actions themselves, so it lifts by itself as the window moves
+ * on (or when an admin raises the limit).
  */
 export async function pausedActionTypes(
   db: Queryable,

@@ -1,7 +1,7 @@
 /**
- * Acts on a new ticket's predictions where the project's guardrails say `auto` (design §3.3-3.4),
- * after the prediction worker recorded them. For each prediction, duplicates first (a ticket closed
- * as a duplicate needs nothing else):
+ * Acts on a new ticket's predictions where the project's guardrails say `auto` (docs/assistant.md,
+ * "When it acts"), after the prediction worker recorded them. For each prediction, duplicates first
+ * (a ticket closed as a duplicate needs nothing else):
  * 1. plan-action.ts decides from the guardrails and the ticket as the corpus has it;
  * 2. the action is inserted `executing` inside the kill switch's gate (autonomy/gate.ts), after the
  *    caps are counted there, so once a kill returns no new action starts and two workers never both

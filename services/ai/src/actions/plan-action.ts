@@ -1,10 +1,10 @@
 /**
- * Whether the assistant acts on one of its predictions, and exactly what it would write (design
- * §3.3, §3.4): pure rules over the project's guardrails, the ticket as the corpus saw it, and the
- * counts the executor read. Either a plan, whose `expected` values the ticket service checks before it
- * writes `set` (a person's edit in between makes the action a skipped conflict, never an
- * overwrite), or the reason it does not act. The plan's `before` and `after` are exactly the touched
- * fields, which is what an exact revert restores.
+ * Whether the assistant acts on one of its predictions, and exactly what it would write
+ * (docs/assistant.md, "When it acts"): pure rules over the project's guardrails, the ticket as the
+ * corpus saw it, and the counts the executor read. Either a plan, whose `expected` values the
+ * ticket service checks before it writes `set` (a person's edit in between makes the action a
+ * skipped conflict, never an overwrite), or the reason it does not act. The plan's `before` and
+ * `after` are exactly the touched fields, which is what an exact revert restores.
  */
 import { TICKET_PRIORITIES, type TicketPriority, type AutonomyActionType } from '@tix/protos';
 import type { GuardrailsDocument } from '../autonomy/guardrails.js';
@@ -205,9 +205,10 @@ export function internalNote(reply: string, sources: readonly { ticket_number: s
 }
 
 /**
- * The duplicate guards (design §3.2, issue 15): the target is open, not merged, not deleted, older
- * than the source, never the source, of the same type when required, no older than max_age_days;
- * the source has no tickets merged into it (no chains) and is closed as a duplicate once at most.
+ * The duplicate guards (docs/assistant.md, "When it acts"): the target is open, not merged, not
+ * deleted, older than the source, never the source, of the same type when required, no older than
+ * max_age_days; the source has no tickets merged into it (no chains) and is closed as a duplicate
+ * once at most.
  */
 export function duplicateGuard(
   source: TicketState,

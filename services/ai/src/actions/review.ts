@@ -1,6 +1,6 @@
 /**
- * What people do with the assistant's actions (design §3.6, §5.7): list them (the actions list and
- * the audit queue), acknowledge them, and revert them exactly.
+ * What people do with the assistant's actions (docs/assistant.md, "Reviewing and reverting"): list
+ * them (the actions list and the audit queue), acknowledge them, and revert them exactly.
  *
  * A revert restores exactly the fields the action touched, through the ticket service's
  * compare-and-set as the reverting person (`via: ai_revert`), expecting what the action wrote: later

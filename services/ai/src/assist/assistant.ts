@@ -1,6 +1,6 @@
 /**
  * Suggested replies and answers to plain questions, both from the resolved tickets most like what is
- * asked (retrieval/retriever.ts), design §3.2:
+ * asked (retrieval/retriever.ts), docs/assistant.md "How it works":
  * - confidence = similarity of the best source x (0.5 + 0.5 x agreement), where agreement is the
  *   trigram similarity of the two best sources' replies (similar problems solved the same way);
  *   with one source, agreement is 0. Below the floor there is no suggestion (`no_confident_match`);

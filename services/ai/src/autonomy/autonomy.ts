@@ -1,8 +1,8 @@
 /**
- * Autonomy's use cases (design §3.4, §5.7): read a project's autonomy (guardrails, kill switch,
- * effective status, the last day's counts), update its guardrails (merge, validate, version, event),
- * and activate or clear a kill switch (global, or one project's). Every change and its event are one
- * transaction (the outbox). Only admins change anything, whatever a client shows.
+ * Autonomy's use cases (docs/assistant.md, "Autonomy"): read a project's autonomy (guardrails, kill
+ * switch, effective status, the last day's counts), update its guardrails (merge, validate,
+ * version, event), and activate or clear a kill switch (global, or one project's). Every change and
+ * its event are one transaction (the outbox). Only admins change anything, whatever a client shows.
  */
 import type pg from 'pg';
 import {
@@ -82,7 +82,7 @@ export interface AutonomyView {
   project_id: number | null;
   kill_switch: KillSwitchView;
   status: { effective: EffectiveStatus; paused_actions: string[] };
-  /** The guardrails object of §5.7; null without a project. */
+  /** The guardrails object of the API; null without a project. */
   guardrails: Record<string, unknown> | null;
   /** The last 24 hours; null without a project. */
   stats_24h: LastDay | null;

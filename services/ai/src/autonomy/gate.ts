@@ -1,8 +1,9 @@
 /**
- * The kill switch's side of every autonomous action (design §3.4): an action is inserted only in a
- * transaction that holds FOR SHARE locks on the global switch row and the project's, having seen
- * neither active. Kill takes its row FOR UPDATE, so it waits for every gate in flight, and a gate
- * that starts after a kill committed sees it: once ActivateKillSwitch returns, no new action starts.
+ * The kill switch's side of every autonomous action (docs/assistant.md, "The kill switch"): an
+ * action is inserted only in a transaction that holds FOR SHARE locks on the global switch row and
+ * the project's, having seen neither active. Kill takes its row FOR UPDATE, so it waits for every
+ * gate in flight, and a gate that starts after a kill committed sees it: once ActivateKillSwitch
+ * returns, no new action starts.
  */
 import type pg from 'pg';
 import { inTransaction } from '@tix/kit';

@@ -1,10 +1,10 @@
 /**
- * A project's autonomy guardrails (design §3.4, §5.7) as one JSON document: per action type a mode
- * and a threshold (plus that type's own limits), the scope of tickets acted on, the hourly and
- * per-ticket caps, review sampling and auto-pause. Pure rules: the defaults, merging a partial update
- * (objects key by key, arrays and scalars replace), validating the whole result with dotted field
- * paths, and the dotted changes between two documents. The store keeps version, updated_at and
- * updated_by beside the document.
+ * A project's autonomy guardrails (docs/assistant.md, "Reading the guardrails") as one JSON
+ * document: per action type a mode and a threshold (plus that type's own limits), the scope of
+ * tickets acted on, the hourly and per-ticket caps, review sampling and auto-pause. Pure rules: the
+ * defaults, merging a partial update (objects key by key, arrays and scalars replace), validating
+ * the whole result with dotted field paths, and the dotted changes between two documents. The store
+ * keeps version, updated_at and updated_by beside the document.
  */
 import { FieldErrors } from '@tix/kit';
 import {
@@ -60,8 +60,9 @@ export interface GuardrailsDocument {
 }
 
 /**
- * Shadow mode: every action type off (predictions are recorded, nothing is done), thresholds from the
- * design's table, critical tickets out of scope, every action reviewed. decisions.md says why.
+ * Shadow mode: every action type off (predictions are recorded, nothing is done), the default
+ * thresholds (docs/assistant.md), critical tickets out of scope, every action reviewed.
+ * docs/decisions.md says why.
  */
 export function defaultGuardrails(): GuardrailsDocument {
   return {

@@ -7,8 +7,8 @@
  *   was closed with, as precision and coverage at each threshold of the curve
  *   (preview/threshold-figures.ts).
  * - `backtestPredictions`: the labelled predictions of one action type, for the threshold preview of
- *   a project with too few recorded outcomes (design §3.5); a drafted reply is labelled by how like
- *   the reply that resolved the ticket it is.
+ *   a project with too few recorded outcomes (docs/assistant.md); a drafted reply is labelled by
+ *   how like the reply that resolved the ticket it is.
  */
 import { type AutonomyActionType } from '@tix/protos';
 import type pg from 'pg';

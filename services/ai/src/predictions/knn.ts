@@ -1,7 +1,8 @@
 /**
- * Triage by k nearest neighbours (design §3.2): among the K closed tickets most like a ticket, the
- * share of similarity that votes for each value, P(v) = sum(sim_i for label_i = v) / sum(sim_i), and
- * confidence = max P x min(1, sum(sim_i) / 3), which falls when the neighbours are few or weak.
+ * Triage by k nearest neighbours (docs/assistant.md, "How it works"): among the K closed tickets
+ * most like a ticket, the share of similarity that votes for each value, P(v) = sum(sim_i for
+ * label_i = v) / sum(sim_i), and confidence = max P x min(1, sum(sim_i) / 3), which falls when the
+ * neighbours are few or weak.
  */
 import type { Neighbour } from '../retrieval/retriever.js';
 

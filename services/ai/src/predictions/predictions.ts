@@ -4,8 +4,9 @@
  * confidence, rationale and sources. Recorded whatever the guardrails say (shadow mode): they give
  * autonomy its history from day one, the console offers them for one-click apply (which records the
  * prediction as accepted), and the executor acts on those the guardrails set to auto.
- * Duplicate candidates follow the guards of design §3.2: open, unmerged, not deleted, created before
- * the ticket, within DUPLICATE_MAX_AGE_DAYS, never the ticket itself.
+ * Duplicate candidates follow the duplicate guards (docs/assistant.md, "When it acts"): open,
+ * unmerged, not deleted, created before the ticket, within DUPLICATE_MAX_AGE_DAYS, never the ticket
+ * itself.
  */
 import type { ServiceClient } from '@tix/kit';
 import { COMMENT_ACTION_TYPES, type AutonomyActionType } from '@tix/protos';

@@ -1,6 +1,6 @@
 /**
- * What became of recorded predictions (design §3.5), read from the corpus when a preview asks, so a
- * label is never stale and nothing has to be swept:
+ * What became of recorded predictions (docs/assistant.md, "Previewing a threshold"), read from the
+ * corpus when a preview asks, so a label is never stale and nothing has to be swept:
  * - `accepted` (someone applied it from the console) is correct;
  * - acted on: reverted is incorrect, acknowledged by a reviewer correct;
  * - otherwise, once a person has had time to decide (the ticket is closed, or older than
@@ -18,7 +18,7 @@ import type { Label, LabelledPrediction } from './threshold-figures.js';
 
 /** How long a person has to change what the assistant predicted before the ticket's value counts. */
 export const DECISION_HOURS = 72;
-/** How like a drafted reply a person's reply must be to count as the draft accepted (design §3.5). */
+/** How like a drafted reply a person's reply must be to count as the draft accepted. */
 export const REPLY_ACCEPTED_SIMILARITY = 0.8;
 
 interface PredictionOutcomeRow {

@@ -1,8 +1,9 @@
 /**
- * What a threshold would have done, from labelled predictions (design §3.5): how many predictions it
- * lets through (would_apply, coverage), how many of those were right (precision, with its 95 %
- * Wilson interval: an honest range for small samples, never outside 0..1), and the errors to expect.
- * Pure arithmetic over whatever labelled the predictions: recorded outcomes, or a backtest.
+ * What a threshold would have done, from labelled predictions (docs/assistant.md): how many
+ * predictions it lets through (would_apply, coverage), how many of those were right (precision,
+ * with its 95 % Wilson interval: an honest range for small samples, never outside 0..1), and the
+ * errors to expect. Pure arithmetic over whatever labelled the predictions: recorded outcomes, or a
+ * backtest.
  */
 
 /** What became of a prediction: right, wrong, or not known (yet). */

@@ -1,9 +1,10 @@
 /**
- * The threshold preview of design §3.5 and §5.7: what an action type would have done over the last
- * `windowDays` at a threshold, and at the current one, from the project's recorded predictions and
- * their labels (labels.ts); with fewer than MIN_LABELLED labelled ones, from a leave-one-out backtest
- * over the project's resolved tickets instead, marked `source: "backtest"` (except for duplicates,
- * which a backtest cannot label: their preview stays on the recorded sample, however small).
+ * The threshold preview (docs/assistant.md, "Previewing a threshold"): what an action type would
+ * have done over the last `windowDays` at a threshold, and at the current one, from the project's
+ * recorded predictions and their labels (labels.ts); with fewer than MIN_LABELLED labelled ones,
+ * from a leave-one-out backtest over the project's resolved tickets instead, marked `source:
+ * "backtest"` (except for duplicates, which a backtest cannot label: their preview stays on the
+ * recorded sample, however small).
  */
 import { type AutonomyActionType } from '@tix/protos';
 import type pg from 'pg';

@@ -1,5 +1,6 @@
 /**
- * Finds the closed tickets most like a text (design §3.2), on PostgreSQL alone:
+ * Finds the closed tickets most like a text (docs/assistant.md, "How it works"), on PostgreSQL
+ * alone:
  * 1. the text's lexemes (English stemming), of which the 12 rarest in the projects' corpus (fewest
  *    documents, ai_lexeme_df) make the query: rare words say what a ticket is about, common ones
  *    ("please", "issue") match everything;

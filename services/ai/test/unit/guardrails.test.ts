@@ -24,7 +24,7 @@ function errorsOf(document: unknown): Record<string, unknown> {
 }
 
 describe('guardrails', () => {
-  it('defaults to shadow mode: every action type off, the design thresholds, critical out of scope', () => {
+  it('defaults to shadow mode: every action type off, the default thresholds, critical out of scope', () => {
     const defaults = defaultGuardrails();
     expect(enabledActionTypes(defaults)).to.deep.equal([]);
     expect(

@@ -1,7 +1,7 @@
 /**
- * The JSON objects the CLI prints, exactly as DESIGN.md ("Admin CLI") fixes them, and the readable
- * summaries printed without --json. Projects, ticket types and users print as the API shows them
- * (the presenters of @tix/protos).
+ * The JSON objects the CLI prints, exactly as README.md ("Admin CLI") documents them, and the
+ * readable summaries printed without --json. Projects, ticket types and users print as the API
+ * shows them (the presenters of @tix/protos).
  */
 import {
   presentApiKey,

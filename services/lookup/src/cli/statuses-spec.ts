@@ -6,7 +6,7 @@ export interface StatusSpecEntry {
   is_closed: boolean;
 }
 
-/** The default SPEC (the spec's default workflow), as DESIGN.md documents it. */
+/** The default SPEC (the spec's default workflow), as README.md ("Admin CLI") documents it. */
 export const DEFAULT_STATUSES_SPEC =
   'open:Open,work_in_progress:Work in progress,waiting:Waiting,closed:Closed:closed';
 

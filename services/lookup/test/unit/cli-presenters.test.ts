@@ -48,7 +48,7 @@ const created: lookup.CreatedApiKey__Output = {
   prefix: 'tix_abc',
 };
 
-describe('CLI output shapes (DESIGN.md "Admin CLI")', () => {
+describe('CLI output shapes (README.md "Admin CLI")', () => {
   it('project: { id, name, slug, prefix, description, statuses: [{ slug, label, is_closed, position }] }', () => {
     expect(presentProject(project)).to.deep.equal({
       id: 1,

@@ -1,5 +1,5 @@
 /**
- * The fields of CompareAndSetTicket (design §3.6, the contract in ticket_service.proto): reading
+ * The fields of CompareAndSetTicket (the contract in ticket_service.proto): reading
  * `expected_json` and `set_json`, comparing expectations with the ticket, and the conflict they make.
  *
  * - Fields, by public name: priority, assigned_to, status, resolution_type, tags, merged_into_id;

@@ -1,10 +1,11 @@
 /**
- * CompareAndSetTicket (design §3.6): the assistant's actions and their exact reverts. The ticket
- * must still hold every value of the expectation (cas-fields.ts); then exactly the fields of the
- * set are written, through the path UpdateTicket, MoveTicket and MergeTicket write through
- * (ticket-steps.ts applyOneChange: version +1, updated_by = the principal's user, ticket.updated
- * + status_changed / assigned / merged, actor and changes from the principal). Fields outside the
- * set are never written, so a person's later edit of another field survives a revert.
+ * CompareAndSetTicket (docs/decisions.md, "Exact reverts"): the assistant's actions and their exact
+ * reverts. The ticket must still hold every value of the expectation (cas-fields.ts); then exactly
+ * the fields of the set are written, through the path UpdateTicket, MoveTicket and MergeTicket
+ * write through (ticket-steps.ts applyOneChange: version +1, updated_by = the principal's user,
+ * ticket.updated + status_changed / assigned / merged, actor and changes from the principal).
+ * Fields outside the set are never written, so a person's later edit of another field survives a
+ * revert.
  *
  * - A mismatch is 409 `Ticket was changed after this action` naming each field, and nothing is
  *   written; with `force` the write happens anyway (an admin's forced revert).

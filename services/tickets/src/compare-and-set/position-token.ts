@@ -1,10 +1,10 @@
 /**
- * Position tokens (design §3.6): where a ticket stood in its lane, so an exact revert can put it
- * back. A token is opaque to its holders (the assistant keeps it with an action and gives it back);
- * it is internal to the fleet and never sent over HTTP. Inside, it is base64url of JSON
- * `{ v: 1, s: status, r: lane_rank, p: previous ticket id | null, n: next ticket id | null }`: the
- * lane, the ticket's fractional-indexing key there (lanes/lane-placement.ts) and the live tickets
- * directly before and after it at the time.
+ * Position tokens (docs/decisions.md, "Exact reverts"): where a ticket stood in its lane, so an
+ * exact revert can put it back. A token is opaque to its holders (the assistant keeps it with an
+ * action and gives it back); it is internal to the fleet and never sent over HTTP. Inside, it is
+ * base64url of JSON `{ v: 1, s: status, r: lane_rank, p: previous ticket id | null, n: next ticket
+ * id | null }`: the lane, the ticket's fractional-indexing key there (lanes/lane-placement.ts) and
+ * the live tickets directly before and after it at the time.
  *
  * Restoring from a token, in the token's lane (it must be the lane the ticket ends up in):
  * 1. the exact rank, when no other live ticket of the lane holds it now: the ticket is then in the

@@ -1,10 +1,10 @@
 /**
- * UnmergeTicket (design §3.3, close_duplicate's revert): the ticket leaves the ticket it was merged
- * into and gets back the status and resolution_type it had before the merge, at its old place in
- * that lane (position_token, the merge's previous_position_token; without one, the end of the lane
- * unless the status stays). Version +1, updated_by = the principal's user, ticket.updated (+
- * ticket.status_changed when the status changes), actor from the principal. The merge target is
- * not written.
+ * UnmergeTicket (close_duplicate's revert, docs/decisions.md "Exact reverts"): the ticket leaves
+ * the ticket it was merged into and gets back the status and resolution_type it had before the
+ * merge, at its old place in that lane (position_token, the merge's previous_position_token;
+ * without one, the end of the lane unless the status stays). Version +1, updated_by = the
+ * principal's user, ticket.updated (+ ticket.status_changed when the status changes), actor from
+ * the principal. The merge target is not written.
  *
  * 409 `Ticket was changed after this action` unless the ticket is still as the merge left it:
  * merged into `expected_merged_into_id`, in the project's first closed status (where a merge puts

@@ -1,6 +1,7 @@
 /**
- * CompareAndSetTicket and UnmergeTicket (design §3.6): the exact revert as a property over seeded
- * random tickets and actions, conflicts with a person's edit, force, position tokens, events.
+ * CompareAndSetTicket and UnmergeTicket (docs/decisions.md, "Exact reverts"): the exact revert as a
+ * property over seeded random tickets and actions, conflicts with a person's edit, force, position
+ * tokens, events.
  */
 import { expect } from 'chai';
 import { seededRandom as corpusRandom } from '@tix/support-corpus';

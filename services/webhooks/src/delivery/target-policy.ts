@@ -6,7 +6,7 @@
  * and IPv4-mapped forms of any of those are refused. Anything ipaddr.js does not call `unicast` is
  * refused, so a range it learns later is refused too. IPv4 written in decimal, hex or octal is
  * normalised by the URL parser before the check. Development and tests allow http and any address
- * (DESIGN.md: local receivers).
+ * (local receivers; docs/webhooks.md, "Target rules").
  *
  * The check runs at creation (a 422 on `url`) and again before every attempt, and the attempt
  * connects to exactly the addresses this check approved (VettedTarget.addresses; the sender pins
