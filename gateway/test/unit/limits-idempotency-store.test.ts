@@ -71,7 +71,9 @@ function describeStores(
 
     it('quota: counts per user and refuses at the monthly limit and the free allowance', async () => {
       const user = Math.floor(Math.random() * 1e9);
-      const month = { limits: { freeAllowance: null, monthlyLimit: 2 }, end: Date.UTC(2026, 11, 1) };
+      // The counters expire at the month's end: a day from now, whenever the test runs (a fixed date
+      // would have expired them already once that date has passed).
+      const month = { limits: { freeAllowance: null, monthlyLimit: 2 }, end: Date.now() + 86_400_000 };
       expect(await quotas.take(user, '2026-11', month.end, month.limits)).to.deep.equal({ allowed: true });
       expect(await quotas.take(user, '2026-11', month.end, month.limits)).to.deep.equal({ allowed: true });
       expect(await quotas.take(user, '2026-11', month.end, month.limits)).to.deep.equal({
