@@ -26,13 +26,13 @@ import {
   killSwitchActive,
   readAutonomy,
   updateGuardrails,
-  userNames,
   type AutonomyDeps,
   type AutonomyView,
 } from './autonomy/autonomy.js';
 import { ensureProjectRows, readGuardrails } from './autonomy/autonomy-store.js';
 import { evaluate, DEFAULT_THRESHOLD } from './evaluation/evaluate.js';
 import { readTicketSubject } from './peers/tickets.js';
+import { userNames } from './peers/users.js';
 import { PREVIEW_WINDOW_DAYS, previewThreshold } from './preview/threshold-preview.js';
 import { searchTickets } from './search/search-tickets.js';
 

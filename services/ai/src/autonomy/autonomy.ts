@@ -40,6 +40,7 @@ import {
 import { pausedActionTypes } from '../actions/action-store.js';
 import { labelledPredictions } from '../preview/labels.js';
 import { MIN_LABELLED, PREVIEW_WINDOW_DAYS } from '../preview/threshold-preview.js';
+import { userNames } from '../peers/users.js';
 import { GLOBAL_SWITCH, type KillScope } from './gate.js';
 import {
   enabledActionTypes,
@@ -103,24 +104,6 @@ export function checkReason(reason: string): string {
   if (hasControlCharacters(trimmed, true) || hasLoneSurrogate(trimmed))
     throw fieldError('reason', 'must not contain control characters');
   return trimmed;
-}
-
-/**
- * Users' names by id, from lookup (one call; ids absent from the answer stay unnamed). `caller` is
- * the request's, when there is one (a worker has none).
- */
-export async function userNames(
-  deps: { lookup: Pick<ServiceClient<'lookup'>, 'GetUsers'> },
-  ids: (number | null)[],
-  caller?: Pick<Caller, 'correlationId'>,
-): Promise<Map<number, string>> {
-  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
-  if (wanted.length === 0) return new Map();
-  const { users } = await deps.lookup.GetUsers(
-    { ids: wanted },
-    caller ? { correlationId: caller.correlationId } : {},
-  );
-  return new Map(users.map((user) => [user.id, user.name]));
 }
 
 /**

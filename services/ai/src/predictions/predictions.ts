@@ -13,7 +13,7 @@ import { COMMENT_ACTION_TYPES, type AutonomyActionType } from '@tix/protos';
 import type pg from 'pg';
 import { draftFromHistory } from '../assist/assistant.js';
 import { composeReply } from '../assist/compose.js';
-import { userNames } from '../autonomy/autonomy.js';
+import { userNames } from '../peers/users.js';
 import type { Neighbour, Retriever } from '../retrieval/retriever.js';
 import { K, tagVotes, vote } from './knn.js';
 
