@@ -2,9 +2,9 @@
  * @tix/protos: the contracts between Tix processes.
  * - gRPC service definitions, loaded once with LOADER_OPTIONS and typed by the generated types;
  * - the generated message types, one namespace per proto package;
- * - the domain-event catalog (names and envelope) shared by producers and consumers;
- * - the contract's vocabulary (vocabulary.ts): priorities, sort fields, custom-field types, text and
- *   list limits, MAX_INT32, code-point length, checked by the gateway and enforced by the services.
+ * - the fleet map and the presenters of service messages;
+ * - everything of @tix/contract (vocabulary, roles, event catalogue, resource schemas), re-exported
+ *   so that a process needs one import; code that runs in a browser imports @tix/contract itself.
  */
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
@@ -25,12 +25,9 @@ import type { WebhookServiceHandlers } from '../generated/tix/webhook/v1/Webhook
 import { LOADER_OPTIONS, SERVICE_PROTO_FILES, type ServiceName } from './loader-options.js';
 
 export { LOADER_OPTIONS, PROTO_ROOT, SERVICE_PROTO_FILES, type ServiceName } from './loader-options.js';
-export * from './events.js';
-export * from './principal.js';
+export * from '@tix/contract';
 export * from './fleet.js';
-export * from './links.js';
 export * from './presenters.js';
-export * from './vocabulary.js';
 
 export type * as common from '../generated/tix/common/v1/index.js';
 export type * as lookup from '../generated/tix/lookup/v1/index.js';

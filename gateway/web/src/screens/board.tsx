@@ -5,7 +5,7 @@
  * the server refuses it (PATCH /tickets/{id}/status with after_id or before_id). Viewers get neither.
  * Filters: priority and assignee, kept in the query.
  */
-import { TICKET_PRIORITIES } from '@tix/protos/vocabulary';
+import { TICKET_PRIORITIES } from '@tix/contract';
 import Sortable from 'sortablejs';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, showError } from '../api/client';

@@ -5,7 +5,7 @@
  * reordered with Up and Down (`order` is the position) and removed. The server validates; its 422
  * paths (`field_schema[2].constraints.allowed_values`) land on the control they name.
  */
-import { CUSTOM_FIELD_TYPES } from '@tix/protos/vocabulary';
+import { CUSTOM_FIELD_TYPES } from '@tix/contract';
 import { Button } from '../../ui/button';
 import type { components } from '../../generated/api';
 import { Field } from '../../ui/field';

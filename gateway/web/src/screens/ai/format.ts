@@ -2,15 +2,15 @@
  * How the assistant's screens word things: action types, confidences, percentages, times and the
  * values an action or prediction touched. One place, so the panel, the queue and the admin agree.
  */
-import type { AutonomyActionType as ActionType } from '@tix/protos/vocabulary';
+import type { AutonomyActionType as ActionType } from '@tix/contract';
 import type { components } from '../../generated/api';
 
 export type AutonomousAction = components['schemas']['AutonomousAction'];
 export type Prediction = components['schemas']['Prediction'];
 export type AiSource = components['schemas']['AiSource'];
 
-export { AUTONOMY_ACTION_TYPES as ACTION_TYPES } from '@tix/protos/vocabulary';
-export type { AutonomyActionType as ActionType } from '@tix/protos/vocabulary';
+export { AUTONOMY_ACTION_TYPES as ACTION_TYPES } from '@tix/contract';
+export type { AutonomyActionType as ActionType } from '@tix/contract';
 
 const ACTION_LABELS: Record<ActionType, string> = {
   set_priority: 'Set priority',

@@ -8,7 +8,7 @@ import type { ActionType } from './format';
 
 export type Mode = 'off' | 'suggest' | 'auto';
 export const MODES: Mode[] = ['off', 'suggest', 'auto'];
-export { TICKET_PRIORITIES as PRIORITIES } from '@tix/protos/vocabulary';
+export { TICKET_PRIORITIES as PRIORITIES } from '@tix/contract';
 
 interface ActionBase {
   mode: Mode;

@@ -2,7 +2,7 @@
  * The ticket screens' vocabulary: the API's types under short names, and the small display helpers
  * the list and the ticket view share (labels, dates, sizes, who a user id is).
  */
-import { TICKET_PRIORITIES } from '@tix/protos/vocabulary';
+import { TICKET_PRIORITIES } from '@tix/contract';
 import type { components, operations } from '../../generated/api';
 import type { Project } from '../../projects';
 

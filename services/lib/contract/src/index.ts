@@ -1,0 +1,14 @@
+/**
+ * @tix/contract: what every Tix process and the console agree on, loadable in a browser (no gRPC, no
+ * node modules, no generated code; docs/architecture.md lists who may import what).
+ * - the vocabulary (vocabulary.ts): priorities, sort fields, custom-field types, text and list
+ *   limits, MAX_INT32, code-point length, checked by the gateway and enforced by the services;
+ * - roles, scopes and the role table (principal.ts);
+ * - the domain-event catalogue and the event types a webhook may subscribe to (events.ts);
+ * - console addresses other processes hand out (links.ts);
+ * - the zod schemas of the public resources (resources/*), whose output types are the JSON the API sends.
+ */
+export * from './events.js';
+export * from './links.js';
+export * from './principal.js';
+export * from './vocabulary.js';
