@@ -4,6 +4,7 @@
  * pick fields; they also turn absent optionals into null, parse JSON-text fields, and keep internal
  * fields from leaking when the contract grows.
  */
+import type { ResolutionType, TicketJson } from '@tix/contract';
 import type * as attachment from '../generated/tix/attachment/v1/index.js';
 import type * as comment from '../generated/tix/comment/v1/index.js';
 import type * as lookup from '../generated/tix/lookup/v1/index.js';
@@ -94,7 +95,7 @@ function parseObjectJson(json: string): Record<string, unknown> {
  * Spec Ticket, plus the additive `tags` and `resolution_type`; `merged_into` only when the ticket was
  * merged (spec: "present only when the ticket has been merged into another").
  */
-export function presentTicket(value: ticket.Ticket__Output) {
+export function presentTicket(value: ticket.Ticket__Output): TicketJson {
   const merged = value.merged_into_id ?? null;
   return {
     id: value.id,
@@ -118,12 +119,11 @@ export function presentTicket(value: ticket.Ticket__Output) {
     created_at: value.created_at,
     updated_at: value.updated_at,
     tags: value.tags,
-    resolution_type: value.resolution_type ?? null,
+    // The ticket service stores only RESOLUTION_TYPES (checked when a ticket is closed).
+    resolution_type: (value.resolution_type ?? null) as ResolutionType | null,
     ...(merged === null ? {} : { merged_into: merged }),
   };
 }
-
-export type TicketJson = ReturnType<typeof presentTicket>;
 
 /** Spec Comment: every field of the message, an absent content_html as null. */
 export function presentComment(message: comment.Comment__Output) {

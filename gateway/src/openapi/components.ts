@@ -8,18 +8,13 @@ import { z } from './zod-openapi.js';
 import {
   COMMENT_LIMITS,
   CUSTOM_FIELD_TYPES,
-  RESOLUTION_TYPES,
+  idField as id,
   SUBSCRIBABLE_EVENT_TYPES,
-  TICKET_LIMITS,
-  TICKET_PRIORITIES,
+  ticketSchema as ticketResource,
+  timestampField as timestamp,
   WEBHOOK_PING_EVENT,
 } from '@tix/protos';
 import { EXAMPLES } from './examples.js';
-
-const timestamp = (description: string) =>
-  z.string().meta({ description: `${description} (ISO 8601).`, format: 'date-time' });
-
-const id = (description: string) => z.number().int().meta({ description });
 
 /** Spec Pagination object. */
 export const paginationSchema = z
@@ -120,50 +115,11 @@ export const apiKeySchema = z
     examples: [EXAMPLES.apiKey],
   });
 
-export const ticketSchema = z
-  .object({
-    id: id('Ticket id.'),
-    project_id: id('Project id.'),
-    ticket_type_id: id('A ticket type of the project.'),
-    project_ref_id: z.number().int().meta({ description: 'Per-project sequence number.' }),
-    ticket_number: z.string().meta({ description: '`<PREFIX>-<n>`.' }),
-    title: z.string().meta({ description: `1 to ${TICKET_LIMITS.title} characters.` }),
-    description: z
-      .string()
-      .nullable()
-      .meta({ description: `Markdown, at most ${TICKET_LIMITS.description} characters.` }),
-    status: z.string().meta({ description: 'A status slug of the project; tolerate unknown values.' }),
-    status_label: z.string(),
-    priority: z.string().meta({
-      description: `${TICKET_PRIORITIES.join(', ')}; tolerate unknown values.`,
-    }),
-    priority_label: z.string(),
-    assigned_to: z.number().int().nullable().meta({ description: 'User id, or null.' }),
-    created_by: id('User id of the creator.'),
-    updated_by: z.number().int().nullable().meta({ description: 'User id of the last writer, or null.' }),
-    custom_fields: z
-      .record(z.string(), z.unknown())
-      .meta({ description: "Values keyed by the ticket type's field_schema names." }),
-    source_type: z.string().meta({ description: 'Values seen: web, api.' }),
-    merged_into_id: z.number().int().nullable(),
-    version: z.number().int().meta({ description: 'Starts at 1, +1 on each successful update.' }),
-    created_at: timestamp('Creation time'),
-    updated_at: timestamp('Last change'),
-    tags: z.array(z.string()).meta({ description: 'Labels (additive).' }),
-    resolution_type: z
-      .enum(RESOLUTION_TYPES)
-      .nullable()
-      .meta({ description: 'Set when the ticket was moved to a closed status (additive).' }),
-    merged_into: z
-      .number()
-      .int()
-      .optional()
-      .meta({ description: 'Present only when the ticket was merged; the target ticket id.' }),
-  })
-  .openapi('Ticket', {
-    description: 'A ticket (spec Ticket).',
-    examples: [EXAMPLES.ticket, EXAMPLES.mergedTicket],
-  });
+/** Spec Ticket, declared in the contract; named here, with the presenters' examples. */
+export const ticketSchema = ticketResource.meta({
+  id: 'Ticket',
+  examples: [EXAMPLES.ticket, EXAMPLES.mergedTicket],
+});
 
 export const commentSchema = z
   .object({

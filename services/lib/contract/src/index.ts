@@ -12,3 +12,5 @@ export * from './events.js';
 export * from './links.js';
 export * from './principal.js';
 export * from './vocabulary.js';
+export * from './resources/fields.js';
+export * from './resources/ticket.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { presentTicket } from '@tix/protos';
+import { presentTicket, ticketSchema } from '@tix/protos';
 import {
   ticketJsonText,
   ticketsJsonBytes,
@@ -104,6 +104,22 @@ describe('ticket mapper', () => {
         const expected = JSON.stringify(presentTicket(toTicketMessage(row, SUPPORT)));
         expect(ticketJsonText(row, SUPPORT)).to.equal(expected);
       }
+    });
+
+    it("parses with the contract's ticket schema in strict mode (no field missing, none unknown)", () => {
+      const strict = ticketSchema.strict();
+      for (const row of [...rows, ticketRow({ status: 'closed', resolutionType: 'resolved', version: 9 })]) {
+        const json: unknown = JSON.parse(ticketJsonText(row, SUPPORT));
+        expect(strict.safeParse(json).error?.issues ?? []).to.deep.equal([]);
+        expect(strict.parse(toTicketJson(row, SUPPORT))).to.deep.equal(json);
+      }
+    });
+
+    it('fails the strict schema when a field is added or missing (the check above can fail)', () => {
+      const json = toTicketJson(ticketRow(), SUPPORT);
+      expect(ticketSchema.strict().safeParse({ ...json, internal: 1 }).success).to.equal(false);
+      const { ticket_number: _number, ...withoutNumber } = json;
+      expect(ticketSchema.strict().safeParse(withoutNumber).success).to.equal(false);
     });
 
     it('joins a lane or page into one UTF-8 JSON array, empty ones included', () => {
