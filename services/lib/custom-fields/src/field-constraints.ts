@@ -1,5 +1,5 @@
 /** The constraints a field type accepts (spec: "Constraints by type") and what each must look like. */
-import { codePointLength } from '@tix/protos';
+import { codePointLength } from '@tix/contract';
 import { hasUnstorableCharacters } from './formats.js';
 import { patternProblem } from './pattern-safety.js';
 import { CONSTRAINT_KEYS, type FieldErrors, type FieldType, isPlainObject, LIMITS } from './types.js';

@@ -1,6 +1,6 @@
 /** Validating a ticket type's field_schema when it is saved (spec: "Ticket type"). */
 import { parseConstraints } from './field-constraints.js';
-import { codePointLength, CUSTOM_FIELD_TYPES } from '@tix/protos';
+import { codePointLength, CUSTOM_FIELD_TYPES } from '@tix/contract';
 import { hasUnstorableCharacters } from './formats.js';
 import {
   type FieldDefinition,

@@ -1,7 +1,7 @@
 /** The field_schema vocabulary shared by the schema parser and the value validator. */
-import { MAX_INT32, MIN_INT32, type CustomFieldType } from '@tix/protos';
+import { MAX_INT32, MIN_INT32, type CustomFieldType } from '@tix/contract';
 
-/** A field's type: one of CUSTOM_FIELD_TYPES (@tix/protos, also in the gateway's OpenAPI document). */
+/** A field's type: one of CUSTOM_FIELD_TYPES (@tix/contract, also in the gateway's OpenAPI document). */
 export type FieldType = CustomFieldType;
 
 export interface FieldDefinition {

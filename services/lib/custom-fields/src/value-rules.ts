@@ -1,5 +1,5 @@
 /** The rule for one value of one field: its type, its constraints, and the form it is stored in. */
-import { codePointLength } from '@tix/protos';
+import { codePointLength } from '@tix/contract';
 import {
   hasUnstorableCharacters,
   isCalendarDate,

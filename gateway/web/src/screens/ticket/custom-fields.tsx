@@ -1,10 +1,11 @@
 /**
  * Custom fields from a ticket type's field_schema: the input for each field type, the draft a form
  * holds and the value the API takes, the display of a stored value, and the client-side check.
- * The check repeats the server's rules (@tix/custom-fields, which is server-only: it pulls in the
- * gRPC contracts) with the same messages so that most mistakes are shown before a request; the
- * server's 422 (keyed `custom_fields.<name>`) stays the authority and is shown the same way.
+ * The check runs the server's own rules (@tix/custom-fields) so that most mistakes are shown before
+ * a request, in the server's words; the server's 422 (keyed `custom_fields.<name>`) stays the
+ * authority and is shown the same way.
  */
+import { validateCustomFields } from '@tix/custom-fields';
 import { CheckboxGroup, Labelled, SelectField } from './controls';
 import { formatDateTime, type FieldSchemaEntry } from './model';
 
@@ -23,10 +24,6 @@ export function orderedFields(schema: FieldSchemaEntry[]): FieldSchemaEntry[] {
 function allowedValues(field: FieldSchemaEntry): string[] {
   const values = field.constraints.allowed_values;
   return Array.isArray(values) ? values.filter((value): value is string => typeof value === 'string') : [];
-}
-
-function numberConstraint(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 const pad = (value: number) => String(value).padStart(2, '0');
@@ -88,97 +85,20 @@ export function valuesOf(schema: FieldSchemaEntry[], drafts: CustomFieldDrafts):
   return values;
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const EMAIL =
-  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (
-      (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && !/\s/.test(value)
-    );
-  } catch {
-    return false;
-  }
-}
-
-function safePattern(source: string): RegExp | null {
-  try {
-    return new RegExp(`^(?:${source})$`, 'u');
-  } catch {
-    return null;
-  }
-}
-
-/** The messages for one API value of `field` (none when it passes), in the server's words. */
-export function checkCustomField(field: FieldSchemaEntry, value: unknown): string[] {
-  const { label, constraints } = field;
-  if (value === null || value === undefined) return field.required ? [`${label} is required`] : [];
-  switch (field.type) {
-    case 'text':
-    case 'textarea': {
-      if (typeof value !== 'string') return [`${label} must be a string`];
-      const length = [...value].length;
-      const messages: string[] = [];
-      const min = numberConstraint(constraints.min_length);
-      const max = numberConstraint(constraints.max_length);
-      if (min !== undefined && length < min) messages.push(`${label} must be at least ${min} characters`);
-      if (max !== undefined && length > max) messages.push(`${label} must be at most ${max} characters`);
-      else if (field.type === 'text' && typeof constraints.pattern === 'string') {
-        const pattern = safePattern(constraints.pattern);
-        if (pattern && !pattern.test(value)) messages.push(`${label} does not match the required format`);
-      }
-      return messages;
-    }
-    case 'number': {
-      if (typeof value !== 'number') return [`${label} must be a number`];
-      const min = numberConstraint(constraints.min_value);
-      const max = numberConstraint(constraints.max_value);
-      if (min !== undefined && value < min) return [`${label} must be at least ${min}`];
-      if (max !== undefined && value > max) return [`${label} must be at most ${max}`];
-      return [];
-    }
-    case 'date':
-      return typeof value === 'string' && DATE.test(value)
-        ? []
-        : [`${label} must be a valid date in YYYY-MM-DD format`];
-    case 'datetime':
-      return typeof value === 'string' && !Number.isNaN(Date.parse(value))
-        ? []
-        : [`${label} must be a valid date-time`];
-    case 'select':
-      return typeof value === 'string' && allowedValues(field).includes(value)
-        ? []
-        : [`${label} must be one of: ${allowedValues(field).join(', ')}`];
-    case 'multi_select': {
-      const allowed = allowedValues(field);
-      return Array.isArray(value) && value.every((item) => allowed.includes(item as string))
-        ? []
-        : [`${label} may only contain: ${allowed.join(', ')}`];
-    }
-    case 'boolean':
-      return typeof value === 'boolean' ? [] : [`${label} must be true or false`];
-    case 'email':
-      return typeof value === 'string' && EMAIL.test(value) ? [] : [`${label} must be a valid email address`];
-    case 'url':
-      return typeof value === 'string' && isHttpUrl(value)
-        ? []
-        : [`${label} must be a valid http or https URL`];
-  }
-}
-
-/** Errors keyed `custom_fields.<name>`, as the server's 422 keys them. */
+/** Errors keyed `custom_fields.<name>`, as the server's 422 keys them (none when every value passes). */
 export function checkCustomFields(
   schema: FieldSchemaEntry[],
   values: Record<string, unknown>,
 ): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
-  for (const field of schema) {
-    const messages = checkCustomField(field, values[field.name]);
-    if (messages.length > 0) errors[`custom_fields.${field.name}`] = messages;
-  }
-  return errors;
+  // The document types default_value as optional; the server stores null for "no default".
+  const definitions = schema.map((field) => ({ ...field, default_value: field.default_value ?? null }));
+  const result = validateCustomFields(definitions, values);
+  return result.ok ? {} : result.errors;
+}
+
+/** The messages for one API value of `field` (none when it passes). */
+export function checkCustomField(field: FieldSchemaEntry, value: unknown): string[] {
+  return checkCustomFields([field], { [field.name]: value })[`custom_fields.${field.name}`] ?? [];
 }
 
 /** A stored value as text ("—" for none). */
