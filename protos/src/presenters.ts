@@ -4,7 +4,7 @@
  * pick fields; they also turn absent optionals into null, parse JSON-text fields, and keep internal
  * fields from leaking when the contract grows.
  */
-import type { ResolutionType, TicketJson } from '@tix/contract';
+import type { AttachmentJson, CommentJson, ResolutionType, TicketJson } from '@tix/contract';
 import type * as attachment from '../generated/tix/attachment/v1/index.js';
 import type * as comment from '../generated/tix/comment/v1/index.js';
 import type * as lookup from '../generated/tix/lookup/v1/index.js';
@@ -126,7 +126,7 @@ export function presentTicket(value: ticket.Ticket__Output): TicketJson {
 }
 
 /** Spec Comment: every field of the message, an absent content_html as null. */
-export function presentComment(message: comment.Comment__Output) {
+export function presentComment(message: comment.Comment__Output): CommentJson {
   return {
     id: message.id,
     ticket_id: message.ticket_id,
@@ -139,10 +139,8 @@ export function presentComment(message: comment.Comment__Output) {
   };
 }
 
-export type CommentJson = ReturnType<typeof presentComment>;
-
 /** Spec Attachment. */
-export function presentAttachment(value: attachment.Attachment__Output) {
+export function presentAttachment(value: attachment.Attachment__Output): AttachmentJson {
   return {
     id: value.id,
     ticket_id: value.ticket_id,
@@ -153,7 +151,6 @@ export function presentAttachment(value: attachment.Attachment__Output) {
   };
 }
 
-export type AttachmentJson = ReturnType<typeof presentAttachment>;
 export type ProjectJson = ReturnType<typeof presentProject>;
 export type TicketTypeJson = ReturnType<typeof presentTicketType>;
 export type UserJson = ReturnType<typeof presentUser>;

@@ -6,7 +6,8 @@
  */
 import { z } from './zod-openapi.js';
 import {
-  COMMENT_LIMITS,
+  attachmentSchema as attachmentResource,
+  commentSchema as commentResource,
   CUSTOM_FIELD_TYPES,
   idField as id,
   SUBSCRIBABLE_EVENT_TYPES,
@@ -121,35 +122,14 @@ export const ticketSchema = ticketResource.meta({
   examples: [EXAMPLES.ticket, EXAMPLES.mergedTicket],
 });
 
-export const commentSchema = z
-  .object({
-    id: id('Comment id.'),
-    ticket_id: id('Ticket id.'),
-    user_id: id('Author.'),
-    content: z.string().meta({ description: `At most ${COMMENT_LIMITS.content} characters.` }),
-    content_html: z
-      .string()
-      .nullable()
-      .meta({ description: `Sanitized HTML, at most ${COMMENT_LIMITS.contentHtml} characters, or null.` }),
-    is_internal: z.boolean().meta({ description: 'true: team-only note; false: customer-visible.' }),
-    created_at: timestamp('Creation time'),
-    updated_at: timestamp('Last change'),
-  })
-  .openapi('Comment', { description: 'A comment (spec Comment).', examples: [EXAMPLES.comment] });
+/** Spec Comment, declared in the contract; named here, with its example. */
+export const commentSchema = commentResource.meta({ id: 'Comment', examples: [EXAMPLES.comment] });
 
-export const attachmentSchema = z
-  .object({
-    id: id('Attachment id.'),
-    ticket_id: id('Ticket id.'),
-    original_filename: z.string(),
-    mime_type: z.string(),
-    size_bytes: z.number().int(),
-    created_at: timestamp('Upload time'),
-  })
-  .openapi('Attachment', {
-    description: 'File metadata (spec Attachment).',
-    examples: [EXAMPLES.attachment],
-  });
+/** Spec Attachment, declared in the contract; named here, with its example. */
+export const attachmentSchema = attachmentResource.meta({
+  id: 'Attachment',
+  examples: [EXAMPLES.attachment],
+});
 
 const webhookShape = {
   id: id('Webhook id.'),

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { attachmentSchema } from '@tix/protos';
 import { attachmentCreated, attachmentDeleted } from '../../src/attachments/attachment-events.js';
 import {
   toAttachmentJson,
@@ -34,6 +35,13 @@ describe('attachment shapes and events', () => {
   it('shows exactly the spec Attachment (no key, hash or project)', () => {
     expect(toAttachmentJson(ROW)).to.deep.equal(JSON_SHAPE);
     expect(toAttachmentMessage(ROW)).to.deep.equal(JSON_SHAPE);
+  });
+
+  it("the public JSON parses with the contract's attachment schema in strict mode", () => {
+    expect(attachmentSchema.strict().safeParse(toAttachmentJson(ROW)).error?.issues ?? []).to.deep.equal([]);
+    expect(attachmentSchema.strict().safeParse({ ...JSON_SHAPE, sha256: ROW.sha256 }).success).to.equal(
+      false,
+    );
   });
 
   it('makes attachment.created and attachment.deleted carrying the attachment', () => {

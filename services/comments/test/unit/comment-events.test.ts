@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { presentComment } from '@tix/protos';
+import { commentSchema, presentComment } from '@tix/protos';
 import { commentCreated, commentDeleted, commentUpdated } from '../../src/comments/comment-events.js';
 import { toCommentMessage, type CommentRow } from '../../src/comments/comment-row.js';
 
@@ -27,6 +27,14 @@ const JSON_OF_ROW = {
 };
 
 describe('comments: message, public JSON and events', () => {
+  it("the public JSON parses with the contract's comment schema in strict mode", () => {
+    for (const row of [ROW, { ...ROW, contentHtml: '<p>Hello</p>', isInternal: false }]) {
+      const json = commentCreated(row, { kind: 'user', user_id: 3, api_key_id: null }).data;
+      expect(commentSchema.strict().safeParse(json).error?.issues ?? []).to.deep.equal([]);
+    }
+    expect(commentSchema.strict().safeParse({ ...JSON_OF_ROW, project_id: 2 }).success).to.equal(false);
+  });
+
   it('a null content_html is an absent optional in the message and null in the JSON', () => {
     const message = toCommentMessage(ROW);
     expect(message).to.deep.equal({

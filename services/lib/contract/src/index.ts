@@ -14,3 +14,5 @@ export * from './principal.js';
 export * from './vocabulary.js';
 export * from './resources/fields.js';
 export * from './resources/ticket.js';
+export * from './resources/attachment.js';
+export * from './resources/comment.js';
