@@ -10,7 +10,7 @@ import {
   DEFAULT_SUGGESTION_TONE,
   SUGGESTION_TONES,
   type SuggestionTone as Tone,
-} from '@tix/protos/vocabulary';
+} from '@tix/contract';
 import { api, call, isConflict, showError } from '../../api/client';
 import type { components } from '../../generated/api';
 import { can } from '../../session';
