@@ -12,8 +12,7 @@ import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } fr
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
-import { serviceDatabaseVariable } from '../../protos/src/fleet.js';
-import type { ServiceName } from '../../protos/src/loader-options.js';
+import { serviceDatabaseVariable, type ServiceName } from '../../protos/src/fleet.js';
 import { listDeployables, PRISMA_CONFIG_FILE, REPO_ROOT } from './deployables.js';
 import {
   dependencyClosure,

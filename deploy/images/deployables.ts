@@ -7,8 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // A relative import: these scripts run from the workspace root, which does not depend on @tix/protos.
-import { FLEET, SERVICE_NAMES } from '../../protos/src/fleet.js';
-import type { ServiceName } from '../../protos/src/loader-options.js';
+import { FLEET, GATEWAY_DEFAULT_PORTS, SERVICE_NAMES, type ServiceName } from '../../protos/src/fleet.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -58,7 +57,8 @@ export function describeDeployable(name: DeployableName, root = REPO_ROOT): Depl
     packageName,
     entries,
     built: entries.main !== undefined,
-    defaultPorts: name === 'gateway' ? [8080, 8081] : [FLEET[name].defaultPort],
+    defaultPorts:
+      name === 'gateway' ? [GATEWAY_DEFAULT_PORTS.api, GATEWAY_DEFAULT_PORTS.app] : [FLEET[name].grpcPort],
     migrationsDir: hasMigrations(path.join(root, migrationsDir)) ? migrationsDir : undefined,
   };
 }

@@ -4,19 +4,18 @@
  *   node /app/dist/healthcheck.mjs <service>   grpc.health.v1 on 127.0.0.1:$GRPC_PORT is SERVING
  * Exits 0 when healthy, 1 otherwise. Kubernetes needs none of this: its probes speak gRPC and HTTP.
  */
-import { FLEET, SERVICE_NAMES } from '../../protos/src/fleet.js';
-import type { ServiceName } from '../../protos/src/loader-options.js';
+import { FLEET, GATEWAY_DEFAULT_PORTS, SERVICE_NAMES, type ServiceName } from '../../protos/src/fleet.js';
 import { grpcHealthStatus, httpStatus } from './health-probes.js';
 
 const TIMEOUT_MS = 2_000;
 
 async function healthy(target: string): Promise<boolean> {
   if (target === 'gateway') {
-    const port = process.env.GATEWAY_API_PORT || '8080';
+    const port = process.env.GATEWAY_API_PORT || String(GATEWAY_DEFAULT_PORTS.api);
     return (await httpStatus(`http://127.0.0.1:${port}/healthz`, TIMEOUT_MS)) === 200;
   }
   if ((SERVICE_NAMES as string[]).includes(target)) {
-    const port = process.env.GRPC_PORT || String(FLEET[target as ServiceName].defaultPort);
+    const port = process.env.GRPC_PORT || String(FLEET[target as ServiceName].grpcPort);
     return (await grpcHealthStatus(`127.0.0.1:${port}`, TIMEOUT_MS)) === 'SERVING';
   }
   throw new Error(`usage: healthcheck.mjs gateway|${SERVICE_NAMES.join('|')}`);

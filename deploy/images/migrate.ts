@@ -10,8 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FLEET, SERVICE_NAMES, serviceDatabaseVariable } from '../../protos/src/fleet.js';
-import type { ServiceName } from '../../protos/src/loader-options.js';
+import { FLEET, SERVICE_NAMES, serviceDatabaseVariable, type ServiceName } from '../../protos/src/fleet.js';
 import { hasMigrations, PRISMA_CONFIG_FILE } from './deployables.js';
 
 /** The folder holding migrate.mjs, node_modules/prisma and services/<name>/prisma. */

@@ -9,7 +9,6 @@ import path from 'node:path';
 import { z } from 'zod';
 import {
   DEFAULT_AMQP_URL,
-  DEFAULT_METRICS_PORTS,
   env,
   metricsPortSchema,
   parseEnv,
@@ -173,7 +172,7 @@ const GatewayEnvSchema = z
     GATEWAY_API_PORT: env.port(GATEWAY_DEFAULT_PORTS.api),
     GATEWAY_APP_PORT: env.port(GATEWAY_DEFAULT_PORTS.app),
     METRICS_HOST: env.host('127.0.0.1'),
-    METRICS_PORT: metricsPortSchema(DEFAULT_METRICS_PORTS.gateway),
+    METRICS_PORT: metricsPortSchema(GATEWAY_DEFAULT_PORTS.metrics),
     API_HOSTS: hostList,
     APP_HOSTS: hostList,
     CORS_ORIGINS: z

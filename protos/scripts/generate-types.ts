@@ -6,7 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { LOADER_OPTIONS, PROTO_ROOT, SERVICE_PROTO_FILES } from '../src/loader-options.js';
+import { SERVICE_PROTO_FILES } from '../src/fleet.js';
+import { LOADER_OPTIONS, PROTO_ROOT } from '../src/loader-options.js';
 
 const require = createRequire(import.meta.url);
 const generator = path.join(
@@ -31,7 +32,7 @@ const flags = [
 ];
 
 rmSync(outDir, { recursive: true, force: true });
-execFileSync(process.execPath, [generator, ...flags, ...Object.values(SERVICE_PROTO_FILES)], {
+execFileSync(process.execPath, [generator, ...flags, ...SERVICE_PROTO_FILES], {
   cwd: PROTO_ROOT,
   stdio: 'inherit',
 });

@@ -22,9 +22,10 @@ import type { CommentServiceHandlers } from '../generated/tix/comment/v1/Comment
 import type { LookupServiceHandlers } from '../generated/tix/lookup/v1/LookupService.js';
 import type { TicketServiceHandlers } from '../generated/tix/ticket/v1/TicketService.js';
 import type { WebhookServiceHandlers } from '../generated/tix/webhook/v1/WebhookService.js';
-import { LOADER_OPTIONS, SERVICE_PROTO_FILES, type ServiceName } from './loader-options.js';
+import { SERVICE_PROTO_FILES, type ServiceName } from './fleet.js';
+import { LOADER_OPTIONS } from './loader-options.js';
 
-export { LOADER_OPTIONS, PROTO_ROOT, SERVICE_PROTO_FILES, type ServiceName } from './loader-options.js';
+export { LOADER_OPTIONS, PROTO_ROOT } from './loader-options.js';
 export * from '@tix/contract';
 export * from './fleet.js';
 export * from './presenters.js';
@@ -51,7 +52,7 @@ let loaded: TixProto | undefined;
 /** Loads every contract once (synchronously) and returns the typed package tree. */
 function tixProto(): TixProto {
   loaded ??= grpc.loadPackageDefinition(
-    protoLoader.loadSync(Object.values(SERVICE_PROTO_FILES), LOADER_OPTIONS),
+    protoLoader.loadSync([...SERVICE_PROTO_FILES], LOADER_OPTIONS),
   ) as unknown as TixProto;
   return loaded;
 }

@@ -10,7 +10,7 @@ import {
 
 /** Round-trips `message` through the wire format of the message `typeName` exactly as a grpc-js server or client would. */
 function decodeAs(typeName: string, message: Record<string, unknown>) {
-  const definition = protoLoader.loadSync(Object.values(SERVICE_PROTO_FILES), LOADER_OPTIONS);
+  const definition = protoLoader.loadSync([...SERVICE_PROTO_FILES], LOADER_OPTIONS);
   const type = definition[typeName] as protoLoader.MessageTypeDefinition<object, Record<string, unknown>>;
   return type.deserialize(type.serialize(message));
 }

@@ -12,13 +12,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { DEFAULT_AMQP_URL, DEFAULT_METRICS_PORTS, type Logger, type MetricsProcessName } from '@tix/kit';
+import { DEFAULT_AMQP_URL, type Logger } from '@tix/kit';
 import {
+  defaultMetricsPort,
   FLEET,
   SERVICE_NAMES,
   SERVICE_NOT_DEPLOYED,
   serviceAddressVariable,
   serviceDatabaseVariable,
+  type FleetProcessName,
   type ServiceName,
   GATEWAY_DEFAULT_PORTS,
 } from '@tix/protos';
@@ -34,10 +36,10 @@ export interface FleetOptions {
   /** gRPC port per service (defaults: FLEET ports). */
   servicePorts?: Partial<Record<ServiceName, number>>;
   /**
-   * /metrics port per process (defaults: <NAME>_METRICS_PORT, else DEFAULT_METRICS_PORTS, so each
+   * /metrics port per process (defaults: <NAME>_METRICS_PORT, else the fleet map's, so each
    * process gets its own on one machine; 0 turns a process's endpoint off).
    */
-  metricsPorts?: Partial<Record<MetricsProcessName, number>>;
+  metricsPorts?: Partial<Record<FleetProcessName, number>>;
   /** Prepended to every service's database name (tests use a fresh prefix per run). */
   databasePrefix?: string;
   s3Port?: number;
@@ -74,7 +76,7 @@ export interface RunningFleet {
   apiUrl: string;
   appUrl: string;
   /** http://127.0.0.1:<port>/metrics of each process that serves one. */
-  metricsUrls: Partial<Record<MetricsProcessName, string>>;
+  metricsUrls: Partial<Record<FleetProcessName, string>>;
   /** Environment shared by the fleet's processes (service addresses, database URLs, AMQP, S3). */
   env: NodeJS.ProcessEnv;
   services: ServiceName[];
@@ -124,12 +126,12 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
   const appPort = options.appPort ?? Number(baseEnv.GATEWAY_APP_PORT ?? GATEWAY_DEFAULT_PORTS.app);
   const port = (name: ServiceName) =>
     options.servicePorts?.[name] ??
-    Number(baseEnv[`${name.toUpperCase()}_GRPC_PORT`] ?? FLEET[name].defaultPort);
+    Number(baseEnv[`${name.toUpperCase()}_GRPC_PORT`] ?? FLEET[name].grpcPort);
 
-  const metricsPort = (name: MetricsProcessName) =>
+  const metricsPort = (name: FleetProcessName) =>
     options.metricsPorts?.[name] ??
-    Number(baseEnv[`${name.toUpperCase()}_METRICS_PORT`] ?? DEFAULT_METRICS_PORTS[name]);
-  const metricsUrls: Partial<Record<MetricsProcessName, string>> = {};
+    Number(baseEnv[`${name.toUpperCase()}_METRICS_PORT`] ?? defaultMetricsPort(name));
+  const metricsUrls: Partial<Record<FleetProcessName, string>> = {};
 
   const databaseUrls = serviceDatabaseUrls(baseEnv, options.databasePrefix);
   await migrateAll(databaseUrls, logger);

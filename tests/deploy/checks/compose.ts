@@ -107,7 +107,7 @@ export function composeProblems(
         problems.push(`${name}: does not wait for migrate-${name} to complete`);
       }
       const address = environmentOf(services.gateway)[serviceAddressVariable(name)];
-      const expected = deployable.built ? `${name}:${FLEET[name].defaultPort}` : SERVICE_NOT_DEPLOYED;
+      const expected = deployable.built ? `${name}:${FLEET[name].grpcPort}` : SERVICE_NOT_DEPLOYED;
       if (address !== expected)
         problems.push(`${serviceAddressVariable(name)} is ${String(address)}, expected ${expected}`);
     }

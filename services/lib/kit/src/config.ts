@@ -45,7 +45,7 @@ export const env = {
   serviceAddress: (name: ServiceName) =>
     z
       .string()
-      .default(`127.0.0.1:${FLEET[name].defaultPort}`)
+      .default(`127.0.0.1:${FLEET[name].grpcPort}`)
       .refine(
         (value) => value === SERVICE_NOT_DEPLOYED || ADDRESS.test(value),
         `expected host:port, or "${SERVICE_NOT_DEPLOYED}" when the service is not deployed`,

@@ -22,25 +22,16 @@ import {
   type HistogramConfiguration,
 } from 'prom-client';
 import { z } from 'zod';
+import type { FleetProcessName } from '@tix/protos';
 import type { Logger } from './logger.js';
 
 /** The registry of this process: everything /metrics shows. */
 export const metricsRegistry = new Registry();
 
-/** Metrics port of each process when METRICS_PORT is unset (distinct, so one machine can run them all). */
-export const DEFAULT_METRICS_PORTS = {
-  gateway: 9400,
-  lookup: 9401,
-  tickets: 9402,
-  comments: 9403,
-  attachments: 9404,
-  webhooks: 9405,
-  activity: 9407,
-  ai: 9406,
-} as const;
-export type MetricsProcessName = keyof typeof DEFAULT_METRICS_PORTS;
-
-/** METRICS_PORT: a port, or 0 to serve no /metrics at all (the process still counts, cheaply). */
+/**
+ * METRICS_PORT (`fallback`: the process's defaultMetricsPort in the fleet map): a port, or 0 to
+ * serve no /metrics at all (the process still counts, cheaply).
+ */
 export const metricsPortSchema = (fallback: number) =>
   z.coerce
     .number()
@@ -321,7 +312,7 @@ export async function startMetricsServer(options: StartMetricsServerOptions): Pr
  * it down (Prometheus then reports the target down, which is alerted on).
  */
 export async function startProcessMetrics(options: {
-  service: MetricsProcessName;
+  service: FleetProcessName;
   host: string;
   port: number | null;
   logger: Logger;

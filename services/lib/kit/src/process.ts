@@ -5,16 +5,17 @@
  * SIGTERM/SIGINT run the process's own stop once, then close /metrics (last, so scrapes still see
  * the drain) and exit 0, or 1 when stopping failed.
  */
+import type { FleetProcessName } from '@tix/protos';
 import { ConfigError } from './config.js';
 import { exitOnUncaughtException } from './crash.js';
 import { createLogger, type Logger, type LogLevel } from './logger.js';
-import { startProcessMetrics, type MetricsProcessName } from './metrics.js';
+import { startProcessMetrics } from './metrics.js';
 
 /** The sysexits code for a configuration error: orchestrators show it as such. */
 export const EX_CONFIG = 78;
 
 /** `load()`'s config, or the process ends with EX_CONFIG and the config error on stderr. */
-export function loadConfigOrExit<C>(name: MetricsProcessName, load: () => C, exitCode = EX_CONFIG): C {
+export function loadConfigOrExit<C>(name: FleetProcessName, load: () => C, exitCode = EX_CONFIG): C {
   try {
     return load();
   } catch (error) {
@@ -39,7 +40,7 @@ export interface TixProcess {
 
 /** Starts the logger and /metrics of process `name`. */
 export async function startTixProcess(
-  name: MetricsProcessName,
+  name: FleetProcessName,
   settings: ProcessSettings,
 ): Promise<TixProcess> {
   const logger = createLogger({ service: name, level: settings.logLevel });

@@ -19,7 +19,7 @@ import {
   parseEnv,
   serviceDatabaseUrl,
 } from './config.js';
-import { DEFAULT_METRICS_PORTS, metricsPortSchema } from './metrics.js';
+import { metricsPortSchema } from './metrics.js';
 
 /** The variables of every service; GRPC_PORT and METRICS_PORT default to the service's own ports. */
 function commonVariables(name: ServiceName, databasePoolSize: number, statementTimeoutMs: number) {
@@ -30,10 +30,10 @@ function commonVariables(name: ServiceName, databasePoolSize: number, statementT
     DATABASE_URL: env.url(DEFAULT_DATABASE_SERVER_URL),
     AMQP_URL: env.url(DEFAULT_AMQP_URL),
     GRPC_HOST: env.host('127.0.0.1'),
-    GRPC_PORT: env.port(FLEET[name].defaultPort),
+    GRPC_PORT: env.port(FLEET[name].grpcPort),
     /** Where GET /metrics (Prometheus) listens; METRICS_PORT=0 serves no metrics endpoint. */
     METRICS_HOST: env.host('127.0.0.1'),
-    METRICS_PORT: metricsPortSchema(DEFAULT_METRICS_PORTS[name]),
+    METRICS_PORT: metricsPortSchema(FLEET[name].metricsPort),
     DATABASE_POOL_SIZE: env.positiveInt(databasePoolSize),
     /** How long one SQL statement may run before PostgreSQL cancels it; 0 = no limit. */
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(statementTimeoutMs),

@@ -7,5 +7,5 @@ export const HOST_PORT = /^[^\s:]+:\d{1,5}$/;
 /** `service`'s address from the environment, default 127.0.0.1 on its fleet port. */
 export function serviceAddressIn(env: NodeJS.ProcessEnv, service: ServiceName): string {
   const value = env[serviceAddressVariable(service)]?.trim();
-  return value ? value : `127.0.0.1:${FLEET[service].defaultPort}`;
+  return value ? value : `127.0.0.1:${FLEET[service].grpcPort}`;
 }

@@ -36,7 +36,7 @@ Commands:
   ai eval [--project SLUG] [--k N]
       the assistant's backtest, each resolved ticket looked up as if new: recall@N (default 3) of
       a ticket of the same category, and priority precision and coverage at each threshold;
-      every project unless --project; asks the assistant at AI_SERVICE_ADDR (default 127.0.0.1:${FLEET.ai.defaultPort})
+      every project unless --project; asks the assistant at AI_SERVICE_ADDR (default 127.0.0.1:${FLEET.ai.grpcPort})
 
 Options:
   --json              print exactly one JSON object on stdout (messages go to stderr)
@@ -44,6 +44,6 @@ Options:
                       (--password PASS works too, but other users of this machine can see it in ps)
   --help              show this text
 
-The CLI talks to the running lookup service at LOOKUP_SERVICE_ADDR (default 127.0.0.1:${FLEET.lookup.defaultPort}).
+The CLI talks to the running lookup service at LOOKUP_SERVICE_ADDR (default 127.0.0.1:${FLEET.lookup.grpcPort}).
 Exit codes: 0 done, 1 refused by the service, 2 bad command line, 3 service unreachable (or not deployed).
 `;
