@@ -8,7 +8,8 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineTixService, grpcService, startDomainEventConsumer } from '@tix/kit';
+import { defineTixService, durableQueue, grpcService, startDomainEventConsumer } from '@tix/kit';
+import { FLEET } from '@tix/protos';
 import { actOnPredictions, assistantUser } from './actions/executor.js';
 import { aiHandlers } from './ai-handlers.js';
 import { createLlm } from './assist/llm.js';
@@ -25,8 +26,8 @@ export const AI_MIGRATIONS_DIR = path.resolve(
   '../prisma/migrations',
 );
 
-/** The durable queue of ticket and comment events (protos DURABLE_EVENT_QUEUES). */
-export const AI_EVENTS_QUEUE = 'ai.events';
+/** The durable queue of ticket and comment events (its FLEET entry). */
+export const AI_EVENTS_QUEUE = durableQueue('ai.events', FLEET.ai.queues['ai.events']);
 
 export interface AiServiceOptions {
   /** The model server's fetch (tests point it at a fake; default: the global fetch). */

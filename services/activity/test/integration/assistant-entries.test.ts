@@ -2,13 +2,13 @@ import { expect } from 'chai';
 import amqp from 'amqplib';
 import { createTestVhost, eventually, type TestVhost } from '@tix/kit/testing';
 import {
-  DURABLE_EVENT_QUEUES,
   EVENTS_DEAD_LETTER_EXCHANGE,
   EVENTS_EXCHANGE,
   type activity,
   type DomainEvent,
   type EventActor,
 } from '@tix/protos';
+import { ACTIVITY_EVENTS_QUEUE } from '../../src/log/event-consumer.js';
 import {
   assistantAction,
   assistantEvent,
@@ -35,7 +35,7 @@ describe("the activity log of the assistant's autonomy (ai.*)", function () {
     const channel = await connection.createChannel();
     await channel.assertExchange(EVENTS_EXCHANGE, 'topic', { durable: true });
     await channel.assertExchange(EVENTS_DEAD_LETTER_EXCHANGE, 'direct', { durable: true });
-    const queue = DURABLE_EVENT_QUEUES.find((declared) => declared.name === 'activity.events')!;
+    const queue = ACTIVITY_EVENTS_QUEUE;
     await channel.assertQueue(queue.name, { durable: true, arguments: queue.arguments });
     for (const pattern of queue.bindings.filter((binding) => binding !== 'ai.*'))
       await channel.bindQueue(queue.name, EVENTS_EXCHANGE, pattern);

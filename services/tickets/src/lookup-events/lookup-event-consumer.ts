@@ -1,6 +1,6 @@
 /**
- * The consumer of `tickets.lookup-events` (declared by kit assertEventTopology as producers declare
- * it: quorum, delivery limit 5, dead letters to `tickets.lookup-events.dlq`): what the ticket service
+ * The consumer of `tickets.lookup-events` (kit durableQueue, declared as producers declare it:
+ * quorum, delivery limit 5, dead letters to `tickets.lookup-events.dlq`): what the ticket service
  * does when lookup changes a project or a ticket type.
  * - project.updated: forget the cached project (its name, prefix and workflow are read again), then
  *   move the tickets of every removed status (`statuses_removed`) to its `moved_to`, or to the first
@@ -15,8 +15,15 @@
  * changed workflow or type when their cache entry expires (PROJECT_CACHE_TTL_MS,
  * TICKET_TYPE_CACHE_TTL_MS).
  */
-import { AppError, startDomainEventConsumer, SYSTEM_ACTOR, type Consumer, type Logger } from '@tix/kit';
-import type { DomainEvent, EventActor } from '@tix/protos';
+import {
+  AppError,
+  durableQueue,
+  startDomainEventConsumer,
+  SYSTEM_ACTOR,
+  type Consumer,
+  type Logger,
+} from '@tix/kit';
+import { FLEET, type DomainEvent, type EventActor } from '@tix/protos';
 import { WriteConflict } from '../db.js';
 import type { LookupDirectory } from '../lookup/lookup-directory.js';
 import { findStatus, initialStatus } from '../lookup/workflow.js';
@@ -24,8 +31,11 @@ import type { TicketWriteStore } from '../tickets/ticket-write-store.js';
 import { moveOutOfStatus } from './move-out-of-status.js';
 import type { StatusTicketsStore } from './status-tickets-store.js';
 
-/** The durable queue this consumer reads (protos DURABLE_EVENT_QUEUES). */
-export const LOOKUP_EVENTS_QUEUE = 'tickets.lookup-events';
+/** The durable queue this consumer reads (its FLEET entry). */
+export const LOOKUP_EVENTS_QUEUE = durableQueue(
+  'tickets.lookup-events',
+  FLEET.tickets.queues['tickets.lookup-events'],
+);
 
 export interface LookupEventDeps {
   lookup: LookupDirectory;

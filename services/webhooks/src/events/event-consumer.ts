@@ -1,6 +1,6 @@
 /**
- * The consumer of `webhooks.events` (declared by kit assertEventTopology exactly as producers
- * declare it: quorum, delivery limit 5, dead letters to `webhooks.events.dlq`), on the kit's
+ * The consumer of `webhooks.events` (kit durableQueue, declared exactly as producers declare it:
+ * quorum, delivery limit 5, dead letters to `webhooks.events.dlq`), on the kit's
  * startDomainEventConsumer (manual acks, prefetch, reconnects). A message is acknowledged only after
  * `process` has committed what it means (fan-out.ts), so a crash or a lost channel at any point
  * redelivers it, and the event id makes the second time a no-op.
@@ -9,11 +9,11 @@
  * - A transient failure (database down) keeps the message and retries it with backoff; with every
  *   prefetch slot busy the broker simply stops sending more until the database is back.
  */
-import { startDomainEventConsumer, type Consumer, type Logger } from '@tix/kit';
-import type { DomainEvent } from '@tix/protos';
+import { durableQueue, startDomainEventConsumer, type Consumer, type Logger } from '@tix/kit';
+import { FLEET, type DomainEvent } from '@tix/protos';
 
-/** The durable queue this service consumes (protos DURABLE_EVENT_QUEUES). */
-export const WEBHOOK_EVENTS_QUEUE = 'webhooks.events';
+/** The durable queue this service consumes (its FLEET entry). */
+export const WEBHOOK_EVENTS_QUEUE = durableQueue('webhooks.events', FLEET.webhooks.queues['webhooks.events']);
 
 export interface EventConsumerOptions {
   amqpUrl: string;
