@@ -22,6 +22,7 @@ import { httpMetrics, installRoutePatternCapture } from './middleware/http-metri
 import type { PasswordResetMailer } from './mail/password-reset-mail.js';
 import type { SessionOptions } from './middleware/session.js';
 import { openApiDocumentJson } from './openapi/document.js';
+import { apiReference } from './openapi/docs-page.js';
 import type { ProjectResolver } from './projects/project-resolver.js';
 import { createSessionRouter } from './routes/app/index.js';
 import { healthRoutes } from './routes/health.js';
@@ -81,7 +82,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(hostRole(deps));
   app.use(apiKeyOnlyOnApiHost());
   // Built at start: an operation that cannot be described stops the gateway, not a request.
-  const routeDeps = { ...deps, apiDescriptionJson: openApiDocumentJson() };
+  const routeDeps = { ...deps, apiDescriptionJson: openApiDocumentJson(), apiReference: apiReference() };
   app.use('/v1', forRole('api', createApiRouter(routeDeps)));
   app.use('/api', forRole('app', createSessionRouter(routeDeps)));
   app.use(forRole('app', serveConsole({ logger: deps.logger })));

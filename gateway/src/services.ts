@@ -49,6 +49,18 @@ export function requireService<N extends ServiceName>(clients: ServiceClients, n
   return client;
 }
 
+/** Every service's client, each answering 503 on use when that service is not deployed (requireService). */
+export type RequiredServices = { readonly [N in ServiceName]: ServiceClient<N> };
+
+/** The clients as handlers use them: `services.tickets` is the client, or 503 when not deployed. */
+export function requiredServices(clients: ServiceClients): RequiredServices {
+  const services = {} as Record<ServiceName, unknown>;
+  for (const name of SERVICE_NAMES) {
+    Object.defineProperty(services, name, { enumerable: true, get: () => requireService(clients, name) });
+  }
+  return services as RequiredServices;
+}
+
 /** Closes every client's channels. */
 export function closeServiceClients(clients: ServiceClients): void {
   for (const name of SERVICE_NAMES) clients[name]?.close();

@@ -83,8 +83,7 @@ export function sendTagged(
  * the same version. Several versions of the ticket are a 400:
  * the service checks one.
  */
-export function expectedTicketVersion(request: Request, ticketId: number): number | undefined {
-  const header = request.headers['if-match'];
+export function expectedTicketVersion(header: string | undefined, ticketId: number): number | undefined {
   if (header === undefined) return undefined;
   const tags = entityTags(header);
   if (tags.includes('*')) return undefined;

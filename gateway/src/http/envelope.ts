@@ -118,6 +118,22 @@ export type StreamOptions<T> = {
     }
 );
 
+/** A list to stream (sendDataStream): its key in `data`, its items, and how they are written. */
+export interface DataStream {
+  key: string;
+  items: AsyncIterable<unknown>;
+  options: StreamOptions<unknown>;
+}
+
+/** A DataStream of `items`, with `options` typed by them. */
+export function dataStream<T>(
+  key: string,
+  items: AsyncIterable<T>,
+  options: StreamOptions<T> = {},
+): DataStream {
+  return { key, items, options: options as StreamOptions<unknown> };
+}
+
 /** The elements of a JSON array's text (`[a,b]` -> `a,b`), for StreamOptions.elements. */
 export function arrayElements(arrayText: Buffer): string {
   return arrayText.toString('utf8').slice(1, -1);
@@ -174,4 +190,46 @@ export async function sendDataStream<T>(
   } finally {
     if (!next.done) await iterator.return?.();
   }
+}
+
+/** The lists of a sectioned document (routes/operation.ts SectionedDocument), as sendSections writes them. */
+export interface DocumentSections {
+  head: Record<string, unknown>;
+  sections: readonly {
+    key: string;
+    first: IteratorResult<unknown>;
+    items: AsyncIterator<unknown>;
+    present: (item: never) => unknown;
+  }[];
+}
+
+/**
+ * Writes `{ ok: true, data: { ...head, <key>: [...], ... } }`: the head, then each section's items
+ * as the client takes them. Returns false when the client left (nothing more to do); throws when a
+ * stream fails mid-way.
+ */
+export async function sendSections(response: Response, document: DocumentSections): Promise<boolean> {
+  let pending = `{"ok":true,"data":${JSON.stringify(document.head).slice(0, -1)}`;
+  /** Writes what has gathered; waits while the client reads slower than the services answer. */
+  const flush = async (): Promise<boolean> => {
+    const accepted = response.write(pending);
+    pending = '';
+    if (!accepted) await drained(response);
+    return !response.destroyed;
+  };
+  for (const section of document.sections) {
+    pending += `,${JSON.stringify(section.key)}:[`;
+    let next = section.first;
+    let count = 0;
+    while (!next.done) {
+      pending += (count === 0 ? '' : ',') + JSON.stringify(section.present(next.value as never));
+      count += 1;
+      if (pending.length >= STREAM_FLUSH_CHARS && !(await flush())) return false;
+      next = await section.items.next();
+      if (response.destroyed) return false;
+    }
+    pending += ']';
+  }
+  response.end(`${pending}}}`);
+  return true;
 }

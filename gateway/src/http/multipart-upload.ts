@@ -13,7 +13,7 @@
  * On any refusal or failure the sink is aborted (no half-close: the far side records nothing) and
  * the rest of the body is read and discarded, so the client can read the answer.
  */
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import { AppError } from '@tix/kit';
 
@@ -71,7 +71,7 @@ export function isMultipartFormData(header: string | undefined): boolean {
 }
 
 /** Receives the single file of `request` into the sink the options open; resolves with its answer. */
-export function receiveSingleFile<T>(request: Request, options: SingleFileOptions<T>): Promise<T> {
+export function receiveSingleFile<T>(request: IncomingMessage, options: SingleFileOptions<T>): Promise<T> {
   const { fieldName } = options;
   const onlyOne = `Exactly one file is allowed, in the form field "${fieldName}"`;
   return new Promise<T>((resolve, reject) => {

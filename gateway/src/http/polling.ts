@@ -5,10 +5,6 @@
  * already names that position, so an idle poll costs one small answer. A cursor older than the
  * retention is 410: what it pointed after is gone, and the caller must start again.
  */
-import type { Request, Response } from 'express';
-import type { ErrorEnvelope } from '@tix/kit';
-import { sendTagged } from './conditional.js';
-import { writeJson } from './envelope.js';
 
 /** Seconds a poller should wait between polls (X-Poll-Interval and `poll_interval_seconds`). */
 export const POLL_INTERVAL_SECONDS = 10;
@@ -18,14 +14,12 @@ export function pollEtag(prefix: string, position: number): string {
   return `W/"${prefix}-${position}"`;
 }
 
-/** Answers a poll: `data` with its ETag, or 304 when the caller has it already (conditional.ts). */
-export function sendPolled(request: Request, response: Response, etag: string, data: unknown): void {
-  response.setHeader('X-Poll-Interval', String(POLL_INTERVAL_SECONDS));
-  sendTagged(request, response, etag, data);
+/** A poll's answer: `data` with its ETag (304 when the caller has it already, conditional.ts). */
+export function polledAnswer(etag: string, data: unknown) {
+  return { data, etag, headers: { 'X-Poll-Interval': String(POLL_INTERVAL_SECONDS) } };
 }
 
 /** 410 in the error envelope: the cursor points before what retention kept. */
-export function sendCursorExpired(response: Response, message: string): void {
-  const body: ErrorEnvelope = { ok: false, error: { code: 410, message } };
-  writeJson(response, 410, body);
+export function cursorExpiredAnswer(message: string) {
+  return { error: { status: 410, message } };
 }

@@ -10,7 +10,17 @@ import type { RequestHandler } from 'express';
 import { AppError } from '@tix/kit';
 import { roleAllows, roleAtLeast, type Principal, type Role, type Scope } from '@tix/protos';
 import { requirePrincipal, type HostRole } from '../http/request-context.js';
-import type { Access, Operation } from '../routes/operation.js';
+
+/**
+ * Who may call an operation:
+ * - `{ scope, role }`: an API key holding `scope` (null: any valid key) on the API host; a user of
+ *   at least `role` (admin > team_lead > agent > viewer) on the session host;
+ * - `{ session }`: the session host's own operations (sign-in and the like), with or without a
+ *   signed-in user (`signed_in`: the handler answers 401 `Not signed in` otherwise);
+ * - `'public'`: no credentials at all (the API description).
+ * CSRF needs no saying: the session host checks it on every state-changing method.
+ */
+export type Access = { scope: Scope | null; role: Role } | { session: 'optional' | 'signed_in' } | 'public';
 
 export function missingScopeMessage(scope: Scope): string {
   return `Missing required scope: ${scope}`;
@@ -42,7 +52,10 @@ export function sessionRoleAllows(access: Access, role: Role): boolean {
  * The operation ids a signed-in user of `role` may call on the session host, sorted: what the console
  * shows or hides, decided by the declarations requireAccess enforces (GET /api/auth/me).
  */
-export function allowedSessionOperations(operations: readonly Operation[], role: Role): string[] {
+export function allowedSessionOperations(
+  operations: readonly { hosts: readonly HostRole[]; access: Access; operationId: string }[],
+  role: Role,
+): string[] {
   return operations
     .filter((operation) => operation.hosts.includes('app') && sessionRoleAllows(operation.access, role))
     .map((operation) => operation.operationId)

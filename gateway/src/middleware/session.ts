@@ -72,10 +72,8 @@ export function sessionPrincipal(user: NonNullable<SessionData['user']>): Princi
   return { kind: 'session', user_id: user.id, role: user.role, scopes: [...ROLE_SCOPES[user.role]] };
 }
 
-/** Starts a new session (new id, new CSRF token), stores it and sets the cookie. */
-export async function startSession(
-  request: Request,
-  response: Response,
+/** A new session (new id, new CSRF token), stored; the answer that carries it sets its cookie. */
+export async function newSession(
   options: SessionOptions,
   user?: SessionData['user'],
 ): Promise<LoadedSession> {
@@ -84,35 +82,46 @@ export async function startSession(
     data: { csrfToken: newCsrfToken(), createdAt: new Date().toISOString(), ...(user ? { user } : {}) },
   };
   await options.store.save(session.id, session.data);
-  response.append('Set-Cookie', sessionCookie(session.id, options.secureCookie));
-  request.session = session;
   return session;
 }
 
 /**
- * Starts a signed-in session for `user` (new id and CSRF token, the token also in `X-CSRF-Token`):
- * at sign-in, and to renew the session that changed its password.
+ * A new signed-in session for `user` (new id and CSRF token): at sign-in, and to renew the session
+ * that changed its password.
  */
-export async function startSignedInSession(
-  request: Request,
-  response: Response,
+export function newSignedInSession(
   options: SessionOptions,
   user: { id: number; role: string },
 ): Promise<LoadedSession> {
   if (!isRole(user.role)) throw AppError.internal(`lookup returned an unknown role for user ${user.id}`);
-  const session = await startSession(request, response, options, { id: user.id, role: user.role });
-  response.setHeader('X-CSRF-Token', session.data.csrfToken);
-  return session;
+  return newSession(options, { id: user.id, role: user.role });
 }
 
-/** Ends the request's session (if any) and clears the cookie. */
+/** Ends the request's session (if any) in the store; the answer that says so clears the cookie. */
 export async function endSession(
+  session: LoadedSession | null | undefined,
+  options: SessionOptions,
+): Promise<void> {
+  if (session) await options.store.destroy(session.id);
+}
+
+/**
+ * Writes a session effect of an answer (routes/operation.ts AnswerEffects): a started session sets
+ * its cookie and its CSRF token in `X-CSRF-Token`; an ended one clears the cookie and the caller.
+ */
+export function applySessionEffect(
   request: Request,
   response: Response,
   options: SessionOptions,
-): Promise<void> {
-  if (request.session) await options.store.destroy(request.session.id);
-  request.session = null;
-  request.principal = undefined;
-  response.append('Set-Cookie', sessionCookie(null, options.secureCookie));
+  effect: { start: LoadedSession } | 'end',
+): void {
+  if (effect === 'end') {
+    request.session = null;
+    request.principal = undefined;
+    response.append('Set-Cookie', sessionCookie(null, options.secureCookie));
+    return;
+  }
+  response.append('Set-Cookie', sessionCookie(effect.start.id, options.secureCookie));
+  response.setHeader('X-CSRF-Token', effect.start.data.csrfToken);
+  request.session = effect.start;
 }

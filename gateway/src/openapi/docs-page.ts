@@ -10,17 +10,7 @@ import path from 'node:path';
 // The module that only knows where the package is: importing the package's index would load the
 // whole browser bundle into the gateway. A real import, so the image build ships swagger-ui-dist.
 import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path.js';
-import { z } from 'zod';
-
-export const DOCS_ASSET_NOT_FOUND_MESSAGE = 'No such file of the API reference page';
-
-/** Path of /docs/{asset}: a file name (which files exist is the asset table's business: 404 otherwise). */
-export const docsAssetParams = z.object({
-  asset: z
-    .string({ error: DOCS_ASSET_NOT_FOUND_MESSAGE })
-    .max(100, DOCS_ASSET_NOT_FOUND_MESSAGE)
-    .meta({ description: 'A file of the page.', example: 'swagger-ui.css' }),
-});
+import type { ApiReference } from '../routes/operation.js';
 
 export interface StaticFile {
   contentType: string;
@@ -122,4 +112,15 @@ export function docsPageHtml(base: string): string {
   </body>
 </html>
 `;
+}
+
+/** The page and its files as the API description's routes serve them (routes/app/openapi.ts). */
+export function apiReference(): ApiReference {
+  return {
+    page: (baseUrl) => ({
+      html: docsPageHtml(baseUrl),
+      headers: { 'Content-Security-Policy': DOCS_CONTENT_SECURITY_POLICY, 'Referrer-Policy': 'no-referrer' },
+    }),
+    asset: (name) => docsAssets().get(name),
+  };
 }

@@ -2,14 +2,26 @@
  * Serves declared operations (operation.ts) on one host's router. Each operation's chain is built
  * here, once: access check -> project context -> validation -> handler. Operations sharing a path
  * share one express route, so any other method on it answers 405 with `Allow` (http/routing.ts).
+ *
+ * This is the one place where handlers meet express: the handler's input is built from the request
+ * (the project context, the caller, the call context of its service calls, the services), and its
+ * answer is written here (the envelope, ETag with 304, Location, Link, streaming, splicing,
+ * downloads, session cookies).
  */
-import type { RequestHandler, Router } from 'express';
-import type { HostRole } from '../http/request-context.js';
+import type { Request, RequestHandler, Response, Router } from 'express';
+import { AppError } from '@tix/kit';
+import { sendTagged } from '../http/conditional.js';
+import { sendData, sendDataStream, sendSections, sendSplicedData, writeJson } from '../http/envelope.js';
+import { contentDisposition, sendFile } from '../http/file-download.js';
+import { linkHeader } from '../http/links.js';
+import { callContext, type HostRole } from '../http/request-context.js';
 import { defineRoute } from '../http/routing.js';
 import { validate } from '../http/validate.js';
 import { projectContext } from '../middleware/project-context.js';
 import { requireAccess } from '../middleware/require-access.js';
-import type { HttpMethod, Operation, RouteDeps } from './operation.js';
+import { applySessionEffect } from '../middleware/session.js';
+import { requiredServices } from '../services.js';
+import type { Answer, HandlerInput, HttpMethod, Operation, RouteDeps } from './operation.js';
 
 /** Mounts every operation of `operations` served on `host`, in their order. */
 export function mountOperations(
@@ -87,15 +99,107 @@ function chainOf(operation: Operation, host: HostRole, deps: RouteDeps): Request
     );
   }
   if (operation.request) chain.push(validate(operation.request));
-  chain.push((request, response) =>
-    operation.handle(
-      { params: request.params, query: request.query, body: request.body as unknown },
-      request,
-      response,
-      deps,
-    ),
-  );
+  const { services, ...rest } = deps;
+  const required = requiredServices(services);
+  chain.push(async (request, response) => {
+    const input: HandlerInput = {
+      ...rest,
+      params: request.params,
+      query: request.query,
+      body: request.body as unknown,
+      project: request.project,
+      principal: request.principal,
+      call: callContext(request),
+      services: required,
+      session: request.session,
+      log: request.log,
+      method: request.method,
+      baseUrl: request.baseUrl,
+      given: new URLSearchParams(request.originalUrl.split('?')[1] ?? ''),
+      ifMatch: request.headers['if-match'],
+      rateLimitBudget: (path) => (deps.limits ? deps.limits.budget(request, path) : Promise.resolve(null)),
+      upload: request,
+    };
+    await writeAnswer(request, response, await operation.handle(input), deps);
+  });
   return chain;
+}
+
+/** Writes a handler's answer (operation.ts Answer) as HTTP. */
+export async function writeAnswer(
+  request: Request,
+  response: Response,
+  answer: Answer,
+  deps: Pick<RouteDeps, 'sessions'>,
+): Promise<void> {
+  if (answer.session) applySessionEffect(request, response, deps.sessions, answer.session);
+  if (answer.location !== undefined) response.setHeader('Location', `${request.baseUrl}${answer.location}`);
+  const link = answer.links && linkHeader(request.baseUrl, answer.links);
+  if (link) response.setHeader('Link', link);
+  for (const [name, value] of Object.entries(answer.headers ?? {})) response.setHeader(name, value);
+  const status = answer.status ?? 200;
+  if ('error' in answer) {
+    const { error } = answer;
+    if (error instanceof AppError) throw error;
+    writeJson(response, error.status, { ok: false, error: { code: error.status, message: error.message } });
+  } else if ('data' in answer) {
+    if (answer.etag === undefined) sendData(response, answer.data, status);
+    else sendTagged(request, response, answer.etag === true ? null : answer.etag, answer.data, status);
+  } else if ('spliced' in answer) {
+    sendSplicedData(response, answer.spliced, status);
+  } else if ('stream' in answer) {
+    const { key, items, options } = answer.stream;
+    await sendDataStream(response, key, items, options);
+  } else if ('file' in answer) {
+    await sendFile(response, answer.file.file, answer.file.chunks, { headOnly: request.method === 'HEAD' });
+  } else if ('document' in answer) {
+    const { contentType, body, cacheControl } = answer.document;
+    response.statusCode = status;
+    response.setHeader('Content-Type', contentType);
+    response.setHeader('Content-Length', Buffer.byteLength(body));
+    response.setHeader('Cache-Control', cacheControl);
+    response.setHeader('X-Content-Type-Options', 'nosniff');
+    response.end(body);
+  } else {
+    await writeSections(request, response, answer);
+  }
+}
+
+/**
+ * A sectioned document as a download: the download headers, then the lists as the client takes
+ * them. A failure before anything went out still leaves as the error envelope (without the download
+ * headers); after that it can only cut the download short, so that a document that parses is whole.
+ */
+async function writeSections(
+  request: Request,
+  response: Response,
+  answer: Extract<Answer, { sections: unknown }>,
+): Promise<void> {
+  const { sections: document } = answer;
+  // The headers that make the answer a download (an error envelope must not carry them).
+  const downloadHeaders = ['Content-Disposition', ...Object.keys(answer.headers ?? {})];
+  response.statusCode = answer.status ?? 200;
+  response.setHeader('Content-Type', 'application/json; charset=utf-8');
+  if (answer.filename !== undefined)
+    response.setHeader('Content-Disposition', contentDisposition(answer.filename));
+  try {
+    if (request.method === 'HEAD') {
+      response.end();
+      return;
+    }
+    if (!(await sendSections(response, document))) {
+      request.log.info('the client left during the data export; its streams are cancelled');
+    }
+  } catch (error) {
+    if (!response.headersSent) {
+      for (const header of downloadHeaders) response.removeHeader(header);
+      throw error;
+    }
+    request.log.error({ err: error }, 'data export failed after the response started; cutting it short');
+    response.destroy();
+  } finally {
+    await document.close();
+  }
 }
 
 /** The check of `operation.access` on `host`, if it needs one of its own. */

@@ -8,32 +8,29 @@
  * signed-in user needs on the session host, so that the session host can serve the very same
  * declarations with sessions, CSRF and role checks instead of keys and scopes.
  */
-import type { Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
-import type { Role, Scope } from '@tix/protos';
+import type { AppError, Logger, OutgoingContext } from '@tix/kit';
+import type { Principal } from '@tix/protos';
 import type { ApiKeyAuthenticator } from '../auth/api-key-authenticator.js';
-import type { HostRole } from '../http/request-context.js';
+import type { DataStream, DocumentSections } from '../http/envelope.js';
+import type { DownloadedFile } from '../http/file-download.js';
+import type { HostRole, LoadedSession, ProjectContext } from '../http/request-context.js';
+import type { ListLinks } from '../http/links.js';
+import type { Access } from '../middleware/require-access.js';
 import type { GatewayLimits } from '../limits/index.js';
+import type { RateLimitBudget } from '../limits/rate-limiter.js';
 import type { PasswordResetMailer } from '../mail/password-reset-mail.js';
 import type { RequestSchemas, ValidatedInput } from '../http/validate.js';
 import type { SessionOptions } from '../middleware/session.js';
 import type { OperationSuccess } from '../openapi/responses.js';
 import type { ProjectResolver } from '../projects/project-resolver.js';
-import type { ServiceClients } from '../services.js';
+import type { RequiredServices, ServiceClients } from '../services.js';
 import type { AttachmentLimits } from './v1/attachments.schemas.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-/**
- * Who may call an operation:
- * - `{ scope, role }`: an API key holding `scope` (null: any valid key) on the API host; a user of
- *   at least `role` (admin > team_lead > agent > viewer) on the session host;
- * - `{ session }`: the session host's own operations (sign-in and the like), with or without a
- *   signed-in user (`signed_in`: the handler answers 401 `Not signed in` otherwise);
- * - `'public'`: no credentials at all (the API description).
- * CSRF needs no saying: the session host checks it on every state-changing method.
- */
-export type Access = { scope: Scope | null; role: Role } | { session: 'optional' | 'signed_in' } | 'public';
+export type { Access };
 
 /**
  * Project context (spec "Project context (shared)": key scope, then `project_id`, then `project`):
@@ -86,6 +83,8 @@ export interface RouteDeps {
   sessions: SessionOptions;
   /** The API description as JSON, serialized once at start (GET /api/openapi). */
   apiDescriptionJson: string;
+  /** The API reference page and its static files (GET /api/docs), from the document builder. */
+  apiReference: ApiReference;
   /** Mails password reset links (mail/). */
   passwordResetMail: PasswordResetMailer;
   /** Rate limits, quotas, idempotency; absent = none (tests). Routes read a budget from it. */
@@ -97,13 +96,17 @@ export interface RouteDeps {
 /** The example of a JSON body, typed as what its schema accepts. */
 type BodyExample<Body> = Body extends z.ZodType ? z.input<Body> : never;
 
-export interface Operation<S extends RequestSchemas = RequestSchemas> {
+export interface Operation<
+  S extends RequestSchemas = RequestSchemas,
+  P extends ProjectContextRule = ProjectContextRule,
+  A extends Access = Access,
+> {
   method: HttpMethod;
   /** The express path under the host's prefix (/v1, /api), e.g. `/tickets/:id`. */
   path: string;
   hosts: readonly HostRole[];
-  access: Access;
-  project: ProjectContextRule;
+  access: A;
+  project: P;
   /** A ticket's write honouring If-Match (http/conditional.ts): documented with its 412. */
   ifMatch?: true;
   /** Body `project_id` names the project too, after the query one (creating tickets and webhooks). */
@@ -123,20 +126,118 @@ export interface Operation<S extends RequestSchemas = RequestSchemas> {
   /** Error statuses beyond those implied by the access, the project context and the inputs. */
   errors: number[];
 
-  handle(
-    input: ValidatedInput<S>,
-    request: Request,
-    response: Response,
-    deps: RouteDeps,
-  ): Promise<void> | void;
+  /** The handler: a function of the request's facts to the answer, which mount.ts writes. */
+  handle(input: HandlerInput<S, P, A>): Promise<Answer> | Answer;
 }
 
 /** What the API description reads of an operation: everything but the handler. */
 export type OperationDescription = Omit<Operation, 'handle'>;
 
 /** Declares an operation; its handler's input is typed by its request schemas. */
-export function defineOperation<S extends RequestSchemas = Record<never, never>>(
-  operation: Operation<S>,
-): Operation {
+export function defineOperation<
+  S extends RequestSchemas = Record<never, never>,
+  P extends ProjectContextRule = ProjectContextRule,
+  A extends Access = Access,
+>(operation: Operation<S, P, A>): Operation {
   return operation;
+}
+
+/** The API reference page (openapi/docs-page.ts), handed to its routes as the document is. */
+export interface ApiReference {
+  /** The page, its asset links under `baseUrl`, with the headers it must be served with. */
+  page(baseUrl: string): { html: string; headers: Record<string, string> };
+  /** A static file of the page by name; undefined when there is none of that name. */
+  asset(name: string): { contentType: string; body: string | Buffer } | undefined;
+}
+
+/** The project a handler gets: always with `required`, maybe with `optional`, never with `none`. */
+type ProjectOf<P extends ProjectContextRule> = P extends 'required'
+  ? ProjectContext
+  : P extends 'optional'
+    ? ProjectContext | undefined
+    : undefined;
+
+/** The caller: always authenticated for a scope or role; maybe for session and public operations. */
+type PrincipalOf<A extends Access> = A extends { role: unknown } ? Principal : Principal | undefined;
+
+/**
+ * What a handler is given (mount.ts builds it from the request): the validated parts, the project
+ * and the caller, the context of its service calls, the services (each answering 503 when it is not
+ * deployed), and what the routes were mounted with.
+ */
+export type HandlerInput<
+  S extends RequestSchemas = RequestSchemas,
+  P extends ProjectContextRule = ProjectContextRule,
+  A extends Access = Access,
+> = ValidatedInput<S> &
+  Omit<RouteDeps, 'services'> & {
+    project: ProjectOf<P>;
+    principal: PrincipalOf<A>;
+    /** The context of every service call for this request (http/request-context.ts callContext). */
+    call: OutgoingContext;
+    services: RequiredServices;
+    /** The browser session on the session host (undefined elsewhere, null without one). */
+    session: LoadedSession | null | undefined;
+    log: Logger;
+    /** `GET` or `HEAD` for a GET operation (a HEAD answer has no body). */
+    method: string;
+    /** The host's prefix as the request named it (`/v1`, `/api`). */
+    baseUrl: string;
+    /** The query parameters as the client sent them (`query` holds the parsed values). */
+    given: URLSearchParams;
+    /** The If-Match header (http/conditional.ts expectedTicketVersion). */
+    ifMatch: string | undefined;
+    /** What is left of the caller's rate limit on `path` (below the host's prefix), counting nothing. */
+    rateLimitBudget: (path: string) => Promise<RateLimitBudget | null>;
+    /** The request body as it arrives, for an `upload` operation (http/multipart-upload.ts). */
+    upload: IncomingMessage;
+  };
+
+/**
+ * What a handler answers, as data; mount.ts turns it into HTTP. The body is one of:
+ * - `data`: the success envelope `{ ok: true, data }`;
+ * - `spliced`: the same, with RawJson put in as it is (http/envelope.ts spliceJson);
+ * - `stream`: `{ ok: true, data: { <key>: [...] } }` written as the items arrive;
+ * - `sections`: a document of several streamed lists after a head, as a download (the data export);
+ * - `file`: a stored file's bytes as a download;
+ * - `document`: a body of its own content type, outside the envelope (the API description);
+ * - `error`: an error answer that still carries the answer's effects (a cleared session cookie):
+ *   an AppError as the error handler writes it, or a status and message in the error envelope.
+ */
+export type Answer = AnswerEffects &
+  (
+    | { data: unknown }
+    | { spliced: unknown }
+    | { stream: DataStream }
+    | { sections: SectionedDocument }
+    | { file: { file: DownloadedFile; chunks: AsyncIterator<Buffer> } }
+    | { document: { contentType: string; body: string | Buffer; cacheControl: string } }
+    | { error: AppError | { status: number; message: string } }
+  );
+
+/** What an answer says beside its body. */
+export interface AnswerEffects {
+  /** 200 unless given. */
+  status?: number;
+  /**
+   * The answer's ETag, `true` for a digest of its JSON (http/conditional.ts): kept by the caller's
+   * client and revalidated, and 304 without a body to a GET whose If-None-Match names it.
+   */
+  etag?: string | true;
+  /** A created resource's path on this host (`/tickets/42`): `Location` under the host's prefix. */
+  location?: string;
+  /** `Link` to neighbouring pages: each rel's path and query on this host (http/links.ts). */
+  links?: ListLinks;
+  /** Further headers (`X-Poll-Interval`, `Cache-Control`, …). */
+  headers?: Record<string, string>;
+  /** A download: `Content-Disposition: attachment` with this file name. */
+  filename?: string;
+  /** The session the answer starts (its cookie and CSRF token are set) or ends (the cookie is cleared). */
+  session?: { start: LoadedSession } | 'end';
+}
+
+/** The data export's document: `{ ok, data: { ...head, <key>: [...], ... } }`, each list streamed. */
+export interface SectionedDocument extends DocumentSections {
+  /** Closes every list's stream (a client that left cancels them). */
+  close(): Promise<void>;
 }

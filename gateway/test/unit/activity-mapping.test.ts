@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import type { Principal } from '@tix/protos';
 import { ifNoneMatchNames } from '../../src/http/conditional.js';
-import { pollEtag, sendCursorExpired, sendPolled } from '../../src/http/polling.js';
+import { cursorExpiredAnswer, pollEtag, polledAnswer } from '../../src/http/polling.js';
+import { writeAnswer } from '../../src/routes/mount.js';
+import type { RouteDeps } from '../../src/routes/operation.js';
 import {
   activityFilter,
   mayReadComments,
@@ -102,40 +104,47 @@ describe('activity presenters', () => {
 });
 
 describe('polling answers', () => {
-  const poll = (ifNoneMatch?: string) => {
+  const deps = {} as Pick<RouteDeps, 'sessions'>;
+  const poll = async (ifNoneMatch?: string) => {
     const response = new FakeResponse();
-    sendPolled(
-      fakeRequest({ headers: { 'if-none-match': ifNoneMatch } }),
+    await writeAnswer(
+      fakeRequest({ method: 'GET', headers: { 'if-none-match': ifNoneMatch } }),
       response as unknown as Response,
-      pollEtag('a', 42),
-      { cursor: 'c' },
+      polledAnswer(pollEtag('a', 42), { cursor: 'c' }),
+      deps,
     );
     return response;
   };
 
-  it('200 with the data, a weak ETag of the position and X-Poll-Interval', () => {
-    const response = poll();
+  it('200 with the data, a weak ETag of the position and X-Poll-Interval', async () => {
+    const response = await poll();
     expect(response.statusCode).to.equal(200);
     expect(response.json()).to.deep.equal({ ok: true, data: { cursor: 'c' } });
     expect(response.getHeader('etag')).to.equal('W/"a-42"');
     expect(response.getHeader('x-poll-interval')).to.equal('10');
   });
 
-  it('304 without a body when If-None-Match names the ETag (weak comparison, lists, *)', () => {
+  it('304 without a body when If-None-Match names the ETag (weak comparison, lists, *)', async () => {
     for (const header of ['W/"a-42"', '"a-42"', 'W/"a-41", W/"a-42"', '*']) {
-      const response = poll(header);
+      const response = await poll(header);
       expect(response.statusCode, header).to.equal(304);
       expect(response.body, header).to.equal(undefined);
       expect(response.getHeader('etag')).to.equal('W/"a-42"');
       expect(response.getHeader('x-poll-interval')).to.equal('10');
     }
-    for (const header of ['W/"a-41"', 'W/"e-42"', '']) expect(poll(header).statusCode, header).to.equal(200);
+    for (const header of ['W/"a-41"', 'W/"e-42"', ''])
+      expect((await poll(header)).statusCode, header).to.equal(200);
     expect(ifNoneMatchNames(undefined, 'W/"a-1"')).to.equal(false);
   });
 
-  it('410 in the error envelope for an expired cursor', () => {
+  it('410 in the error envelope for an expired cursor', async () => {
     const response = new FakeResponse();
-    sendCursorExpired(response as unknown as Response, 'Cursor expired; reload /activity');
+    await writeAnswer(
+      fakeRequest(),
+      response as unknown as Response,
+      cursorExpiredAnswer('Cursor expired; reload /activity'),
+      deps,
+    );
     expect(response.statusCode).to.equal(410);
     expect(response.json()).to.deep.equal({
       ok: false,

@@ -54,7 +54,7 @@ function thingOperation(parts: Partial<Operation>): Operation {
     summary: 'Things',
     success: json(200, 'Things.', z.object({}), {}),
     errors: [],
-    handle: (_input, _request, response) => void response.status(200).json({ ok: true }),
+    handle: () => ({ data: {} }),
     ...parts,
   });
 }
@@ -72,9 +72,10 @@ const renameThing = defineOperation({
   summary: 'Rename a thing',
   success: json(200, 'The thing.', z.object({}), {}),
   errors: [],
-  handle(input, request, response) {
-    seen.push({ input, project: request.project });
-    response.status(200).json({ ok: true });
+  handle(input) {
+    const { params, query, body, project } = input;
+    seen.push({ input: { params, query, body }, project });
+    return { data: {} };
   },
 });
 

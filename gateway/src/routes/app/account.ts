@@ -15,15 +15,12 @@ import { z } from 'zod';
 import { AppError } from '@tix/kit';
 import { isRole, presentUser, ROLES, USER_LIMITS } from '@tix/protos';
 import { forgetUser } from '../../auth/forget-user.js';
-import { sendData, setLocation } from '../../http/envelope.js';
-import { callContext, requirePrincipal } from '../../http/request-context.js';
 import { idParam, passwordField, requiredTextField, textField } from '../../http/schema-fields.js';
-import { startSignedInSession } from '../../middleware/session.js';
+import { newSignedInSession } from '../../middleware/session.js';
 import { userSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { json, single } from '../../openapi/responses.js';
 import { z as zod } from '../../openapi/zod-openapi.js';
-import { requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
 
@@ -96,12 +93,9 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
     summary: 'Change your name',
     success: single(200, 'You, changed.', 'user', userSchema, EXAMPLES.user),
     errors: [422],
-    async handle({ body }, request, response, { services }) {
-      const user = await requireService(services, 'lookup').UpdateUser(
-        { id: requirePrincipal(request).user_id, name: body.name },
-        callContext(request),
-      );
-      sendData(response, { user: userOf(user) });
+    async handle({ body, services, principal, call }) {
+      const user = await services.lookup.UpdateUser({ id: principal.user_id, name: body.name }, call);
+      return { data: { user: userOf(user) } };
     },
   }),
 
@@ -128,14 +122,17 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
       },
     ),
     errors: [422],
-    async handle({ body }, request, response, deps) {
-      const user = await requireService(deps.services, 'lookup').ChangePassword(
+    async handle({ body, call, services, sessions }) {
+      const user = await services.lookup.ChangePassword(
         { current_password: body.current_password, new_password: body.new_password },
-        callContext(request),
+        call,
       );
-      await deps.sessions.store.destroyUserSessions(user.id, new Date());
-      const session = await startSignedInSession(request, response, deps.sessions, user);
-      sendData(response, { user: presentUser(user), csrf_token: session.data.csrfToken });
+      await sessions.store.destroyUserSessions(user.id, new Date());
+      const session = await newSignedInSession(sessions, user);
+      return {
+        data: { user: presentUser(user), csrf_token: session.data.csrfToken },
+        session: { start: session },
+      };
     },
   }),
 
@@ -158,18 +155,17 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
     description: 'Without `password` the user cannot sign in until one is set.',
     success: single(201, 'The user.', 'user', userSchema, EXAMPLES.user),
     errors: [422],
-    async handle({ body }, request, response, { services }) {
-      const user = await requireService(services, 'lookup').CreateUser(
+    async handle({ body, services, call }) {
+      const user = await services.lookup.CreateUser(
         {
           name: body.name,
           email: body.email,
           role: body.role,
           ...(body.password === undefined ? {} : { password: body.password }),
         },
-        callContext(request),
+        call,
       );
-      setLocation(request, response, `/users/${user.id}`);
-      sendData(response, { user: userOf(user) }, 201);
+      return { data: { user: userOf(user) }, status: 201, location: `/users/${user.id}` };
     },
   }),
 
@@ -188,11 +184,11 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
       "A role, active-flag or password change ends the user's sessions, and a deactivated user's API keys stop working, at once.",
     success: single(200, 'The user.', 'user', userSchema, EXAMPLES.user),
     errors: [400, 404, 422],
-    async handle({ params, body }, request, response, deps) {
-      const lookup = requireService(deps.services, 'lookup');
+    async handle({ params, body, call, services, sessions, apiKeys }) {
+      const lookup = services.lookup;
       // Read first, so that only a real change ends sessions here (a name change, or the role the
       // user already has, keeps them); lookup's user.updated says the same to the other gateways.
-      const [before] = (await lookup.GetUsers({ ids: [params.id] }, callContext(request))).users;
+      const [before] = (await lookup.GetUsers({ ids: [params.id] }, call)).users;
       const user = await lookup.UpdateUser(
         {
           id: params.id,
@@ -201,14 +197,14 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
           ...(body.is_active === undefined ? {} : { is_active: body.is_active }),
           ...(body.password === undefined ? {} : { password: body.password }),
         },
-        callContext(request),
+        call,
       );
       const endsSessions =
         body.password !== undefined || before?.role !== user.role || before?.is_active !== user.is_active;
       if (endsSessions) {
-        await forgetUser({ apiKeys: deps.apiKeys, sessions: deps.sessions.store }, user.id, new Date());
+        await forgetUser({ apiKeys, sessions: sessions.store }, user.id, new Date());
       }
-      sendData(response, { user: userOf(user) });
+      return { data: { user: userOf(user) } };
     },
   }),
 ];

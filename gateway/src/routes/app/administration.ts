@@ -12,17 +12,13 @@
  * service moves the tickets of a removed status when it hears lookup's project.updated.
  */
 import { z } from 'zod';
-import type { Response } from 'express';
 import { PROJECT_LIMITS, presentProject, SLUG_MAX_LENGTH } from '@tix/protos';
-import { sendData, setLocation } from '../../http/envelope.js';
-import { callContext } from '../../http/request-context.js';
 import { idParam, integerField, requiredTextField, slugField, textField } from '../../http/schema-fields.js';
-import type { Project } from '../../projects/project-resolver.js';
+import type { Project, ProjectResolver } from '../../projects/project-resolver.js';
 import { projectSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { single } from '../../openapi/responses.js';
-import { requireService } from '../../services.js';
-import { defineOperation, type Operation, type RouteDeps } from '../operation.js';
+import { defineOperation, type Answer, type Operation } from '../operation.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
 
 /** A bound no valid prefix reaches; the lookup service says what a valid one is. */
@@ -155,9 +151,9 @@ const WORKFLOW_RULES =
   'The workflow keeps the rules of creation: its first status (where new tickets start) is open, and at least one status is closed.';
 
 /** Answers the edited project; this gateway forgets its cached copy so the next request sees the change. */
-function sendProject(response: Response, deps: RouteDeps, project: Project, status = 200): void {
-  deps.projects.forget?.(project);
-  sendData(response, { project: presentProject(project) }, status);
+function projectAnswer(projects: ProjectResolver, project: Project, status = 200): Answer {
+  projects.forget?.(project);
+  return { data: { project: presentProject(project) }, status };
 }
 
 export const ADMINISTRATION_OPERATIONS: Operation[] = [
@@ -182,8 +178,8 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
     summary: 'Create a project with its workflow (admin)',
     success: single(201, 'The project.', 'project', projectSchema, EXAMPLES.project),
     errors: [422],
-    async handle({ body }, request, response, { services }) {
-      const project = await requireService(services, 'lookup').CreateProject(
+    async handle({ body, services, call }) {
+      const project = await services.lookup.CreateProject(
         {
           name: body.name,
           slug: body.slug,
@@ -195,10 +191,9 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
             is_closed: status.is_closed ?? false,
           })),
         },
-        callContext(request),
+        call,
       );
-      setLocation(request, response, `/projects/${project.id}`);
-      sendData(response, { project: presentProject(project) }, 201);
+      return { data: { project: presentProject(project) }, status: 201, location: `/projects/${project.id}` };
     },
   }),
 
@@ -216,16 +211,16 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
     description: 'The slug and prefix stay: links and ticket numbers use them.',
     success: single(200, 'The project.', 'project', projectSchema, EXAMPLES.project),
     errors: [404, 422],
-    async handle({ params, body }, request, response, deps) {
-      const project = await requireService(deps.services, 'lookup').UpdateProject(
+    async handle({ params, body, call, services, projects }) {
+      const project = await services.lookup.UpdateProject(
         {
           id: params.id,
           ...(body.name === undefined ? {} : { name: body.name }),
           ...(body.description === undefined ? {} : { description: body.description }),
         },
-        callContext(request),
+        call,
       );
-      sendProject(response, deps, project);
+      return projectAnswer(projects, project);
     },
   }),
 
@@ -243,18 +238,17 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
     description: `A new board lane at \`position\` (default: last). ${WORKFLOW_RULES}`,
     success: single(201, 'The project with its new workflow.', 'project', projectSchema, EXAMPLES.project),
     errors: [404, 422],
-    async handle({ params, body }, request, response, deps) {
-      const project = await requireService(deps.services, 'lookup').AddProjectStatus(
+    async handle({ params, body, call, services, projects }) {
+      const project = await services.lookup.AddProjectStatus(
         {
           project_id: params.id,
           status: { slug: body.slug, label: body.label, is_closed: body.is_closed ?? false },
           ...(body.position === undefined ? {} : { position: body.position }),
         },
-        callContext(request),
+        call,
       );
       // A status is part of its project: the created resource named is the project.
-      setLocation(request, response, `/projects/${project.id}`);
-      sendProject(response, deps, project, 201);
+      return { ...projectAnswer(projects, project, 201), location: `/projects/${project.id}` };
     },
   }),
 
@@ -272,8 +266,8 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
     description: `Moving a status reorders the board lanes; the others keep their relative order. ${WORKFLOW_RULES} 404 \`Status not found\` for a slug the project does not have.`,
     success: single(200, 'The project with its workflow.', 'project', projectSchema, EXAMPLES.project),
     errors: [404, 422],
-    async handle({ params, body }, request, response, deps) {
-      const project = await requireService(deps.services, 'lookup').UpdateProjectStatus(
+    async handle({ params, body, call, services, projects }) {
+      const project = await services.lookup.UpdateProjectStatus(
         {
           project_id: params.id,
           slug: params.slug,
@@ -281,9 +275,9 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
           ...(body.is_closed === undefined ? {} : { is_closed: body.is_closed }),
           ...(body.position === undefined ? {} : { position: body.position }),
         },
-        callContext(request),
+        call,
       );
-      sendProject(response, deps, project);
+      return projectAnswer(projects, project);
     },
   }),
 
@@ -304,16 +298,16 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
       `status of the project (422). ${WORKFLOW_RULES}`,
     success: single(200, 'The project with its workflow.', 'project', projectSchema, EXAMPLES.project),
     errors: [404, 409, 422],
-    async handle({ params, query }, request, response, deps) {
-      const project = await requireService(deps.services, 'lookup').RemoveProjectStatus(
+    async handle({ params, query, call, services, projects }) {
+      const project = await services.lookup.RemoveProjectStatus(
         {
           project_id: params.id,
           slug: params.slug,
           ...(query.move_to === undefined ? {} : { move_to: query.move_to }),
         },
-        callContext(request),
+        call,
       );
-      sendProject(response, deps, project);
+      return projectAnswer(projects, project);
     },
   }),
 ];

@@ -13,15 +13,11 @@
 import { z } from 'zod';
 import { AppError } from '@tix/kit';
 import { API_KEY_LIMITS, MAX_INT32, presentApiKey, SCOPES } from '@tix/protos';
-import { sendTagged } from '../../http/conditional.js';
-import { sendData, setLocation } from '../../http/envelope.js';
-import { callContext } from '../../http/request-context.js';
 import { idField, idParam, integerParam, requiredTextField } from '../../http/schema-fields.js';
 import { apiKeySchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { count, json, list, tagged } from '../../openapi/responses.js';
 import { z as zod } from '../../openapi/zod-openapi.js';
-import { requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
 
@@ -91,16 +87,16 @@ export const API_KEY_OPERATIONS: Operation[] = [
       count: 1,
     }),
     errors: [400, 404],
-    async handle({ query }, request, response, { services }) {
-      const listed = await requireService(services, 'lookup').ListApiKeys(
+    async handle({ query, services, call }) {
+      const listed = await services.lookup.ListApiKeys(
         {
           ...(query.user_id === undefined ? {} : { user_id: query.user_id }),
           ...(query.project_id === undefined ? {} : { project_id: query.project_id }),
         },
-        callContext(request),
+        call,
       );
       const keys = listed.keys.map(presentApiKey);
-      sendData(response, { api_keys: keys, count: keys.length });
+      return { data: { api_keys: keys, count: keys.length } };
     },
   }),
 
@@ -126,8 +122,8 @@ export const API_KEY_OPERATIONS: Operation[] = [
       { api_key: EXAMPLES.apiKey, key: EXAMPLES.apiKeyValue },
     ),
     errors: [422],
-    async handle({ body }, request, response, { services }) {
-      const lookup = requireService(services, 'lookup');
+    async handle({ body, services, call }) {
+      const lookup = services.lookup;
       const created = await lookup.CreateApiKey(
         {
           name: body.name,
@@ -135,11 +131,14 @@ export const API_KEY_OPERATIONS: Operation[] = [
           user_id: body.user_id,
           ...(body.project_id ? { project_id: body.project_id } : {}),
         },
-        callContext(request),
+        call,
       );
       const { key, ...listed } = created;
-      setLocation(request, response, `/api-keys/${created.id}`);
-      sendData(response, { api_key: presentApiKey(listed), key }, 201);
+      return {
+        data: { api_key: presentApiKey(listed), key },
+        status: 201,
+        location: `/api-keys/${created.id}`,
+      };
     },
   }),
 
@@ -156,12 +155,12 @@ export const API_KEY_OPERATIONS: Operation[] = [
     description: 'As GET /api-keys lists it (revoked ones too); never the key itself.',
     success: tagged(200, 'The key.', 'api_key', apiKeySchema, EXAMPLES.apiKey),
     errors: [400, 404],
-    async handle({ params }, request, response, { services }) {
+    async handle({ params, services, call }) {
       // Lookup has no single read of a key; its list (admins only, checked there too) is the source.
-      const listed = await requireService(services, 'lookup').ListApiKeys({}, callContext(request));
+      const listed = await services.lookup.ListApiKeys({}, call);
       const found = listed.keys.find((candidate) => candidate.id === params.id);
       if (!found) throw AppError.notFound(API_KEY_NOT_FOUND_MESSAGE);
-      sendTagged(request, response, null, { api_key: presentApiKey(found) });
+      return { data: { api_key: presentApiKey(found) }, etag: true };
     },
   }),
 
@@ -186,17 +185,16 @@ export const API_KEY_OPERATIONS: Operation[] = [
       { message: API_KEY_REVOKED_MESSAGE, api_key: { id: 12, revoked_at: '2026-11-25T10:00:00.000Z' } },
     ),
     errors: [400, 404],
-    async handle({ params }, request, response, { services, apiKeys }) {
-      const revoked = await requireService(services, 'lookup').RevokeApiKey(
-        { id: params.id },
-        callContext(request),
-      );
+    async handle({ params, services, apiKeys, call }) {
+      const revoked = await services.lookup.RevokeApiKey({ id: params.id }, call);
       // The other gateways hear api_key.revoked; this one need not wait for it.
       apiKeys.evictKey(revoked.id);
-      sendData(response, {
-        message: API_KEY_REVOKED_MESSAGE,
-        api_key: { id: revoked.id, revoked_at: revoked.revoked_at },
-      });
+      return {
+        data: {
+          message: API_KEY_REVOKED_MESSAGE,
+          api_key: { id: revoked.id, revoked_at: revoked.revoked_at },
+        },
+      };
     },
   }),
 ];

@@ -9,9 +9,7 @@
  * /search/* 10 a minute, /search/ai 60 an hour. Availability is not counted: it reports what is left
  * of the suggestion quota.
  */
-import { SOURCE_LIMITS } from '@tix/protos';
-import { sendData } from '../../http/envelope.js';
-import { callContext, requirePrincipal, requireProject } from '../../http/request-context.js';
+import { SOURCE_LIMITS, type Principal } from '@tix/protos';
 import { holdsScope } from '../../middleware/require-access.js';
 import {
   aiProviderSchema,
@@ -25,8 +23,8 @@ import {
 import { EXAMPLES } from '../../openapi/examples.js';
 import { json } from '../../openapi/responses.js';
 import { z } from '../../openapi/zod-openapi.js';
-import { requireService, type ServiceClients } from '../../services.js';
-import { defineOperation, type Operation } from '../operation.js';
+import type { RequiredServices } from '../../services.js';
+import { defineOperation, type HandlerInput, type Operation } from '../operation.js';
 import {
   AUTONOMY_KILLED,
   AUTONOMY_STATUS,
@@ -54,17 +52,18 @@ export const PREDICTION_NOT_FOUND_MESSAGE = 'Prediction not found';
  * The projects a search or a list of autonomous actions covers: the one named, else every project
  * the caller may see (a session sees them all; a project-scoped key would see its own).
  */
-export async function searchedProjectIds(
-  request: Express.Request,
-  services: ServiceClients,
-): Promise<number[]> {
-  if (request.project) return [request.project.id];
-  const principal = requirePrincipal(request);
-  const { projects } = await requireService(services, 'lookup').ListProjects(
+export async function searchedProjectIds({
+  project,
+  principal,
+  call,
+  services,
+}: Pick<HandlerInput, 'project' | 'call' | 'services'> & { principal: Principal }): Promise<number[]> {
+  if (project) return [project.id];
+  const { projects } = await services.lookup.ListProjects(
     principal.project_id === undefined ? {} : { only_project_id: principal.project_id },
-    callContext(request),
+    call,
   );
-  return projects.map((project) => project.id);
+  return projects.map(({ id }) => id);
 }
 
 const noSuggestionSchema = z.object({
@@ -162,19 +161,19 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
       { suggestion: EXAMPLES.suggestion },
     ),
     errors: [404, 504],
-    async handle({ body }, request, response, { services }) {
+    async handle({ body, services, project, call }) {
       // The ai service reads the ticket (404 `Ticket not found` unless it is one of the project's).
-      const result = await requireService(services, 'ai').SuggestReply(
+      const result = await services.ai.SuggestReply(
         {
-          project_id: requireProject(request).id,
+          project_id: project.id,
           ticket_id: body.ticket_id,
           tone: body.tone,
           max_sources: body.max_sources,
           ...(body.min_confidence === undefined ? {} : { min_confidence: body.min_confidence }),
         },
-        { ...callContext(request), deadlineMs: ASSISTANT_DEADLINE_MS },
+        { ...call, deadlineMs: ASSISTANT_DEADLINE_MS },
       );
-      sendData(response, presentSuggestReplyResult(result));
+      return { data: presentSuggestReplyResult(result) };
     },
   }),
 
@@ -200,18 +199,18 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
       corpus: { resolved_tickets: 1284, min_required: 10 },
     }),
     errors: [],
-    async handle({ query }, request, response, { services, limits }) {
+    async handle({ query, services, rateLimitBudget, project, call }) {
       const [availability, budget] = await Promise.all([
-        requireService(services, 'ai').GetAvailability(
+        services.ai.GetAvailability(
           {
-            project_id: requireProject(request).id,
+            project_id: project.id,
             ...(query.ticket_id === undefined ? {} : { ticket_id: query.ticket_id }),
           },
-          callContext(request),
+          call,
         ),
-        limits ? limits.budget(request, SUGGEST_REPLY_PATH) : null,
+        rateLimitBudget(SUGGEST_REPLY_PATH),
       ]);
-      sendData(response, presentAvailability(availability, budget));
+      return { data: presentAvailability(availability, budget) };
     },
   }),
 
@@ -236,17 +235,17 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
       { results: [EXAMPLES.searchResult], pagination: EXAMPLES.pagination },
     ),
     errors: [],
-    async handle({ query }, request, response, { services }) {
-      const page = await requireService(services, 'ai').SearchTickets(
+    async handle({ query, services, principal, call, project }) {
+      const page = await services.ai.SearchTickets(
         {
-          project_ids: await searchedProjectIds(request, services),
+          project_ids: await searchedProjectIds({ project, principal, call, services }),
           q: query.q,
           page: { page: query.page, per_page: query.per_page },
-          include_internal: holdsScope(requirePrincipal(request), 'comments:read'),
+          include_internal: holdsScope(principal, 'comments:read'),
         },
-        callContext(request),
+        call,
       );
-      sendData(response, presentSearchPage(page));
+      return { data: presentSearchPage(page) };
     },
   }),
 
@@ -274,16 +273,16 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
       redactions: 1,
     }),
     errors: [504],
-    async handle({ query }, request, response, { services }) {
-      const answer = await requireService(services, 'ai').AnswerQuestion(
+    async handle({ query, services, project, principal, call }) {
+      const answer = await services.ai.AnswerQuestion(
         {
-          project_ids: await searchedProjectIds(request, services),
+          project_ids: await searchedProjectIds({ project, principal, call, services }),
           question: query.q,
           max_sources: query.max_sources,
         },
-        { ...callContext(request), deadlineMs: ASSISTANT_DEADLINE_MS },
+        { ...call, deadlineMs: ASSISTANT_DEADLINE_MS },
       );
-      sendData(response, presentAnswer(answer));
+      return { data: presentAnswer(answer) };
     },
   }),
 
@@ -304,12 +303,12 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
       predictions: [EXAMPLES.prediction],
     }),
     errors: [],
-    async handle({ query }, request, response, { services }) {
-      const { predictions } = await requireService(services, 'ai').ListPredictions(
-        { project_id: requireProject(request).id, ticket_id: query.ticket_id },
-        callContext(request),
+    async handle({ query, services, project, call }) {
+      const { predictions } = await services.ai.ListPredictions(
+        { project_id: project.id, ticket_id: query.ticket_id },
+        call,
       );
-      sendData(response, { predictions: predictions.map(presentPrediction) });
+      return { data: { predictions: predictions.map(presentPrediction) } };
     },
   }),
 
@@ -330,12 +329,12 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
       prediction: { ...EXAMPLES.prediction, outcome: 'accepted' },
     }),
     errors: [],
-    async handle({ params }, request, response, { services }) {
-      const prediction = await requireService(services, 'ai').RecordPredictionOutcome(
-        { project_id: requireProject(request).id, id: params.id, outcome: 'accepted' },
-        callContext(request),
+    async handle({ params, services, project, call }) {
+      const prediction = await services.ai.RecordPredictionOutcome(
+        { project_id: project.id, id: params.id, outcome: 'accepted' },
+        call,
       );
-      sendData(response, { prediction: presentPrediction(prediction) });
+      return { data: { prediction: presentPrediction(prediction) } };
     },
   }),
 ];

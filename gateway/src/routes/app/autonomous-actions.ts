@@ -8,13 +8,10 @@
  */
 import { AppError } from '@tix/kit';
 import { presentTicket, type ai } from '@tix/protos';
-import { sendData } from '../../http/envelope.js';
-import { callContext, requireProject } from '../../http/request-context.js';
 import { ticketSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { json } from '../../openapi/responses.js';
 import { z } from '../../openapi/zod-openapi.js';
-import { requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
 import { searchedProjectIds } from './assistant.js';
 import {
@@ -136,10 +133,10 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
       pagination: PAGE_EXAMPLE,
     }),
     errors: [],
-    async handle({ query }, request, response, { services }) {
-      const page = await requireService(services, 'ai').ListActions(
+    async handle({ query, services, call, project, principal }) {
+      const page = await services.ai.ListActions(
         {
-          project_ids: await searchedProjectIds(request, services),
+          project_ids: await searchedProjectIds({ project, principal, call, services }),
           ...(query.ticket_id === undefined ? {} : { ticket_id: query.ticket_id }),
           ...(query.action_type === undefined ? {} : { action_type: query.action_type }),
           ...(query.status === undefined ? {} : { status: query.status }),
@@ -148,9 +145,9 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
           sort: '-created_at',
           page: { page: query.page, per_page: query.per_page },
         },
-        callContext(request),
+        call,
       );
-      sendData(response, { actions: page.actions.map(presentAction), pagination: page.pagination });
+      return { data: { actions: page.actions.map(presentAction), pagination: page.pagination } };
     },
   }),
 
@@ -173,10 +170,10 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
       counts: { pending_review: 10, acknowledged: 30, reverted: 2 },
     }),
     errors: [],
-    async handle({ query }, request, response, { services }) {
-      const page = await requireService(services, 'ai').ListActions(
+    async handle({ query, services, call, project, principal }) {
+      const page = await services.ai.ListActions(
         {
-          project_ids: await searchedProjectIds(request, services),
+          project_ids: await searchedProjectIds({ project, principal, call, services }),
           ...(query.ticket_id === undefined ? {} : { ticket_id: query.ticket_id }),
           ...(query.action_type === undefined ? {} : { action_type: query.action_type }),
           ...(query.status === 'all' ? {} : { status: query.status }),
@@ -185,13 +182,15 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
           sort: query.sort,
           page: { page: query.page, per_page: query.per_page },
         },
-        callContext(request),
+        call,
       );
-      sendData(response, {
-        actions: page.actions.map(presentAction),
-        pagination: page.pagination,
-        counts: page.counts,
-      });
+      return {
+        data: {
+          actions: page.actions.map(presentAction),
+          pagination: page.pagination,
+          counts: page.counts,
+        },
+      };
     },
   }),
 
@@ -211,16 +210,16 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
       action: { ...ACTION_EXAMPLE, status: 'acknowledged' },
     }),
     errors: [404, 409],
-    async handle({ params, body }, request, response, { services }) {
-      const action = await requireService(services, 'ai').AcknowledgeAction(
+    async handle({ params, body, services, call, project, principal }) {
+      const action = await services.ai.AcknowledgeAction(
         {
-          project_ids: await searchedProjectIds(request, services),
+          project_ids: await searchedProjectIds({ project, principal, call, services }),
           id: params.id,
           ...(body.note === undefined ? {} : { note: body.note }),
         },
-        callContext(request),
+        call,
       );
-      sendData(response, { action: presentAction(action) });
+      return { data: { action: presentAction(action) } };
     },
   }),
 
@@ -247,18 +246,18 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
       { action: { ...ACTION_EXAMPLE, status: 'reverted' }, ticket: EXAMPLES.ticket },
     ),
     errors: [404, 409, 422],
-    async handle({ params, body }, request, response, { services }) {
-      const result = await requireService(services, 'ai').RevertAction(
+    async handle({ params, body, services, call, project, principal }) {
+      const result = await services.ai.RevertAction(
         {
-          project_ids: await searchedProjectIds(request, services),
+          project_ids: await searchedProjectIds({ project, principal, call, services }),
           id: params.id,
           force: body.force,
           ...(body.reason === undefined ? {} : { reason: body.reason }),
         },
-        callContext(request),
+        call,
       );
       if (!result.ticket) throw AppError.internal('the ai service answered a revert without the ticket');
-      sendData(response, { action: presentAction(result.action), ticket: presentTicket(result.ticket) });
+      return { data: { action: presentAction(result.action), ticket: presentTicket(result.ticket) } };
     },
   }),
 
@@ -303,17 +302,17 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
       },
     }),
     errors: [],
-    async handle({ query }, request, response, { services }) {
-      const { preview_json: preview } = await requireService(services, 'ai').PreviewThreshold(
+    async handle({ query, services, project, call }) {
+      const { preview_json: preview } = await services.ai.PreviewThreshold(
         {
-          project_id: requireProject(request).id,
+          project_id: project.id,
           action_type: query.action_type,
           ...(query.threshold === undefined ? {} : { threshold: query.threshold }),
           window_days: query.window_days,
         },
-        callContext(request),
+        call,
       );
-      sendData(response, { preview: JSON.parse(preview) as unknown });
+      return { data: { preview: JSON.parse(preview) as unknown } };
     },
   }),
 ];

@@ -7,11 +7,8 @@
  */
 import { AppError } from '@tix/kit';
 import type { ai } from '@tix/protos';
-import { sendData } from '../../http/envelope.js';
-import { callContext, requireProject } from '../../http/request-context.js';
 import { json } from '../../openapi/responses.js';
 import { z } from '../../openapi/zod-openapi.js';
-import { requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
 import { autonomySchema, killSwitchBody, updateGuardrailsBody } from './autonomy.schemas.js';
 
@@ -130,12 +127,9 @@ export const AUTONOMY_OPERATIONS: Operation[] = [
       autonomy: AUTONOMY_EXAMPLE,
     }),
     errors: [],
-    async handle(_input, request, response, { services }) {
-      const autonomy = await requireService(services, 'ai').GetAutonomy(
-        { project_id: requireProject(request).id },
-        callContext(request),
-      );
-      sendData(response, { autonomy: presentAutonomy(autonomy) });
+    async handle({ services, project, call }) {
+      const autonomy = await services.ai.GetAutonomy({ project_id: project.id }, call);
+      return { data: { autonomy: presentAutonomy(autonomy) } };
     },
   }),
 
@@ -174,17 +168,17 @@ export const AUTONOMY_OPERATIONS: Operation[] = [
       },
     ),
     errors: [409],
-    async handle({ body }, request, response, { services }) {
+    async handle({ body, services, project, call }) {
       const { version, ...guardrails } = body;
-      const result = await requireService(services, 'ai').UpdateGuardrails(
+      const result = await services.ai.UpdateGuardrails(
         {
-          project_id: requireProject(request).id,
+          project_id: project.id,
           guardrails_json: JSON.stringify(guardrails),
           ...(version === undefined ? {} : { version }),
         },
-        callContext(request),
+        call,
       );
-      sendData(response, { autonomy: presentAutonomy(result.autonomy), warnings: result.warnings });
+      return { data: { autonomy: presentAutonomy(result.autonomy), warnings: result.warnings } };
     },
   }),
 
@@ -213,16 +207,18 @@ export const AUTONOMY_OPERATIONS: Operation[] = [
       { autonomy: KILLED_EXAMPLE, cancelled_actions: 0, already_active: false },
     ),
     errors: [],
-    async handle({ body }, request, response, { services }) {
-      const result = await requireService(services, 'ai').ActivateKillSwitch(
-        { reason: body.reason, ...(request.project ? { project_id: request.project.id } : {}) },
-        callContext(request),
+    async handle({ body, services, project, call }) {
+      const result = await services.ai.ActivateKillSwitch(
+        { reason: body.reason, ...(project ? { project_id: project.id } : {}) },
+        call,
       );
-      sendData(response, {
-        autonomy: presentAutonomy(result.autonomy),
-        cancelled_actions: result.cancelled_actions,
-        already_active: result.already_active,
-      });
+      return {
+        data: {
+          autonomy: presentAutonomy(result.autonomy),
+          cancelled_actions: result.cancelled_actions,
+          already_active: result.already_active,
+        },
+      };
     },
   }),
 
@@ -242,12 +238,12 @@ export const AUTONOMY_OPERATIONS: Operation[] = [
       autonomy: AUTONOMY_EXAMPLE,
     }),
     errors: [409],
-    async handle({ body }, request, response, { services }) {
-      const autonomy = await requireService(services, 'ai').ClearKillSwitch(
-        { reason: body.reason, ...(request.project ? { project_id: request.project.id } : {}) },
-        callContext(request),
+    async handle({ body, services, project, call }) {
+      const autonomy = await services.ai.ClearKillSwitch(
+        { reason: body.reason, ...(project ? { project_id: project.id } : {}) },
+        call,
       );
-      sendData(response, { autonomy: presentAutonomy(autonomy) });
+      return { data: { autonomy: presentAutonomy(autonomy) } };
     },
   }),
 ];

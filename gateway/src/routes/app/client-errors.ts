@@ -7,7 +7,6 @@
  */
 import { z } from 'zod';
 import { defineCounter } from '@tix/kit';
-import { sendData } from '../../http/envelope.js';
 import { textField } from '../../http/schema-fields.js';
 import { json, message } from '../../openapi/responses.js';
 import { defineOperation, type Operation } from '../operation.js';
@@ -63,14 +62,14 @@ export const CLIENT_ERROR_OPERATIONS: Operation[] = [
     summary: "Report a browser error (logged with the request's correlation id)",
     success: json(202, 'Recorded.', message, { message: CLIENT_ERROR_RECORDED }),
     errors: [422],
-    handle({ body }, request, response) {
-      const userId = request.session?.data.user?.id;
+    handle({ body, session, log }) {
+      const userId = session?.data.user?.id;
       clientErrors.inc({ signed_in: userId === undefined ? 'false' : 'true' });
-      request.log.warn(
+      log.warn(
         { client_error: body, ...(userId === undefined ? {} : { user_id: userId }) },
         'browser reported an error',
       );
-      sendData(response, { message: CLIENT_ERROR_RECORDED }, 202);
+      return { data: { message: CLIENT_ERROR_RECORDED }, status: 202 };
     },
   }),
 ];

@@ -15,18 +15,13 @@
  * status cannot change any more: a failure destroys the response, so the client sees a broken
  * download, never a valid-looking truncated document; it is logged with the correlation id.
  */
-import type { Request, Response } from 'express';
 import { AppError, type OutgoingContext } from '@tix/kit';
-import { presentAttachment, presentComment, presentTicket, presentUser } from '@tix/protos';
-import { contentDisposition } from '../../http/file-download.js';
-import { callContext, requirePrincipal } from '../../http/request-context.js';
+import { presentAttachment, presentComment, presentTicket, presentUser, type Principal } from '@tix/protos';
 import { attachmentSchema, commentSchema, ticketSchema, userSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { jsonDownload } from '../../openapi/responses.js';
 import { z } from '../../openapi/zod-openapi.js';
-import { requireService } from '../../services.js';
-import { defineOperation, type Operation } from '../operation.js';
-import { drained, STREAM_FLUSH_CHARS } from '../../http/backpressure.js';
+import { defineOperation, type Answer, type HandlerInput, type Operation } from '../operation.js';
 
 /**
  * Deadline of each export stream. A gRPC deadline covers the whole call, and the attachments
@@ -38,9 +33,6 @@ export const EXPORT_DEADLINE_MS = 15 * 60_000;
 export function exportFilename(userId: number, exportedAt: Date): string {
   return `tix-export-${userId}-${exportedAt.toISOString().slice(0, 10)}.json`;
 }
-
-/** The headers that make the answer a download (an error envelope must not carry them). */
-const DOWNLOAD_HEADERS = ['Content-Disposition', 'Cache-Control'] as const;
 
 /** One list of the document: its key, the stream of its items, and how each item is presented. */
 interface Section {
@@ -78,54 +70,20 @@ async function startAll(sections: readonly Section[]): Promise<StartedSection[]>
   }));
 }
 
-/**
- * Writes the document: the head, then each section's items as the client takes them. Returns
- * false when the client left (nothing more to do); throws when a stream fails mid-way.
- */
-async function writeDocument(
-  response: Response,
-  head: Record<string, unknown>,
-  sections: readonly StartedSection[],
-): Promise<boolean> {
-  let pending = `{"ok":true,"data":${JSON.stringify(head).slice(0, -1)}`;
-  /** Writes what has gathered; waits while the client reads slower than the services answer. */
-  const flush = async (): Promise<boolean> => {
-    const accepted = response.write(pending);
-    pending = '';
-    if (!accepted) await drained(response);
-    return !response.destroyed;
-  };
-  for (const section of sections) {
-    pending += `,${JSON.stringify(section.key)}:[`;
-    let next = section.first;
-    let count = 0;
-    while (!next.done) {
-      pending += (count === 0 ? '' : ',') + JSON.stringify(section.present(next.value as never));
-      count += 1;
-      if (pending.length >= STREAM_FLUSH_CHARS && !(await flush())) return false;
-      next = await section.items.next();
-      if (response.destroyed) return false;
-    }
-    pending += ']';
-  }
-  response.end(`${pending}}}`);
-  return true;
-}
-
-/** Streams the export of the signed-in user (see the file header). */
-async function sendExport(request: Request, response: Response, deps: Parameters<Operation['handle']>[3]) {
-  const principal = requirePrincipal(request);
-  const { services } = deps;
-  const lookup = requireService(services, 'lookup');
-  const tickets = requireService(services, 'tickets');
-  const comments = requireService(services, 'comments');
-  const attachments = requireService(services, 'attachments');
+/** The export of the signed-in user (see the file header). */
+async function exportOf({
+  principal,
+  call,
+  services,
+}: HandlerInput & { principal: Principal }): Promise<Answer> {
+  // Each client first: a service not deployed is 503 before anything is asked.
+  const { lookup, tickets, comments, attachments } = services;
   const exportedAt = new Date();
-  const { users } = await lookup.GetUsers({ ids: [principal.user_id] }, callContext(request));
+  const { users } = await lookup.GetUsers({ ids: [principal.user_id] }, call);
   const user = users.find((candidate) => candidate.id === principal.user_id);
   if (!user) throw AppError.unauthenticated('Not signed in');
 
-  const streamContext: OutgoingContext = { ...callContext(request), deadlineMs: EXPORT_DEADLINE_MS };
+  const streamContext: OutgoingContext = { ...call, deadlineMs: EXPORT_DEADLINE_MS };
   const ask = { user_id: user.id };
   const sections: Section[] = [
     {
@@ -145,32 +103,16 @@ async function sendExport(request: Request, response: Response, deps: Parameters
     },
   ];
   const started = await startAll(sections);
-
-  response.statusCode = 200;
-  response.setHeader('Content-Type', 'application/json; charset=utf-8');
-  response.setHeader('Content-Disposition', contentDisposition(exportFilename(user.id, exportedAt)));
-  response.setHeader('Cache-Control', 'no-store');
-  try {
-    if (request.method === 'HEAD') {
-      response.end();
-      return;
-    }
-    const head = { exported_at: exportedAt.toISOString(), user: presentUser(user) };
-    if (!(await writeDocument(response, head, started))) {
-      request.log.info('the client left during the data export; its streams are cancelled');
-    }
-  } catch (error) {
-    if (!response.headersSent) {
-      // Nothing went out yet: the failure still leaves as the error envelope, not as a download.
-      for (const header of DOWNLOAD_HEADERS) response.removeHeader(header);
-      throw error;
-    }
-    // Too late for an envelope: a broken download, never a document that looks complete.
-    request.log.error({ err: error }, 'data export failed after the response started; cutting it short');
-    response.destroy();
-  } finally {
-    await closeAll(started);
-  }
+  return {
+    sections: {
+      head: { exported_at: exportedAt.toISOString(), user: presentUser(user) },
+      sections: started,
+      close: () => closeAll(started),
+    },
+    filename: exportFilename(user.id, exportedAt),
+    // With Content-Disposition, what makes the answer a download (an error envelope carries neither).
+    headers: { 'Cache-Control': 'no-store' },
+  };
 }
 
 /** The document's schema (the `data` of the envelope). */
@@ -220,6 +162,6 @@ export const DATA_EXPORT_OPERATIONS: Operation[] = [
       filename: exportFilename(EXAMPLES.user.id, new Date('2026-11-25T23:30:00.000Z')),
     }),
     errors: [429],
-    handle: (_input, request, response, deps) => sendExport(request, response, deps),
+    handle: exportOf,
   }),
 ];

@@ -5,32 +5,19 @@
  *   GET /api/docs/{asset}   the page's scripts, style sheet and icons.
  * Mounted like every session route, so the same rate limits and headers apply (no session is needed).
  */
-import type { Response } from 'express';
+import { z } from 'zod';
 import { AppError } from '@tix/kit';
-import {
-  DOCS_ASSET_NOT_FOUND_MESSAGE,
-  DOCS_CONTENT_SECURITY_POLICY,
-  docsAssetParams,
-  docsAssets,
-  docsPageHtml,
-} from '../../openapi/docs-page.js';
 import { defineOperation, type Operation } from '../operation.js';
 
-function send(
-  response: Response,
-  contentType: string,
-  body: string | Buffer,
-  cacheControl: string,
-  extraHeaders: Record<string, string> = {},
-): void {
-  response.statusCode = 200;
-  response.setHeader('Content-Type', contentType);
-  response.setHeader('Content-Length', Buffer.byteLength(body));
-  response.setHeader('Cache-Control', cacheControl);
-  response.setHeader('X-Content-Type-Options', 'nosniff');
-  for (const [name, value] of Object.entries(extraHeaders)) response.setHeader(name, value);
-  response.end(body);
-}
+export const DOCS_ASSET_NOT_FOUND_MESSAGE = 'No such file of the API reference page';
+
+/** Path of /docs/{asset}: a file name (which files exist is the asset table's business: 404 otherwise). */
+export const docsAssetParams = z.object({
+  asset: z
+    .string({ error: DOCS_ASSET_NOT_FOUND_MESSAGE })
+    .max(100, DOCS_ASSET_NOT_FOUND_MESSAGE)
+    .meta({ description: 'A file of the page.', example: 'swagger-ui.css' }),
+});
 
 export const API_DESCRIPTION_OPERATIONS: Operation[] = [
   defineOperation({
@@ -45,9 +32,13 @@ export const API_DESCRIPTION_OPERATIONS: Operation[] = [
     description: 'Plain JSON (not in the envelope): the document is a resource of its own. No credentials.',
     success: { kind: 'openapi_document' },
     errors: [],
-    handle(_input, _request, response, { apiDescriptionJson }) {
-      send(response, 'application/json; charset=utf-8', apiDescriptionJson, 'public, max-age=300');
-    },
+    handle: ({ apiDescriptionJson }) => ({
+      document: {
+        contentType: 'application/json; charset=utf-8',
+        body: apiDescriptionJson,
+        cacheControl: 'public, max-age=300',
+      },
+    }),
   }),
 
   defineOperation({
@@ -61,11 +52,12 @@ export const API_DESCRIPTION_OPERATIONS: Operation[] = [
     summary: 'The API reference page (HTML)',
     success: { kind: 'docs_page' },
     errors: [],
-    handle(_input, request, response) {
-      send(response, 'text/html; charset=utf-8', docsPageHtml(request.baseUrl), 'no-cache', {
-        'Content-Security-Policy': DOCS_CONTENT_SECURITY_POLICY,
-        'Referrer-Policy': 'no-referrer',
-      });
+    handle({ apiReference, baseUrl }) {
+      const { html, headers } = apiReference.page(baseUrl);
+      return {
+        document: { contentType: 'text/html; charset=utf-8', body: html, cacheControl: 'no-cache' },
+        headers,
+      };
     },
   }),
 
@@ -81,10 +73,12 @@ export const API_DESCRIPTION_OPERATIONS: Operation[] = [
     summary: 'A static file of the reference page',
     success: { kind: 'docs_asset' },
     errors: [404],
-    handle({ params }, _request, response) {
-      const file = docsAssets().get(params.asset);
+    handle({ params, apiReference }) {
+      const file = apiReference.asset(params.asset);
       if (!file) throw AppError.notFound(DOCS_ASSET_NOT_FOUND_MESSAGE);
-      send(response, file.contentType, file.body, 'public, max-age=3600');
+      return {
+        document: { contentType: file.contentType, body: file.body, cacheControl: 'public, max-age=3600' },
+      };
     },
   }),
 ];

@@ -17,13 +17,10 @@ import { z } from 'zod';
 import { AppError } from '@tix/kit';
 import { USER_LIMITS } from '@tix/protos';
 import { forgetUser } from '../../auth/forget-user.js';
-import { sendData } from '../../http/envelope.js';
-import { callContext, requirePrincipal } from '../../http/request-context.js';
 import { idParam, passwordField, requiredTextField, textField } from '../../http/schema-fields.js';
 import type { IssuedPasswordReset } from '../../mail/password-reset-mail.js';
 import { json, message } from '../../openapi/responses.js';
 import { z as zod } from '../../openapi/zod-openapi.js';
-import { requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
 import { INVALID_USER_ID_MESSAGE } from './account.js';
@@ -89,19 +86,14 @@ export const PASSWORD_RESET_OPERATIONS: Operation[] = [
       'Always answers 202 with the same message, whether or not the address belongs to an active account. The link works once and expires after 30 minutes. 5 requests per hour per client address.',
     success: json(202, 'Accepted.', message, { message: FORGOT_PASSWORD_MESSAGE }),
     errors: [400, 422],
-    handle({ body }, request, response, { services, passwordResetMail }) {
-      sendData(response, { message: FORGOT_PASSWORD_MESSAGE }, 202);
-      const log = request.log;
-      const context = callContext(request);
-      // After the answer: nothing the lookup or the mail relay does can show in it.
+    handle({ body, services, passwordResetMail, call, log }) {
+      // In the background: nothing the lookup or the mail relay does can show in the answer.
       passwordResetMail.inBackground(async () => {
-        const answer = await requireService(services, 'lookup').IssuePasswordReset(
-          { email: body.email },
-          context,
-        );
+        const answer = await services.lookup.IssuePasswordReset({ email: body.email }, call);
         if (!answer.issued) return;
         await passwordResetMail.send(issuedReset(answer), { issuedByAdmin: false, log });
       }, log);
+      return { data: { message: FORGOT_PASSWORD_MESSAGE }, status: 202 };
     },
   }),
 
@@ -120,14 +112,14 @@ export const PASSWORD_RESET_OPERATIONS: Operation[] = [
       'Every session of the user ends. An unknown, used or expired token is 422 on `token` (one message for all three). 10 requests per hour per client address.',
     success: json(200, 'Done: sign in with the new password.', message, { message: PASSWORD_RESET_MESSAGE }),
     errors: [400, 422],
-    async handle({ body }, request, response, deps) {
-      const user = await requireService(deps.services, 'lookup').ResetPassword(
+    async handle({ body, call, services, log, sessions, apiKeys }) {
+      const user = await services.lookup.ResetPassword(
         { token: body.token, new_password: body.new_password },
-        callContext(request),
+        call,
       );
-      await forgetUser({ apiKeys: deps.apiKeys, sessions: deps.sessions.store }, user.id, new Date());
-      request.log.info({ user_id: user.id }, 'password reset with a link');
-      sendData(response, { message: PASSWORD_RESET_MESSAGE });
+      await forgetUser({ apiKeys, sessions: sessions.store }, user.id, new Date());
+      log.info({ user_id: user.id }, 'password reset with a link');
+      return { data: { message: PASSWORD_RESET_MESSAGE } };
     },
   }),
 
@@ -160,35 +152,29 @@ export const PASSWORD_RESET_OPERATIONS: Operation[] = [
       },
     ),
     errors: [400, 404, 422, 503],
-    async handle({ params }, request, response, { services, passwordResetMail }) {
-      const reset = issuedReset(
-        await requireService(services, 'lookup').IssuePasswordReset(
-          { user_id: params.id },
-          callContext(request),
-        ),
-      );
+    async handle({ params, services, passwordResetMail, principal, call, log }) {
+      const reset = issuedReset(await services.lookup.IssuePasswordReset({ user_id: params.id }, call));
       const link = await passwordResetMail
-        .send(reset, { issuedByAdmin: true, log: request.log })
+        .send(reset, { issuedByAdmin: true, log })
         .catch((error: unknown) => {
-          request.log.error({ err: error, user_id: params.id }, 'password reset: mailing failed');
+          log.error({ err: error, user_id: params.id }, 'password reset: mailing failed');
           throw AppError.unavailable(RESET_LINK_NOT_MAILED_MESSAGE);
         });
-      request.log.info(
-        { user_id: params.id, issued_by: requirePrincipal(request).user_id },
+      log.info(
+        { user_id: params.id, issued_by: principal.user_id },
         'password reset link issued by an admin',
       );
       const mailed = passwordResetMail.transport === 'smtp';
-      sendData(
-        response,
-        {
+      return {
+        data: {
           message: mailed
             ? `A password reset link was mailed to ${reset.user.email}`
             : 'No mail relay is configured (SMTP_URL): give the user this link yourself',
           expires_at: reset.expiresAt.toISOString(),
           ...(mailed ? {} : { link }),
         },
-        202,
-      );
+        status: 202,
+      };
     },
   }),
 ];

@@ -11,20 +11,17 @@
 import { z } from 'zod';
 import { AppError } from '@tix/kit';
 import { isRole, presentUser, USER_LIMITS } from '@tix/protos';
-import { sendData } from '../../http/envelope.js';
-import { callContext } from '../../http/request-context.js';
 import {
   endSession,
+  newSession,
+  newSignedInSession,
   NOT_SIGNED_IN_MESSAGE,
-  startSession,
-  startSignedInSession,
 } from '../../middleware/session.js';
 import { userSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { allowedSessionOperations } from '../../middleware/require-access.js';
 import { json, message } from '../../openapi/responses.js';
 import { z as zod } from '../../openapi/zod-openapi.js';
-import { requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
 
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password';
@@ -63,11 +60,14 @@ export const SESSION_OPERATIONS: Operation[] = [
       { token: EXAMPLES.csrfToken },
     ),
     errors: [],
-    async handle(_input, request, response, { sessions }) {
-      const session = request.session ?? (await startSession(request, response, sessions));
-      response.setHeader('X-CSRF-Token', session.data.csrfToken);
-      response.setHeader('Cache-Control', 'no-store');
-      sendData(response, { token: session.data.csrfToken });
+    async handle({ session, sessions }) {
+      const started = session ? undefined : await newSession(sessions);
+      const { csrfToken } = (session ?? started)!.data;
+      return {
+        data: { token: csrfToken },
+        headers: { 'X-CSRF-Token': csrfToken, 'Cache-Control': 'no-store' },
+        ...(started ? { session: { start: started } } : {}),
+      };
     },
   }),
 
@@ -94,21 +94,23 @@ export const SESSION_OPERATIONS: Operation[] = [
       },
     ),
     errors: [400, 401, 422],
-    async handle({ body: credentials }, request, response, { services, sessions, operations = [] }) {
-      const lookup = requireService(services, 'lookup');
-      const user = await lookup.AuthenticatePassword(credentials, callContext(request)).catch((error) => {
+    async handle({ body: credentials, call, services, session: current, sessions, operations = [] }) {
+      const user = await services.lookup.AuthenticatePassword(credentials, call).catch((error) => {
         if (error instanceof AppError && error.kind === 'unauthenticated') {
           throw AppError.unauthenticated(INVALID_CREDENTIALS_MESSAGE);
         }
         throw error;
       });
-      if (request.session) await sessions.store.destroy(request.session.id);
-      const session = await startSignedInSession(request, response, sessions, user);
-      sendData(response, {
-        user: presentUser(user),
-        csrf_token: session.data.csrfToken,
-        allowed_operations: isRole(user.role) ? allowedSessionOperations(operations, user.role) : [],
-      });
+      await endSession(current, sessions);
+      const session = await newSignedInSession(sessions, user);
+      return {
+        data: {
+          user: presentUser(user),
+          csrf_token: session.data.csrfToken,
+          allowed_operations: isRole(user.role) ? allowedSessionOperations(operations, user.role) : [],
+        },
+        session: { start: session },
+      };
     },
   }),
 
@@ -123,9 +125,9 @@ export const SESSION_OPERATIONS: Operation[] = [
     summary: 'Sign out',
     success: json(200, 'Confirmation; the session cookie is cleared.', message, { message: 'Signed out' }),
     errors: [],
-    async handle(_input, request, response, { sessions }) {
-      await endSession(request, response, sessions);
-      sendData(response, { message: 'Signed out' });
+    async handle({ session, sessions }) {
+      await endSession(session, sessions);
+      return { data: { message: 'Signed out' }, session: 'end' };
     },
   }),
 
@@ -154,26 +156,24 @@ export const SESSION_OPERATIONS: Operation[] = [
       { user: EXAMPLES.user, allowed_operations: ['createTicket', 'getSignedInUser', 'listTickets'] },
     ),
     errors: [],
-    async handle(_input, request, response, { services, sessions, operations = [] }) {
-      const session = request.session;
+    async handle({ call, services, session, sessions, operations = [] }) {
       if (!session?.data.user) throw AppError.unauthenticated(NOT_SIGNED_IN_MESSAGE);
-      const { users } = await requireService(services, 'lookup').GetUsers(
-        { ids: [session.data.user.id] },
-        callContext(request),
-      );
+      const { users } = await services.lookup.GetUsers({ ids: [session.data.user.id] }, call);
       const user = users[0];
       if (!user || !user.is_active || !isRole(user.role)) {
-        await endSession(request, response, sessions);
-        throw AppError.unauthenticated(NOT_SIGNED_IN_MESSAGE);
+        await endSession(session, sessions);
+        return { error: AppError.unauthenticated(NOT_SIGNED_IN_MESSAGE), session: 'end' };
       }
       if (user.role !== session.data.user.role) {
         session.data.user = { id: user.id, role: user.role };
         await sessions.store.save(session.id, session.data);
       }
-      sendData(response, {
-        user: presentUser(user),
-        allowed_operations: allowedSessionOperations(operations, user.role),
-      });
+      return {
+        data: {
+          user: presentUser(user),
+          allowed_operations: allowedSessionOperations(operations, user.role),
+        },
+      };
     },
   }),
 ];

@@ -10,8 +10,6 @@
  */
 import { z } from 'zod';
 import { presentTicketType, TICKET_TYPE_LIMITS } from '@tix/protos';
-import { sendData, setLocation } from '../../http/envelope.js';
-import { callContext, requireProject } from '../../http/request-context.js';
 import {
   fieldSchemaField,
   idParam,
@@ -22,7 +20,6 @@ import {
 import { ticketTypeSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { single } from '../../openapi/responses.js';
-import { requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
 
@@ -113,20 +110,23 @@ export const TICKET_TYPE_ADMINISTRATION_OPERATIONS: Operation[] = [
     summary: 'Create a ticket type in the project (admin)',
     success: single(201, 'The ticket type.', 'ticket_type', ticketTypeSchema, EXAMPLES.ticketType),
     errors: [422],
-    async handle({ body }, request, response, { services }) {
-      const type = await requireService(services, 'lookup').CreateTicketType(
+    async handle({ body, services, project, call }) {
+      const type = await services.lookup.CreateTicketType(
         {
-          project_id: requireProject(request).id,
+          project_id: project.id,
           name: body.name,
           slug: body.slug,
           description: body.description ?? '',
           is_default: body.is_default ?? false,
           field_schema_json: JSON.stringify(body.field_schema ?? []),
         },
-        callContext(request),
+        call,
       );
-      setLocation(request, response, `/ticket-types/${type.id}`);
-      sendData(response, { ticket_type: presentTicketType(type) }, 201);
+      return {
+        data: { ticket_type: presentTicketType(type) },
+        status: 201,
+        location: `/ticket-types/${type.id}`,
+      };
     },
   }),
 
@@ -163,10 +163,10 @@ export const TICKET_TYPE_ADMINISTRATION_OPERATIONS: Operation[] = [
       'GET /ticket-types with its `retired_at`; creating a ticket of it is 422 on `ticket_type_id`.',
     success: single(200, 'The ticket type.', 'ticket_type', ticketTypeSchema, EXAMPLES.ticketType),
     errors: [404, 409, 422],
-    async handle({ params, body }, request, response, { services }) {
-      const type = await requireService(services, 'lookup').UpdateTicketType(
+    async handle({ params, body, services, project, call }) {
+      const type = await services.lookup.UpdateTicketType(
         {
-          project_id: requireProject(request).id,
+          project_id: project.id,
           id: params.id,
           ...(body.name === undefined ? {} : { name: body.name }),
           ...(body.description === undefined ? {} : { description: body.description }),
@@ -176,9 +176,9 @@ export const TICKET_TYPE_ADMINISTRATION_OPERATIONS: Operation[] = [
             : { field_schema_json: JSON.stringify(body.field_schema) }),
           ...(body.is_retired === undefined ? {} : { is_retired: body.is_retired }),
         },
-        callContext(request),
+        call,
       );
-      sendData(response, { ticket_type: presentTicketType(type) });
+      return { data: { ticket_type: presentTicketType(type) } };
     },
   }),
 ];

@@ -5,16 +5,13 @@
  * one ActivityService call, then activity.mapping.ts. Comment text (excerpts, comment.* events)
  * reaches only callers who may read comments.
  */
-import type { Request, Response } from 'express';
-import { sendData } from '../../http/envelope.js';
-import { POLL_INTERVAL_SECONDS, pollEtag, sendCursorExpired, sendPolled } from '../../http/polling.js';
-import { callContext, requirePrincipal, requireProject } from '../../http/request-context.js';
+import { POLL_INTERVAL_SECONDS, pollEtag, cursorExpiredAnswer, polledAnswer } from '../../http/polling.js';
 import { activitySchema, paginationSchema, streamedEventSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { json, polled } from '../../openapi/responses.js';
 import { z } from '../../openapi/zod-openapi.js';
-import { int64Number, requireService } from '../../services.js';
-import { defineOperation, type Operation } from '../operation.js';
+import { int64Number } from '../../services.js';
+import { defineOperation, type Answer, type Operation } from '../operation.js';
 import { encodeCursor, type CursorKind } from './activity-cursor.js';
 import {
   activityFilter,
@@ -44,18 +41,13 @@ const POLLS = {
  * cursor, under the polling conventions (ETag of the position, 304, X-Poll-Interval).
  */
 function answerPoll(
-  request: Request,
-  response: Response,
   kind: CursorKind,
   batch: { cursor_id: string; has_more: boolean; expired: boolean },
   items: Record<string, unknown[]>,
-): void {
-  if (batch.expired) {
-    sendCursorExpired(response, POLLS[kind].expired);
-    return;
-  }
+): Answer {
+  if (batch.expired) return cursorExpiredAnswer(POLLS[kind].expired);
   const position = int64Number(batch.cursor_id, 'activity');
-  sendPolled(request, response, pollEtag(POLLS[kind].etagPrefix, position), {
+  return polledAnswer(pollEtag(POLLS[kind].etagPrefix, position), {
     ...items,
     cursor: encodeCursor(kind, position),
     has_more: batch.has_more,
@@ -105,22 +97,24 @@ export const ACTIVITY_OPERATIONS: Operation[] = [
       },
     ),
     errors: [400],
-    async handle({ query }, request, response, { services }) {
-      const page = await requireService(services, 'activity').ListActivities(
+    async handle({ query, services, project, principal, call }) {
+      const page = await services.activity.ListActivities(
         {
-          filter: activityFilter(request.project?.id, query),
+          filter: activityFilter(project?.id, query),
           page: { page: query.page, per_page: query.per_page },
           ...(query.until_id === undefined ? {} : { until_id: query.until_id }),
-          include_comment_text: mayReadComments(requirePrincipal(request)),
+          include_comment_text: mayReadComments(principal),
         },
-        callContext(request),
+        call,
       );
       const snapshot = int64Number(page.snapshot_id, 'activity');
-      sendData(response, {
-        ...presentActivityPage(page),
-        snapshot_id: snapshot,
-        cursor: encodeCursor('activity', snapshot),
-      });
+      return {
+        data: {
+          ...presentActivityPage(page),
+          snapshot_id: snapshot,
+          cursor: encodeCursor('activity', snapshot),
+        },
+      };
     },
   }),
 
@@ -154,17 +148,17 @@ export const ACTIVITY_OPERATIONS: Operation[] = [
       },
     ),
     errors: [400, 410],
-    async handle({ query }, request, response, { services }) {
-      const batch = await requireService(services, 'activity').PollActivities(
+    async handle({ query, services, project, principal, call }) {
+      const batch = await services.activity.PollActivities(
         {
-          filter: activityFilter(request.project?.id, query),
+          filter: activityFilter(project?.id, query),
           ...(query.cursor === undefined ? {} : { after_id: query.cursor }),
           limit: query.limit,
-          include_comment_text: mayReadComments(requirePrincipal(request)),
+          include_comment_text: mayReadComments(principal),
         },
-        callContext(request),
+        call,
       );
-      answerPoll(request, response, 'activity', batch, { activities: batch.activities.map(presentActivity) });
+      return answerPoll('activity', batch, { activities: batch.activities.map(presentActivity) });
     },
   }),
 
@@ -195,21 +189,20 @@ export const ACTIVITY_OPERATIONS: Operation[] = [
       },
     ),
     errors: [400, 404],
-    async handle({ params, query }, request, response, { services }) {
-      const project = requireProject(request);
-      const context = callContext(request);
+    async handle({ params, query, services, project, principal, call }) {
+      const context = call;
       // The log outlives deleted tickets; the API answers them 404, as every other read of a ticket.
-      await requireService(services, 'tickets').GetTicket({ project_id: project.id, id: params.id }, context);
-      const page = await requireService(services, 'activity').ListTicketHistory(
+      await services.tickets.GetTicket({ project_id: project.id, id: params.id }, context);
+      const page = await services.activity.ListTicketHistory(
         {
           project_id: project.id,
           ticket_id: params.id,
           page: { page: query.page, per_page: query.per_page },
-          include_comment_text: mayReadComments(requirePrincipal(request)),
+          include_comment_text: mayReadComments(principal),
         },
         context,
       );
-      sendData(response, { ...presentActivityPage(page), ticket_id: params.id });
+      return { data: { ...presentActivityPage(page), ticket_id: params.id } };
     },
   }),
 
@@ -244,18 +237,18 @@ export const ACTIVITY_OPERATIONS: Operation[] = [
       },
     ),
     errors: [400, 410],
-    async handle({ query }, request, response, { services }) {
-      const batch = await requireService(services, 'activity').ListEvents(
+    async handle({ query, services, project, principal, call }) {
+      const batch = await services.activity.ListEvents(
         {
-          project_id: requireProject(request).id,
+          project_id: project.id,
           ...(query.after === undefined ? {} : { after_id: query.after }),
           limit: query.limit,
           types: query.types ?? [],
-          include_comments: mayReadComments(requirePrincipal(request)),
+          include_comments: mayReadComments(principal),
         },
-        callContext(request),
+        call,
       );
-      answerPoll(request, response, 'events', batch, { events: batch.events.map(presentStreamedEvent) });
+      return answerPoll('events', batch, { events: batch.events.map(presentStreamedEvent) });
     },
   }),
 ];

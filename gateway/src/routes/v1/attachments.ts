@@ -9,18 +9,12 @@
  * Uploads read their own body: parseJsonBody exempts them (mount.ts readsOwnBody).
  */
 import type * as grpc from '@grpc/grpc-js';
-import type { Request } from 'express';
 import { AppError, fromGrpcError, type OutgoingContext, type ServiceClient } from '@tix/kit';
 import { presentAttachment, type attachment } from '@tix/protos';
-import { sendTagged } from '../../http/conditional.js';
-import { sendData, setLocation } from '../../http/envelope.js';
-import { sendFile } from '../../http/file-download.js';
 import { receiveSingleFile, type FileSink } from '../../http/multipart-upload.js';
-import { callContext, requireProject } from '../../http/request-context.js';
 import { attachmentSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { confirmation, json, list, tagged } from '../../openapi/responses.js';
-import { requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
 import {
   attachmentIdParams,
@@ -107,8 +101,8 @@ async function* chunksAfterHeader(
 }
 
 /** The context of an upload or download call: transfers from slow clients take long. */
-function transferContext(request: Request, limits: AttachmentLimits): OutgoingContext {
-  return { ...callContext(request), deadlineMs: limits.transferDeadlineMs };
+function transferContext(call: OutgoingContext, limits: AttachmentLimits): OutgoingContext {
+  return { ...call, deadlineMs: limits.transferDeadlineMs };
 }
 
 export const ATTACHMENT_OPERATIONS: Operation[] = [
@@ -127,12 +121,12 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
       attachments: [EXAMPLES.attachment],
     }),
     errors: [400, 404],
-    async handle({ params }, request, response, { services }) {
-      const listed = await requireService(services, 'attachments').ListAttachments(
-        { project_id: requireProject(request).id, ticket_id: params.id },
-        callContext(request),
+    async handle({ params, services, project, call }) {
+      const listed = await services.attachments.ListAttachments(
+        { project_id: project.id, ticket_id: params.id },
+        call,
       );
-      sendData(response, { attachments: listed.attachments.map(presentAttachment) });
+      return { data: { attachments: listed.attachments.map(presentAttachment) } };
     },
   }),
 
@@ -152,10 +146,10 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
       'unsupported type answers 422 on `file`. The path `id` is the ticket id.',
     success: tagged(201, 'The stored attachment.', 'attachment', attachmentSchema, EXAMPLES.attachment),
     errors: [400, 404, 409, 422],
-    async handle({ params }, request, response, { services, attachments: limits }) {
-      const client = requireService(services, 'attachments');
-      const projectId = requireProject(request).id;
-      const created = await receiveSingleFile(request, {
+    async handle({ params, upload, call, services, attachments: limits, project }) {
+      const client = services.attachments;
+      const projectId = project.id;
+      const created = await receiveSingleFile(upload, {
         fieldName: FILE_FIELD,
         maxBytes: limits.maxBytes,
         tooLargeMessage: fileTooLargeMessage(limits.maxBytes),
@@ -168,12 +162,11 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
               original_filename: file.filename,
               declared_mime_type: file.mimeType,
             },
-            transferContext(request, limits),
+            transferContext(call, limits),
           ),
       });
       const attachment = presentAttachment(created);
-      setLocation(request, response, `/attachments/${created.id}`);
-      sendTagged(request, response, null, { attachment }, 201);
+      return { data: { attachment }, etag: true, status: 201, location: `/attachments/${created.id}` };
     },
   }),
 
@@ -189,13 +182,10 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
     summary: 'Get the metadata of an attachment (additive)',
     success: tagged(200, 'The attachment.', 'attachment', attachmentSchema, EXAMPLES.attachment),
     errors: [400, 404],
-    async handle({ params }, request, response, { services }) {
-      const found = await requireService(services, 'attachments').GetAttachment(
-        { project_id: requireProject(request).id, id: params.id },
-        callContext(request),
-      );
+    async handle({ params, services, project, call }) {
+      const found = await services.attachments.GetAttachment({ project_id: project.id, id: params.id }, call);
       const attachment = presentAttachment(found);
-      sendTagged(request, response, null, { attachment });
+      return { data: { attachment }, etag: true };
     },
   }),
 
@@ -211,12 +201,12 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
     summary: 'Delete an attachment',
     success: confirmation('Attachment deleted'),
     errors: [400, 404],
-    async handle({ params }, request, response, { services }) {
-      const { message } = await requireService(services, 'attachments').DeleteAttachment(
-        { project_id: requireProject(request).id, id: params.id },
-        callContext(request),
+    async handle({ params, services, project, call }) {
+      const { message } = await services.attachments.DeleteAttachment(
+        { project_id: project.id, id: params.id },
+        call,
       );
-      sendData(response, { message });
+      return { data: { message } };
     },
   }),
 
@@ -233,12 +223,9 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
     description: 'Streams the file itself (no redirect, no signed URL), not the JSON envelope.',
     success: { kind: 'file_download' },
     errors: [400, 404],
-    async handle({ params }, request, response, { services, attachments: limits }) {
-      const messages = requireService(services, 'attachments')
-        .DownloadAttachment(
-          { project_id: requireProject(request).id, id: params.id },
-          transferContext(request, limits),
-        )
+    async handle({ params, call, services, attachments: limits, project }) {
+      const messages = services.attachments
+        .DownloadAttachment({ project_id: project.id, id: params.id }, transferContext(call, limits))
         [Symbol.asyncIterator]();
       // Errors before the first message (404, store down) still leave as the JSON envelope.
       const first = await messages.next();
@@ -247,12 +234,16 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
         await messages.return?.(undefined);
         throw AppError.internal('the download stream did not start with the attachment');
       }
-      await sendFile(
-        response,
-        { contentType: found.mime_type, filename: found.original_filename, sizeBytes: found.size_bytes },
-        chunksAfterHeader(messages),
-        { headOnly: request.method === 'HEAD' },
-      );
+      return {
+        file: {
+          file: {
+            contentType: found.mime_type,
+            filename: found.original_filename,
+            sizeBytes: found.size_bytes,
+          },
+          chunks: chunksAfterHeader(messages),
+        },
+      };
     },
   }),
 ];

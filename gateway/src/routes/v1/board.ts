@@ -2,12 +2,9 @@
  * GET /v1/board: one lane per status of the project in workflow order, filters `priority` and
  * `assignee`, at most `lane_limit` tickets per lane with exact counts.
  */
-import { sendSplicedData } from '../../http/envelope.js';
-import { callContext, requireProject } from '../../http/request-context.js';
 import { boardSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { json } from '../../openapi/responses.js';
-import { requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
 import { boardQuery } from './board.schemas.js';
 import { boardRequest, presentBoard } from './tickets.mapping.js';
@@ -30,12 +27,9 @@ export const BOARD_OPERATIONS: Operation[] = [
       counts: { open: 1, work_in_progress: 0, waiting: 0, closed: 0, total: 1 },
     }),
     errors: [400],
-    async handle({ query }, request, response, { services }) {
-      const board = await requireService(services, 'tickets').GetBoard(
-        boardRequest(requireProject(request).id, query),
-        callContext(request),
-      );
-      sendSplicedData(response, presentBoard(board));
+    async handle({ query, services, project, call }) {
+      const board = await services.tickets.GetBoard(boardRequest(project.id, query), call);
+      return { spliced: presentBoard(board) };
     },
   }),
 ];

@@ -5,14 +5,11 @@
  * pass through unchanged.
  */
 import { presentComment, type comment } from '@tix/protos';
-import { sendTagged } from '../../http/conditional.js';
-import { sendData, sendDataStream, setLocation } from '../../http/envelope.js';
-import { callContext, requireProject } from '../../http/request-context.js';
 import { commentSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { confirmation, count, json, list, tagged } from '../../openapi/responses.js';
 import { z } from '../../openapi/zod-openapi.js';
-import { requireService } from '../../services.js';
+import { dataStream } from '../../http/envelope.js';
 import { defineOperation, type Operation } from '../operation.js';
 import {
   commentIdParams,
@@ -62,20 +59,22 @@ export const COMMENT_OPERATIONS: Operation[] = [
       { comments: [EXAMPLES.comment], count: 1, ticket_id: 42 },
     ),
     errors: [400, 404],
-    async handle({ params, query }, request, response, { services }) {
+    handle({ params, query, services, project, call }) {
       // Up to 1000 comments of up to 100,000 characters each: streamed, never held whole.
-      const listed = requireService(services, 'comments').ListComments(
+      const listed = services.comments.ListComments(
         {
-          project_id: requireProject(request).id,
+          project_id: project.id,
           ticket_id: params.id,
           include_internal: query.include_internal,
         },
-        callContext(request),
+        call,
       );
-      await sendDataStream(response, 'comments', listed, {
-        present: presentComment,
-        after: (total) => ({ count: total, ticket_id: params.id }),
-      });
+      return {
+        stream: dataStream('comments', listed, {
+          present: presentComment,
+          after: (total) => ({ count: total, ticket_id: params.id }),
+        }),
+      };
     },
   }),
 
@@ -93,10 +92,10 @@ export const COMMENT_OPERATIONS: Operation[] = [
     description: 'Internal (team-only) by default. The path `id` is the ticket id.',
     success: tagged(201, 'The created comment.', 'comment', commentSchema, EXAMPLES.comment),
     errors: [400, 404, 409, 422],
-    async handle({ params, body }, request, response, { services }) {
-      const created = await requireService(services, 'comments').CreateComment(
+    async handle({ params, body, services, project, call }) {
+      const created = await services.comments.CreateComment(
         {
-          project_id: requireProject(request).id,
+          project_id: project.id,
           ticket_id: params.id,
           content: body.content,
           ...(body.content_html === undefined || body.content_html === null
@@ -104,11 +103,10 @@ export const COMMENT_OPERATIONS: Operation[] = [
             : { content_html: body.content_html }),
           ...(body.is_internal === undefined ? {} : { is_internal: body.is_internal }),
         },
-        callContext(request),
+        call,
       );
       const comment = presentComment(created);
-      setLocation(request, response, `/comments/${created.id}`);
-      sendTagged(request, response, null, { comment }, 201);
+      return { data: { comment }, etag: true, status: 201, location: `/comments/${created.id}` };
     },
   }),
 
@@ -124,13 +122,10 @@ export const COMMENT_OPERATIONS: Operation[] = [
     summary: 'Get a comment',
     success: tagged(200, 'The comment.', 'comment', commentSchema, EXAMPLES.comment),
     errors: [400, 404],
-    async handle({ params }, request, response, { services }) {
-      const found = await requireService(services, 'comments').GetComment(
-        { project_id: requireProject(request).id, id: params.id },
-        callContext(request),
-      );
+    async handle({ params, services, project, call }) {
+      const found = await services.comments.GetComment({ project_id: project.id, id: params.id }, call);
       const comment = presentComment(found);
-      sendTagged(request, response, null, { comment });
+      return { data: { comment }, etag: true };
     },
   }),
 
@@ -149,13 +144,13 @@ export const COMMENT_OPERATIONS: Operation[] = [
       'Only the author or team leads and above; a public comment cannot become internal. Only given fields change.',
     success: tagged(200, 'The edited comment.', 'comment', commentSchema, EXAMPLES.comment),
     errors: [400, 403, 404, 409, 422],
-    async handle({ params, body }, request, response, { services }) {
-      const updated = await requireService(services, 'comments').UpdateComment(
-        updateCommentRequest(requireProject(request).id, params.id, body),
-        callContext(request),
+    async handle({ params, body, services, project, call }) {
+      const updated = await services.comments.UpdateComment(
+        updateCommentRequest(project.id, params.id, body),
+        call,
       );
       const comment = presentComment(updated);
-      sendTagged(request, response, null, { comment });
+      return { data: { comment }, etag: true };
     },
   }),
 
@@ -172,12 +167,12 @@ export const COMMENT_OPERATIONS: Operation[] = [
     description: 'Only the author or admins.',
     success: confirmation('Comment deleted'),
     errors: [400, 403, 404],
-    async handle({ params }, request, response, { services }) {
-      const { message } = await requireService(services, 'comments').DeleteComment(
-        { project_id: requireProject(request).id, id: params.id },
-        callContext(request),
+    async handle({ params, services, project, call }) {
+      const { message } = await services.comments.DeleteComment(
+        { project_id: project.id, id: params.id },
+        call,
       );
-      sendData(response, { message });
+      return { data: { message } };
     },
   }),
 ];

@@ -5,14 +5,10 @@
  */
 import { AppError } from '@tix/kit';
 import { presentProject, presentTicketType, presentUser } from '@tix/protos';
-import { sendTagged } from '../../http/conditional.js';
-import { sendData } from '../../http/envelope.js';
-import { callContext, requirePrincipal, requireProject } from '../../http/request-context.js';
 import { projectSchema, ticketTypeSchema, userSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { count, json, list, tagged } from '../../openapi/responses.js';
 import { PROJECT_NOT_FOUND_MESSAGE } from '../../projects/project-resolver.js';
-import { requireService } from '../../services.js';
 import { userIdParams } from '../app/account.js';
 import { projectIdParams } from '../app/administration.js';
 import { ticketTypeIdParams } from '../app/ticket-type-administration.js';
@@ -36,13 +32,12 @@ export const LOOKUP_OPERATIONS: Operation[] = [
       count: 1,
     }),
     errors: [],
-    async handle(_input, request, response, { services }) {
-      const principal = requirePrincipal(request);
-      const { projects } = await requireService(services, 'lookup').ListProjects(
+    async handle({ services, principal, call }) {
+      const { projects } = await services.lookup.ListProjects(
         principal.project_id === undefined ? {} : { only_project_id: principal.project_id },
-        callContext(request),
+        call,
       );
-      sendData(response, { projects: projects.map(presentProject), count: projects.length });
+      return { data: { projects: projects.map(presentProject), count: projects.length } };
     },
   }),
 
@@ -60,19 +55,15 @@ export const LOOKUP_OPERATIONS: Operation[] = [
       'Any valid key; a project-scoped key sees only its own project (404 `Project not found` for another).',
     success: tagged(200, 'The project with its workflow.', 'project', projectSchema, EXAMPLES.project),
     errors: [400, 404],
-    async handle({ params }, request, response, { services }) {
-      const principal = requirePrincipal(request);
+    async handle({ params, services, principal, call }) {
       if (principal.project_id !== undefined && principal.project_id !== params.id) {
         throw AppError.notFound(PROJECT_NOT_FOUND_MESSAGE);
       }
       // Read afresh (not the resolver's cache): the answer's ETag must follow every change at once.
-      const { projects } = await requireService(services, 'lookup').ListProjects(
-        { only_project_id: params.id },
-        callContext(request),
-      );
+      const { projects } = await services.lookup.ListProjects({ only_project_id: params.id }, call);
       const [project] = projects;
       if (!project) throw AppError.notFound(PROJECT_NOT_FOUND_MESSAGE);
-      sendTagged(request, response, null, { project: presentProject(project) });
+      return { data: { project: presentProject(project) }, etag: true };
     },
   }),
 
@@ -92,12 +83,9 @@ export const LOOKUP_OPERATIONS: Operation[] = [
       { ticket_types: [EXAMPLES.ticketType], count: 1 },
     ),
     errors: [400],
-    async handle(_input, request, response, { services }) {
-      const { ticket_types } = await requireService(services, 'lookup').ListTicketTypes(
-        { project_id: requireProject(request).id },
-        callContext(request),
-      );
-      sendData(response, { ticket_types: ticket_types.map(presentTicketType), count: ticket_types.length });
+    async handle({ services, project, call }) {
+      const { ticket_types } = await services.lookup.ListTicketTypes({ project_id: project.id }, call);
+      return { data: { ticket_types: ticket_types.map(presentTicketType), count: ticket_types.length } };
     },
   }),
 
@@ -121,12 +109,9 @@ export const LOOKUP_OPERATIONS: Operation[] = [
       EXAMPLES.ticketType,
     ),
     errors: [400, 404],
-    async handle({ params }, request, response, { services }) {
-      const type = await requireService(services, 'lookup').GetTicketType(
-        { project_id: requireProject(request).id, id: params.id },
-        callContext(request),
-      );
-      sendTagged(request, response, null, { ticket_type: presentTicketType(type) });
+    async handle({ params, services, project, call }) {
+      const type = await services.lookup.GetTicketType({ project_id: project.id, id: params.id }, call);
+      return { data: { ticket_type: presentTicketType(type) }, etag: true };
     },
   }),
 
@@ -145,12 +130,9 @@ export const LOOKUP_OPERATIONS: Operation[] = [
       count: 1,
     }),
     errors: [],
-    async handle(_input, request, response, { services }) {
-      const { users } = await requireService(services, 'lookup').ListUsers(
-        { active_only: false },
-        callContext(request),
-      );
-      sendData(response, { users: users.map(presentUser), count: users.length });
+    async handle({ services, call }) {
+      const { users } = await services.lookup.ListUsers({ active_only: false }, call);
+      return { data: { users: users.map(presentUser), count: users.length } };
     },
   }),
 
@@ -167,14 +149,11 @@ export const LOOKUP_OPERATIONS: Operation[] = [
     description: 'Any user, active or not, as GET /users lists them. No project needed.',
     success: tagged(200, 'The user.', 'user', userSchema, EXAMPLES.user),
     errors: [400, 404],
-    async handle({ params }, request, response, { services }) {
-      const { users } = await requireService(services, 'lookup').GetUsers(
-        { ids: [params.id] },
-        callContext(request),
-      );
+    async handle({ params, services, call }) {
+      const { users } = await services.lookup.GetUsers({ ids: [params.id] }, call);
       const user = users.find((candidate) => candidate.id === params.id);
       if (!user) throw AppError.notFound(USER_NOT_FOUND_MESSAGE);
-      sendTagged(request, response, null, { user: presentUser(user) });
+      return { data: { user: presentUser(user) }, etag: true };
     },
   }),
 ];

@@ -4,30 +4,18 @@
  * JSON. Domain rules (statuses of the project for writes, versions, placement, custom fields) live
  * in the ticket service; its errors pass through unchanged.
  */
-import type { Request, Response } from 'express';
 import { AppError } from '@tix/kit';
 import { presentTicket } from '@tix/protos';
-import { expectedTicketVersion, sendTagged, ticketEtag } from '../../http/conditional.js';
-import {
-  arrayElements,
-  sendData,
-  sendDataStream,
-  sendSplicedData,
-  setLocation,
-} from '../../http/envelope.js';
-import {
-  callContext,
-  requirePrincipal,
-  requireProject,
-  type ProjectContext,
-} from '../../http/request-context.js';
+import { expectedTicketVersion, ticketEtag } from '../../http/conditional.js';
+import { arrayElements, dataStream } from '../../http/envelope.js';
+import type { ListLinks } from '../../http/links.js';
+import type { ProjectContext } from '../../http/request-context.js';
 import { invalidQuery } from '../../http/validate.js';
 import { holdsScope, missingScopeMessage } from '../../middleware/require-access.js';
 import { paginationSchema, ticketSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { confirmation, json, linked, tagged } from '../../openapi/responses.js';
 import { z } from '../../openapi/zod-openapi.js';
-import { requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
 import {
   bulkUpdateRequest,
@@ -63,37 +51,24 @@ export function checkStatusFilter(project: ProjectContext, status: string | unde
   throw invalidQuery({ status: [`status must be a status of the project: ${slugs}`] });
 }
 
-/** The query parameters as the client sent them (request.query holds the parsed values). */
-function givenParameters(request: Request): URLSearchParams {
-  return new URLSearchParams(request.originalUrl.split('?')[1] ?? '');
-}
-
 /**
- * Above this, `Link` is left out (the body still says where the next page is): the links repeat the
- * request's parameters four times, and a long ignored one (`project` beside a project-scoped key)
- * would otherwise make headers a client refuses to read (undici stops at 16 KiB).
+ * `Link` to the list's neighbouring pages (http/links.ts): this request's own URL on its host, with
+ * its other parameters as given and only the position (`page` or `cursor`) replaced.
  */
-const MAX_LINK_HEADER_LENGTH = 4_096;
-
-/**
- * `Link` (RFC 8288) to the list's neighbouring pages: this request's own URL on its host, with its
- * other parameters as given and only the position (`page` or `cursor`) replaced.
- */
-function setListLinks(
-  request: Request,
-  response: Response,
-  links: Partial<Record<'next' | 'prev' | 'first' | 'last', { page: string } | { cursor: string }>>,
-): void {
-  const given = givenParameters(request);
-  given.delete('page');
-  given.delete('cursor');
-  const header = Object.entries(links).map(([rel, position]) => {
-    const parameters = new URLSearchParams(given);
-    for (const [name, value] of Object.entries(position)) parameters.set(name, value);
-    return `<${request.baseUrl}/tickets?${parameters.toString()}>; rel="${rel}"`;
-  });
-  const value = header.join(', ');
-  if (value.length > 0 && value.length <= MAX_LINK_HEADER_LENGTH) response.setHeader('Link', value);
+function listLinks(
+  given: URLSearchParams,
+  links: Partial<Record<keyof ListLinks, { page: string } | { cursor: string }>>,
+): ListLinks {
+  const others = new URLSearchParams(given);
+  others.delete('page');
+  others.delete('cursor');
+  return Object.fromEntries(
+    Object.entries(links).map(([rel, position]) => {
+      const parameters = new URLSearchParams(others);
+      for (const [name, value] of Object.entries(position)) parameters.set(name, value);
+      return [rel, `/tickets?${parameters.toString()}`];
+    }),
+  );
 }
 
 export const TICKET_OPERATIONS: Operation[] = [
@@ -134,52 +109,49 @@ export const TICKET_OPERATIONS: Operation[] = [
       ),
     ),
     errors: [400, 403],
-    async handle({ query }, request, response, { services }) {
-      const project = requireProject(request);
+    async handle({ query, given, services, project, principal, call }) {
       checkStatusFilter(project, query.status);
       if (query.cursor !== undefined) {
         // `page` has a default, so only the query as sent tells whether it was given.
-        if (givenParameters(request).has('page')) throw invalidQuery({ cursor: [CURSOR_WITH_PAGE_MESSAGE] });
+        if (given.has('page')) throw invalidQuery({ cursor: [CURSOR_WITH_PAGE_MESSAGE] });
         if (query.q !== undefined) throw invalidQuery({ cursor: [CURSOR_WITH_Q_MESSAGE] });
       }
       // Deleted tickets are for whoever may delete (and so restore) them.
-      if (query.deleted === 'only' && !holdsScope(requirePrincipal(request), 'tickets:delete'))
+      if (query.deleted === 'only' && !holdsScope(principal, 'tickets:delete'))
         throw AppError.permissionDenied(missingScopeMessage('tickets:delete'));
-      const tickets = requireService(services, 'tickets');
+      const tickets = services.tickets;
       if (query.cursor !== undefined) {
         const page = presentTicketCursorPage(
-          await tickets.ListTickets(listTicketsRequest(project.id, query), callContext(request)),
+          await tickets.ListTickets(listTicketsRequest(project.id, query), call),
         );
-        setListLinks(request, response, {
+        const links = listLinks(given, {
           ...(page.next_cursor === null ? {} : { next: { cursor: page.next_cursor } }),
           first: { cursor: '' },
         });
-        sendSplicedData(response, page);
-        return;
+        return { spliced: page, links };
       }
       if (query.q !== undefined) {
         // Spec: with q, every match and no pagination; streamed, however many there are.
         // Batches of the service's cursor, already the API's JSON: written out as they come.
         const batches = tickets.SearchTicketsJson(
           searchTicketsRequest(project.id, { ...query, q: query.q }),
-          { ...callContext(request), deadlineMs: SEARCH_DEADLINE_MS },
+          { ...call, deadlineMs: SEARCH_DEADLINE_MS },
         );
-        await sendDataStream(response, 'tickets', batches, {
-          elements: (batch) => arrayElements(batch.tickets_json),
-        });
-        return;
+        return {
+          stream: dataStream('tickets', batches, {
+            elements: (batch) => arrayElements(batch.tickets_json),
+          }),
+        };
       }
-      const page = presentTicketPage(
-        await tickets.ListTickets(listTicketsRequest(project.id, query), callContext(request)),
-      );
+      const page = presentTicketPage(await tickets.ListTickets(listTicketsRequest(project.id, query), call));
       const { page: number, total_pages: last } = page.pagination;
-      setListLinks(request, response, {
+      const links = listLinks(given, {
         ...(number < last ? { next: { page: String(number + 1) } } : {}),
         ...(number > 1 ? { prev: { page: String(Math.min(number - 1, Math.max(last, 1))) } } : {}),
         first: { page: '1' },
         ...(last > 0 ? { last: { page: String(last) } } : {}),
       });
-      sendSplicedData(response, page);
+      return { spliced: page, links };
     },
   }),
 
@@ -207,13 +179,14 @@ export const TICKET_OPERATIONS: Operation[] = [
       'Body `project_id` counts only when the key is not project-scoped and no `project_id` query parameter is given.',
     success: tagged(201, 'The created ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
     errors: [400, 409, 422],
-    async handle({ body }, request, response, { services }) {
-      const created = await requireService(services, 'tickets').CreateTicket(
-        createTicketRequest(requireProject(request).id, body),
-        callContext(request),
-      );
-      setLocation(request, response, `/tickets/${created.id}`);
-      sendTagged(request, response, ticketEtag(created), { ticket: presentTicket(created) }, 201);
+    async handle({ body, services, project, call }) {
+      const created = await services.tickets.CreateTicket(createTicketRequest(project.id, body), call);
+      return {
+        data: { ticket: presentTicket(created) },
+        etag: ticketEtag(created),
+        status: 201,
+        location: `/tickets/${created.id}`,
+      };
     },
   }),
 
@@ -242,12 +215,9 @@ export const TICKET_OPERATIONS: Operation[] = [
       { success_count: 1, failed_count: 1, failed_ids: [43], tickets: [EXAMPLES.ticket] },
     ),
     errors: [400, 409, 422],
-    async handle({ body }, request, response, { services }) {
-      const result = await requireService(services, 'tickets').BulkUpdateTickets(
-        bulkUpdateRequest(requireProject(request).id, body),
-        callContext(request),
-      );
-      sendData(response, presentBulkResult(result));
+    async handle({ body, services, project, call }) {
+      const result = await services.tickets.BulkUpdateTickets(bulkUpdateRequest(project.id, body), call);
+      return { data: presentBulkResult(result) };
     },
   }),
 
@@ -263,12 +233,9 @@ export const TICKET_OPERATIONS: Operation[] = [
     summary: 'Get a ticket',
     success: tagged(200, 'The ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
     errors: [400, 404],
-    async handle({ params }, request, response, { services }) {
-      const found = await requireService(services, 'tickets').GetTicket(
-        { project_id: requireProject(request).id, id: params.id },
-        callContext(request),
-      );
-      sendTagged(request, response, ticketEtag(found), { ticket: presentTicket(found) });
+    async handle({ params, services, project, call }) {
+      const found = await services.tickets.GetTicket({ project_id: project.id, id: params.id }, call);
+      return { data: { ticket: presentTicket(found) }, etag: ticketEtag(found) };
     },
   }),
 
@@ -290,15 +257,15 @@ export const TICKET_OPERATIONS: Operation[] = [
     ifMatch: true,
     success: tagged(200, 'The updated ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
     errors: [400, 404, 409, 422],
-    async handle({ params, body }, request, response, { services }) {
-      const updated = await requireService(services, 'tickets').UpdateTicket(
+    async handle({ params, body, ifMatch, services, project, call }) {
+      const updated = await services.tickets.UpdateTicket(
         {
-          ...updateTicketRequest(requireProject(request).id, params.id, body),
-          expected_version: expectedTicketVersion(request, params.id),
+          ...updateTicketRequest(project.id, params.id, body),
+          expected_version: expectedTicketVersion(ifMatch, params.id),
         },
-        callContext(request),
+        call,
       );
-      sendTagged(request, response, ticketEtag(updated), { ticket: presentTicket(updated) });
+      return { data: { ticket: presentTicket(updated) }, etag: ticketEtag(updated) };
     },
   }),
 
@@ -315,16 +282,16 @@ export const TICKET_OPERATIONS: Operation[] = [
     ifMatch: true,
     success: confirmation('Ticket deleted'),
     errors: [400, 404, 409],
-    async handle({ params }, request, response, { services }) {
-      const { message } = await requireService(services, 'tickets').DeleteTicket(
+    async handle({ params, ifMatch, services, project, call }) {
+      const { message } = await services.tickets.DeleteTicket(
         {
-          project_id: requireProject(request).id,
+          project_id: project.id,
           id: params.id,
-          expected_version: expectedTicketVersion(request, params.id),
+          expected_version: expectedTicketVersion(ifMatch, params.id),
         },
-        callContext(request),
+        call,
       );
-      sendData(response, { message });
+      return { data: { message } };
     },
   }),
 
@@ -344,15 +311,15 @@ export const TICKET_OPERATIONS: Operation[] = [
     ifMatch: true,
     success: tagged(200, 'The moved ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
     errors: [400, 404, 409, 422],
-    async handle({ params, body }, request, response, { services }) {
-      const moved = await requireService(services, 'tickets').MoveTicket(
+    async handle({ params, body, ifMatch, services, project, call }) {
+      const moved = await services.tickets.MoveTicket(
         {
-          ...moveTicketRequest(requireProject(request).id, params.id, body),
-          expected_version: expectedTicketVersion(request, params.id),
+          ...moveTicketRequest(project.id, params.id, body),
+          expected_version: expectedTicketVersion(ifMatch, params.id),
         },
-        callContext(request),
+        call,
       );
-      sendTagged(request, response, ticketEtag(moved), { ticket: presentTicket(moved) });
+      return { data: { ticket: presentTicket(moved) }, etag: ticketEtag(moved) };
     },
   }),
 
@@ -370,12 +337,12 @@ export const TICKET_OPERATIONS: Operation[] = [
     description: 'Closes this ticket as a duplicate of `target_id`; it then carries `merged_into`.',
     success: tagged(200, 'The merged ticket.', 'ticket', ticketSchema, EXAMPLES.mergedTicket),
     errors: [400, 404, 409, 422],
-    async handle({ params, body }, request, response, { services }) {
-      const merged = await requireService(services, 'tickets').MergeTicket(
-        { project_id: requireProject(request).id, id: params.id, target_id: body.target_id },
-        callContext(request),
+    async handle({ params, body, services, project, call }) {
+      const merged = await services.tickets.MergeTicket(
+        { project_id: project.id, id: params.id, target_id: body.target_id },
+        call,
       );
-      sendTagged(request, response, ticketEtag(merged), { ticket: presentTicket(merged) });
+      return { data: { ticket: presentTicket(merged) }, etag: ticketEtag(merged) };
     },
   }),
 
@@ -391,12 +358,9 @@ export const TICKET_OPERATIONS: Operation[] = [
     summary: 'Restore a deleted ticket (additive)',
     success: tagged(200, 'The restored ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
     errors: [400, 404, 409],
-    async handle({ params }, request, response, { services }) {
-      const restored = await requireService(services, 'tickets').RestoreTicket(
-        { project_id: requireProject(request).id, id: params.id },
-        callContext(request),
-      );
-      sendTagged(request, response, ticketEtag(restored), { ticket: presentTicket(restored) });
+    async handle({ params, services, project, call }) {
+      const restored = await services.tickets.RestoreTicket({ project_id: project.id, id: params.id }, call);
+      return { data: { ticket: presentTicket(restored) }, etag: ticketEtag(restored) };
     },
   }),
 ];

@@ -8,8 +8,6 @@
  */
 import { AppError } from '@tix/kit';
 import { MAX_BULK_REDELIVERIES } from '@tix/protos';
-import { sendData, setLocation } from '../../http/envelope.js';
-import { callContext, requireProject } from '../../http/request-context.js';
 import {
   createdWebhookSchema,
   deliverySchema,
@@ -22,7 +20,6 @@ import {
 import { EXAMPLES } from '../../openapi/examples.js';
 import { confirmation, count, json, list, single } from '../../openapi/responses.js';
 import { z } from '../../openapi/zod-openapi.js';
-import { requireService } from '../../services.js';
 import { defineOperation, type Operation } from '../operation.js';
 import { presentDelivery, presentPing, presentWebhook, presentWebhookDetail } from './webhooks.mapping.js';
 import {
@@ -58,12 +55,12 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
       count: 1,
     }),
     errors: [400],
-    async handle({ query }, request, response, { services }) {
-      const listed = await requireService(services, 'webhooks').ListWebhooks(
-        { project_id: requireProject(request).id, all_owners: query.owner === 'all' },
-        callContext(request),
+    async handle({ query, services, project, call }) {
+      const listed = await services.webhooks.ListWebhooks(
+        { project_id: project.id, all_owners: query.owner === 'all' },
+        call,
       );
-      sendData(response, { webhooks: listed.webhooks.map(presentWebhook), count: listed.count });
+      return { data: { webhooks: listed.webhooks.map(presentWebhook), count: listed.count } };
     },
   }),
 
@@ -94,22 +91,20 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
       EXAMPLES.createdWebhook,
     ),
     errors: [400, 409, 422],
-    async handle({ body }, request, response, { services }) {
-      const project = requireProject(request);
+    async handle({ body, services, project, call }) {
       if (body.project_id !== project.id) {
         throw AppError.validation({ project_id: [PROJECT_MISMATCH_MESSAGE] });
       }
-      const created = await requireService(services, 'webhooks').CreateWebhook(
+      const created = await services.webhooks.CreateWebhook(
         {
           project_id: project.id,
           url: body.url,
           events: body.events,
           ...(body.secret === undefined || body.secret === null ? {} : { secret: body.secret }),
         },
-        callContext(request),
+        call,
       );
-      setLocation(request, response, `/webhooks/${created.id}`);
-      sendData(response, { webhook: presentWebhook(created) }, 201);
+      return { data: { webhook: presentWebhook(created) }, status: 201, location: `/webhooks/${created.id}` };
     },
   }),
 
@@ -126,12 +121,12 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     description: 'No further events are delivered to it.',
     success: confirmation('Webhook deleted'),
     errors: [400, 404],
-    async handle({ params }, request, response, { services }) {
-      const { message } = await requireService(services, 'webhooks').DeleteWebhook(
-        { project_id: requireProject(request).id, id: params.id },
-        callContext(request),
+    async handle({ params, services, project, call }) {
+      const { message } = await services.webhooks.DeleteWebhook(
+        { project_id: project.id, id: params.id },
+        call,
       );
-      sendData(response, { message });
+      return { data: { message } };
     },
   }),
 
@@ -156,10 +151,10 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
       { deliveries: [EXAMPLES.delivery], pagination: EXAMPLES.pagination },
     ),
     errors: [400, 404],
-    async handle({ params, query }, request, response, { services }) {
-      const page = await requireService(services, 'webhooks').ListDeliveries(
+    async handle({ params, query, services, project, call }) {
+      const page = await services.webhooks.ListDeliveries(
         {
-          project_id: requireProject(request).id,
+          project_id: project.id,
           webhook_id: params.id,
           page: { page: query.page, per_page: query.per_page },
           ...(query.status === undefined ? {} : { status: query.status }),
@@ -167,10 +162,10 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
           ...(query.since === undefined ? {} : { since: query.since }),
           ...(query.until === undefined ? {} : { until: query.until }),
         },
-        callContext(request),
+        call,
       );
       if (!page.pagination) throw AppError.internal('the webhook service answered a page without pagination');
-      sendData(response, { deliveries: page.deliveries.map(presentDelivery), pagination: page.pagination });
+      return { data: { deliveries: page.deliveries.map(presentDelivery), pagination: page.pagination } };
     },
   }),
 
@@ -189,13 +184,13 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
       delivery: { ...EXAMPLES.delivery, status: 'pending', attempts: [] },
     }),
     errors: [400, 404, 409, 422],
-    async handle({ params }, request, response, { services }) {
-      const queued = await requireService(services, 'webhooks').RedeliverDelivery(
-        { project_id: requireProject(request).id, webhook_id: params.id, delivery_id: params.deliveryId },
-        callContext(request),
+    async handle({ params, services, project, call }) {
+      const queued = await services.webhooks.RedeliverDelivery(
+        { project_id: project.id, webhook_id: params.id, delivery_id: params.deliveryId },
+        call,
       );
       // Accepted: the new delivery is queued; its attempts follow (see its entry in the log).
-      sendData(response, { delivery: presentDelivery(queued) }, 202);
+      return { data: { delivery: presentDelivery(queued) }, status: 202 };
     },
   }),
 
@@ -212,12 +207,9 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     description: 'Never includes `secret`. Yours, or any of the project for admins; otherwise 404.',
     success: single(200, 'The subscription.', 'webhook', webhookDetailSchema, EXAMPLES.webhookDetail),
     errors: [400, 404],
-    async handle({ params }, request, response, { services }) {
-      const found = await requireService(services, 'webhooks').GetWebhook(
-        { project_id: requireProject(request).id, id: params.id },
-        callContext(request),
-      );
-      sendData(response, { webhook: presentWebhookDetail(found) });
+    async handle({ params, services, project, call }) {
+      const found = await services.webhooks.GetWebhook({ project_id: project.id, id: params.id }, call);
+      return { data: { webhook: presentWebhookDetail(found) } };
     },
   }),
 
@@ -242,18 +234,18 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
       is_active: false,
     }),
     errors: [400, 404, 422],
-    async handle({ params, body }, request, response, { services }) {
-      const changed = await requireService(services, 'webhooks').UpdateWebhook(
+    async handle({ params, body, services, project, call }) {
+      const changed = await services.webhooks.UpdateWebhook(
         {
-          project_id: requireProject(request).id,
+          project_id: project.id,
           id: params.id,
           ...(body.url === undefined ? {} : { url: body.url }),
           ...(body.events === undefined ? {} : { set_events: true, events: body.events }),
           ...(body.is_active === undefined ? {} : { is_active: body.is_active }),
         },
-        callContext(request),
+        call,
       );
-      sendData(response, { webhook: presentWebhookDetail(changed) });
+      return { data: { webhook: presentWebhookDetail(changed) } };
     },
   }),
 
@@ -280,16 +272,16 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
       EXAMPLES.rotatedWebhook,
     ),
     errors: [400, 404, 422],
-    async handle({ params, body }, request, response, { services }) {
-      const rotated = await requireService(services, 'webhooks').RotateWebhookSecret(
+    async handle({ params, body, services, project, call }) {
+      const rotated = await services.webhooks.RotateWebhookSecret(
         {
-          project_id: requireProject(request).id,
+          project_id: project.id,
           id: params.id,
           ...(body.overlap_seconds === undefined ? {} : { overlap_seconds: body.overlap_seconds }),
         },
-        callContext(request),
+        call,
       );
-      sendData(response, { webhook: { ...presentWebhookDetail(rotated), secret: rotated.secret ?? '' } });
+      return { data: { webhook: { ...presentWebhookDetail(rotated), secret: rotated.secret ?? '' } } };
     },
   }),
 
@@ -309,12 +301,9 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
       'happened. 200 whatever the receiver answered (see `ok`); not recorded in the delivery log.',
     success: single(200, 'The outcome.', 'ping', pingResultSchema, EXAMPLES.ping),
     errors: [400, 404],
-    async handle({ params }, request, response, { services }) {
-      const outcome = await requireService(services, 'webhooks').PingWebhook(
-        { project_id: requireProject(request).id, id: params.id },
-        callContext(request),
-      );
-      sendData(response, { ping: presentPing(outcome) });
+    async handle({ params, services, project, call }) {
+      const outcome = await services.webhooks.PingWebhook({ project_id: project.id, id: params.id }, call);
+      return { data: { ping: presentPing(outcome) } };
     },
   }),
 
@@ -347,12 +336,12 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
       { queued: 12, remaining: 0 },
     ),
     errors: [400, 404, 409, 422],
-    async handle({ params, body }, request, response, { services }) {
-      const result = await requireService(services, 'webhooks').RedeliverFailed(
-        { project_id: requireProject(request).id, webhook_id: params.id, since: body.since },
-        callContext(request),
+    async handle({ params, body, services, project, call }) {
+      const result = await services.webhooks.RedeliverFailed(
+        { project_id: project.id, webhook_id: params.id, since: body.since },
+        call,
       );
-      sendData(response, { queued: result.queued, remaining: result.remaining }, 202);
+      return { data: { queued: result.queued, remaining: result.remaining }, status: 202 };
     },
   }),
 ];
