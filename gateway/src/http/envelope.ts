@@ -2,7 +2,7 @@
  * The spec's response envelope, written in one place: `{ ok: true, data }` on success and
  * `{ ok: false, error: { code, message, validation_errors? } }` (kit toErrorEnvelope) on failure.
  */
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { toErrorEnvelope, type AppError } from '@tix/kit';
 import { drained, STREAM_FLUSH_CHARS } from './backpressure.js';
 
@@ -79,14 +79,6 @@ export function spliceJson(value: unknown): Buffer {
 /** Sends a success envelope whose data holds RawJson (see spliceJson); otherwise as sendData. */
 export function sendSplicedData(response: Response, data: unknown, status = 200): void {
   writeJsonText(response, status, spliceJson({ ok: true, data }));
-}
-
-/**
- * Names a created resource (201): `Location` is its path on the host the request came to
- * (`/v1/tickets/42` or `/api/tickets/42`), which answers GET with it.
- */
-export function setLocation(request: Request, response: Response, path: string): void {
-  response.setHeader('Location', `${request.baseUrl}${path}`);
 }
 
 /**

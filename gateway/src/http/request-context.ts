@@ -58,9 +58,3 @@ export function requirePrincipal(request: Express.Request): Principal {
   if (!request.principal) throw AppError.internal('route reached without an authenticated principal');
   return request.principal;
 }
-
-/** The resolved project; a route mounted without project context is a wiring bug (500). */
-export function requireProject(request: Express.Request): ProjectContext {
-  if (!request.project) throw AppError.internal('route reached without project context');
-  return request.project;
-}

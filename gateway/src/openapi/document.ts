@@ -25,7 +25,7 @@ import {
   WEBHOOK_PAYLOAD_SCHEMAS,
   webhookPayloadName,
 } from './components.js';
-import { z } from './zod-openapi.js';
+import { z } from '../resources/zod-openapi.js';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
@@ -468,7 +468,7 @@ function successResponses(operation: OperationDescription): Record<string, Respo
               },
             }
           : responseHeaders([
-              // Every 201 names what it created (http/envelope.ts setLocation), tagged or not.
+              // Every 201 names what it created (routes/operation.ts AnswerEffects `location`), tagged or not.
               ...(success.status === 201 ? (['Location'] as const) : []),
               ...(postOnApi ? (['X-Idempotency-Replay'] as const) : []),
               ...(success.linked ? (['Link'] as const) : []),

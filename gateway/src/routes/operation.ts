@@ -23,7 +23,7 @@ import type { RateLimitBudget } from '../limits/rate-limiter.js';
 import type { PasswordResetMailer } from '../mail/password-reset-mail.js';
 import type { RequestSchemas, ValidatedInput } from '../http/validate.js';
 import type { SessionOptions } from '../middleware/session.js';
-import type { OperationSuccess } from '../openapi/responses.js';
+import type { OperationSuccess } from '../resources/responses.js';
 import type { ProjectResolver } from '../projects/project-resolver.js';
 import type { RequiredServices, ServiceClients } from '../services.js';
 import type { AttachmentLimits } from './v1/attachments.schemas.js';

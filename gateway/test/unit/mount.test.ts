@@ -14,7 +14,7 @@ import type { Principal, Scope } from '@tix/protos';
 import type { ValidatedInput } from '../../src/http/validate.js';
 import { errorHandler } from '../../src/http/error-handler.js';
 import { notFound } from '../../src/http/routing.js';
-import { json } from '../../src/openapi/responses.js';
+import { json } from '../../src/resources/responses.js';
 import type { Project, ProjectResolver } from '../../src/projects/project-resolver.js';
 import { mountOperations } from '../../src/routes/mount.js';
 import { defineOperation, type Operation, type RouteDeps } from '../../src/routes/operation.js';

@@ -274,7 +274,7 @@ describe('the OpenAPI document', () => {
       'POST /api-keys',
     ]);
     const gets = new Set(all.filter(({ key }) => key.startsWith('GET ')).map(({ path }) => path));
-    // Where each creation's Location points (the handlers' setLocation), by the operation's path.
+    // Where each creation's Location points (the handlers' `location`), by the operation's path.
     const located: Record<string, string> = {
       '/tickets': '/tickets/{id}',
       '/tickets/{id}/comments': '/comments/{id}',

@@ -19,10 +19,10 @@ import { idParam, passwordField, requiredTextField, textField } from '../../http
 import { newSignedInSession } from '../../middleware/session.js';
 import { userSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
-import { json, single } from '../../openapi/responses.js';
-import { z as zod } from '../../openapi/zod-openapi.js';
+import { json, single } from '../../resources/responses.js';
+import { z as zod } from '../../resources/zod-openapi.js';
 import { defineOperation, type Operation } from '../operation.js';
-import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
+import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
 
 export const INVALID_USER_ID_MESSAGE = 'Invalid user id';
 

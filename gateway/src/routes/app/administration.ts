@@ -17,9 +17,9 @@ import { idParam, integerField, requiredTextField, slugField, textField } from '
 import type { Project, ProjectResolver } from '../../projects/project-resolver.js';
 import { projectSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
-import { single } from '../../openapi/responses.js';
+import { single } from '../../resources/responses.js';
 import { defineOperation, type Answer, type Operation } from '../operation.js';
-import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
+import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
 
 /** A bound no valid prefix reaches; the lookup service says what a valid one is. */
 const MAX_PREFIX_LENGTH = 10;

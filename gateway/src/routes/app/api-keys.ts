@@ -16,10 +16,10 @@ import { API_KEY_LIMITS, MAX_INT32, presentApiKey, SCOPES } from '@tix/protos';
 import { idField, idParam, integerParam, requiredTextField } from '../../http/schema-fields.js';
 import { apiKeySchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
-import { count, json, list, tagged } from '../../openapi/responses.js';
-import { z as zod } from '../../openapi/zod-openapi.js';
+import { count, json, list, tagged } from '../../resources/responses.js';
+import { z as zod } from '../../resources/zod-openapi.js';
 import { defineOperation, type Operation } from '../operation.js';
-import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
+import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
 
 export const INVALID_API_KEY_ID_MESSAGE = 'Invalid API key id';
 export const API_KEY_REVOKED_MESSAGE = 'API key revoked';

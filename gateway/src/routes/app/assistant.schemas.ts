@@ -25,7 +25,7 @@ import {
   integerParam,
   pageParams,
 } from '../../http/schema-fields.js';
-import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
+import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
 
 export const SEARCH_LIMITS = { q: 200, questionMin: 3, question: 500 } as const;
 export const INVALID_PREDICTION_ID_MESSAGE = 'Invalid prediction id';

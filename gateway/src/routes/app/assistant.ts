@@ -21,8 +21,8 @@ import {
   suggestionSchema,
 } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
-import { json } from '../../openapi/responses.js';
-import { z } from '../../openapi/zod-openapi.js';
+import { json } from '../../resources/responses.js';
+import { z } from '../../resources/zod-openapi.js';
 import type { RequiredServices } from '../../services.js';
 import { defineOperation, type HandlerInput, type Operation } from '../operation.js';
 import {

@@ -20,7 +20,7 @@ import {
   timeParam,
 } from '../../http/schema-fields.js';
 import { aiProviderSchema, confidenceFields, paginationSchema } from '../../openapi/components.js';
-import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
+import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
 
 export const PREVIEW_LIMITS = { minThreshold: 0.5, maxThreshold: 0.99, maxWindowDays: 180, windowDays: 30 };
 export const INVALID_ACTION_ID_MESSAGE = 'Invalid action id';

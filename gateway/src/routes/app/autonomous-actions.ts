@@ -10,8 +10,8 @@ import { AppError } from '@tix/kit';
 import { presentTicket, type ai } from '@tix/protos';
 import { ticketSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
-import { json } from '../../openapi/responses.js';
-import { z } from '../../openapi/zod-openapi.js';
+import { json } from '../../resources/responses.js';
+import { z } from '../../resources/zod-openapi.js';
 import { defineOperation, type Operation } from '../operation.js';
 import { searchedProjectIds } from './assistant.js';
 import {

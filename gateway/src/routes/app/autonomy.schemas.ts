@@ -7,8 +7,8 @@
 import { z } from 'zod';
 import { AUTONOMY_TEXT_LIMITS } from '@tix/protos';
 import { integerField, requiredTextField } from '../../http/schema-fields.js';
-import { z as openapi } from '../../openapi/zod-openapi.js';
-import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
+import { z as openapi } from '../../resources/zod-openapi.js';
+import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
 
 /** Characters of the reason given for a kill or a clear (the ai service checks the same bound). */
 

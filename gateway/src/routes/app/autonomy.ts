@@ -7,8 +7,8 @@
  */
 import { AppError } from '@tix/kit';
 import type { ai } from '@tix/protos';
-import { json } from '../../openapi/responses.js';
-import { z } from '../../openapi/zod-openapi.js';
+import { json } from '../../resources/responses.js';
+import { z } from '../../resources/zod-openapi.js';
 import { defineOperation, type Operation } from '../operation.js';
 import { autonomySchema, killSwitchBody, updateGuardrailsBody } from './autonomy.schemas.js';
 

@@ -8,9 +8,9 @@
 import { z } from 'zod';
 import { defineCounter } from '@tix/kit';
 import { textField } from '../../http/schema-fields.js';
-import { json, message } from '../../openapi/responses.js';
+import { json, message } from '../../resources/responses.js';
 import { defineOperation, type Operation } from '../operation.js';
-import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
+import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
 
 export const CLIENT_ERROR_LIMITS = { message: 2_000, stack: 16_000, url: 2_000, release: 100 } as const;
 export const CLIENT_ERROR_RECORDED = 'Recorded';

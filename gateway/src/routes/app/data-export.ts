@@ -19,8 +19,8 @@ import { AppError, type OutgoingContext } from '@tix/kit';
 import { presentAttachment, presentComment, presentTicket, presentUser, type Principal } from '@tix/protos';
 import { attachmentSchema, commentSchema, ticketSchema, userSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
-import { jsonDownload } from '../../openapi/responses.js';
-import { z } from '../../openapi/zod-openapi.js';
+import { jsonDownload } from '../../resources/responses.js';
+import { z } from '../../resources/zod-openapi.js';
 import { defineOperation, type Answer, type HandlerInput, type Operation } from '../operation.js';
 
 /**

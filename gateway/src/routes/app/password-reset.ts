@@ -19,10 +19,10 @@ import { USER_LIMITS } from '@tix/protos';
 import { forgetUser } from '../../auth/forget-user.js';
 import { idParam, passwordField, requiredTextField, textField } from '../../http/schema-fields.js';
 import type { IssuedPasswordReset } from '../../mail/password-reset-mail.js';
-import { json, message } from '../../openapi/responses.js';
-import { z as zod } from '../../openapi/zod-openapi.js';
+import { json, message } from '../../resources/responses.js';
+import { z as zod } from '../../resources/zod-openapi.js';
 import { defineOperation, type Operation } from '../operation.js';
-import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
+import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
 import { INVALID_USER_ID_MESSAGE } from './account.js';
 
 export const FORGOT_PASSWORD_MESSAGE =

@@ -20,8 +20,8 @@ import {
 import { userSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { allowedSessionOperations } from '../../middleware/require-access.js';
-import { json, message } from '../../openapi/responses.js';
-import { z as zod } from '../../openapi/zod-openapi.js';
+import { json, message } from '../../resources/responses.js';
+import { z as zod } from '../../resources/zod-openapi.js';
 import { defineOperation, type Operation } from '../operation.js';
 
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password';

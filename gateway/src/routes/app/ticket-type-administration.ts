@@ -19,9 +19,9 @@ import {
 } from '../../http/schema-fields.js';
 import { ticketTypeSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
-import { single } from '../../openapi/responses.js';
+import { single } from '../../resources/responses.js';
 import { defineOperation, type Operation } from '../operation.js';
-import { BODY_NOT_OBJECT_MESSAGE } from '../v1/tickets.schemas.js';
+import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
 
 export const INVALID_TICKET_TYPE_ID_MESSAGE = 'Invalid ticket type id';
 /** A bound far above any real schema, checked before lookup sees it. */

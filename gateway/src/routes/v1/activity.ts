@@ -8,8 +8,8 @@
 import { POLL_INTERVAL_SECONDS, pollEtag, cursorExpiredAnswer, polledAnswer } from '../../http/polling.js';
 import { activitySchema, paginationSchema, streamedEventSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
-import { json, polled } from '../../openapi/responses.js';
-import { z } from '../../openapi/zod-openapi.js';
+import { json, polled } from '../../resources/responses.js';
+import { z } from '../../resources/zod-openapi.js';
 import { int64Number } from '../../services.js';
 import { defineOperation, type Answer, type Operation } from '../operation.js';
 import { encodeCursor, type CursorKind } from './activity-cursor.js';

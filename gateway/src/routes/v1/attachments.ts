@@ -14,7 +14,7 @@ import { presentAttachment, type attachment } from '@tix/protos';
 import { receiveSingleFile, type FileSink } from '../../http/multipart-upload.js';
 import { attachmentSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
-import { confirmation, json, list, tagged } from '../../openapi/responses.js';
+import { confirmation, json, list, tagged } from '../../resources/responses.js';
 import { defineOperation, type Operation } from '../operation.js';
 import {
   attachmentIdParams,

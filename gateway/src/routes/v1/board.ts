@@ -4,7 +4,7 @@
  */
 import { boardSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
-import { json } from '../../openapi/responses.js';
+import { json } from '../../resources/responses.js';
 import { defineOperation, type Operation } from '../operation.js';
 import { boardQuery } from './board.schemas.js';
 import { boardRequest, presentBoard } from './tickets.mapping.js';

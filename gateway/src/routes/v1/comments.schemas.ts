@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { COMMENT_LIMITS, fitsCodePoints } from '@tix/protos';
 import { idParam } from '../../http/schema-fields.js';
-import { BODY_NOT_OBJECT_MESSAGE } from './tickets.schemas.js';
+import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
 
 export const INVALID_COMMENT_ID_MESSAGE = 'Invalid comment id';
 

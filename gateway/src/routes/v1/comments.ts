@@ -7,8 +7,8 @@
 import { presentComment, type comment } from '@tix/protos';
 import { commentSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
-import { confirmation, count, json, list, tagged } from '../../openapi/responses.js';
-import { z } from '../../openapi/zod-openapi.js';
+import { confirmation, count, json, list, tagged } from '../../resources/responses.js';
+import { z } from '../../resources/zod-openapi.js';
 import { dataStream } from '../../http/envelope.js';
 import { defineOperation, type Operation } from '../operation.js';
 import {

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { BULK_STATUSES, RESOLUTION_TYPES, TICKET_LIMITS } from '@tix/protos';
 import { enumField, idField, slugField } from '../../http/schema-fields.js';
-import { assigneeField, BODY_NOT_OBJECT_MESSAGE, priorityField, tagsField } from './tickets.schemas.js';
+import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
+import { assigneeField, priorityField, tagsField } from './tickets.schemas.js';
 
 // ---- PATCH /tickets/{id}/status ------------------------------------------------------------------
 

@@ -22,10 +22,10 @@ import {
   timeParam,
 } from '../../http/schema-fields.js';
 import { bodyProjectIdField } from '../../middleware/project-context.js';
+import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
 import { INVALID_CURSOR_MESSAGE } from './activity.schemas.js';
 
 export const INVALID_TICKET_ID_MESSAGE = 'Invalid ticket id';
-export const BODY_NOT_OBJECT_MESSAGE = 'Request body must be a JSON object';
 
 // ---- shared pieces -------------------------------------------------------------------------------
 

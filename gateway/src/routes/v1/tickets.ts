@@ -14,8 +14,8 @@ import { invalidQuery } from '../../http/validate.js';
 import { holdsScope, missingScopeMessage } from '../../middleware/require-access.js';
 import { paginationSchema, ticketSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
-import { confirmation, json, linked, tagged } from '../../openapi/responses.js';
-import { z } from '../../openapi/zod-openapi.js';
+import { confirmation, json, linked, tagged } from '../../resources/responses.js';
+import { z } from '../../resources/zod-openapi.js';
 import { defineOperation, type Operation } from '../operation.js';
 import {
   bulkUpdateRequest,

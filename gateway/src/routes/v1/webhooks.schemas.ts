@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { SUBSCRIBABLE_EVENT_TYPES, WEBHOOK_LIMITS } from '@tix/protos';
 import { enumParam, idParam, integerField, pageParams, timeParam } from '../../http/schema-fields.js';
-import { BODY_NOT_OBJECT_MESSAGE } from './tickets.schemas.js';
+import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
 
 export const INVALID_WEBHOOK_ID_MESSAGE = 'Invalid webhook id';
 export const INVALID_DELIVERY_ID_MESSAGE = 'Invalid delivery id';

@@ -18,8 +18,8 @@ import {
   webhookSchema,
 } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
-import { confirmation, count, json, list, single } from '../../openapi/responses.js';
-import { z } from '../../openapi/zod-openapi.js';
+import { confirmation, count, json, list, single } from '../../resources/responses.js';
+import { z } from '../../resources/zod-openapi.js';
 import { defineOperation, type Operation } from '../operation.js';
 import { presentDelivery, presentPing, presentWebhook, presentWebhookDetail } from './webhooks.mapping.js';
 import {
