@@ -1,14 +1,15 @@
 /**
  * Resources as the public API (and the admin CLI, and event payloads) show them: spec Resources
- * Project, Ticket type, User, Ticket, Comment and Attachment. Proto field names already equal the API's, so these mostly
- * pick fields; they also turn absent optionals into null, parse JSON-text fields, and keep internal
- * fields from leaking when the contract grows.
+ * Project, Ticket type, User, Comment and Attachment. A ticket needs no presenter: the ticket
+ * service writes it as the API's JSON (its schema is `ticketSchema` in @tix/contract) and every
+ * ticket RPC carries that JSON (ticket.ApiTicket). Proto field names already equal the API's, so
+ * these mostly pick fields; they also turn absent optionals into null, parse JSON-text fields, and
+ * keep internal fields from leaking when the contract grows.
  */
-import type { AttachmentJson, CommentJson, ResolutionType, TicketJson } from '@tix/contract';
+import type { AttachmentJson, CommentJson } from '@tix/contract';
 import type * as attachment from '../generated/tix/attachment/v1/index.js';
 import type * as comment from '../generated/tix/comment/v1/index.js';
 import type * as lookup from '../generated/tix/lookup/v1/index.js';
-import type * as ticket from '../generated/tix/ticket/v1/index.js';
 
 /** Spec Project, plus the additive `prefix` and ordered `statuses`. */
 export function presentProject(project: lookup.Project__Output) {
@@ -78,50 +79,6 @@ export function presentApiKey(key: lookup.ApiKey__Output) {
     created_at: key.created_at,
     last_used_at: key.last_used_at ?? null,
     revoked_at: key.revoked_at ?? null,
-  };
-}
-
-/** A JSON-text object field (custom_fields_json); empty text means {}. */
-function parseObjectJson(json: string): Record<string, unknown> {
-  if (json.trim() === '') return {};
-  const parsed: unknown = JSON.parse(json);
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new TypeError('expected a JSON object');
-  }
-  return parsed as Record<string, unknown>;
-}
-
-/**
- * Spec Ticket, plus the additive `tags` and `resolution_type`; `merged_into` only when the ticket was
- * merged (spec: "present only when the ticket has been merged into another").
- */
-export function presentTicket(value: ticket.Ticket__Output): TicketJson {
-  const merged = value.merged_into_id ?? null;
-  return {
-    id: value.id,
-    project_id: value.project_id,
-    ticket_type_id: value.ticket_type_id,
-    project_ref_id: value.project_ref_id,
-    ticket_number: value.ticket_number,
-    title: value.title,
-    description: value.description ?? null,
-    status: value.status,
-    status_label: value.status_label,
-    priority: value.priority,
-    priority_label: value.priority_label,
-    assigned_to: value.assigned_to ?? null,
-    created_by: value.created_by,
-    updated_by: value.updated_by ?? null,
-    custom_fields: parseObjectJson(value.custom_fields_json),
-    source_type: value.source_type,
-    merged_into_id: merged,
-    version: value.version,
-    created_at: value.created_at,
-    updated_at: value.updated_at,
-    tags: value.tags,
-    // The ticket service stores only RESOLUTION_TYPES (checked when a ticket is closed).
-    resolution_type: (value.resolution_type ?? null) as ResolutionType | null,
-    ...(merged === null ? {} : { merged_into: merged }),
   };
 }
 

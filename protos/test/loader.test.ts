@@ -56,9 +56,12 @@ describe('protos: loader options and generated types', () => {
   });
 
   it('fills defaults for plain scalars and repeated fields', () => {
-    const decoded = decodeAs('tix.ticket.v1.Ticket', { id: 3 });
-    expect(decoded).to.include({ id: 3, title: '', version: 0 });
-    expect(decoded.tags).to.deep.equal([]);
+    const decoded = decodeAs('tix.lookup.v1.Project', { id: 3 });
+    expect(decoded).to.include({ id: 3, name: '', slug: '' });
+    expect(decoded.statuses).to.deep.equal([]);
+    const counts = decodeAs('tix.ticket.v1.BulkUpdateResult', { success_count: 3 });
+    expect(counts).to.include({ success_count: 3, failed_count: 0 });
+    expect(counts.failed_ids).to.deep.equal([]);
   });
 
   it('reports which member of a oneof is set', () => {

@@ -16,7 +16,7 @@ import type { Request, Response } from 'express';
 import { AppError } from '@tix/kit';
 import { MAX_INT32 } from '@tix/protos';
 import { CODINGS, encodedEtag, noteRepresentationBytes } from './compression.js';
-import { writeJsonText } from './envelope.js';
+import { spliceJson, writeJsonText } from './envelope.js';
 
 export const IF_MATCH_SEVERAL_VERSIONS = 'If-Match may name only one version of the ticket';
 
@@ -26,7 +26,7 @@ export function ticketEtag(ticket: { id: number; version: number }): string {
 }
 
 /** The strong tag of a payload: a digest of its JSON text (resources other than tickets). */
-function digestEtag(payload: string): string {
+function digestEtag(payload: Buffer): string {
   return `"d${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`;
 }
 
@@ -51,7 +51,7 @@ export function ifNoneMatchNames(header: string | undefined, etag: string): bool
 
 /**
  * Answers `data` tagged with `etag`, or with a digest of the answer when none is given (serialised
- * once, for both): kept by the caller's client and revalidated on each use, never by shared caches;
+ * once, for both, RawJson in it put in as it is: spliceJson): kept by the caller's client and revalidated on each use, never by shared caches;
  * 304 without a body to a GET that already holds it.
  */
 export function sendTagged(
@@ -61,13 +61,13 @@ export function sendTagged(
   data: unknown,
   status = 200,
 ) {
-  const payload = JSON.stringify({ ok: true, data });
+  const payload = spliceJson({ ok: true, data });
   const tag = etag ?? digestEtag(payload);
   response.setHeader('ETag', tag);
   response.setHeader('Cache-Control', 'private, no-cache');
   if (request.method === 'GET' && ifNoneMatchNames(request.headers['if-none-match'], tag)) {
     // The 304's tag is the form this request would get (compressed or not: its size decides).
-    noteRepresentationBytes(response, Buffer.byteLength(payload));
+    noteRepresentationBytes(response, payload.length);
     response.statusCode = 304;
     response.end();
     return;

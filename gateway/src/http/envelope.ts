@@ -26,8 +26,8 @@ export function sendData(response: Response, data: unknown, status = 200): void 
 
 /**
  * JSON text put into an answer as it is: bytes another process already serialised (the ticket
- * service's `tickets_json`), so the gateway neither decodes nor re-encodes them. `T` is what the
- * text holds (the ticket service's tests check that it is what presentTicket makes of the messages).
+ * service's tickets), so the gateway neither decodes nor re-encodes them. `T` is what the text
+ * holds (the ticket service's tests check its writer against the API's JSON).
  */
 export class RawJson<T> {
   declare readonly holds?: T;
@@ -191,7 +191,8 @@ export interface DocumentSections {
     key: string;
     first: IteratorResult<unknown>;
     items: AsyncIterator<unknown>;
-    present: (item: never) => unknown;
+    /** The item's JSON text. */
+    text: (item: never) => string;
   }[];
 }
 
@@ -214,7 +215,7 @@ export async function sendSections(response: Response, document: DocumentSection
     let next = section.first;
     let count = 0;
     while (!next.done) {
-      pending += (count === 0 ? '' : ',') + JSON.stringify(section.present(next.value as never));
+      pending += (count === 0 ? '' : ',') + section.text(next.value as never);
       count += 1;
       if (pending.length >= STREAM_FLUSH_CHARS && !(await flush())) return false;
       next = await section.items.next();

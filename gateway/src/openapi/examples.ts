@@ -1,13 +1,13 @@
 /**
  * Examples for the OpenAPI document. Resource examples are produced by the real presenters from
  * sample service messages, so an example always has exactly the shape the gateway sends (and the
- * unit tests check each one against its documented schema).
+ * unit tests check each one against its documented schema); a ticket, which the services send as
+ * the API's JSON already, is written as that JSON.
  */
 import {
   presentAttachment,
   presentComment,
   presentProject,
-  presentTicket,
   presentTicketType,
   presentUser,
   type activity,
@@ -15,7 +15,7 @@ import {
   type attachment,
   type comment,
   type lookup,
-  type ticket,
+  type TicketJson,
   type webhook,
 } from '@tix/protos';
 import {
@@ -79,7 +79,7 @@ const userMessage: lookup.User__Output = {
   is_system: false,
 };
 
-const ticketMessage: ticket.Ticket__Output = {
+const ticketJson: TicketJson = {
   id: 42,
   project_id: 1,
   ticket_type_id: 1,
@@ -94,12 +94,14 @@ const ticketMessage: ticket.Ticket__Output = {
   assigned_to: 7,
   created_by: 3,
   updated_by: 7,
-  custom_fields_json: JSON.stringify({ severity: 'high' }),
+  custom_fields: { severity: 'high' },
   source_type: 'api',
+  merged_into_id: null,
   version: 2,
   created_at: CREATED_AT,
   updated_at: UPDATED_AT,
   tags: ['billing'],
+  resolution_type: null,
 };
 
 const commentMessage: comment.Comment__Output = {
@@ -189,7 +191,7 @@ const streamedEventMessage: activity.StreamedEvent__Output = {
   body_json: JSON.stringify({
     event: 'ticket.updated',
     timestamp: Math.floor(Date.parse(UPDATED_AT) / 1000),
-    data: presentTicket(ticketMessage),
+    data: ticketJson,
   }),
 };
 
@@ -245,18 +247,19 @@ export const EXAMPLES = {
   project: presentProject(projectMessage),
   ticketType: presentTicketType(ticketTypeMessage),
   user: presentUser(userMessage),
-  ticket: presentTicket(ticketMessage),
-  mergedTicket: presentTicket({
-    ...ticketMessage,
+  ticket: ticketJson,
+  mergedTicket: {
+    ...ticketJson,
     id: 43,
     project_ref_id: 18,
     ticket_number: 'ACME-18',
     status: 'closed',
     status_label: 'Closed',
-    resolution_type: 'duplicate',
     merged_into_id: 42,
     version: 3,
-  }),
+    resolution_type: 'duplicate',
+    merged_into: 42,
+  } satisfies TicketJson,
   comment: presentComment(commentMessage),
   attachment: presentAttachment(attachmentMessage),
   webhook: presentWebhook(webhookMessage),

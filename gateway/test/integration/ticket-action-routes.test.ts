@@ -195,7 +195,6 @@ describe('ticket action and board routes (fakes over gRPC)', () => {
         _priority: 'priority',
         assignee: 11,
         _assignee: 'assignee',
-        tickets_as_json: true,
       });
       await call('GET', '/board?project_id=1&lane_limit=500');
       expect(fakes.tickets.lastRequest.GetBoard.lane_limit).to.equal(500);

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { AppError } from '@tix/kit';
 import type { ticket } from '@tix/protos';
 import { expectError } from '@tix/kit/testing';
-import { TICKET_JSON, ticketMessage } from '../support/fake-tickets.js';
+import { TICKET_JSON, ticketMessage, ticketsJson } from '../support/fake-tickets.js';
 import { useFakeTicketGateway } from '../support/fake-ticket-gateway.js';
 
 describe('ticket list pages: cursor mode and Link (fakes over gRPC)', () => {
@@ -30,7 +30,7 @@ describe('ticket list pages: cursor mode and Link (fakes over gRPC)', () => {
   describe('cursor mode', () => {
     it('sends the cursor without a page number and answers next_cursor with next and first links', async () => {
       fakes.tickets.override('ListTickets', () => ({
-        tickets: [ticketMessage()],
+        tickets_json: ticketsJson([ticketMessage()]),
         next_cursor: 'eyJuIjoyfQ',
       }));
       const response = await call(
@@ -55,7 +55,7 @@ describe('ticket list pages: cursor mode and Link (fakes over gRPC)', () => {
     });
 
     it('answers next_cursor null and no next link on the last page; passes a cursor as given', async () => {
-      fakes.tickets.override('ListTickets', () => ({ tickets: [] }));
+      fakes.tickets.override('ListTickets', () => ({ tickets_json: ticketsJson([]) }));
       const response = await call('GET', '/tickets?project_id=1&cursor=abc_-9');
       expect(response.body).to.deep.equal({ ok: true, data: { tickets: [], next_cursor: null } });
       expect(fakes.tickets.lastRequest.ListTickets.cursor).to.equal('abc_-9');
@@ -94,7 +94,7 @@ describe('ticket list pages: cursor mode and Link (fakes over gRPC)', () => {
   describe('offset mode', () => {
     const page = (number: number, totalPages: number) => () =>
       ({
-        tickets: [ticketMessage()],
+        tickets_json: ticketsJson([ticketMessage()]),
         pagination: { total: totalPages * 10, page: number, per_page: 10, total_pages: totalPages },
       }) satisfies ticket.TicketPage;
 

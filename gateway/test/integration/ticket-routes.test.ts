@@ -26,7 +26,6 @@ describe('ticket routes: list, create, get, update, delete (fakes over gRPC)', (
         project_id: 1,
         page: { page: 1, per_page: 50 },
         sort: '-created_at',
-        tickets_as_json: true,
       });
     });
 
@@ -50,7 +49,6 @@ describe('ticket routes: list, create, get, update, delete (fakes over gRPC)', (
         _assignee: 'assignee',
         tag: 'billing',
         _tag: 'tag',
-        tickets_as_json: true,
       });
     });
 

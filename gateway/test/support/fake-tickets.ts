@@ -1,56 +1,16 @@
 /**
  * A fake ticket service: a real gRPC server (kit startGrpcServer, port 0) that records every request
  * as the service decodes it (so tests see what crossed the wire: absent optionals, null wrappers) and
- * answers with plausible messages built from the request. Tests swap handlers with `override`.
+ * answers with plausible tickets (the API's JSON, as the service sends them) built from the request. Tests swap handlers with `override`.
  */
-import { presentTicket, serviceDefinition, type ticket } from '@tix/protos';
+import { serviceDefinition, type ticket, type TicketJson } from '@tix/protos';
 import { AppError, startGrpcServer, type CallContext, type RunningGrpcServer } from '@tix/kit';
 import { testLogger } from '@tix/kit/testing';
 
 type Handler = (request: never, context: CallContext) => unknown;
 
-/**
- * Tickets as a page or lane carries them: as the API's JSON text when the request asked for it
- * (`tickets_as_json`, as the gateway does), else as messages.
- */
-export function ticketsAnswer(request: { tickets_as_json?: boolean }, tickets: ticket.Ticket[]) {
-  if (!request.tickets_as_json) return { tickets };
-  const json = tickets.map((message) => presentTicket(message as ticket.Ticket__Output));
-  return { tickets: [], tickets_json: Buffer.from(JSON.stringify(json)) };
-}
-
-/** One batch of SearchTicketsJson: the tickets as the API's JSON array. */
-export function ticketsJsonBatch(tickets: ticket.Ticket[]): ticket.TicketsJson {
-  const json = tickets.map((message) => presentTicket(message as ticket.Ticket__Output));
-  return { tickets_json: Buffer.from(JSON.stringify(json)) };
-}
-
-/** A ticket message as the service would send it; fields absent unless given. */
-export function ticketMessage(overrides: Partial<ticket.Ticket> = {}): ticket.Ticket {
-  return {
-    id: 42,
-    project_id: 1,
-    ticket_type_id: 1,
-    project_ref_id: 7,
-    ticket_number: 'ACME-7',
-    title: 'Printer on fire',
-    status: 'open',
-    status_label: 'Open',
-    priority: 'medium',
-    priority_label: 'Medium',
-    created_by: 10,
-    custom_fields_json: '{"severity":"high"}',
-    source_type: 'api',
-    version: 1,
-    created_at: '2025-01-02T03:04:05.000Z',
-    updated_at: '2025-01-02T03:04:05.000Z',
-    tags: [],
-    ...overrides,
-  };
-}
-
-/** The JSON the gateway must show for ticketMessage(overrides) with no optional field set. */
-export const TICKET_JSON = {
+/** The JSON the gateway must show for ticketMessage() with nothing overridden. */
+export const TICKET_JSON: TicketJson = {
   id: 42,
   project_id: 1,
   ticket_type_id: 1,
@@ -75,10 +35,30 @@ export const TICKET_JSON = {
   resolution_type: null,
 };
 
+/**
+ * A ticket as the service would send it (ApiTicket): TICKET_JSON with `overrides`, `merged_into`
+ * added when merged, as JSON text beside its id and version.
+ */
+export function ticketMessage(overrides: Partial<TicketJson> = {}): ticket.ApiTicket {
+  const json: TicketJson = { ...TICKET_JSON, ...overrides };
+  if (json.merged_into_id !== null) json.merged_into = json.merged_into_id;
+  return { id: json.id, version: json.version, json: Buffer.from(JSON.stringify(json)) };
+}
+
+/** Tickets as one JSON array (`tickets_json` of a page, lane, bulk result or search batch). */
+export function ticketsJson(tickets: ticket.ApiTicket[]): Buffer {
+  return Buffer.from(`[${tickets.map((one) => Buffer.from(one.json as Buffer).toString('utf8')).join(',')}]`);
+}
+
+/** One batch of SearchTicketsJson: the tickets as the API's JSON array. */
+export function ticketsJsonBatch(tickets: ticket.ApiTicket[]): ticket.TicketsJson {
+  return { tickets_json: ticketsJson(tickets) };
+}
+
 const defaultHandlers: Record<string, Handler> = {
   ListTickets(request: ticket.ListTicketsRequest__Output) {
-    const tickets = ticketsAnswer(request, [ticketMessage({ project_id: request.project_id })]);
-    return { ...tickets, pagination: { total: 1, page: request.page?.page, per_page: 50, total_pages: 1 } };
+    const tickets_json = ticketsJson([ticketMessage({ project_id: request.project_id })]);
+    return { tickets_json, pagination: { total: 1, page: request.page?.page, per_page: 50, total_pages: 1 } };
   },
   /** Streamed: the batches to yield (each a JSON array, as the service's cursor batches). */
   SearchTicketsJson(request: ticket.SearchTicketsRequest__Output) {
@@ -108,7 +88,7 @@ const defaultHandlers: Record<string, Handler> = {
       success_count: first === undefined ? 0 : 1,
       failed_count: rest.length,
       failed_ids: rest,
-      tickets: first === undefined ? [] : [ticketMessage({ id: first, version: 2 })],
+      tickets_json: ticketsJson(first === undefined ? [] : [ticketMessage({ id: first, version: 2 })]),
     };
   },
   MergeTicket(request: ticket.MergeTicketRequest__Output) {
@@ -121,17 +101,17 @@ const defaultHandlers: Record<string, Handler> = {
       version: 2,
     });
   },
-  GetBoard(request: ticket.GetBoardRequest__Output) {
+  GetBoard() {
     return {
       lanes: [
         {
           status: 'open',
           label: 'Open',
           is_closed: false,
-          ...ticketsAnswer(request, [ticketMessage()]),
+          tickets_json: ticketsJson([ticketMessage()]),
           count: 3,
         },
-        { status: 'closed', label: 'Closed', is_closed: true, ...ticketsAnswer(request, []), count: 0 },
+        { status: 'closed', label: 'Closed', is_closed: true, tickets_json: ticketsJson([]), count: 0 },
       ],
       total: 3,
     };

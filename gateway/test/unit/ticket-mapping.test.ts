@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { presentTicket, type ticket, type TicketJson } from '@tix/protos';
+import type { TicketJson } from '@tix/protos';
 import {
   assigneeChange,
   boardRequest,
@@ -20,7 +20,8 @@ import { RawJson, spliceJson } from '../../src/http/envelope.js';
 import { checkStatusFilter } from '../../src/routes/v1/tickets.js';
 import { AppError } from '@tix/kit';
 
-function ticketMessage(id: number, status = 'open'): ticket.Ticket__Output {
+/** A ticket as the API shows it (and the ticket service sends it). */
+function ticketJson(id: number, status = 'open'): TicketJson {
   return {
     id,
     project_id: 1,
@@ -28,18 +29,28 @@ function ticketMessage(id: number, status = 'open'): ticket.Ticket__Output {
     project_ref_id: id,
     ticket_number: `ACME-${id}`,
     title: `Ticket ${id}`,
+    description: null,
     status,
     status_label: status,
     priority: 'medium',
     priority_label: 'Medium',
+    assigned_to: null,
     created_by: 10,
-    custom_fields_json: '',
+    updated_by: null,
+    custom_fields: {},
     source_type: 'api',
+    merged_into_id: null,
     version: 1,
     created_at: '2025-01-01T00:00:00.000Z',
     updated_at: '2025-01-01T00:00:00.000Z',
     tags: [],
+    resolution_type: null,
   };
+}
+
+/** Tickets as the service's `tickets_json`. */
+function jsonOf(tickets: TicketJson[]): Buffer {
+  return Buffer.from(JSON.stringify(tickets));
 }
 
 describe('ticket request mapping (HTTP JSON -> TicketService messages)', () => {
@@ -77,7 +88,6 @@ describe('ticket request mapping (HTTP JSON -> TicketService messages)', () => {
       tag: 'vip',
       created_since: undefined,
       updated_since: undefined,
-      tickets_as_json: true,
     });
     expect(
       listTicketsRequest(3, {
@@ -193,17 +203,14 @@ describe('ticket request mapping (HTTP JSON -> TicketService messages)', () => {
       priority: undefined,
       assignee: 4,
       lane_limit: 100,
-      tickets_as_json: true,
     });
   });
 });
 
-const NO_JSON = Buffer.alloc(0);
-
-/** The tickets of an answer presented from messages (not spliced JSON). */
-function presented(tickets: RawJson<TicketJson[]> | TicketJson[] | undefined): TicketJson[] {
-  if (!Array.isArray(tickets)) throw new Error('expected presented tickets');
-  return tickets;
+/** The tickets of an answer, read back from the JSON spliced in. */
+function presented(tickets: RawJson<TicketJson[]> | undefined): TicketJson[] {
+  if (!(tickets instanceof RawJson)) throw new Error('expected the JSON text of the tickets');
+  return JSON.parse(tickets.bytes.toString('utf8')) as TicketJson[];
 }
 
 describe('ticket response shaping', () => {
@@ -214,32 +221,23 @@ describe('ticket response shaping', () => {
           status: 'open',
           label: 'Open',
           is_closed: false,
-          tickets: [ticketMessage(2), ticketMessage(1)],
           count: 7,
-          tickets_json: NO_JSON,
+          tickets_json: jsonOf([ticketJson(2), ticketJson(1)]),
         },
-        {
-          status: 'work_in_progress',
-          label: 'WIP',
-          is_closed: false,
-          tickets: [],
-          count: 0,
-          tickets_json: NO_JSON,
-        },
+        { status: 'work_in_progress', label: 'WIP', is_closed: false, count: 0, tickets_json: jsonOf([]) },
         {
           status: 'closed',
           label: 'Closed',
           is_closed: true,
-          tickets: [ticketMessage(3, 'closed')],
           count: 1,
-          tickets_json: NO_JSON,
+          tickets_json: jsonOf([ticketJson(3, 'closed')]),
         },
       ],
       total: 8,
     });
     expect(Object.keys(board.lanes)).to.deep.equal(['open', 'work_in_progress', 'closed']);
     expect(presented(board.lanes.open).map((shown) => shown.id)).to.deep.equal([2, 1]);
-    expect(board.lanes.work_in_progress).to.deep.equal([]);
+    expect(presented(board.lanes.work_in_progress)).to.deep.equal([]);
     expect(presented(board.lanes.closed)[0]).to.include({
       id: 3,
       ticket_number: 'ACME-3',
@@ -251,61 +249,60 @@ describe('ticket response shaping', () => {
 
   it('list: pagination copied; a page without it is a contract violation (500)', () => {
     const paged = presentTicketPage({
-      tickets: [ticketMessage(1)],
       pagination: { total: 51, page: 2, per_page: 50, total_pages: 2 },
-      tickets_json: NO_JSON,
+      tickets_json: jsonOf([ticketJson(1)]),
     });
     expect(paged.pagination).to.deep.equal({ total: 51, page: 2, per_page: 50, total_pages: 2 });
     expect(presented(paged.tickets)[0]).to.deep.include({ id: 1, custom_fields: {} });
-    expect(() => presentTicketPage({ tickets: [], pagination: null, tickets_json: NO_JSON }))
+    expect(() => presentTicketPage({ pagination: null, tickets_json: jsonOf([]) }))
       .to.throw(AppError)
       .with.property('kind', 'internal');
   });
 
   describe('tickets sent as JSON text (tickets_json), spliced into the answer', () => {
-    const lanes = (json: boolean) => {
-      const lane = (status: string, tickets: ticket.Ticket__Output[], count: number) => ({
+    const lanes = () => {
+      const lane = (status: string, tickets: TicketJson[], count: number) => ({
         status,
         label: status,
         is_closed: status === 'closed',
         count,
-        ...(json
-          ? { tickets: [], tickets_json: Buffer.from(JSON.stringify(tickets.map(presentTicket))) }
-          : { tickets, tickets_json: NO_JSON }),
+        tickets_json: jsonOf(tickets),
       });
       return {
         lanes: [
-          lane('open', [ticketMessage(2), ticketMessage(1)], 7),
+          lane('open', [ticketJson(2), ticketJson(1)], 7),
           lane('work_in_progress', [], 0),
-          lane('closed', [ticketMessage(3, 'closed')], 1),
+          lane('closed', [ticketJson(3, 'closed')], 1),
         ],
         total: 8,
       };
     };
 
-    it('board: the same answer, byte for byte, as from the messages', () => {
-      const spliced = presentBoard(lanes(true));
+    it("board: byte for byte the answer with each lane's tickets as the API shows them", () => {
+      const spliced = presentBoard(lanes());
       expect(spliced.lanes.open).to.be.instanceOf(RawJson);
-      const fromMessages = { ok: true, data: presentBoard(lanes(false)) };
-      expect(spliceJson({ ok: true, data: spliced }).toString('utf8')).to.equal(JSON.stringify(fromMessages));
+      const expected = {
+        ok: true,
+        data: {
+          lanes: {
+            open: [ticketJson(2), ticketJson(1)],
+            work_in_progress: [],
+            closed: [ticketJson(3, 'closed')],
+          },
+          counts: { open: 7, work_in_progress: 0, closed: 1, total: 8 },
+        },
+      };
+      expect(spliceJson({ ok: true, data: spliced }).toString('utf8')).to.equal(JSON.stringify(expected));
     });
 
-    it('list and cursor page: the same answer, byte for byte, as from the messages', () => {
-      const tickets = [ticketMessage(1), ticketMessage(2, 'closed')];
-      const json = Buffer.from(JSON.stringify(tickets.map(presentTicket)));
+    it('list and cursor page: byte for byte the answer with the tickets as the API shows them', () => {
+      const tickets = [ticketJson(1), ticketJson(2, 'closed')];
+      const json = jsonOf(tickets);
       const pagination = { total: 2, page: 1, per_page: 50, total_pages: 1 };
-      const spliced = presentTicketPage({ tickets: [], tickets_json: json, pagination });
-      const typed = presentTicketPage({ tickets, tickets_json: NO_JSON, pagination });
-      expect(spliceJson(spliced).toString()).to.equal(JSON.stringify(typed));
-      const cursor = presentTicketCursorPage({
-        tickets: [],
-        tickets_json: json,
-        pagination: null,
-        next_cursor: 'c',
-      });
-      expect(spliceJson(cursor).toString()).to.equal(
-        JSON.stringify({ tickets: tickets.map(presentTicket), next_cursor: 'c' }),
-      );
+      const spliced = presentTicketPage({ tickets_json: json, pagination });
+      expect(spliceJson(spliced).toString()).to.equal(JSON.stringify({ tickets, pagination }));
+      const cursor = presentTicketCursorPage({ tickets_json: json, pagination: null, next_cursor: 'c' });
+      expect(spliceJson(cursor).toString()).to.equal(JSON.stringify({ tickets, next_cursor: 'c' }));
     });
 
     it('spliceJson is JSON.stringify for values without RawJson', () => {
@@ -325,9 +322,14 @@ describe('ticket response shaping', () => {
   });
 
   it('bulk result', () => {
-    expect(
-      presentBulkResult({ success_count: 1, failed_count: 1, failed_ids: [5], tickets: [ticketMessage(4)] }),
-    ).to.deep.include({ success_count: 1, failed_count: 1, failed_ids: [5] });
+    const result = presentBulkResult({
+      success_count: 1,
+      failed_count: 1,
+      failed_ids: [5],
+      tickets_json: jsonOf([ticketJson(4)]),
+    });
+    expect(result).to.deep.include({ success_count: 1, failed_count: 1, failed_ids: [5] });
+    expect(presented(result.tickets).map((shown) => shown.id)).to.deep.equal([4]);
   });
 
   it('list status filter must be a status of the project (400), checked without a call', () => {

@@ -11,7 +11,7 @@ import { createTicket } from './tickets/create-ticket.js';
 import { deleteTicket, restoreTicket } from './tickets/delete-restore-ticket.js';
 import { getTicket, listTickets, searchTickets, type SearchTicketsInput } from './tickets/read-tickets.js';
 import type { ProjectTicket, TicketDeps } from './tickets/ticket-steps.js';
-import { ticketsJsonBytes, toTicketMessage } from './tickets/ticket-mapper.js';
+import { apiTicket, ticketsJsonBytes } from './tickets/ticket-mapper.js';
 import { updateTicket } from './tickets/update-ticket.js';
 
 export type TicketHandlers = AsyncHandlers<ticket.TicketServiceHandlers>;
@@ -32,18 +32,18 @@ function filterInput(request: ticket.ListTicketsRequest__Output | ticket.SearchT
   };
 }
 
-/** A search's parameters as searchTickets takes them (both search calls take the same request). */
+/** A search's parameters as searchTickets takes them. */
 function searchInput(request: ticket.SearchTicketsRequest__Output): SearchTicketsInput {
   return { ...filterInput(request), q: request.q };
 }
 
-function message(result: ProjectTicket): ticket.Ticket__Output {
-  return toTicketMessage(result.row, result.project);
+function message(result: ProjectTicket): ticket.ApiTicket__Output {
+  return apiTicket(result.row, result.project);
 }
 
 function casResult(outcome: CasOutcome): ticket.CompareAndSetResult__Output {
   return {
-    ticket: toTicketMessage(outcome.row, outcome.project),
+    ticket: apiTicket(outcome.row, outcome.project),
     previous_position_token: outcome.previousPositionToken,
   };
 }
@@ -66,19 +66,9 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
         { ...filterInput(request), page: request.page, cursor: request.cursor },
         context,
       );
-      // Asked by the gateway, which only passes them on: the tickets as the API's JSON, not messages.
-      const tickets = request.tickets_as_json
-        ? { tickets: [], tickets_json: ticketsJsonBytes(list.rows, list.project) }
-        : { tickets: list.rows.map((row) => toTicketMessage(row, list.project)) };
+      const tickets = { tickets_json: ticketsJsonBytes(list.rows, list.project) };
       if ('pagination' in list) return { ...tickets, pagination: list.pagination };
       return { ...tickets, next_cursor: list.nextCursor };
-    },
-
-    async *SearchTickets(request, context) {
-      const { project, batches } = await searchTickets(deps, searchInput(request), context);
-      for await (const rows of batches) {
-        for (const row of rows) yield toTicketMessage(row, project);
-      }
     },
 
     async *SearchTicketsJson(request, context) {
@@ -175,7 +165,7 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
         success_count: result.successCount,
         failed_count: result.failedIds.length,
         failed_ids: result.failedIds,
-        tickets: result.tickets.map((row) => toTicketMessage(row, result.project)),
+        tickets_json: ticketsJsonBytes(result.tickets, result.project),
       };
     },
 
@@ -204,9 +194,7 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
           status: lane.status.slug,
           label: lane.status.label,
           is_closed: lane.status.isClosed,
-          ...(request.tickets_as_json
-            ? { tickets: [], tickets_json: ticketsJsonBytes(lane.rows, board.project) }
-            : { tickets: lane.rows.map((row) => toTicketMessage(row, board.project)) }),
+          tickets_json: ticketsJsonBytes(lane.rows, board.project),
           count: lane.count,
         })),
         total: board.total,

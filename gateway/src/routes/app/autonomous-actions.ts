@@ -7,7 +7,8 @@
  * silently.
  */
 import { AppError } from '@tix/kit';
-import { presentTicket, type ai } from '@tix/protos';
+import type { ai, TicketJson } from '@tix/protos';
+import { RawJson } from '../../http/envelope.js';
 import { ticketSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { json } from '../../resources/responses.js';
@@ -257,7 +258,9 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
         call,
       );
       if (!result.ticket) throw AppError.internal('the ai service answered a revert without the ticket');
-      return { data: { action: presentAction(result.action), ticket: presentTicket(result.ticket) } };
+      return {
+        spliced: { action: presentAction(result.action), ticket: new RawJson<TicketJson>(result.ticket.json) },
+      };
     },
   }),
 

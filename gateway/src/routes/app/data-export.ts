@@ -16,7 +16,7 @@
  * download, never a valid-looking truncated document; it is logged with the correlation id.
  */
 import { AppError, type OutgoingContext } from '@tix/kit';
-import { presentAttachment, presentComment, presentTicket, presentUser, type Principal } from '@tix/protos';
+import { presentAttachment, presentComment, presentUser, type Principal, type ticket } from '@tix/protos';
 import { attachmentSchema, commentSchema, ticketSchema, userSchema } from '../../openapi/components.js';
 import { EXAMPLES } from '../../openapi/examples.js';
 import { jsonDownload } from '../../resources/responses.js';
@@ -34,11 +34,11 @@ export function exportFilename(userId: number, exportedAt: Date): string {
   return `tix-export-${userId}-${exportedAt.toISOString().slice(0, 10)}.json`;
 }
 
-/** One list of the document: its key, the stream of its items, and how each item is presented. */
+/** One list of the document: its key, the stream of its items, and each item's JSON text. */
 interface Section {
   key: 'tickets' | 'comments' | 'attachments';
   items: AsyncIterator<unknown>;
-  present: (item: never) => unknown;
+  text: (item: never) => string;
 }
 
 /** A section whose first answer arrived (a message, or the end). */
@@ -89,17 +89,18 @@ async function exportOf({
     {
       key: 'tickets',
       items: tickets.ExportUserTickets(ask, streamContext)[Symbol.asyncIterator](),
-      present: presentTicket,
+      // The ticket service answers each ticket as the API's JSON already.
+      text: (item: ticket.ApiTicket__Output) => item.json.toString('utf8'),
     },
     {
       key: 'comments',
       items: comments.ExportUserComments(ask, streamContext)[Symbol.asyncIterator](),
-      present: presentComment,
+      text: (item: Parameters<typeof presentComment>[0]) => JSON.stringify(presentComment(item)),
     },
     {
       key: 'attachments',
       items: attachments.ExportUserAttachments(ask, streamContext)[Symbol.asyncIterator](),
-      present: presentAttachment,
+      text: (item: Parameters<typeof presentAttachment>[0]) => JSON.stringify(presentAttachment(item)),
     },
   ];
   const started = await startAll(sections);

@@ -3,13 +3,12 @@
  * built field by field (never by spreading the body, so nothing unexpected reaches the service) with
  * the contract's presence rules (an absent optional means "not given"; NullableInt32 / NullableString /
  * StringList wrappers tell "leave" from "clear" from "set"), and responses are shaped as the spec's
- * JSON with presentTicket. List pages and board lanes are asked for as JSON text (`tickets_as_json`):
- * the ticket service serialises the tickets as presentTicket would, and the answer splices them in
- * (RawJson) instead of decoding and re-encoding every ticket; a service that sent messages instead
- * (`tickets_json` empty) is presented as before.
+ * JSON. Every ticket the service answers is the API's JSON text already (ApiTicket, and the
+ * `tickets_json` arrays of pages, lanes and bulk results): the answer splices it in (RawJson) instead
+ * of decoding and re-encoding every ticket.
  */
 import { AppError } from '@tix/kit';
-import { presentTicket, type common, type ticket, type TicketJson } from '@tix/protos';
+import type { common, ticket, TicketJson } from '@tix/protos';
 import { RawJson } from '../../http/envelope.js';
 import type { BoardQuery } from './board.schemas.js';
 import type { BulkUpdateBody, MoveTicketBody } from './ticket-actions.schemas.js';
@@ -47,17 +46,17 @@ export function listTicketsRequest(projectId: number, query: ListTicketsQuery): 
     sort: query.sort,
     ...listFilters(query),
     ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
-    tickets_as_json: true,
   };
 }
 
-/** The tickets of a page or lane: the service's JSON text as it is, else the messages presented. */
-export function ticketsOf(answer: {
-  tickets: ticket.Ticket__Output[];
-  tickets_json: Buffer;
-}): RawJson<TicketJson[]> | TicketJson[] {
-  if (answer.tickets_json.length > 0) return new RawJson(answer.tickets_json);
-  return answer.tickets.map(presentTicket);
+/** The tickets of a page, lane or bulk result: the service's JSON array as it is. */
+export function ticketsOf(answer: { tickets_json: Buffer }): RawJson<TicketJson[]> {
+  return new RawJson(answer.tickets_json);
+}
+
+/** One ticket the service answered: its JSON text as it is. */
+export function ticketOf(answer: ticket.ApiTicket__Output): RawJson<TicketJson> {
+  return new RawJson(answer.json);
 }
 
 /** The filters a list and a search share, as the ticket service takes them. */
@@ -155,13 +154,12 @@ export function boardRequest(projectId: number, query: BoardQuery): ticket.GetBo
     priority: query.priority,
     assignee: query.assignee,
     lane_limit: query.lane_limit,
-    tickets_as_json: true,
   };
 }
 
 /** GET /tickets response: tickets plus pagination, which is absent when the service sent none (`q`). */
 export function presentTicketPage(page: ticket.TicketPage__Output): {
-  tickets: RawJson<TicketJson[]> | TicketJson[];
+  tickets: RawJson<TicketJson[]>;
   pagination: { total: number; page: number; per_page: number; total_pages: number };
 } {
   const tickets = ticketsOf(page);
@@ -180,7 +178,7 @@ export function presentTicketPage(page: ticket.TicketPage__Output): {
 
 /** GET /tickets?cursor= response: tickets and where the next page starts (null: this is the last). */
 export function presentTicketCursorPage(page: ticket.TicketPage__Output): {
-  tickets: RawJson<TicketJson[]> | TicketJson[];
+  tickets: RawJson<TicketJson[]>;
   next_cursor: string | null;
 } {
   return { tickets: ticketsOf(page), next_cursor: page.next_cursor || null };
@@ -192,7 +190,7 @@ export function presentBulkResult(result: ticket.BulkUpdateResult__Output) {
     success_count: result.success_count,
     failed_count: result.failed_count,
     failed_ids: result.failed_ids,
-    tickets: result.tickets.map(presentTicket),
+    tickets: ticketsOf(result),
   };
 }
 
@@ -202,7 +200,7 @@ export function presentBulkResult(result: ticket.BulkUpdateResult__Output) {
  * every lane's exact count plus `total`.
  */
 export function presentBoard(board: ticket.Board__Output): {
-  lanes: Record<string, RawJson<TicketJson[]> | TicketJson[]>;
+  lanes: Record<string, RawJson<TicketJson[]>>;
   counts: Record<string, number>;
 } {
   // fromEntries defines own properties, whatever the slug.

@@ -5,7 +5,6 @@
  * in the ticket service; its errors pass through unchanged.
  */
 import { AppError } from '@tix/kit';
-import { presentTicket } from '@tix/protos';
 import { expectedTicketVersion, ticketEtag } from '../../http/conditional.js';
 import { arrayElements, dataStream } from '../../http/envelope.js';
 import type { ListLinks } from '../../http/links.js';
@@ -26,6 +25,7 @@ import {
   presentTicketCursorPage,
   presentTicketPage,
   searchTicketsRequest,
+  ticketOf,
   updateTicketRequest,
 } from './tickets.mapping.js';
 import { bulkUpdateBody, mergeTicketBody, moveTicketBody } from './ticket-actions.schemas.js';
@@ -182,7 +182,7 @@ export const TICKET_OPERATIONS: Operation[] = [
     async handle({ body, services, project, call }) {
       const created = await services.tickets.CreateTicket(createTicketRequest(project.id, body), call);
       return {
-        data: { ticket: presentTicket(created) },
+        data: { ticket: ticketOf(created) },
         etag: ticketEtag(created),
         status: 201,
         location: `/tickets/${created.id}`,
@@ -217,7 +217,7 @@ export const TICKET_OPERATIONS: Operation[] = [
     errors: [400, 409, 422],
     async handle({ body, services, project, call }) {
       const result = await services.tickets.BulkUpdateTickets(bulkUpdateRequest(project.id, body), call);
-      return { data: presentBulkResult(result) };
+      return { spliced: presentBulkResult(result) };
     },
   }),
 
@@ -235,7 +235,7 @@ export const TICKET_OPERATIONS: Operation[] = [
     errors: [400, 404],
     async handle({ params, services, project, call }) {
       const found = await services.tickets.GetTicket({ project_id: project.id, id: params.id }, call);
-      return { data: { ticket: presentTicket(found) }, etag: ticketEtag(found) };
+      return { data: { ticket: ticketOf(found) }, etag: ticketEtag(found) };
     },
   }),
 
@@ -265,7 +265,7 @@ export const TICKET_OPERATIONS: Operation[] = [
         },
         call,
       );
-      return { data: { ticket: presentTicket(updated) }, etag: ticketEtag(updated) };
+      return { data: { ticket: ticketOf(updated) }, etag: ticketEtag(updated) };
     },
   }),
 
@@ -319,7 +319,7 @@ export const TICKET_OPERATIONS: Operation[] = [
         },
         call,
       );
-      return { data: { ticket: presentTicket(moved) }, etag: ticketEtag(moved) };
+      return { data: { ticket: ticketOf(moved) }, etag: ticketEtag(moved) };
     },
   }),
 
@@ -342,7 +342,7 @@ export const TICKET_OPERATIONS: Operation[] = [
         { project_id: project.id, id: params.id, target_id: body.target_id },
         call,
       );
-      return { data: { ticket: presentTicket(merged) }, etag: ticketEtag(merged) };
+      return { data: { ticket: ticketOf(merged) }, etag: ticketEtag(merged) };
     },
   }),
 
@@ -360,7 +360,7 @@ export const TICKET_OPERATIONS: Operation[] = [
     errors: [400, 404, 409],
     async handle({ params, services, project, call }) {
       const restored = await services.tickets.RestoreTicket({ project_id: project.id, id: params.id }, call);
-      return { data: { ticket: presentTicket(restored) }, etag: ticketEtag(restored) };
+      return { data: { ticket: ticketOf(restored) }, etag: ticketEtag(restored) };
     },
   }),
 ];

@@ -34,6 +34,7 @@ import {
   recordActionEvent,
   type ActionRow,
 } from './action-store.js';
+import { ticketOf } from '../tickets/ticket-json.js';
 import { planAction, type ActionContext, type TicketState } from './plan-action.js';
 
 export interface ExecutorDeps {
@@ -235,7 +236,7 @@ export async function actOnPredictions(deps: ExecutorDeps, ticketId: number): Pr
         },
         { principal },
       );
-      const written = result.ticket!;
+      const written = ticketOf(result.ticket);
       await inTransaction(deps.pool, async (client) => {
         const executed = await markExecuted(client, action.id, {
           ticketVersion: written.version,
@@ -250,9 +251,9 @@ export async function actOnPredictions(deps: ExecutorDeps, ticketId: number): Pr
         status: written.status,
         priority: written.priority,
         priority_defaulted: false,
-        assigned_to: written.assigned_to ?? null,
+        assigned_to: written.assigned_to,
         tags: written.tags,
-        merged_into_id: written.merged_into_id ?? null,
+        merged_into_id: written.merged_into_id,
         version: written.version,
       };
       if (state.merged_into_id !== null) return taken;

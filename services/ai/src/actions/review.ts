@@ -215,7 +215,7 @@ export async function revertAction(
   deps: ReviewDeps & { names: (ids: number[]) => Promise<Map<number, string>> },
   input: { projectIds: readonly number[]; id: string; reason?: string; force: boolean },
   caller: Caller,
-): Promise<{ action: ActionRow; ticket: ticket.Ticket }> {
+): Promise<{ action: ActionRow; ticket: ticket.ApiTicket__Output }> {
   const reviewer = requireReviewer(caller.principal, input.force);
   const reason = checkText('reason', input.reason);
   return inTransaction(deps.pool, async (client) => {
@@ -224,7 +224,7 @@ export async function revertAction(
     if (!REVERTIBLE.includes(action.status)) throw new AppError('validation_failed', ACTION_NOT_REVERTIBLE);
     const principal: Principal = { ...reviewer, via: { type: 'ai_revert', id: Number(action.id) } };
     const context = { principal, correlationId: caller.correlationId };
-    let written: ticket.Ticket;
+    let written: ticket.ApiTicket__Output;
     try {
       written = isCommentAction(action.action_type)
         ? await deleteActionComment(deps, action, input.force, context)
@@ -269,7 +269,7 @@ async function deleteActionComment(
   action: ActionRow,
   force: boolean,
   context: { principal: Principal; correlationId?: string },
-): Promise<ticket.Ticket> {
+): Promise<ticket.ApiTicket__Output> {
   const { comment_id: commentId, content_sha256: hash } = action.after as {
     comment_id: number;
     content_sha256: string;
@@ -296,7 +296,7 @@ async function writeRevert(
   action: ActionRow,
   force: boolean,
   context: { principal: Principal; correlationId?: string },
-): Promise<ticket.Ticket> {
+): Promise<ticket.ApiTicket__Output> {
   const { before, after } = action;
   if (action.action_type === 'close_duplicate') {
     const result = await tickets.UnmergeTicket(

@@ -8,7 +8,7 @@
  * copy, and never touches a project in use.
  */
 import { AppError, type OutgoingContext, type ServiceClient } from '@tix/kit';
-import { ROLE_SCOPES, type Principal } from '@tix/protos';
+import { ROLE_SCOPES, type Principal, type TicketJson } from '@tix/protos';
 import type { ProjectRecord } from '../projects/project-store.js';
 import type { TicketTypeRecord } from '../ticket-types/ticket-type-store.js';
 import type { UserRecord } from '../users/user-store.js';
@@ -73,7 +73,7 @@ async function createDemoTickets(
     if (demos.length === 0 || demos.some((demo) => !lanes.has(demo.status))) continue;
     if (await hasTickets(peers, project.id, as(admin.email))) continue;
     for (const demo of demos) {
-      const ticket = await peers.tickets.CreateTicket(
+      const created = await peers.tickets.CreateTicket(
         {
           project_id: project.id,
           ticket_type_id: typeId(context.ticketTypes, project.id, demo),
@@ -86,6 +86,7 @@ async function createDemoTickets(
         },
         as(demo.reporter),
       );
+      const ticket = JSON.parse(created.json.toString('utf8')) as TicketJson;
       outcome.createdTickets += 1;
       for (const comment of demo.comments) {
         await peers.comments.CreateComment(
@@ -129,7 +130,8 @@ async function hasTickets(
     { project_id: projectId, page: { page: 1, per_page: 1 }, sort: '+id' },
     context,
   );
-  return (page.pagination?.total ?? page.tickets.length) > 0;
+  // An empty page's JSON is `[]`.
+  return (page.pagination?.total ?? page.tickets_json.length - 2) > 0;
 }
 
 function typeId(types: readonly TicketTypeRecord[], projectId: number, demo: DemoTicket): number {

@@ -63,11 +63,12 @@ describe('demo tickets', () => {
     let lastId = 0;
     const peers = {
       tickets: {
-        ListTickets: () => Promise.resolve({ tickets: [], pagination: { total: 0 } }),
+        ListTickets: () => Promise.resolve({ tickets_json: Buffer.from('[]'), pagination: { total: 0 } }),
         CreateTicket: () => {
           lastId += 1;
           calls.push(`create ${lastId}`);
-          return Promise.resolve({ id: lastId, status: 'open' });
+          const json = Buffer.from(JSON.stringify({ id: lastId, status: 'open' }));
+          return Promise.resolve({ id: lastId, version: 1, json });
         },
         MoveTicket: (request: { id: number; status: string; resolution_type?: string }) => {
           calls.push(`move ${request.id} ${request.status} ${request.resolution_type ?? ''}`.trim());

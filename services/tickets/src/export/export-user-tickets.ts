@@ -10,7 +10,7 @@ import { keysetBatches, requireOwnDataReader, type AsyncHandlers, type Caller } 
 import type { ticket } from '@tix/protos';
 import type { LookupDirectory } from '../lookup/lookup-directory.js';
 import { TICKET_COLUMNS } from '../tickets/ticket-columns.js';
-import { toTicketMessage } from '../tickets/ticket-mapper.js';
+import { apiTicket } from '../tickets/ticket-mapper.js';
 import type { TicketRow } from '../tickets/ticket-row.js';
 
 /** Tickets read per query. */
@@ -48,17 +48,17 @@ export interface ExportUserTicketsDeps {
 }
 
 /**
- * Every ticket of the export as a Ticket message (each presented in its own project: prefix,
+ * Every ticket of the export as the API's JSON (each presented in its own project: prefix,
  * status labels). 400/403 before the first read (kit requireOwnDataReader).
  */
 export async function* exportUserTickets(
   deps: ExportUserTicketsDeps,
   userId: number,
   caller: Caller,
-): AsyncGenerator<ticket.Ticket__Output> {
+): AsyncGenerator<ticket.ApiTicket__Output> {
   requireOwnDataReader(caller.principal, userId);
   for await (const rows of userTicketBatches(deps.pool, userId, deps.batchSize)) {
-    for (const row of rows) yield toTicketMessage(row, await deps.lookup.project(row.projectId, caller));
+    for (const row of rows) yield apiTicket(row, await deps.lookup.project(row.projectId, caller));
   }
 }
 

@@ -1,6 +1,7 @@
 /**
- * Tickets as ticket.v1 messages, and as the public JSON: objects (event payloads) and JSON text (the
- * list and board answers the gateway passes on without decoding them).
+ * Tickets as the public JSON: objects (event payloads) and JSON text, the one form in which every
+ * ticket RPC answers (ApiTicket, and the `tickets_json` arrays of lists, boards and searches), which
+ * the gateway passes on without decoding.
  */
 import type { ticket, TicketJson } from '@tix/protos';
 import { statusLabel, type ProjectWorkflow } from '../lookup/workflow.js';
@@ -19,41 +20,10 @@ export function ticketNumber(prefix: string, projectRefId: number): string {
 }
 
 /**
- * The Ticket message of a row: ticket_number `<prefix>-<project_ref_id>`, labels from the project's
- * workflow and the priority table, null columns as absent optionals, custom fields as JSON text.
- */
-export function toTicketMessage(row: TicketRow, project: ProjectWorkflow): ticket.Ticket__Output {
-  return {
-    id: row.id,
-    project_id: row.projectId,
-    ticket_type_id: row.ticketTypeId,
-    project_ref_id: row.projectRefId,
-    ticket_number: ticketNumber(project.prefix, row.projectRefId),
-    title: row.title,
-    ...(row.description === null ? {} : { description: row.description }),
-    status: row.status,
-    status_label: statusLabel(project, row.status),
-    priority: row.priority,
-    priority_label: PRIORITY_LABELS[row.priority],
-    ...(row.assignedTo === null ? {} : { assigned_to: row.assignedTo }),
-    created_by: row.createdBy,
-    ...(row.updatedBy === null ? {} : { updated_by: row.updatedBy }),
-    custom_fields_json: JSON.stringify(row.customFields),
-    source_type: row.sourceType,
-    ...(row.mergedIntoId === null ? {} : { merged_into_id: row.mergedIntoId }),
-    version: row.version,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-    tags: [...row.tags],
-    ...(row.resolutionType === null ? {} : { resolution_type: row.resolutionType }),
-  };
-}
-
-/**
  * The ticket exactly as the public API returns it (webhook and event payloads, and the JSON text of
- * lists and boards), built straight from the row: what `presentTicket(toTicketMessage(row, project))`
- * gives, key order included (the unit tests hold it to that), without the message and the custom
- * fields' JSON round trip in between.
+ * every answer), built straight from the row: labels from the project's workflow and the priority
+ * table, null columns as null, `merged_into` only when merged, keys in the spec's order (the unit
+ * tests hold it to that).
  */
 export function toTicketJson(row: TicketRow, project: ProjectWorkflow): TicketJson {
   const merged = row.mergedIntoId;
@@ -88,6 +58,11 @@ export function toTicketJson(row: TicketRow, project: ProjectWorkflow): TicketJs
 /** The ticket as the public API's JSON text (toTicketJson). */
 export function ticketJsonText(row: TicketRow, project: ProjectWorkflow): string {
   return JSON.stringify(toTicketJson(row, project));
+}
+
+/** One ticket as an RPC answers it: its JSON text, with the id and version the gateway reads. */
+export function apiTicket(row: TicketRow, project: ProjectWorkflow): ticket.ApiTicket__Output {
+  return { id: row.id, version: row.version, json: Buffer.from(ticketJsonText(row, project), 'utf8') };
 }
 
 /** Tickets as one UTF-8 JSON array of ticketJsonText (a list page's or a board lane's `tickets_json`). */

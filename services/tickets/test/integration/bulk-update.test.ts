@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { presentTicket, type ticket, type TicketJson } from '@tix/protos';
+import { type ticket, type TicketJson } from '@tix/protos';
 import {
   outboxMark,
   outboxSince,
@@ -7,6 +7,8 @@ import {
   refusalOf,
   startTicketFixture,
   type TicketFixture,
+  ticketOf,
+  ticketsOf,
 } from './support.js';
 
 describe('tickets: BulkUpdateTickets', () => {
@@ -39,26 +41,24 @@ describe('tickets: BulkUpdateTickets', () => {
       tags: { values: ['Triaged'] },
     });
     expect(result).to.deep.include({ success_count: 3, failed_count: 0, failed_ids: [] });
-    expect(result.tickets.map((t) => [t.id, t.version])).to.deep.equal([
+    expect(ticketsOf(result).map((t) => [t.id, t.version])).to.deep.equal([
       [c!.id, 2],
       [a!.id, 2],
       [b!.id, 3],
     ]);
-    for (const t of result.tickets) {
-      expect(presentTicket(t)).to.deep.include({
+    for (const t of ticketsOf(result)) {
+      expect(t).to.deep.include({
         status: 'work_in_progress',
         priority: 'high',
         assigned_to: f.demo.users.lead.id,
         tags: ['triaged'],
         updated_by: f.demo.users.agent.id,
       });
-      expect(
-        presentTicket(await f.client.GetTicket({ project_id: project, id: t.id }, f.agent)),
-      ).to.deep.equal(presentTicket(t));
+      expect(ticketOf(await f.client.GetTicket({ project_id: project, id: t.id }, f.agent))).to.deep.equal(t);
     }
     // They joined the end of the lane in request order.
     const lane = (await f.client.GetBoard({ project_id: project }, f.agent)).lanes[1]!;
-    expect(lane.tickets.map((t) => t.id)).to.deep.equal([c!.id, a!.id, b!.id]);
+    expect(ticketsOf(lane).map((t) => t.id)).to.deep.equal([c!.id, a!.id, b!.id]);
   });
 
   it('reports unknown, deleted and other-project ids as failed, updating the rest', async () => {
@@ -79,9 +79,9 @@ describe('tickets: BulkUpdateTickets', () => {
       failed_count: 3,
       failed_ids: [999_999, b!.id, other.id],
     });
-    expect(result.tickets.map((t) => t.id)).to.deep.equal([a!.id]);
+    expect(ticketsOf(result).map((t) => t.id)).to.deep.equal([a!.id]);
     expect(
-      (await f.client.GetTicket({ project_id: f.demo.platform.id, id: other.id }, f.agent)).priority,
+      ticketOf(await f.client.GetTicket({ project_id: f.demo.platform.id, id: other.id }, f.agent)).priority,
     ).to.equal('medium');
   });
 
@@ -96,7 +96,13 @@ describe('tickets: BulkUpdateTickets', () => {
       f.agent,
     );
     const result = await bulk({ ticket_ids: [t.id], status: 'open' }, f.demo.platform.id);
-    expect(result).to.deep.equal({ success_count: 0, failed_count: 1, failed_ids: [t.id], tickets: [] });
+    const { tickets_json: _json, ...counts } = result;
+    expect({ ...counts, tickets: ticketsOf(result) }).to.deep.equal({
+      success_count: 0,
+      failed_count: 1,
+      failed_ids: [t.id],
+      tickets: [],
+    });
     expect(
       (await f.client.GetTicket({ project_id: f.demo.platform.id, id: t.id }, f.agent)).version,
     ).to.equal(1);
@@ -110,12 +116,12 @@ describe('tickets: BulkUpdateTickets', () => {
       tags: { values: ['x'] },
     });
     const kept = await bulk({ ticket_ids: [a!.id], priority: 'critical' });
-    expect(presentTicket(kept.tickets[0]!)).to.deep.include({
+    expect(ticketsOf(kept)[0]!).to.deep.include({
       assigned_to: f.demo.users.agent.id,
       tags: ['x'],
     });
     const cleared = await bulk({ ticket_ids: [a!.id], assigned_to: { value: 0 }, tags: { values: [] } });
-    expect(presentTicket(cleared.tickets[0]!)).to.deep.include({ assigned_to: null, tags: [] });
+    expect(ticketsOf(cleared)[0]!).to.deep.include({ assigned_to: null, tags: [] });
   });
 
   it('tags alone as an empty list (what the gateway sends for tags: null) clears them: version bump, ticket.updated', async () => {
@@ -124,11 +130,12 @@ describe('tickets: BulkUpdateTickets', () => {
     const mark = await outboxMark(f.sql);
     const cleared = await bulk({ ticket_ids: [a!.id, b!.id], tags: { values: [] } });
     expect(cleared).to.deep.include({ success_count: 2, failed_count: 0, failed_ids: [] });
-    const tickets = cleared.tickets.map((t) => presentTicket(t));
+    const tickets = ticketsOf(cleared);
     for (const t of tickets) expect(t).to.deep.include({ tags: [], version: 3 });
-    expect(
-      presentTicket(await f.client.GetTicket({ project_id: project, id: a!.id }, f.agent)),
-    ).to.deep.include({ tags: [], version: 3 });
+    expect(ticketOf(await f.client.GetTicket({ project_id: project, id: a!.id }, f.agent))).to.deep.include({
+      tags: [],
+      version: 3,
+    });
     const rows = await outboxSince(f.sql, mark);
     expect(rows.map((row) => [row.event_type, (row.payload.data as TicketJson).id])).to.deep.equal([
       ['ticket.updated', a!.id],
@@ -150,9 +157,9 @@ describe('tickets: BulkUpdateTickets', () => {
       f.agent,
     );
     const stillClosed = await bulk({ ticket_ids: [a!.id], status: 'closed' });
-    expect(stillClosed.tickets[0]!.resolution_type).to.equal('resolved');
+    expect(ticketsOf(stillClosed)[0]!.resolution_type).to.equal('resolved');
     const reopened = await bulk({ ticket_ids: [a!.id], status: 'waiting' });
-    expect(reopened.tickets[0]!.resolution_type).to.equal(undefined);
+    expect(ticketsOf(reopened)[0]!.resolution_type).to.equal(null);
   });
 
   it('refuses bad requests as a whole with 422', async () => {
@@ -193,7 +200,7 @@ describe('tickets: BulkUpdateTickets', () => {
     const made = await createMany(100);
     const result = await bulk({ ticket_ids: made.map((t) => t.id), status: 'closed' });
     expect(result.success_count).to.equal(100);
-    expect(result.tickets.every((t) => t.status === 'closed' && t.version === 2)).to.be.true;
+    expect(ticketsOf(result).every((t) => t.status === 'closed' && t.version === 2)).to.be.true;
   });
 
   it('overlapping bulk updates at once never deadlock and every write lands', async () => {
@@ -212,8 +219,12 @@ describe('tickets: BulkUpdateTickets', () => {
       [10, 0],
     ]);
     const final = await f.client.ListTickets({ project_id: project, tag: 'both' }, f.agent);
-    expect(final.tickets.map((t) => t.id).sort()).to.deep.equal([...forward].sort());
-    for (const t of final.tickets)
+    expect(
+      ticketsOf(final)
+        .map((t) => t.id)
+        .sort(),
+    ).to.deep.equal([...forward].sort());
+    for (const t of ticketsOf(final))
       expect(t).to.deep.include({ priority: 'low', status: 'waiting', version: 4 });
   });
 });

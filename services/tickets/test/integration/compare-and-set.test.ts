@@ -6,14 +6,16 @@
 import { expect } from 'chai';
 import { seededRandom as corpusRandom } from '@tix/support-corpus';
 import type { OutgoingContext } from '@tix/kit';
-import { presentTicket, ROLE_SCOPES, type EventActor, type Principal, type ticket } from '@tix/protos';
+import { ROLE_SCOPES, type EventActor, type Principal, type ticket, type TicketJson } from '@tix/protos';
 import {
   outboxMark,
+  type OutboxRow,
   outboxSince,
   refusalOf,
   startTicketFixture,
-  type OutboxRow,
   type TicketFixture,
+  ticketOf,
+  ticketsOf,
 } from './support.js';
 
 /** The seeded random of @tix/support-corpus (the same seed gives the same run), and subsets of it. */
@@ -37,7 +39,7 @@ const TAG_POOL = ['billing', 'login', 'export', 'mobile', 'vip', 'sso', 'api', '
 const CLOSED = new Set(['done', 'wont_do']);
 const LANES = ['triage', 'todo', 'in_progress', 'in_review', 'done', 'wont_do'];
 
-type Ticket = ticket.Ticket__Output;
+type Ticket = TicketJson;
 
 /** The rank inside a position token (the test peeks into the opaque token to arrange a lane). */
 function tokenRank(token: string): string {
@@ -46,12 +48,12 @@ function tokenRank(token: string): string {
 
 /** A ticket as the API shows it. */
 function shown(ticket: Ticket): Record<string, unknown> {
-  return presentTicket(ticket);
+  return { ...ticket };
 }
 
 /** A ticket as the API shows it, without what a revert may change (version, updated_at, updated_by). */
 function unversioned(ticket: Ticket): Record<string, unknown> {
-  const { version: _version, updated_at: _at, updated_by: _by, ...rest } = presentTicket(ticket);
+  const { version: _version, updated_at: _at, updated_by: _by, ...rest } = ticket;
   return rest;
 }
 
@@ -98,7 +100,7 @@ describe('tickets: CompareAndSetTicket and UnmergeTicket', () => {
     );
   }
 
-  const get = (id: number) => f.client.GetTicket({ project_id: project, id }, human());
+  const get = async (id: number) => ticketOf(await f.client.GetTicket({ project_id: project, id }, human()));
   const board = () => f.client.GetBoard({ project_id: project, lane_limit: 500 }, human());
   const create = (title: string, extra: Partial<ticket.CreateTicketRequest> = {}) =>
     f.client.CreateTicket(
@@ -108,13 +110,13 @@ describe('tickets: CompareAndSetTicket and UnmergeTicket', () => {
   const move = (id: number, status: string, extra: Partial<ticket.MoveTicketRequest> = {}) =>
     f.client.MoveTicket({ project_id: project, id, status, ...extra }, human());
   const laneIds = async (status: string) =>
-    (await board()).lanes.find((lane) => lane.status === status)!.tickets.map((t) => t.id);
+    ticketsOf((await board()).lanes.find((lane) => lane.status === status)).map((t) => t.id);
 
   /** GetTicket of `id` and GetBoard, with `id` unversioned wherever it appears. */
   async function snapshot(id: number) {
-    const lanes = (await board()).lanes.map((lane) => ({
+    const lanes = (await board()).lanes.map(({ tickets_json: _json, ...lane }) => ({
       ...lane,
-      tickets: lane.tickets.map((t) => (t.id === id ? unversioned(t) : shown(t))),
+      tickets: ticketsOf({ tickets_json: _json }).map((t) => (t.id === id ? unversioned(t) : shown(t))),
     }));
     return { ticket: unversioned(await get(id)), lanes };
   }
@@ -155,7 +157,7 @@ describe('tickets: CompareAndSetTicket and UnmergeTicket', () => {
         await move(created.id, status, { ...placeAfter, ...resolution });
       }
       // Two tickets merged by a person (they stay merged: neither source nor target of an action).
-      const open = (await board()).lanes.filter((lane) => !lane.is_closed).flatMap((lane) => lane.tickets);
+      const open = (await board()).lanes.filter((lane) => !lane.is_closed).flatMap((lane) => ticketsOf(lane));
       for (let index = 0; index < 2; index++) {
         const [source, target] = [open[index * 2]!, open[index * 2 + 1]!];
         await f.client.MergeTicket({ project_id: project, id: source.id, target_id: target.id }, human());
@@ -164,9 +166,9 @@ describe('tickets: CompareAndSetTicket and UnmergeTicket', () => {
 
     /** The live tickets, excluding merged ones and the targets of a merge. */
     async function actionable(): Promise<Ticket[]> {
-      const all = (await board()).lanes.flatMap((lane) => lane.tickets);
-      const targets = new Set(all.map((t) => t.merged_into_id).filter((id) => id !== undefined));
-      return all.filter((t) => t.merged_into_id === undefined && !targets.has(t.id));
+      const all = (await board()).lanes.flatMap((lane) => ticketsOf(lane));
+      const targets = new Set(all.map((t) => t.merged_into_id).filter((id) => id !== null));
+      return all.filter((t) => t.merged_into_id === null && !targets.has(t.id));
     }
 
     type Action = 'priority' | 'assign' | 'tags' | 'move' | 'merge';
@@ -187,7 +189,7 @@ describe('tickets: CompareAndSetTicket and UnmergeTicket', () => {
         const adding = rng.subset(TAG_POOL, rng.int(1, 3));
         const result = await cas(ai(actionId), id, { tags: subject.tags }, { tags_add: adding });
         const added = adding.filter((tag) => !subject.tags.includes(tag));
-        await cas(reverter(actionId), id, { tags: result.ticket!.tags }, { tags_remove: added });
+        await cas(reverter(actionId), id, { tags: ticketOf(result.ticket).tags }, { tags_remove: added });
       } else if (kind === 'move') {
         const to = rng.pick(LANES.filter((lane) => lane !== subject.status));
         const resolution =
@@ -198,7 +200,7 @@ describe('tickets: CompareAndSetTicket and UnmergeTicket', () => {
         await cas(
           reverter(actionId),
           id,
-          { status: after.status, resolution_type: after.resolution_type ?? null },
+          { status: ticketOf(after).status, resolution_type: ticketOf(after).resolution_type ?? null },
           { status: subject.status, resolution_type: subject.resolution_type ?? null },
           { position_token: result.previous_position_token },
         );
@@ -211,16 +213,17 @@ describe('tickets: CompareAndSetTicket and UnmergeTicket', () => {
           { merged_into_id: null, status: subject.status },
           { merged_into_id: target.id },
         );
-        expect(result.ticket).to.deep.include({ merged_into_id: target.id, resolution_type: 'duplicate' });
+        expect(ticketOf(result.ticket)).to.deep.include({
+          merged_into_id: target.id,
+          resolution_type: 'duplicate',
+        });
         await f.client.UnmergeTicket(
           {
             project_id: project,
             id,
             expected_merged_into_id: target.id,
             restore_status: subject.status,
-            ...(subject.resolution_type === undefined
-              ? {}
-              : { restore_resolution_type: subject.resolution_type }),
+            ...(subject.resolution_type === null ? {} : { restore_resolution_type: subject.resolution_type }),
             position_token: result.previous_position_token,
             force: false,
           },
@@ -333,7 +336,7 @@ describe('tickets: CompareAndSetTicket and UnmergeTicket', () => {
         human(),
       );
       const reverted = await cas(reverter(106), t.id, { priority: 'high' }, { priority: 'low' });
-      expect(reverted.ticket).to.deep.include({
+      expect(ticketOf(reverted.ticket)).to.deep.include({
         priority: 'low',
         title: 'renamed by a person',
         assigned_to: f.demo.users.lead.id,
@@ -354,7 +357,7 @@ describe('tickets: CompareAndSetTicket and UnmergeTicket', () => {
         { priority: 'medium' },
         { force: true },
       );
-      expect(forced.ticket).to.deep.include({ priority: 'medium', version: edited.version + 1 });
+      expect(ticketOf(forced.ticket)).to.deep.include({ priority: 'medium', version: edited.version + 1 });
     });
 
     it('refuses an unmerge when the ticket left its target or its merged status, unless forced', async () => {
@@ -389,9 +392,9 @@ describe('tickets: CompareAndSetTicket and UnmergeTicket', () => {
       });
       expect(await get(source.id)).to.deep.equal(edited);
       const forced = await unmerge(target.id, true);
-      expect(forced.ticket).to.deep.include({ status: 'triage', version: edited.version + 1 });
-      expect(forced.ticket!.merged_into_id).to.equal(undefined);
-      expect(forced.ticket!.resolution_type).to.equal(undefined);
+      expect(ticketOf(forced.ticket)).to.deep.include({ status: 'triage', version: edited.version + 1 });
+      expect(ticketOf(forced.ticket).merged_into_id).to.equal(null);
+      expect(ticketOf(forced.ticket).resolution_type).to.equal(null);
       expect(await laneIds('triage')).to.include(source.id);
     });
   });

@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import type { IdempotencyContext, OutgoingContext } from '@tix/kit';
-import { presentTicket } from '@tix/protos';
 import {
   deleteExpiredIdempotencyRecords,
   IDEMPOTENCY_MISMATCH_MESSAGE,
@@ -20,6 +19,7 @@ import {
   refusalOf,
   startTicketFixture,
   type TicketFixture,
+  ticketOf,
 } from './support.js';
 
 const hash = () => randomBytes(32).toString('hex');
@@ -60,7 +60,7 @@ describe('tickets: CreateTicket with an Idempotency-Key', () => {
     const first = await f.client.CreateTicket(request, keyed(key));
     const second = await f.client.CreateTicket(request, keyed(key));
     // Parsed: custom fields read back from jsonb may list their keys in another order.
-    expect(presentTicket(second)).to.deep.equal(presentTicket(first));
+    expect(ticketOf(second)).to.deep.equal(ticketOf(first));
     expect(await ticketsTitled(request.title)).to.deep.equal([Number(first.id)]);
     expect(await recordOf(key.scope)).to.deep.equal([
       { fingerprint: key.fingerprint, ticket_id: Number(first.id) },

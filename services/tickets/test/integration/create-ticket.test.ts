@@ -1,6 +1,12 @@
 import { expect } from 'chai';
-import { presentTicket } from '@tix/protos';
-import { questionTicket, refusalOf, startTicketFixture, type TicketFixture } from './support.js';
+import {
+  questionTicket,
+  refusalOf,
+  startTicketFixture,
+  type TicketFixture,
+  ticketOf,
+  ticketsOf,
+} from './support.js';
 
 const NOW = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -13,7 +19,7 @@ describe('tickets: CreateTicket', () => {
   after(() => f.stop());
 
   it('creates a ticket in the first status with defaults applied, numbered PREFIX-n', async () => {
-    const created = presentTicket(await f.client.CreateTicket(questionTicket(f.demo), f.agent));
+    const created = ticketOf(await f.client.CreateTicket(questionTicket(f.demo), f.agent));
     expect(created.created_at).to.match(NOW);
     expect(created).to.deep.equal({
       id: created.id,
@@ -42,7 +48,7 @@ describe('tickets: CreateTicket', () => {
   });
 
   it('stores every given field: trimmed title, description, priority, assignee, custom fields, tags', async () => {
-    const created = presentTicket(
+    const created = ticketOf(
       await f.client.CreateTicket(
         questionTicket(f.demo, {
           title: '  Invoice is wrong  ',
@@ -67,7 +73,7 @@ describe('tickets: CreateTicket', () => {
       source_type: 'web',
     });
     const got = await f.client.GetTicket({ project_id: f.demo.support.id, id: created.id }, f.agent);
-    expect(presentTicket(got)).to.deep.equal(created);
+    expect(ticketOf(got)).to.deep.equal(created);
   });
 
   it('starts tickets of a custom workflow in its first status, numbered per project', async () => {
@@ -80,7 +86,7 @@ describe('tickets: CreateTicket', () => {
       },
       f.agent,
     );
-    expect(created).to.deep.include({
+    expect(ticketOf(created)).to.deep.include({
       status: 'triage',
       status_label: 'Triage',
       project_ref_id: 1,
@@ -90,7 +96,7 @@ describe('tickets: CreateTicket', () => {
 
   it('treats assigned_to 0 as unassigned', async () => {
     const created = await f.client.CreateTicket(questionTicket(f.demo, { assigned_to: 0 }), f.agent);
-    expect(presentTicket(created).assigned_to).to.equal(null);
+    expect(ticketOf(created).assigned_to).to.equal(null);
   });
 
   it('refuses a ticket type of another project, and an unknown one', async () => {
@@ -151,7 +157,7 @@ describe('tickets: CreateTicket', () => {
 
   it('counts the title in code points and refuses a whitespace-only title', async () => {
     const emoji = await f.client.CreateTicket(questionTicket(f.demo, { title: '🎫'.repeat(200) }), f.agent);
-    expect([...emoji.title]).to.have.length(200);
+    expect([...ticketOf(emoji).title]).to.have.length(200);
     expect(
       await refusalOf(f.client.CreateTicket(questionTicket(f.demo, { title: ' \t ' }), f.agent)),
     ).to.deep.equal({
@@ -224,7 +230,7 @@ describe('tickets: CreateTicket', () => {
         occurred_on: '2024-02-29',
       };
       const created = await f.client.CreateTicket(request(valid), f.agent);
-      expect(presentTicket(created).custom_fields).to.deep.equal(valid);
+      expect(ticketOf(created).custom_fields).to.deep.equal(valid);
     });
 
     it('select default, datetime, number range and multi_select (incident)', async () => {
@@ -263,7 +269,7 @@ describe('tickets: CreateTicket', () => {
         }),
         f.agent,
       );
-      expect(presentTicket(created).custom_fields).to.deep.equal({
+      expect(ticketOf(created).custom_fields).to.deep.equal({
         severity: 'sev3',
         started_at: '2024-05-01T07:30:00.000Z',
         affected_users: 1500,
@@ -298,12 +304,12 @@ describe('tickets: CreateTicket', () => {
         ),
       ),
     );
-    const numbers = created.map((ticket) => ticket.project_ref_id).sort((a, b) => a - b);
+    const numbers = created.map((ticket) => ticketOf(ticket).project_ref_id).sort((a, b) => a - b);
     expect(numbers).to.deep.equal(Array.from({ length: 50 }, (_, index) => index + 1));
-    expect(new Set(created.map((ticket) => ticket.ticket_number)).size).to.equal(50);
+    expect(new Set(created.map((ticket) => ticketOf(ticket).ticket_number)).size).to.equal(50);
     // Every one landed in the open lane, each at its own position.
     const board = await f.client.GetBoard({ project_id: project.id, lane_limit: 500 }, f.agent);
     expect(board.lanes[0]).to.deep.include({ status: 'open', count: 50 });
-    expect(board.lanes[0]!.tickets).to.have.length(50);
+    expect(ticketsOf(board.lanes[0])).to.have.length(50);
   });
 });

@@ -1,6 +1,13 @@
 import { expect } from 'chai';
-import { presentTicket } from '@tix/protos';
-import { questionTicket, refusalOf, searchAll, startTicketFixture, type TicketFixture } from './support.js';
+import {
+  questionTicket,
+  refusalOf,
+  searchAll,
+  startTicketFixture,
+  type TicketFixture,
+  ticketOf,
+  ticketsOf,
+} from './support.js';
 
 describe('tickets: DeleteTicket and RestoreTicket', () => {
   let f: TicketFixture;
@@ -32,12 +39,12 @@ describe('tickets: DeleteTicket and RestoreTicket', () => {
       notFound,
     );
     const list = await f.client.ListTickets({ project_id: project }, f.agent);
-    expect(list.tickets.map((t) => t.id)).to.deep.equal([keep.id]);
+    expect(ticketsOf(list).map((t) => t.id)).to.deep.equal([keep.id]);
     expect(list.pagination!.total).to.equal(1);
     expect(await searchAll(f, { project_id: project, q: 'doomed' })).to.deep.equal([]);
     const board = await f.client.GetBoard({ project_id: project }, f.agent);
     expect(board.total).to.equal(1);
-    expect(board.lanes[0]!.tickets.map((t) => t.id)).to.deep.equal([keep.id]);
+    expect(ticketsOf(board.lanes[0]).map((t) => t.id)).to.deep.equal([keep.id]);
     const bulk = await f.client.BulkUpdateTickets(
       { project_id: project, ticket_ids: [doomed.id, keep.id], priority: 'high' },
       f.agent,
@@ -62,16 +69,16 @@ describe('tickets: DeleteTicket and RestoreTicket', () => {
     await f.client.DeleteTicket({ project_id: project, id: t.id }, f.agent);
     const later = await f.client.CreateTicket(questionTicket(f.demo, { title: 'later' }), f.agent);
     const restored = await f.client.RestoreTicket({ project_id: project, id: t.id }, f.as(f.demo.users.lead));
-    expect(presentTicket(restored)).to.deep.include({
+    expect(ticketOf(restored)).to.deep.include({
       id: t.id,
       title: 'comes back',
       version: 3,
       updated_by: f.demo.users.lead.id,
     });
-    expect(presentTicket(await f.client.GetTicket({ project_id: project, id: t.id }, f.agent))).to.deep.equal(
-      presentTicket(restored),
+    expect(ticketOf(await f.client.GetTicket({ project_id: project, id: t.id }, f.agent))).to.deep.equal(
+      ticketOf(restored),
     );
-    const lane = (await f.client.GetBoard({ project_id: project }, f.agent)).lanes[0]!.tickets.map(
+    const lane = ticketsOf((await f.client.GetBoard({ project_id: project }, f.agent)).lanes[0]).map(
       (x) => x.id,
     );
     expect(lane.slice(-2)).to.deep.equal([later.id, t.id]);

@@ -1,13 +1,15 @@
 import { expect } from 'chai';
-import { presentTicket, type EventActor, type TicketJson } from '@tix/protos';
+import { type EventActor, type TicketJson } from '@tix/protos';
 import {
   outboxMark,
+  type OutboxRow,
   outboxSince,
   questionTicket,
   refusalOf,
   startTicketFixture,
-  type OutboxRow,
   type TicketFixture,
+  ticketOf,
+  ticketsOf,
 } from './support.js';
 
 interface Envelope {
@@ -61,7 +63,7 @@ describe('tickets: domain events in the outbox', () => {
   it('create: ticket.created with the created ticket, no changes, and what the server defaulted', async () => {
     let created: TicketJson | undefined;
     let rows = await written(async () => {
-      created = presentTicket(await f.client.CreateTicket(questionTicket(f.demo, { tags: ['x'] }), f.agent));
+      created = ticketOf(await f.client.CreateTicket(questionTicket(f.demo, { tags: ['x'] }), f.agent));
     });
     // question's product (default web) and vip (default false) were not sent; priority neither.
     expectEvents(rows, ['ticket.created'], created!, {
@@ -71,7 +73,7 @@ describe('tickets: domain events in the outbox', () => {
     });
     const session = f.as(f.demo.users.lead, 'session');
     rows = await written(async () => {
-      created = presentTicket(
+      created = ticketOf(
         await f.client.CreateTicket(
           questionTicket(f.demo, { priority: 'high', custom_fields_json: '{"product":"api","vip":null}' }),
           session,
@@ -86,12 +88,10 @@ describe('tickets: domain events in the outbox', () => {
   });
 
   it('update: ticket.updated, plus status_changed and assigned when those change, all with the same changes', async () => {
-    const t = presentTicket(await f.client.CreateTicket(questionTicket(f.demo), f.agent));
+    const t = ticketOf(await f.client.CreateTicket(questionTicket(f.demo), f.agent));
     let after: TicketJson | undefined;
     let rows = await written(async () => {
-      after = presentTicket(
-        await f.client.UpdateTicket({ project_id: project, id: t.id, title: 'New' }, f.agent),
-      );
+      after = ticketOf(await f.client.UpdateTicket({ project_id: project, id: t.id, title: 'New' }, f.agent));
     });
     expectEvents(rows, ['ticket.updated'], after!, {
       actor: agentActor,
@@ -101,7 +101,7 @@ describe('tickets: domain events in the outbox', () => {
     const keyed = f.agent.principal!;
     const withKey = { principal: { ...keyed, key_id: 42 } };
     rows = await written(async () => {
-      after = presentTicket(
+      after = ticketOf(
         await f.client.UpdateTicket(
           { project_id: project, id: t.id, status: 'waiting', assigned_to: { value: f.demo.users.lead.id } },
           withKey,
@@ -116,7 +116,7 @@ describe('tickets: domain events in the outbox', () => {
       },
     });
     rows = await written(async () => {
-      after = presentTicket(
+      after = ticketOf(
         await f.client.UpdateTicket(
           { project_id: project, id: t.id, assigned_to: { value: 0 } },
           f.as(f.demo.users.admin, 'session'),
@@ -130,11 +130,11 @@ describe('tickets: domain events in the outbox', () => {
   });
 
   it('move: ticket.updated + status_changed; a reorder in the lane is ticket.updated only', async () => {
-    const t = presentTicket(await f.client.CreateTicket(questionTicket(f.demo), f.agent));
+    const t = ticketOf(await f.client.CreateTicket(questionTicket(f.demo), f.agent));
     const other = await f.client.CreateTicket(questionTicket(f.demo), f.agent);
     let after: TicketJson | undefined;
     let rows = await written(async () => {
-      after = presentTicket(
+      after = ticketOf(
         await f.client.MoveTicket({ project_id: project, id: t.id, status: 'closed' }, f.agent),
       );
     });
@@ -144,7 +144,7 @@ describe('tickets: domain events in the outbox', () => {
     });
     await f.client.MoveTicket({ project_id: project, id: other.id, status: 'closed' }, f.agent);
     rows = await written(async () => {
-      after = presentTicket(
+      after = ticketOf(
         await f.client.MoveTicket(
           { project_id: project, id: t.id, status: 'closed', after_id: other.id },
           f.agent,
@@ -157,8 +157,8 @@ describe('tickets: domain events in the outbox', () => {
 
   it('bulk: each updated ticket gets its own events with its own data and changes', async () => {
     const [a, b] = [
-      presentTicket(await f.client.CreateTicket(questionTicket(f.demo), f.agent)),
-      presentTicket(await f.client.CreateTicket(questionTicket(f.demo), f.agent)),
+      ticketOf(await f.client.CreateTicket(questionTicket(f.demo), f.agent)),
+      ticketOf(await f.client.CreateTicket(questionTicket(f.demo), f.agent)),
     ];
     await f.client.MoveTicket({ project_id: project, id: b.id, status: 'waiting' }, f.agent);
     let tickets: TicketJson[] = [];
@@ -167,7 +167,7 @@ describe('tickets: domain events in the outbox', () => {
         { project_id: project, ticket_ids: [a.id, b.id, 999_999], status: 'waiting', priority: 'low' },
         f.agent,
       );
-      tickets = result.tickets.map((t) => presentTicket(t));
+      tickets = ticketsOf(result);
     });
     expectEvents(rows.slice(0, 2), ['ticket.updated', 'ticket.status_changed'], tickets[0]!, {
       actor: agentActor,
@@ -181,12 +181,12 @@ describe('tickets: domain events in the outbox', () => {
 
   it('merge: ticket.updated + status_changed + merged with the merged source', async () => {
     const [a, b] = [
-      presentTicket(await f.client.CreateTicket(questionTicket(f.demo), f.agent)),
+      ticketOf(await f.client.CreateTicket(questionTicket(f.demo), f.agent)),
       await f.client.CreateTicket(questionTicket(f.demo), f.agent),
     ];
     let merged: TicketJson | undefined;
     const rows = await written(async () => {
-      merged = presentTicket(
+      merged = ticketOf(
         await f.client.MergeTicket({ project_id: project, id: a.id, target_id: b.id }, f.agent),
       );
     });
@@ -201,7 +201,7 @@ describe('tickets: domain events in the outbox', () => {
   });
 
   it('delete: ticket.deleted with the ticket as deleted; restore: ticket.updated + ticket.restored', async () => {
-    const t = presentTicket(await f.client.CreateTicket(questionTicket(f.demo), f.agent));
+    const t = ticketOf(await f.client.CreateTicket(questionTicket(f.demo), f.agent));
     let rows = await written(() =>
       f.client.DeleteTicket({ project_id: project, id: t.id }, f.as(f.demo.users.lead)),
     );
@@ -215,7 +215,7 @@ describe('tickets: domain events in the outbox', () => {
     );
     let restored: TicketJson | undefined;
     rows = await written(async () => {
-      restored = presentTicket(await f.client.RestoreTicket({ project_id: project, id: t.id }, f.agent));
+      restored = ticketOf(await f.client.RestoreTicket({ project_id: project, id: t.id }, f.agent));
     });
     expectEvents(rows, ['ticket.updated', 'ticket.restored'], restored!, { actor: agentActor, changes: {} });
     expect(restored!.version).to.equal(3);

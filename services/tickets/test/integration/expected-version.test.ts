@@ -11,6 +11,7 @@ import {
   refusalOf,
   startTicketFixture,
   type TicketFixture,
+  ticketOf,
 } from './support.js';
 
 const CHANGED = { kind: 'precondition_failed', message: 'Ticket has changed since the ETag in If-Match' };
@@ -41,7 +42,7 @@ describe('tickets: writes conditional on expected_version (If-Match)', () => {
     expect(await refusalOf(f.client.DeleteTicket(stale, f.agent))).to.deep.equal(CHANGED);
     expect(await outboxSince(f.sql, mark)).to.deep.equal([]);
     const unchanged = await f.client.GetTicket({ project_id: project, id: ticket.id }, f.agent);
-    expect([unchanged.title, unchanged.version]).to.deep.equal(['conditional', ticket.version]);
+    expect([ticketOf(unchanged).title, unchanged.version]).to.deep.equal(['conditional', ticket.version]);
 
     const address = { project_id: project, id: ticket.id };
     const updated = await f.client.UpdateTicket(
@@ -53,7 +54,7 @@ describe('tickets: writes conditional on expected_version (If-Match)', () => {
       { ...address, status: 'closed', expected_version: updated.version },
       f.agent,
     );
-    expect([moved.status, moved.version]).to.deep.equal(['closed', updated.version + 1]);
+    expect([ticketOf(moved).status, moved.version]).to.deep.equal(['closed', updated.version + 1]);
     expect(
       await f.client.DeleteTicket({ ...address, expected_version: moved.version }, f.agent),
     ).to.deep.equal({

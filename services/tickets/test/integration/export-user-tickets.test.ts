@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { eventually } from '@tix/kit/testing';
 import type { ticket } from '@tix/protos';
 import { EXPORT_BATCH_SIZE, userTicketBatches } from '../../src/export/export-user-tickets.js';
-import { questionTicket, refusalOf, startTicketFixture, type TicketFixture } from './support.js';
+import { questionTicket, refusalOf, startTicketFixture, type TicketFixture, ticketOf } from './support.js';
 
 describe('tickets: ExportUserTickets', function () {
   this.timeout(120_000);
@@ -23,7 +23,7 @@ describe('tickets: ExportUserTickets', function () {
   after(() => f.stop());
 
   const exportOf = async (userId: number, context = f.as(f.demo.users.agent, 'session')) => {
-    const found: ticket.Ticket__Output[] = [];
+    const found: ticket.ApiTicket__Output[] = [];
     for await (const item of f.client.ExportUserTickets({ user_id: userId }, context)) found.push(item);
     return found;
   };
@@ -61,7 +61,7 @@ describe('tickets: ExportUserTickets', function () {
     expect(exported[1]).to.deep.equal(
       await f.client.GetTicket({ project_id: f.demo.platform.id, id: assigned.id }, asLead),
     );
-    expect(exported[1]!.ticket_number.startsWith(`${f.demo.platform.prefix}-`)).to.equal(true);
+    expect(ticketOf(exported[1]).ticket_number.startsWith(`${f.demo.platform.prefix}-`)).to.equal(true);
     expect(exported[0]).to.deep.equal(
       await f.client.GetTicket({ project_id: f.demo.support.id, id: created.id }, asLead),
     );

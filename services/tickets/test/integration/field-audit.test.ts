@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { AUDIT_BATCH_SIZE } from '../../src/field-audit/count-invalid-field-values.js';
 import { TICKET_TYPE_RETIRED } from '../../src/tickets/ticket-references.js';
-import { refusalOf, startTicketFixture, type TicketFixture } from './support.js';
+import { refusalOf, startTicketFixture, type TicketFixture, ticketOf } from './support.js';
 
 const text = (name: string, extra: Record<string, unknown> = {}) => ({
   name,
@@ -198,7 +198,7 @@ describe('tickets: CountInvalidFieldValues and retired types', () => {
 
     it('keeps its tickets readable and editable, values included', async () => {
       const got = await f.client.GetTicket({ project_id: f.demo.support.id, id: ticketId }, f.agent);
-      expect(JSON.parse(got.custom_fields_json)).to.deep.equal({ summary: 'before retirement' });
+      expect(ticketOf(got).custom_fields).to.deep.equal({ summary: 'before retirement' });
       const updated = await f.client.UpdateTicket(
         {
           project_id: f.demo.support.id,
@@ -209,7 +209,7 @@ describe('tickets: CountInvalidFieldValues and retired types', () => {
         },
         f.agent,
       );
-      expect(JSON.parse(updated.custom_fields_json)).to.deep.equal({ summary: 'edited later' });
+      expect(ticketOf(updated).custom_fields).to.deep.equal({ summary: 'edited later' });
     });
 
     it('takes new tickets again once brought back', async () => {

@@ -8,7 +8,7 @@ import {
   listPageQuery,
   type KeysetRow,
 } from '../../src/tickets/ticket-read-store.js';
-import { refusalOf, startTicketFixture, type TicketFixture } from './support.js';
+import { refusalOf, startTicketFixture, type TicketFixture, ticketsOf } from './support.js';
 
 const STATUS_ORDER = ['open', 'work_in_progress', 'waiting', 'closed'];
 const SORTS = TICKET_SORT_FIELDS.flatMap((field) => [`+${field}`, `-${field}`]);
@@ -176,29 +176,29 @@ describe('tickets: ListTickets in cursor mode', () => {
   it('pages with next_cursor until the last page, which has none; no pagination object', async () => {
     const first = await list({ cursor: '', page: { per_page: 3 } });
     expect(first.pagination).to.equal(null);
-    expect(first.tickets.map((t) => t.title)).to.deep.equal(['Ticket 7', 'Ticket 6', 'Ticket 5']);
+    expect(ticketsOf(first).map((t) => t.title)).to.deep.equal(['Ticket 7', 'Ticket 6', 'Ticket 5']);
     expect(first.next_cursor)
       .to.be.a('string')
       .and.match(/^[A-Za-z0-9_-]+$/);
     const second = await list({ cursor: first.next_cursor!, page: { per_page: 3 } });
-    expect(second.tickets.map((t) => t.title)).to.deep.equal(['Ticket 4', 'Ticket 3', 'Ticket 2']);
+    expect(ticketsOf(second).map((t) => t.title)).to.deep.equal(['Ticket 4', 'Ticket 3', 'Ticket 2']);
     // Exactly one left: the last page says there is no next one (no empty page to fetch).
     const third = await list({ cursor: second.next_cursor!, page: { per_page: 3 } });
-    expect(third.tickets.map((t) => t.title)).to.deep.equal(['Ticket 1']);
+    expect(ticketsOf(third).map((t) => t.title)).to.deep.equal(['Ticket 1']);
     expect(third.next_cursor ?? undefined).to.equal(undefined);
     const exact = await list({ cursor: '', page: { per_page: 7 } });
-    expect(exact.tickets).to.have.length(7);
+    expect(ticketsOf(exact)).to.have.length(7);
     expect(exact.next_cursor ?? undefined).to.equal(undefined);
   });
 
   it('lists every ticket that existed at the first page exactly once while tickets are added', async () => {
     for (const sort of ['-created_at', '+created_at', '-id', '+title']) {
-      const before = (await list({ sort, page: { per_page: 100 } })).tickets.map((t) => t.id);
+      const before = ticketsOf(await list({ sort, page: { per_page: 100 } })).map((t) => t.id);
       const seen: number[] = [];
       let cursor = '';
       for (let pageNumber = 0; ; pageNumber++) {
         const page = await list({ sort, cursor, page: { per_page: 2 } });
-        seen.push(...page.tickets.map((t) => t.id));
+        seen.push(...ticketsOf(page).map((t) => t.id));
         await create(`Added ${sort} ${pageNumber}`);
         if (!page.next_cursor) break;
         cursor = page.next_cursor;
@@ -251,7 +251,7 @@ describe('tickets: ListTickets in cursor mode', () => {
     expect(await refusalOf(list({ cursor, unassigned: true }))).to.deep.equal(anotherQuery);
     expect(await refusalOf(list({ cursor, project_id: other }))).to.deep.equal(anotherQuery);
     // The same query spelt differently is the same query.
-    expect((await list({ cursor, sort: '-created_at' })).tickets).to.have.length.greaterThan(0);
+    expect(ticketsOf(await list({ cursor, sort: '-created_at' }))).to.have.length.greaterThan(0);
     expect(await refusalOf(list({ cursor, page: { page: 2, per_page: 1 } }))).to.deep.equal({
       kind: 'bad_request',
       message: 'Invalid cursor',

@@ -23,7 +23,7 @@ import { createLookupEventHandler } from '../../src/lookup-events/lookup-event-c
 import { createStatusTicketsStore } from '../../src/lookup-events/status-tickets-store.js';
 import { startTestTicketServer } from '../../src/testing.js';
 import { createTicketWriteStore } from '../../src/tickets/ticket-write-store.js';
-import { outboxMark, outboxSince, startTicketFixture, type TicketFixture } from './support.js';
+import { outboxMark, outboxSince, startTicketFixture, type TicketFixture, ticketsOf } from './support.js';
 
 const TTLS = { projectMs: 60_000, ticketTypeMs: 60_000, userMs: 60_000 };
 
@@ -321,7 +321,9 @@ describe('tickets: lookup events through the broker', function () {
     await eventually(async () => {
       const board = await ticketClient.GetBoard({ project_id: project.id }, as);
       const lane = board.lanes.find((each) => each.status === 'work_in_progress');
-      return lane?.tickets.length === 3 && board.lanes.every((each) => each.status !== 'waiting');
+      return (
+        (lane ? ticketsOf(lane).length : 0) === 3 && board.lanes.every((each) => each.status !== 'waiting')
+      );
     }, 20_000);
   });
 });

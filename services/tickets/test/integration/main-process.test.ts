@@ -12,6 +12,7 @@ import {
 } from '@tix/kit/testing';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { TICKETS_MIGRATIONS_DIR } from '../../src/server.js';
+import { ticketOf } from './support.js';
 
 describe('tickets: the service process (src/main.ts)', function () {
   this.timeout(60_000);
@@ -52,7 +53,7 @@ describe('tickets: the service process (src/main.ts)', function () {
         { project_id: project.id, ticket_type_id: type.id, title: 'From main', custom_fields_json: '' },
         { principal: { kind: 'api_key', user_id: user.id, role: 'admin', scopes: [] } },
       );
-      expect(created).to.deep.include({ ticket_number: 'SUP-1', title: 'From main' });
+      expect(ticketOf(created)).to.deep.include({ ticket_number: 'SUP-1', title: 'From main' });
       const published = await eventually(async () => {
         const { rows } = await sql.query<{ published_at: Date | null }>(
           'SELECT published_at FROM outbox_events',

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import type { AppError } from '@tix/kit';
-import { presentTicket } from '@tix/protos';
-import { questionTicket, refusalOf, startTicketFixture, type TicketFixture } from './support.js';
+import { questionTicket, refusalOf, startTicketFixture, type TicketFixture, ticketOf } from './support.js';
 
 describe('tickets: MergeTicket', () => {
   let f: TicketFixture;
@@ -20,7 +19,7 @@ describe('tickets: MergeTicket', () => {
   it('merges: merged_into set, closed as a duplicate, version +1, the source returned', async () => {
     const source = await create('source');
     const target = await create('target');
-    const merged = presentTicket(await merge(source.id, target.id));
+    const merged = ticketOf(await merge(source.id, target.id));
     expect(merged).to.deep.include({
       id: source.id,
       merged_into_id: target.id,
@@ -31,9 +30,9 @@ describe('tickets: MergeTicket', () => {
       version: 2,
       updated_by: f.demo.users.agent.id,
     });
-    expect(
-      presentTicket(await f.client.GetTicket({ project_id: project, id: source.id }, f.agent)),
-    ).to.deep.equal(merged);
+    expect(ticketOf(await f.client.GetTicket({ project_id: project, id: source.id }, f.agent))).to.deep.equal(
+      merged,
+    );
     // The target is untouched.
     expect((await f.client.GetTicket({ project_id: project, id: target.id }, f.agent)).version).to.equal(1);
   });
@@ -54,7 +53,11 @@ describe('tickets: MergeTicket', () => {
       { project_id: f.demo.platform.id, id: a.id, target_id: b.id },
       f.agent,
     );
-    expect(merged).to.deep.include({ status: 'done', resolution_type: 'duplicate', merged_into_id: b.id });
+    expect(ticketOf(merged)).to.deep.include({
+      status: 'done',
+      resolution_type: 'duplicate',
+      merged_into_id: b.id,
+    });
   });
 
   it('refuses itself, unknown, deleted and other-project targets (422 on target_id)', async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { presentTicket, type ticket } from '@tix/protos';
-import { refusalOf, startTicketFixture, type TicketFixture } from './support.js';
+import { type ticket } from '@tix/protos';
+import { refusalOf, startTicketFixture, type TicketFixture, ticketOf, ticketsOf } from './support.js';
 
 describe('tickets: MoveTicket (status, lane placement, resolution)', () => {
   let f: TicketFixture;
@@ -15,11 +15,11 @@ describe('tickets: MoveTicket (status, lane placement, resolution)', () => {
     f.client.MoveTicket({ project_id: project, ...request }, f.agent);
   const lane = async (status: string) => {
     const board = await f.client.GetBoard({ project_id: project, lane_limit: 500 }, f.agent);
-    return board.lanes.find((l) => l.status === status)!.tickets.map((t) => t.title);
+    return ticketsOf(board.lanes.find((l) => l.status === status)).map((t) => t.title);
   };
   /** Creates tickets with these titles and moves them, in order, to the end of `status`. */
   const fill = async (status: string, titles: string[]) => {
-    const made: Record<string, ticket.Ticket__Output> = {};
+    const made: Record<string, ticket.ApiTicket__Output> = {};
     for (const title of titles) made[title] = await move({ id: (await create(title)).id, status });
     return made;
   };
@@ -46,7 +46,7 @@ describe('tickets: MoveTicket (status, lane placement, resolution)', () => {
     const t = await fill('waiting', ['A', 'B']);
     const c = await create('C');
     const moved = await move({ id: c.id, status: 'waiting' });
-    expect(moved).to.deep.include({ status: 'waiting', status_label: 'Waiting', version: 2 });
+    expect(ticketOf(moved)).to.deep.include({ status: 'waiting', status_label: 'Waiting', version: 2 });
     expect(await lane('waiting')).to.deep.equal(['A', 'B', 'C']);
     expect(t.A!.version).to.equal(2);
   });
@@ -172,15 +172,15 @@ describe('tickets: MoveTicket (status, lane placement, resolution)', () => {
       },
     });
     const closed = await move({ id: t.id, status: 'closed', resolution_type: 'wont_fix' });
-    expect(presentTicket(closed)).to.deep.include({
+    expect(ticketOf(closed)).to.deep.include({
       status: 'closed',
       resolution_type: 'wont_fix',
       version: 2,
     });
     const reordered = await move({ id: t.id, status: 'closed' });
-    expect(reordered.resolution_type).to.equal('wont_fix');
+    expect(ticketOf(reordered).resolution_type).to.equal('wont_fix');
     const reopened = await move({ id: t.id, status: 'open' });
-    expect(presentTicket(reopened)).to.deep.include({ status: 'open', resolution_type: null, version: 4 });
+    expect(ticketOf(reopened)).to.deep.include({ status: 'open', resolution_type: null, version: 4 });
   });
 
   it('refuses an unknown status (422) and unknown or deleted tickets (404)', async () => {
@@ -227,6 +227,6 @@ describe('tickets: MoveTicket (status, lane placement, resolution)', () => {
     );
     const final = await f.client.GetTicket({ project_id: project, id: t.id }, f.agent);
     expect(final.version).to.equal(statuses.length + 1);
-    expect(final.status).to.equal(moved.find((m) => m.version === final.version)!.status);
+    expect(ticketOf(final).status).to.equal(ticketOf(moved.find((m) => m.version === final.version)).status);
   });
 });

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { AppError, createServiceClient, type OutgoingContext, type ServiceClient } from '@tix/kit';
-import type { lookup, Principal, ticket } from '@tix/protos';
+import type { lookup, Principal, ticket, TicketJson } from '@tix/protos';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import type { LookupCacheTtls } from '../../src/config.js';
 import { startTestTicketServer, type TestTicketServer } from '../../src/testing.js';
@@ -107,13 +107,26 @@ export async function refusal(call: Promise<unknown>): Promise<AppError> {
 }
 
 /** kind + message + validation errors of a refusal, for whole-value assertions. */
-/** Every ticket a SearchTickets call streams. */
+/** The ticket an RPC answered, as the API shows it (its JSON, parsed). */
+export function ticketOf(answer: ticket.ApiTicket__Output | null | undefined): TicketJson {
+  if (!answer) throw new Error('the answer holds no ticket');
+  return JSON.parse(answer.json.toString('utf8')) as TicketJson;
+}
+
+/** The tickets of a page, lane or bulk result, as the API shows them (its JSON array, parsed). */
+export function ticketsOf(answer: { tickets_json: Buffer } | undefined): TicketJson[] {
+  if (!answer) throw new Error('no such page, lane or result');
+  return JSON.parse(answer.tickets_json.toString('utf8')) as TicketJson[];
+}
+
+/** Every ticket a search streams. */
 export async function searchAll(
   f: Pick<TicketFixture, 'client' | 'agent'>,
   request: Partial<ticket.SearchTicketsRequest> & { project_id: number; q: string },
-): Promise<ticket.Ticket__Output[]> {
-  const found: ticket.Ticket__Output[] = [];
-  for await (const item of f.client.SearchTickets({ sort: '', ...request }, f.agent)) found.push(item);
+): Promise<TicketJson[]> {
+  const found: TicketJson[] = [];
+  for await (const batch of f.client.SearchTicketsJson({ sort: '', ...request }, f.agent))
+    found.push(...ticketsOf(batch));
   return found;
 }
 

@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import { type AppError } from '@tix/kit';
-import { presentTicket, type ticket } from '@tix/protos';
-import { questionTicket, refusalOf, startTicketFixture, type TicketFixture } from './support.js';
+import { type ticket } from '@tix/protos';
+import {
+  questionTicket,
+  refusalOf,
+  startTicketFixture,
+  type TicketFixture,
+  ticketOf,
+  ticketsOf,
+} from './support.js';
 
 describe('tickets: UpdateTicket', () => {
   let f: TicketFixture;
@@ -19,7 +26,7 @@ describe('tickets: UpdateTicket', () => {
   after(() => f.stop());
 
   it('changes only the given fields, bumps the version by 1 and stamps updated_by', async () => {
-    const original = presentTicket(
+    const original = ticketOf(
       await create({
         description: 'keep me',
         priority: 'high',
@@ -27,7 +34,7 @@ describe('tickets: UpdateTicket', () => {
         assigned_to: f.demo.users.agent.id,
       }),
     );
-    const updated = presentTicket(
+    const updated = ticketOf(
       await update({ id: original.id, title: '  Renamed  ' }, f.as(f.demo.users.lead)),
     );
     expect(updated).to.deep.equal({
@@ -48,23 +55,23 @@ describe('tickets: UpdateTicket', () => {
       priority: 'low',
       tags: { values: [' Y ', 'z'] },
     });
-    expect(presentTicket(set)).to.deep.include({
+    expect(ticketOf(set)).to.deep.include({
       description: 'new **markdown**',
       priority: 'low',
       tags: ['y', 'z'],
     });
     const cleared = await update({ id: t.id, description: {}, tags: { values: [] } });
-    expect(presentTicket(cleared)).to.deep.include({ description: null, tags: [], version: 3 });
+    expect(ticketOf(cleared)).to.deep.include({ description: null, tags: [], version: 3 });
   });
 
   it('assigns, keeps (wrapper absent) and unassigns with 0 or an absent value', async () => {
     const t = await create();
     const lead = f.demo.users.lead.id;
-    expect((await update({ id: t.id, assigned_to: { value: lead } })).assigned_to).to.equal(lead);
-    expect((await update({ id: t.id, priority: 'high' })).assigned_to).to.equal(lead);
-    expect((await update({ id: t.id, assigned_to: { value: 0 } })).assigned_to).to.equal(undefined);
+    expect(ticketOf(await update({ id: t.id, assigned_to: { value: lead } })).assigned_to).to.equal(lead);
+    expect(ticketOf(await update({ id: t.id, priority: 'high' })).assigned_to).to.equal(lead);
+    expect(ticketOf(await update({ id: t.id, assigned_to: { value: 0 } })).assigned_to).to.equal(null);
     await update({ id: t.id, assigned_to: { value: lead } });
-    expect((await update({ id: t.id, assigned_to: {} })).assigned_to).to.equal(undefined);
+    expect(ticketOf(await update({ id: t.id, assigned_to: {} })).assigned_to).to.equal(null);
   });
 
   it('refuses assigning an inactive user, but re-sending the current assignee is no change', async () => {
@@ -85,7 +92,7 @@ describe('tickets: UpdateTicket', () => {
       validation_errors: { assigned_to: [`User ${inactive.id} is not active`] },
     });
     const same = await update({ id: t.id, assigned_to: { value: user.id }, title: 'Still theirs' });
-    expect(same).to.deep.include({ assigned_to: user.id, title: 'Still theirs' });
+    expect(ticketOf(same)).to.deep.include({ assigned_to: user.id, title: 'Still theirs' });
   });
 
   it('merges custom fields over the stored ones and re-validates the whole', async () => {
@@ -93,13 +100,13 @@ describe('tickets: UpdateTicket', () => {
       custom_fields_json: JSON.stringify({ product: 'api', contact_email: 'a@b.io' }),
     });
     const merged = await update({ id: t.id, custom_fields_json: JSON.stringify({ vip: true }) });
-    expect(presentTicket(merged).custom_fields).to.deep.equal({
+    expect(ticketOf(merged).custom_fields).to.deep.equal({
       product: 'api',
       contact_email: 'a@b.io',
       vip: true,
     });
     const cleared = await update({ id: t.id, custom_fields_json: JSON.stringify({ contact_email: null }) });
-    expect(presentTicket(cleared).custom_fields).to.deep.equal({ product: 'api', vip: true });
+    expect(ticketOf(cleared).custom_fields).to.deep.equal({ product: 'api', vip: true });
     expect(
       await refusalOf(
         update({ id: t.id, custom_fields_json: JSON.stringify({ product: null, colour: 'red' }) }),
@@ -123,18 +130,22 @@ describe('tickets: UpdateTicket', () => {
       { project_id: project, id: t.id, status: 'closed', resolution_type: 'resolved' },
       f.agent,
     );
-    expect(closed.resolution_type).to.equal('resolved');
+    expect(ticketOf(closed).resolution_type).to.equal('resolved');
     const waiting = await create();
     await update({ id: waiting.id, status: 'waiting' });
     const reopened = await update({ id: t.id, status: 'waiting' });
-    expect(presentTicket(reopened)).to.deep.include({
+    expect(ticketOf(reopened)).to.deep.include({
       status: 'waiting',
       status_label: 'Waiting',
       resolution_type: null,
     });
     const board = await f.client.GetBoard({ project_id: project }, f.agent);
     const lane = board.lanes.find((l) => l.status === 'waiting')!;
-    expect(lane.tickets.map((x) => x.id).slice(-2)).to.deep.equal([waiting.id, t.id]);
+    expect(
+      ticketsOf(lane)
+        .map((x) => x.id)
+        .slice(-2),
+    ).to.deep.equal([waiting.id, t.id]);
     expect(await refusalOf(update({ id: t.id, status: 'done' }))).to.deep.equal({
       kind: 'validation_failed',
       message: 'Validation failed',
@@ -157,7 +168,9 @@ describe('tickets: UpdateTicket', () => {
       message: 'Validation failed',
       validation_errors: { version: ['version must be at least 1'] },
     });
-    expect((await f.client.GetTicket({ project_id: project, id: t.id }, f.agent)).title).to.equal('v2');
+    expect(ticketOf(await f.client.GetTicket({ project_id: project, id: t.id }, f.agent)).title).to.equal(
+      'v2',
+    );
   });
 
   it('refuses a request without any field to update (version alone is none)', async () => {
@@ -203,7 +216,7 @@ describe('tickets: UpdateTicket', () => {
       const error = (lost[0] as PromiseRejectedResult).reason as AppError;
       expect([error.kind, error.message]).to.deep.equal(['conflict', 'Ticket was modified by another user']);
       const final = await f.client.GetTicket({ project_id: project, id: t.id }, f.agent);
-      expect(final).to.deep.include({ version: 2, title: won[0]!.value.title });
+      expect(ticketOf(final)).to.deep.include({ version: 2, title: ticketOf(won[0]!.value).title });
     }
   });
 
@@ -218,6 +231,6 @@ describe('tickets: UpdateTicket', () => {
     expect(won.map((w) => w.version).sort((a, b) => a - b)).to.deep.equal(won.map((_, index) => index + 2));
     const final = await f.client.GetTicket({ project_id: project, id: t.id }, f.agent);
     const last = won.reduce((a, b) => (a.version > b.version ? a : b));
-    expect(final).to.deep.include({ version: 1 + won.length, title: last.title });
+    expect(ticketOf(final)).to.deep.include({ version: 1 + won.length, title: ticketOf(last).title });
   });
 });

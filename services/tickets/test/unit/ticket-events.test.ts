@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { presentTicket } from '@tix/protos';
 import {
   eventTypesOfChange,
   eventTypesOfCreate,
@@ -7,7 +6,7 @@ import {
   ticketChanges,
   ticketEvents,
 } from '../../src/tickets/ticket-events.js';
-import { toTicketMessage } from '../../src/tickets/ticket-mapper.js';
+import { toTicketJson } from '../../src/tickets/ticket-mapper.js';
 import { stateOf } from '../../src/tickets/ticket-row.js';
 import { SUPPORT, ticketRow } from './support.js';
 
@@ -61,7 +60,7 @@ describe('ticket events', () => {
       actor,
       changes,
     });
-    const data = presentTicket(toTicketMessage(row, SUPPORT));
+    const data = toTicketJson(row, SUPPORT);
     expect(events.map((event) => event.type)).to.deep.equal(['ticket.updated', 'ticket.status_changed']);
     for (const event of events) {
       expect(event).to.deep.include({

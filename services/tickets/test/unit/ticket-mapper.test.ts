@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { presentTicket, ticketSchema } from '@tix/protos';
+import { ticketSchema } from '@tix/protos';
 import {
+  apiTicket,
   ticketJsonText,
   ticketsJsonBytes,
   toTicketJson,
-  toTicketMessage,
 } from '../../src/tickets/ticket-mapper.js';
 import { PLATFORM, SUPPORT, ticketRow } from './support.js';
 
@@ -52,7 +52,7 @@ describe('ticket mapper', () => {
 
   it('labels every priority', () => {
     const labels = (['low', 'medium', 'high', 'critical'] as const).map(
-      (priority) => toTicketMessage(ticketRow({ priority }), SUPPORT).priority_label,
+      (priority) => toTicketJson(ticketRow({ priority }), SUPPORT).priority_label,
     );
     expect(labels).to.deep.equal(['Low', 'Medium', 'High', 'Critical']);
   });
@@ -67,18 +67,27 @@ describe('ticket mapper', () => {
   });
 
   it('falls back to the slug when the workflow no longer has the status', () => {
-    expect(toTicketMessage(ticketRow({ status: 'open' }), PLATFORM)).to.deep.include({
+    expect(toTicketJson(ticketRow({ status: 'open' }), PLATFORM)).to.deep.include({
       status: 'open',
       status_label: 'open',
       ticket_number: 'PLAT-12',
     });
   });
 
-  it('leaves null columns out of the message (absent proto3 optionals)', () => {
-    const message = toTicketMessage(ticketRow(), SUPPORT);
+  it('shows null columns as null, custom fields as an object (never their JSON text)', () => {
+    const json = toTicketJson(ticketRow({ customFields: { severity: 'high' } }), SUPPORT);
     for (const key of ['description', 'assigned_to', 'updated_by', 'merged_into_id', 'resolution_type'])
-      expect(message).to.not.have.property(key);
-    expect(presentTicket(message).description).to.equal(null);
+      expect(json).to.have.property(key, null);
+    expect(json.custom_fields).to.deep.equal({ severity: 'high' });
+    expect(json).to.not.have.property('custom_fields_json');
+    expect(json).to.not.have.property('merged_into');
+  });
+
+  it('answers one ticket as its JSON text with its id and version beside it (ApiTicket)', () => {
+    const row = ticketRow({ id: 40, version: 3 });
+    const answer = apiTicket(row, SUPPORT);
+    expect([answer.id, answer.version]).to.deep.equal([40, 3]);
+    expect(answer.json.toString('utf8')).to.equal(ticketJsonText(row, SUPPORT));
   });
 
   describe('as JSON text (tickets_json)', () => {
@@ -99,11 +108,81 @@ describe('ticket mapper', () => {
       ticketRow({ status: 'gone', customFields: {}, tags: [] }),
     ];
 
-    it('is byte for byte the JSON of presentTicket of the message, key order included', () => {
-      for (const row of rows) {
-        const expected = JSON.stringify(presentTicket(toTicketMessage(row, SUPPORT)));
-        expect(ticketJsonText(row, SUPPORT)).to.equal(expected);
-      }
+    /** The API's JSON of `rows`, key order included, written out by hand. */
+    const common = {
+      project_id: 7,
+      ticket_type_id: 3,
+      project_ref_id: 12,
+      ticket_number: 'SUP-12',
+      title: 'Printer on fire',
+    };
+    const stamps = {
+      version: 1,
+      created_at: '2026-01-02T03:04:05.678Z',
+      updated_at: '2026-01-02T03:04:05.678Z',
+    };
+    const expected = [
+      {
+        id: 1,
+        ...common,
+        description: null,
+        status: 'open',
+        status_label: 'Open',
+        priority: 'medium',
+        priority_label: 'Medium',
+        assigned_to: null,
+        created_by: 5,
+        updated_by: null,
+        custom_fields: {},
+        source_type: 'api',
+        merged_into_id: null,
+        ...stamps,
+        tags: [],
+        resolution_type: null,
+      },
+      {
+        id: 41,
+        ...common,
+        description: 'Quotes " and \\ and \u2028 and émoji 🔥',
+        status: 'closed',
+        status_label: 'Closed',
+        priority: 'high',
+        priority_label: 'High',
+        assigned_to: 4,
+        created_by: 5,
+        updated_by: 6,
+        custom_fields: { '2': 'integer-like key first', product: 'web', nested: { a: [1, null] }, vip: true },
+        source_type: 'api',
+        merged_into_id: 3,
+        ...stamps,
+        tags: ['hardware', 'b'],
+        resolution_type: 'duplicate',
+        merged_into: 3,
+      },
+      {
+        id: 1,
+        ...common,
+        description: null,
+        status: 'gone',
+        status_label: 'gone',
+        priority: 'medium',
+        priority_label: 'Medium',
+        assigned_to: null,
+        created_by: 5,
+        updated_by: null,
+        custom_fields: {},
+        source_type: 'api',
+        merged_into_id: null,
+        ...stamps,
+        tags: [],
+        resolution_type: null,
+      },
+    ];
+
+    it('is byte for byte the API JSON of the ticket, key order included', () => {
+      rows.forEach((row, index) => {
+        expect(ticketJsonText(row, SUPPORT)).to.equal(JSON.stringify(expected[index]));
+      });
     });
 
     it("parses with the contract's ticket schema in strict mode (no field missing, none unknown)", () => {
@@ -124,9 +203,7 @@ describe('ticket mapper', () => {
 
     it('joins a lane or page into one UTF-8 JSON array, empty ones included', () => {
       const bytes = ticketsJsonBytes(rows, SUPPORT);
-      expect(bytes.toString('utf8')).to.equal(
-        JSON.stringify(rows.map((row) => presentTicket(toTicketMessage(row, SUPPORT)))),
-      );
+      expect(bytes.toString('utf8')).to.equal(JSON.stringify(expected));
       expect(ticketsJsonBytes([], SUPPORT).toString('utf8')).to.equal('[]');
     });
   });
