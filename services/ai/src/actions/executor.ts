@@ -34,7 +34,7 @@ import {
   recordActionEvent,
   type ActionRow,
 } from './action-store.js';
-import { ticketOf } from '../tickets/ticket-json.js';
+import { ticketOf } from '../peers/tickets.js';
 import { planAction, type ActionContext, type TicketState } from './plan-action.js';
 
 export interface ExecutorDeps {

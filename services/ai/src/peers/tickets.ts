@@ -4,7 +4,17 @@
  * not have seen its latest change yet). The one place the ai service reads a ticket, so a change to
  * GetTicket's answer is made here (docs/assistant.md).
  */
-import type { Caller, ServiceClient } from '@tix/kit';
+import { AppError, type Caller, type ServiceClient } from '@tix/kit';
+import type { ticket, TicketJson } from '@tix/protos';
+
+/**
+ * The ticket of a ticket-service answer (the API's JSON, ApiTicket), as the API shows it; a missing
+ * one is the ticket service's fault.
+ */
+export function ticketOf(answer: ticket.ApiTicket__Output | null | undefined): TicketJson {
+  if (!answer) throw AppError.internal('the ticket service answered without the ticket');
+  return JSON.parse(answer.json.toString('utf8')) as TicketJson;
+}
 
 /** What the assistant needs of the ticket service to read a ticket. */
 export type TicketReader = Pick<ServiceClient<'tickets'>, 'GetTicket'>;
@@ -25,9 +35,11 @@ export async function readTicketSubject(
   address: { projectId: number; ticketId: number },
   caller: Caller,
 ): Promise<TicketSubject> {
-  const ticket = await tickets.GetTicket(
-    { project_id: address.projectId, id: address.ticketId },
-    { correlationId: caller.correlationId, principal: caller.principal },
+  const found = ticketOf(
+    await tickets.GetTicket(
+      { project_id: address.projectId, id: address.ticketId },
+      { correlationId: caller.correlationId, principal: caller.principal },
+    ),
   );
-  return { title: ticket.title, description: ticket.description ?? '' };
+  return { title: found.title, description: found.description ?? '' };
 }
