@@ -259,7 +259,10 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
       );
       if (!result.ticket) throw AppError.internal('the ai service answered a revert without the ticket');
       return {
-        spliced: { action: presentAction(result.action), ticket: new RawJson<TicketJson>(result.ticket.json) },
+        spliced: {
+          action: presentAction(result.action),
+          ticket: new RawJson<TicketJson>(result.ticket.json),
+        },
       };
     },
   }),
