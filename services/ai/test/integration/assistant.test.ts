@@ -12,6 +12,7 @@ import { AppError, createServiceClient, type OutgoingContext, type ServiceClient
 import type { DomainEvent, EventType } from '@tix/protos';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { startTestTicketServer, type TestTicketServer } from '@tix/ticket-service/testing';
+import { ticketOf } from '../../src/peers/tickets.js';
 import { startTestAiServer, type TestAiServer } from '../../src/testing.js';
 
 const AGENT = 2;
@@ -109,7 +110,7 @@ describe('the assistant over its corpus', function () {
       id,
       project_id: projectId,
       ticket_type_id: ticketTypeId,
-      ticket_number: created?.ticket_number ?? `SUP-${nextNumber++}`,
+      ticket_number: created ? ticketOf(created).ticket_number : `SUP-${nextNumber++}`,
       title: options.title,
       description: options.description,
       status: 'open',

@@ -6,11 +6,7 @@
  * what the assistant did to this ticket on its own, with Acknowledge and Revert for team leads.
  */
 import { useEffect, useId, useState } from 'preact/hooks';
-import {
-  DEFAULT_SUGGESTION_TONE,
-  SUGGESTION_TONES,
-  type SuggestionTone as Tone,
-} from '@tix/contract';
+import { DEFAULT_SUGGESTION_TONE, SUGGESTION_TONES, type SuggestionTone as Tone } from '@tix/contract';
 import { api, call, isConflict, showError } from '../../api/client';
 import type { components } from '../../generated/api';
 import { can } from '../../session';
