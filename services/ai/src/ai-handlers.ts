@@ -10,6 +10,7 @@ import {
   SOURCE_LIMITS,
 } from '@tix/protos';
 import type { ActionRow } from './actions/action-store.js';
+import { heldBack, type HeldBack } from './actions/plan-action.js';
 import { acknowledgeAction, listActions, revertAction, type ReviewDeps } from './actions/review.js';
 import {
   answerQuestion,
@@ -29,7 +30,8 @@ import {
   type AutonomyDeps,
   type AutonomyView,
 } from './autonomy/autonomy.js';
-import { ensureProjectRows, readGuardrails } from './autonomy/autonomy-store.js';
+import { ensureProjectRows, findGuardrails, readGuardrails } from './autonomy/autonomy-store.js';
+import { defaultGuardrails } from './autonomy/guardrails.js';
 import { evaluate, DEFAULT_THRESHOLD } from './evaluation/evaluate.js';
 import { readTicketSubject } from './peers/tickets.js';
 import { userNames } from './peers/users.js';
@@ -67,7 +69,8 @@ interface PredictionRow {
   outcome_at: Date | null;
 }
 
-function predictionMessage(row: PredictionRow): ai.Prediction {
+/** A Prediction message; `held` when the assistant's own rules hold it back on the ticket now. */
+function predictionMessage(row: PredictionRow, held: HeldBack | null = null): ai.Prediction {
   return {
     id: row.id,
     project_id: row.project_id,
@@ -80,6 +83,7 @@ function predictionMessage(row: PredictionRow): ai.Prediction {
     created_at: row.created_at.toISOString(),
     ...(row.outcome === null ? {} : { outcome: row.outcome }),
     ...(row.outcome_at === null ? {} : { outcome_at: row.outcome_at.toISOString() }),
+    ...(held === null ? {} : { held_back: held }),
   };
 }
 
@@ -266,16 +270,31 @@ export function aiHandlers(
     },
 
     async ListPredictions(request, context) {
-      await readTicketSubject(
+      const ticket = await readTicketSubject(
         deps.tickets,
         { projectId: request.project_id, ticketId: request.ticket_id },
         context,
       );
-      const { rows } = await deps.pool.query<PredictionRow>(
-        `SELECT * FROM ai_predictions WHERE project_id = $1 AND ticket_id = $2 ORDER BY action_type`,
-        [request.project_id, request.ticket_id],
-      );
-      return { predictions: rows.map(predictionMessage) };
+      const [{ rows }, found] = await Promise.all([
+        deps.pool.query<PredictionRow>(
+          `SELECT * FROM ai_predictions WHERE project_id = $1 AND ticket_id = $2 ORDER BY action_type`,
+          [request.project_id, request.ticket_id],
+        ),
+        findGuardrails(deps.pool, request.project_id),
+      ]);
+      // No row yet: the defaults, as the executor reads them.
+      const guardrails = found?.document ?? defaultGuardrails();
+      return {
+        predictions: rows.map((row) =>
+          predictionMessage(
+            row,
+            heldBack(guardrails, ticket, {
+              actionType: row.action_type as AutonomyActionType,
+              value: row.value,
+            }),
+          ),
+        ),
+      };
     },
 
     async RecordPredictionOutcome(request) {

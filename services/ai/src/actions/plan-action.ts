@@ -105,6 +105,27 @@ function outOfScope(guardrails: GuardrailsDocument, ticket: TicketState): string
   return null;
 }
 
+/** Why the assistant's own rules hold a prediction back whatever its mode: it lowers a priority. */
+export type HeldBack = Extract<SkipReason, 'would_downgrade'>;
+
+/**
+ * Whether the assistant's own rules hold `prediction` back for a ticket now at `ticket.priority`,
+ * and why: a lower priority under `never_downgrade`. The planner skips it for this reason, and each
+ * prediction the service lists carries it, so the console does not offer what the assistant would
+ * not do (docs/assistant.md). Unlike the other skip reasons it does not depend on the mode, the
+ * confidence or the caps.
+ */
+export function heldBack(
+  guardrails: GuardrailsDocument,
+  ticket: Pick<TicketState, 'priority'>,
+  prediction: Pick<PredictionToAct, 'actionType' | 'value'>,
+): HeldBack | null {
+  if (prediction.actionType !== 'set_priority' || !guardrails.actions.set_priority.never_downgrade)
+    return null;
+  const value = priorityRank(String(prediction.value));
+  return value !== -1 && value < priorityRank(ticket.priority) ? 'would_downgrade' : null;
+}
+
 /** What the action would write, or why it would not (the type's own rules). */
 function effectOf(
   guardrails: GuardrailsDocument,
@@ -121,8 +142,8 @@ function effectOf(
         return skip('not_allowed', `priority ${value} is not allowed`);
       if (!ticket.priorityDefaulted) return skip('explicit_priority', 'the priority was chosen when filed');
       if (value === ticket.priority) return skip('no_change', `already ${value}`);
-      if (rules.never_downgrade && priorityRank(value) < priorityRank(ticket.priority))
-        return skip('would_downgrade', `${ticket.priority} would become ${value}`);
+      const held = heldBack(guardrails, ticket, prediction);
+      if (held !== null) return skip(held, `${ticket.priority} would become ${value}`);
       return {
         before: { priority: ticket.priority },
         after: { priority: value },

@@ -19,16 +19,21 @@ export function ticketOf(answer: ticket.ApiTicket__Output | null | undefined): T
 /** What the assistant needs of the ticket service to read a ticket. */
 export type TicketReader = Pick<ServiceClient<'tickets'>, 'GetTicket'>;
 
-/** What a suggestion is asked about: the ticket's own words. */
+/**
+ * What a suggestion is asked about: the ticket's own words; and its priority, against which a
+ * prediction is held back (actions/plan-action.ts, heldBack).
+ */
 export interface TicketSubject {
   title: string;
   description: string;
+  priority: string;
 }
 
 /**
- * The ticket's title and description, read as the caller (its principal and correlation id). The
- * ticket service's refusals pass through as they are: NOT_FOUND `Ticket not found` for a ticket
- * that is unknown, deleted or of another project, and its outage as the caller would have seen it.
+ * The ticket's title, description and priority, read as the caller (its principal and correlation
+ * id). The ticket service's refusals pass through as they are: NOT_FOUND `Ticket not found` for a
+ * ticket that is unknown, deleted or of another project, and its outage as the caller would have
+ * seen it.
  */
 export async function readTicketSubject(
   tickets: TicketReader,
@@ -41,5 +46,5 @@ export async function readTicketSubject(
       { correlationId: caller.correlationId, principal: caller.principal },
     ),
   );
-  return { title: found.title, description: found.description ?? '' };
+  return { title: found.title, description: found.description ?? '', priority: found.priority };
 }

@@ -353,6 +353,52 @@ describe('the assistant over its corpus', function () {
     expect(accepted.outcome).to.equal('accepted');
   });
 
+  it('says of each prediction whether the assistant would hold it back on the ticket as it is now', async () => {
+    const heldBackOf = async (ticketId: number) =>
+      Object.fromEntries(
+        (await client.ListPredictions({ project_id: projectId, ticket_id: ticketId })).predictions.map(
+          (prediction) => [prediction.action_type, [JSON.parse(prediction.value_json), prediction.held_back]],
+        ),
+      );
+    // A medium ticket like the low VAT ones: lowering it is held back (never_downgrade, the default).
+    const lower = await ticket({
+      title: 'The VAT number on our invoice is wrong',
+      description: 'Please correct the VAT number on the invoice.',
+    });
+    expect(await heldBackOf(lower)).to.deep.include({
+      set_priority: ['low', 'would_downgrade'],
+      add_tags: [['billing'], undefined],
+      assign: [AGENT, undefined],
+    });
+    // A medium ticket like the high password ones: raising it is not.
+    const raise = await ticket({
+      title: 'Password reset email never arrives',
+      description: 'The reset email did not arrive in my inbox.',
+    });
+    expect((await heldBackOf(raise)).set_priority).to.deep.equal(['high', undefined]);
+    // The ticket's priority as the ticket service has it now (the corpus has not seen the change).
+    await ticketClient.UpdateTicket({ project_id: projectId, id: lower, priority: 'low' }, AS_CUSTOMER);
+    expect((await heldBackOf(lower)).set_priority).to.deep.equal(['low', undefined]);
+    await ticketClient.UpdateTicket({ project_id: projectId, id: lower, priority: 'high' }, AS_CUSTOMER);
+    expect((await heldBackOf(lower)).set_priority).to.deep.equal(['low', 'would_downgrade']);
+    // An admin lets the assistant lower priorities: nothing is held back.
+    const admin: OutgoingContext = { principal: { kind: 'session', user_id: 1, role: 'admin', scopes: [] } };
+    const neverDowngrade = (value: boolean) =>
+      client.UpdateGuardrails(
+        {
+          project_id: projectId,
+          guardrails_json: JSON.stringify({ actions: { set_priority: { never_downgrade: value } } }),
+        },
+        admin,
+      );
+    await neverDowngrade(false);
+    try {
+      expect((await heldBackOf(lower)).set_priority).to.deep.equal(['low', undefined]);
+    } finally {
+      await neverDowngrade(true);
+    }
+  });
+
   it('applies redelivered and out-of-order events once, keeping the newest state', async () => {
     const id = await ticket({ title: 'Export to CSV fails', description: 'The CSV export times out.' });
     const newer = event(

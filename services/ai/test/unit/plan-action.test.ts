@@ -3,6 +3,7 @@ import { seededRandom } from '@tix/support-corpus';
 import { defaultGuardrails, type GuardrailsDocument } from '../../src/autonomy/guardrails.js';
 import {
   duplicateGuard,
+  heldBack,
   planAction,
   type ActionContext,
   type PredictionToAct,
@@ -243,5 +244,38 @@ describe('planning an autonomous action', () => {
       expect(alreadyActedOnTicket).to.equal(false);
     }
     expect(allowed, 'the generated corpus allows some merges').to.be.greaterThan(50);
+  });
+});
+
+describe('holding a prediction back (what the console does not offer)', () => {
+  it('holds back a lower priority under never_downgrade, whatever the mode, for the reason the planner skips it', () => {
+    const shadow = defaultGuardrails();
+    expect(shadow.actions.set_priority.never_downgrade).to.equal(true);
+    expect(heldBack(shadow, { priority: 'high' }, priority('medium'))).to.equal('would_downgrade');
+    expect(heldBack(shadow, { priority: 'critical' }, priority('low'))).to.equal('would_downgrade');
+    const auto = autoGuardrails();
+    const high = ticket({ priority: 'high' });
+    expect(heldBack(auto, high, priority('low'))).to.equal('would_downgrade');
+    expect(planAction(auto, high, priority('low'), context())).to.include({
+      reason: heldBack(auto, high, priority('low')),
+    });
+  });
+
+  it('does not hold back a raise, the same priority, another action type or an unknown value', () => {
+    const guardrails = defaultGuardrails();
+    expect(heldBack(guardrails, { priority: 'medium' }, priority('high'))).to.equal(null);
+    expect(heldBack(guardrails, { priority: 'low' }, priority('critical'))).to.equal(null);
+    expect(heldBack(guardrails, { priority: 'high' }, priority('high'))).to.equal(null);
+    expect(heldBack(guardrails, { priority: 'high' }, priority('urgent'))).to.equal(null);
+    for (const actionType of ['assign', 'add_tags', 'close_duplicate', 'post_internal_note'] as const)
+      expect(heldBack(guardrails, { priority: 'high' }, { actionType, value: 'low' })).to.equal(null);
+  });
+
+  it('holds nothing back with never_downgrade off, and the planner then lowers', () => {
+    const guardrails = autoGuardrails();
+    guardrails.actions.set_priority.never_downgrade = false;
+    const high = ticket({ priority: 'high' });
+    expect(heldBack(guardrails, high, priority('low'))).to.equal(null);
+    expect(planAction(guardrails, high, priority('low'), context())).to.deep.include({ act: true });
   });
 });
