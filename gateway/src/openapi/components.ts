@@ -408,6 +408,15 @@ export const predictionSchema = z
       .string()
       .nullable()
       .meta({ description: '`accepted` once someone applied it; null while nobody has.' }),
+    held_back: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "Why the assistant's own rules hold it back on the ticket as it is now, whatever the mode: " +
+          '`would_downgrade` (a lower priority, while the guardrails say `never_downgrade`); tolerate new ' +
+          'values. Null when nothing holds it back. Offer a prediction to apply only when this is null.',
+      }),
   })
   .openapi('Prediction', {
     description: 'What the assistant would do to a new ticket, recorded without doing it (shadow mode).',

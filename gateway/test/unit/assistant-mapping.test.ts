@@ -189,7 +189,7 @@ describe('assistant presenters', () => {
     );
   });
 
-  it('a prediction: its value parsed from JSON, outcome null until accepted', () => {
+  it('a prediction: its value parsed from JSON, outcome null until accepted, held_back null unless held back', () => {
     const prediction: ai.Prediction__Output = {
       id: '981',
       project_id: 1,
@@ -211,7 +211,16 @@ describe('assistant presenters', () => {
       sources: [sourceJson],
       created_at: '2026-05-02T10:00:01.000Z',
       outcome: null,
+      held_back: null,
     });
+    expect(
+      presentPrediction({
+        ...prediction,
+        action_type: 'set_priority',
+        value_json: '"low"',
+        held_back: 'would_downgrade',
+      }),
+    ).to.deep.include({ value: 'low', held_back: 'would_downgrade' });
     const duplicate = presentPrediction({
       ...prediction,
       action_type: 'close_duplicate',

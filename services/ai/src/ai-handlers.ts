@@ -33,7 +33,7 @@ import {
 import { ensureProjectRows, findGuardrails, readGuardrails } from './autonomy/autonomy-store.js';
 import { defaultGuardrails } from './autonomy/guardrails.js';
 import { evaluate, DEFAULT_THRESHOLD } from './evaluation/evaluate.js';
-import { readTicketSubject } from './peers/tickets.js';
+import { readTicketSubject, type TicketSubject } from './peers/tickets.js';
 import { userNames } from './peers/users.js';
 import { PREVIEW_WINDOW_DAYS, previewThreshold } from './preview/threshold-preview.js';
 import { searchTickets } from './search/search-tickets.js';
@@ -70,7 +70,7 @@ interface PredictionRow {
 }
 
 /** A Prediction message; `held` when the assistant's own rules hold it back on the ticket now. */
-function predictionMessage(row: PredictionRow, held: HeldBack | null = null): ai.Prediction {
+function predictionMessage(row: PredictionRow, held: HeldBack | null): ai.Prediction {
   return {
     id: row.id,
     project_id: row.project_id,
@@ -168,6 +168,21 @@ export function aiHandlers(
     );
   const configured =
     deps.llm === null ? RETRIEVAL_PROVIDER : { kind: 'openai', model: deps.llm.model, external: true };
+  /** The rows' messages, each held back or not by the project's guardrails on `ticket` as it is now. */
+  const predictionMessages = async (
+    projectId: number,
+    ticket: Pick<TicketSubject, 'priority'>,
+    rows: readonly PredictionRow[],
+  ): Promise<ai.Prediction[]> => {
+    // No row yet: the defaults, as the executor reads them.
+    const guardrails = (await findGuardrails(deps.pool, projectId))?.document ?? defaultGuardrails();
+    return rows.map((row) =>
+      predictionMessage(
+        row,
+        heldBack(guardrails, ticket, { actionType: row.action_type as AutonomyActionType, value: row.value }),
+      ),
+    );
+  };
   return {
     async SuggestReply(request, context) {
       const subject = await readTicketSubject(
@@ -275,37 +290,33 @@ export function aiHandlers(
         { projectId: request.project_id, ticketId: request.ticket_id },
         context,
       );
-      const [{ rows }, found] = await Promise.all([
-        deps.pool.query<PredictionRow>(
-          `SELECT * FROM ai_predictions WHERE project_id = $1 AND ticket_id = $2 ORDER BY action_type`,
-          [request.project_id, request.ticket_id],
-        ),
-        findGuardrails(deps.pool, request.project_id),
-      ]);
-      // No row yet: the defaults, as the executor reads them.
-      const guardrails = found?.document ?? defaultGuardrails();
-      return {
-        predictions: rows.map((row) =>
-          predictionMessage(
-            row,
-            heldBack(guardrails, ticket, {
-              actionType: row.action_type as AutonomyActionType,
-              value: row.value,
-            }),
-          ),
-        ),
-      };
+      const { rows } = await deps.pool.query<PredictionRow>(
+        `SELECT * FROM ai_predictions WHERE project_id = $1 AND ticket_id = $2 ORDER BY action_type`,
+        [request.project_id, request.ticket_id],
+      );
+      return { predictions: await predictionMessages(request.project_id, ticket, rows) };
     },
 
-    async RecordPredictionOutcome(request) {
+    async RecordPredictionOutcome(request, context) {
       if (request.outcome !== 'accepted') throw AppError.validation({ outcome: ['must be accepted'] });
+      const { rows: found } = await deps.pool.query<{ ticket_id: number }>(
+        'SELECT ticket_id FROM ai_predictions WHERE project_id = $1 AND id = $2',
+        [request.project_id, request.id],
+      );
+      if (found[0] === undefined) throw AppError.notFound('Prediction not found');
+      // The answer is held back or not as the list says: on the ticket as it is now.
+      const ticket = await readTicketSubject(
+        deps.tickets,
+        { projectId: request.project_id, ticketId: found[0].ticket_id },
+        context,
+      );
       const { rows } = await deps.pool.query<PredictionRow>(
         `UPDATE ai_predictions SET outcome = $3, outcome_at = coalesce(outcome_at, now())
           WHERE project_id = $1 AND id = $2 RETURNING *`,
         [request.project_id, request.id, request.outcome],
       );
       if (rows[0] === undefined) throw AppError.notFound('Prediction not found');
-      return predictionMessage(rows[0]);
+      return (await predictionMessages(request.project_id, ticket, rows))[0]!;
     },
 
     async Evaluate(request) {

@@ -57,6 +57,7 @@ export interface PredictionJson {
   sources: SourceJson[];
   created_at: string;
   outcome: string | null;
+  held_back: string | null;
 }
 
 function providerOf(provider: ai.Provider__Output | null): ai.Provider__Output {
@@ -173,5 +174,6 @@ export function presentPrediction(message: ai.Prediction__Output): PredictionJso
     sources: message.sources.map(presentSource),
     created_at: message.created_at,
     outcome: message.outcome ?? null,
+    held_back: message.held_back ?? null,
   };
 }

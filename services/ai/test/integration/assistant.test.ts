@@ -397,6 +397,15 @@ describe('the assistant over its corpus', function () {
     } finally {
       await neverDowngrade(true);
     }
+    // Accepting answers the prediction as the list does.
+    const listed = (await client.ListPredictions({ project_id: projectId, ticket_id: lower })).predictions;
+    const priority = listed.find((prediction) => prediction.action_type === 'set_priority')!;
+    const accepted = await client.RecordPredictionOutcome({
+      project_id: projectId,
+      id: priority.id,
+      outcome: 'accepted',
+    });
+    expect(accepted).to.deep.include({ held_back: 'would_downgrade', outcome: 'accepted' });
   });
 
   it('applies redelivered and out-of-order events once, keeping the newest state', async () => {
@@ -584,8 +593,16 @@ describe('the assistant over its corpus', function () {
 
     it('answers 404 Ticket not found for a deleted ticket the corpus still holds', async () => {
       const open = await ticket({ title: 'Reset password mail not received', description: 'Never arrived.' });
+      const [prediction] = (await client.ListPredictions({ project_id: projectId, ticket_id: open }))
+        .predictions;
       await ticketClient.DeleteTicket({ project_id: projectId, id: open }, AS_CUSTOMER);
       expect(await askAbout(open)).to.deep.equal([ticketNotFound, ticketNotFound, ticketNotFound]);
+      // Accepting one of its predictions reads the ticket too (held_back is computed on it).
+      expect(
+        await refused(
+          client.RecordPredictionOutcome({ project_id: projectId, id: prediction!.id, outcome: 'accepted' }),
+        ),
+      ).to.deep.equal(ticketNotFound);
     });
 
     it("answers 404 Ticket not found for another project's ticket, and for one that never was", async () => {
