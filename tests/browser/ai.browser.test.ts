@@ -229,18 +229,23 @@ describe('the assistant in the console', function () {
     }, 5_000);
   });
 
-  it('in the ticket view: inserts a suggested reply into the composer and applies a prediction in one click', async () => {
-    // A VAT ticket: the assistant predicts low, which it may not set itself (never_downgrade), so it stays
-    // a prediction for a person to apply.
-    const ticket = await createTicket<Ticket>(customerKey, {
-      ticket_type_id: typeId,
-      title: 'Invoice shows the wrong VAT number again',
-      description: 'Our invoice lists an old VAT number for the company.',
-    });
-    await eventually(async () => {
+  /** Waits until the assistant has recorded its predictions for `ticket`. */
+  const predicted = (ticket: Ticket) =>
+    eventually(async () => {
       const response = await agent.call('GET', inProject(`/ai/predictions?ticket_id=${ticket.id}`));
       return response.status === 200 && response.body.data.predictions.length > 0;
     }, ARRIVAL_MS * 2);
+
+  it('in the ticket view: inserts a suggested reply into the composer and applies a prediction in one click', async () => {
+    // A checkout failure filed as low: the assistant predicts high, which it does not set itself on a
+    // priority chosen when filed, so it stays a prediction for a person to apply.
+    const ticket = await createTicket<Ticket>(customerKey, {
+      ticket_type_id: typeId,
+      title: 'Checkout fails with card declined, filed as low',
+      description: 'Every card is declined at checkout and customers cannot pay for their orders.',
+      priority: 'low',
+    });
+    await predicted(ticket);
     const { page } = await signInAs('agent', inProject(`/tickets/${ticket.id}`));
     const panel = page.getByRole('complementary', { name: 'Assistant' });
     await panel.getByRole('button', { name: 'Suggest reply' }).click();
@@ -252,12 +257,36 @@ describe('the assistant in the console', function () {
     const composer = page.getByRole('form', { name: 'Add a comment' }).locator('textarea');
     expect(await composer.inputValue()).to.contain(text);
 
-    const apply = panel.getByRole('button', { name: 'Apply: Priority low' });
+    const apply = panel.getByRole('button', { name: 'Apply: Priority high' });
     await apply.click();
     await panel.locator('.ai-outcome').first().waitFor();
-    expect((await getTicket(ticket.id)).priority).to.equal('low');
+    expect((await getTicket(ticket.id)).priority).to.equal('high');
     await expectAccessible(page);
     await screenshot(page, 'ticket-assistant-panel');
+  });
+
+  it('does not offer a lower priority on a High ticket: the assistant never lowers one on its own', async () => {
+    // A VAT ticket filed as high: the assistant predicts low, which never_downgrade holds back.
+    const ticket = await createTicket<Ticket>(customerKey, {
+      ticket_type_id: typeId,
+      title: 'Invoice shows the wrong VAT number, filed as high',
+      description: 'Our invoice lists an old VAT number for the company.',
+      priority: 'high',
+    });
+    await predicted(ticket);
+    const { page } = await signInAs('agent', inProject(`/tickets/${ticket.id}`));
+    const panel = page.getByRole('complementary', { name: 'Assistant' });
+    const lower = panel
+      .locator('.ai-prediction')
+      .filter({ has: page.locator('strong', { hasText: 'Priority low' }) });
+    await lower.waitFor();
+    expect(await lower.locator('[data-held-back]').textContent()).to.equal(
+      'The assistant does not lower a priority on its own.',
+    );
+    expect(await lower.getByRole('button').count(), 'no Apply for it').to.equal(0);
+    expect(await panel.getByRole('button', { name: 'Apply: Priority low' }).count()).to.equal(0);
+    expect((await getTicket(ticket.id)).priority).to.equal('high');
+    await expectAccessible(page);
   });
 
   it('searches tickets and answers a question from resolved tickets, accessibly', async () => {

@@ -2,7 +2,8 @@
  * The assistant beside a ticket (agents and above): whether suggestions are available and how many of
  * the hourly quota are left; "Suggest reply" with its tone, confidence and source tickets, and
  * "Insert into composer"; the ticket's predictions, each applied in one click as an ordinary ticket
- * change under `version` (then POST /ai/predictions/{id}/accept, which keeps the track record); and
+ * change under `version` (then POST /ai/predictions/{id}/accept, which keeps the track record), except
+ * one the assistant's own rules hold back (`held_back`), shown with the reason and not offered; and
  * what the assistant did to this ticket on its own, with Acknowledge and Revert for team leads.
  */
 import { useEffect, useId, useState } from 'preact/hooks';
@@ -48,6 +49,17 @@ const REASONS: Record<string, string> = {
 
 function reasonText(reason: string | null | undefined): string {
   return reason ? (REASONS[reason] ?? reason.replace(/_/g, ' ')) : '';
+}
+
+/** Why a prediction is not offered: what the assistant's own rules would not do (`held_back`). */
+const HELD_BACK: Record<string, string> = {
+  would_downgrade: 'The assistant does not lower a priority on its own.',
+};
+
+function heldBackText(heldBack: string): string {
+  return (
+    HELD_BACK[heldBack] ?? `The assistant would not do this on its own (${heldBack.replace(/_/g, ' ')}).`
+  );
 }
 
 function loadAvailability(projectId: number, ticketId: number) {
@@ -289,7 +301,8 @@ function Predictions({
       .then((answer) => setPredictions(answer.predictions))
       .catch(showError);
   }
-  useEffect(reload, [ticket.id, projectId]);
+  // Whether a prediction is held back depends on the ticket as it is now: a change moves the version.
+  useEffect(reload, [ticket.id, ticket.version, projectId]);
   useEffect(() => {
     call(api.GET('/users'))
       .then((answer) => setUsers(new Map(answer.users.map((user) => [user.id, user]))))
@@ -337,6 +350,7 @@ function Predictions({
           {predictions.map((prediction) => {
             const applicable =
               prediction.outcome === null &&
+              prediction.held_back === null &&
               (predictionChange(prediction, ticket) !== null || duplicateTarget(prediction) !== null);
             const text = predictionText(prediction, users);
             return (
@@ -350,6 +364,10 @@ function Predictions({
                 {prediction.rationale && <p class="muted">{prediction.rationale}</p>}
                 {prediction.outcome ? (
                   <p class="ai-outcome">{prediction.outcome.replace(/_/g, ' ')}</p>
+                ) : prediction.held_back !== null ? (
+                  <p class="muted" data-held-back={prediction.held_back}>
+                    {heldBackText(prediction.held_back)}
+                  </p>
                 ) : (
                   applicable &&
                   can('tickets.write') && (
