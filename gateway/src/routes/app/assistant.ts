@@ -23,7 +23,6 @@ import {
 import { EXAMPLES } from '../../openapi/examples.js';
 import { json } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
-import type { RequiredServices } from '../../services.js';
 import { defineOperation, type HandlerInput, type Operation } from '../operation.js';
 import {
   AUTONOMY_KILLED,
