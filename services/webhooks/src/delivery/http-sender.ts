@@ -25,6 +25,11 @@ export interface AttemptRequest {
   headers: Record<string, string>;
   body: Buffer;
   timeoutMs: number;
+  /**
+   * The whole attempt's timeout, which a timeout's error names, when `timeoutMs` is only what is
+   * left of it (the target was vetted first); `timeoutMs` otherwise.
+   */
+  attemptTimeoutMs?: number;
   /** Aborts the attempt (shutdown past its grace period). */
   signal?: AbortSignal;
 }
@@ -97,7 +102,7 @@ export function createHttpSender(options: { maxSocketsPerHost: number }): HttpSe
       });
       const timer = setTimeout(() => {
         if (answered) answered();
-        outgoing.destroy(new Error(`timeout after ${request.timeoutMs} ms`));
+        outgoing.destroy(new Error(`timeout after ${request.attemptTimeoutMs ?? request.timeoutMs} ms`));
       }, request.timeoutMs);
       const onAbort = () => outgoing.destroy(new Error('aborted: the service is shutting down'));
       if (request.signal?.aborted) onAbort();

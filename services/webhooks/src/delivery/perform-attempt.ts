@@ -94,6 +94,7 @@ export async function performAttempt(
       }),
       body: delivery.body,
       timeoutMs: Math.max(1, Math.round(deps.timeoutMs - (performance.now() - started))),
+      attemptTimeoutMs: deps.timeoutMs,
       ...(signal ? { signal } : {}),
     });
     responseCode = sent.responseCode;
