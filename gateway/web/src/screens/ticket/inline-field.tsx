@@ -5,7 +5,7 @@
  * toast. Focus goes back to the Edit button when the form closes.
  */
 import type { ComponentChildren, JSX } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { fieldErrorsOf, showError } from '../../api/client';
 import { Button } from '../../ui/button';
 
@@ -42,7 +42,9 @@ export function InlineField<T>({
   const wasEditing = useRef(false);
   const editing = draft !== null;
 
-  useEffect(() => {
+  // In the same task as the render that shows the button or the form again (a layout effect), so
+  // focus never lags behind what the reader sees.
+  useLayoutEffect(() => {
     if (editing) form.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
     else if (wasEditing.current) editButton.current?.focus();
     wasEditing.current = editing;
