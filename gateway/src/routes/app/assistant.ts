@@ -323,7 +323,9 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
     summary: 'Record that a prediction was applied',
     description:
       'Records the prediction as `accepted` once you applied it (the change itself is made as any other), so ' +
-      `its track record counts it. 404 \`${PREDICTION_NOT_FOUND_MESSAGE}\` for a prediction outside the project.`,
+      `its track record counts it. 404 \`${PREDICTION_NOT_FOUND_MESSAGE}\` for a prediction outside the project; ` +
+      '404 `Ticket not found` when its ticket was deleted (the answer says whether the prediction is held back ' +
+      'on the ticket as it is now, which needs the ticket).',
     success: json(200, 'The prediction, accepted.', z.object({ prediction: predictionSchema }), {
       prediction: { ...EXAMPLES.prediction, outcome: 'accepted' },
     }),
