@@ -6,9 +6,11 @@
  * - roles, scopes and the role table (principal.ts);
  * - the domain-event catalogue and the event types a webhook may subscribe to (events.ts);
  * - console addresses other processes hand out (links.ts);
+ * - the assistant's guardrails document, its bounds and defaults (guardrails.ts);
  * - the zod schemas of the public resources (resources/*), whose output types are the JSON the API sends.
  */
 export * from './events.js';
+export * from './guardrails.js';
 export * from './links.js';
 export * from './principal.js';
 export * from './vocabulary.js';
