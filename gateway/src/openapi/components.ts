@@ -9,6 +9,7 @@ import {
   attachmentSchema as attachmentResource,
   commentSchema as commentResource,
   CUSTOM_FIELD_TYPES,
+  guardrailsSchema as guardrailsResource,
   idField as id,
   SUBSCRIBABLE_EVENT_TYPES,
   ticketSchema as ticketResource,
@@ -129,6 +130,12 @@ export const commentSchema = commentResource.meta({ id: 'Comment', examples: [EX
 export const attachmentSchema = attachmentResource.meta({
   id: 'Attachment',
   examples: [EXAMPLES.attachment],
+});
+
+/** A project's guardrails, declared in the contract; named here, with the example GET shows. */
+export const guardrailsSchema = guardrailsResource.meta({
+  id: 'Guardrails',
+  examples: [EXAMPLES.guardrails],
 });
 
 const webhookShape = {
@@ -550,6 +557,7 @@ export const COMPONENT_SCHEMAS: Record<string, z.ZodType> = {
   Ticket: ticketSchema,
   Comment: commentSchema,
   Attachment: attachmentSchema,
+  Guardrails: guardrailsSchema,
   Webhook: webhookSchema,
   CreatedWebhook: createdWebhookSchema,
   DeliveryAttempt: deliveryAttemptSchema,

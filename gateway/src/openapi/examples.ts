@@ -14,6 +14,8 @@ import {
   type ai,
   type attachment,
   type comment,
+  defaultGuardrails,
+  type Guardrails,
   type lookup,
   type TicketJson,
   type webhook,
@@ -242,12 +244,22 @@ const predictionMessage: ai.Prediction__Output = {
   created_at: CREATED_AT,
 };
 
+/** A project's guardrails as GET shows them: the defaults, with set_priority suggested. */
+const guardrails: Guardrails = {
+  version: 7,
+  ...defaultGuardrails(),
+  updated_at: '2025-03-14T08:00:00.000Z',
+  updated_by: { id: 3, name: 'Ada' },
+};
+guardrails.actions.set_priority.mode = 'suggest';
+
 /** One example of every resource, exactly as the gateway presents it. */
 export const EXAMPLES = {
   project: presentProject(projectMessage),
   ticketType: presentTicketType(ticketTypeMessage),
   user: presentUser(userMessage),
   ticket: ticketJson,
+  guardrails,
   mergedTicket: {
     ...ticketJson,
     id: 43,

@@ -457,6 +457,7 @@ describe('the OpenAPI document', () => {
       ['Ticket', EXAMPLES.mergedTicket],
       ['Comment', EXAMPLES.comment],
       ['Attachment', EXAMPLES.attachment],
+      ['Guardrails', EXAMPLES.guardrails],
       ['Webhook', EXAMPLES.webhook],
       ['CreatedWebhook', EXAMPLES.createdWebhook],
       ['Delivery', EXAMPLES.delivery],

@@ -5,10 +5,11 @@
  * project's statuses and types, unknown keys) are the ai service's to judge, by dotted path.
  */
 import { z } from 'zod';
-import { AUTONOMY_TEXT_LIMITS } from '@tix/protos';
+import { AUTONOMY_TEXT_LIMITS, THRESHOLD_RANGE } from '@tix/protos';
 import { integerField, requiredTextField } from '../../http/schema-fields.js';
 import { z as openapi } from '../../resources/zod-openapi.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
+import { guardrailsSchema } from '../../openapi/components.js';
 
 /** Characters of the reason given for a kill or a clear (the ai service checks the same bound). */
 
@@ -24,7 +25,8 @@ export const updateGuardrailsBody = z.looseObject(
     }).optional(),
     actions: guardrailsPart(
       'Per action type (`set_priority`, `assign`, `add_tags`, `close_duplicate`, `post_internal_note`, ' +
-        '`send_reply`): `mode` (`off`, `suggest`, `auto`), `threshold` (0.5 to 0.99; send_reply from 0.9) ' +
+        '`send_reply`): `mode` (`off`, `suggest`, `auto`), `threshold` ' +
+        `(${THRESHOLD_RANGE.min} to ${THRESHOLD_RANGE.max}; send_reply from ${THRESHOLD_RANGE.sendReplyMin}) ` +
         'and its own limits.',
     ),
     scope: guardrailsPart(
@@ -93,10 +95,9 @@ export const autonomySchema = openapi.object({
       .array(openapi.string())
       .meta({ description: 'Action types auto-paused for their revert rate.' }),
   }),
-  guardrails: openapi.record(openapi.string(), openapi.unknown()).nullable().meta({
-    description:
-      'version, actions, scope, limits, review, auto_pause, updated_at, updated_by; null without a project.',
-  }),
+  guardrails: openapi
+    .union([guardrailsSchema, openapi.null()])
+    .meta({ description: "The project's guardrails; null without a project." }),
   stats_24h: openapi
     .object({
       predictions: openapi.number().int(),

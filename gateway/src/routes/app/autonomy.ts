@@ -7,6 +7,7 @@
  */
 import { AppError } from '@tix/kit';
 import type { ai } from '@tix/protos';
+import { EXAMPLES } from '../../openapi/examples.js';
 import { json } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
 import { defineOperation, type Operation } from '../operation.js';
@@ -66,28 +67,7 @@ const AUTONOMY_EXAMPLE = {
     cleared_by: { id: 3, name: 'Ada' },
   },
   status: { effective: 'active', paused_actions: [] },
-  guardrails: {
-    version: 7,
-    actions: {
-      set_priority: {
-        mode: 'suggest',
-        threshold: 0.85,
-        allowed_values: ['low', 'medium', 'high'],
-        never_downgrade: true,
-      },
-      assign: { mode: 'off', threshold: 0.9, allowed_user_ids: null, max_open_per_user: 25 },
-      add_tags: { mode: 'off', threshold: 0.8, allowed_tags: null },
-      close_duplicate: { mode: 'off', threshold: 0.95, max_age_days: 14, require_same_type: true },
-      post_internal_note: { mode: 'off', threshold: 0.6 },
-      send_reply: { mode: 'off', threshold: 0.97 },
-    },
-    scope: { ticket_type_ids: null, statuses: null, exclude_tags: [], exclude_priorities: ['critical'] },
-    limits: { max_actions_per_hour: 60, max_actions_per_ticket: 3 },
-    review: { sample_rate: 1, always_review_below: 0.9 },
-    auto_pause: { revert_rate: 0.2, min_actions: 10, window_hours: 24 },
-    updated_at: '2025-03-14T08:00:00.000Z',
-    updated_by: { id: 3, name: 'Ada' },
-  },
+  guardrails: EXAMPLES.guardrails,
   stats_24h: { predictions: 140, executed: 0, acknowledged: 0, reverted: 0, pending_review: 0 },
 };
 

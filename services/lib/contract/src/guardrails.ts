@@ -132,7 +132,7 @@ function listSetting(item: z.ZodType, what: string, options = { nullable: false 
       error: 'must not repeat an item',
       when: isList,
     })
-    .meta({ description: `At most ${GUARDRAIL_LIMITS.listItems} distinct items.` });
+    .meta({ maxItems: GUARDRAIL_LIMITS.listItems, uniqueItems: true });
   return options.nullable ? list.nullable() : list;
 }
 
@@ -156,7 +156,7 @@ const idItem = () => {
     .min(1, { error: message })
     .max(MAX_INT32, { error: message })
     .refine(Number.isInteger, { error: message })
-    .meta({ type: 'integer' });
+    .meta({ type: 'integer', minimum: 1, maximum: MAX_INT32 });
 };
 
 /** Passes when the item had no problem yet and `known` holds it (the project's own vocabulary). */
