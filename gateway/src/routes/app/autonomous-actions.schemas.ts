@@ -10,6 +10,7 @@ import {
   AUTONOMY_ACTION_TYPES,
   AUTONOMY_TEXT_LIMITS,
   MAX_INT32,
+  PREVIEW_LIMITS,
 } from '@tix/protos';
 import {
   enumParam,
@@ -22,7 +23,6 @@ import {
 import { aiProviderSchema, confidenceFields, paginationSchema } from '../../openapi/components.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
 
-export const PREVIEW_LIMITS = { minThreshold: 0.5, maxThreshold: 0.99, maxWindowDays: 180, windowDays: 30 };
 export const INVALID_ACTION_ID_MESSAGE = 'Invalid action id';
 
 // ---- pieces ---------------------------------------------------------------------------------------

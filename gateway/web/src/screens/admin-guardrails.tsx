@@ -30,10 +30,6 @@ import { ThresholdPreview } from './ai/threshold-preview';
 type User = components['schemas']['User'];
 type TicketType = components['schemas']['TicketType'];
 
-function guardrailsOf(autonomy: Autonomy): Guardrails | null {
-  return (autonomy.guardrails as Guardrails | null) ?? null;
-}
-
 export default function GuardrailsScreen() {
   const project = currentProject.value;
   const [autonomy, setAutonomy] = useState<Autonomy | null>(null);
@@ -47,7 +43,7 @@ export default function GuardrailsScreen() {
 
   function show(next: Autonomy) {
     setAutonomy(next);
-    const guardrails = guardrailsOf(next);
+    const guardrails = next.guardrails;
     setSaved(guardrails);
     setDraft(guardrails);
   }
@@ -95,7 +91,7 @@ export default function GuardrailsScreen() {
         } catch (error) {
           if (!isConflict(error)) throw error;
           const latest = await loadAutonomy(project.id);
-          const theirs = guardrailsOf(latest);
+          const theirs = latest.guardrails;
           if (!theirs) throw error;
           const choice = await askConflict({
             title: 'The guardrails changed',

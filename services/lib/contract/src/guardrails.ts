@@ -76,6 +76,14 @@ export function guardrailBound(path: string): NumberBound | undefined {
     : undefined;
 }
 
+/** What a threshold preview may be asked: a threshold in the admin's range, and up to 180 days back. */
+export const PREVIEW_LIMITS = {
+  minThreshold: THRESHOLD_RANGE.min,
+  maxThreshold: THRESHOLD_RANGE.max,
+  maxWindowDays: 180,
+  windowDays: 30,
+} as const;
+
 /** Keys of the guardrails object that are read-only (shown by GET, ignored in an update). */
 export const READ_ONLY_KEYS = ['version', 'updated_at', 'updated_by'] as const;
 

@@ -4,6 +4,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useId } from 'preact/hooks';
+import { GUARDRAIL_BOUNDS, guardrailBound, thresholdBound } from '@tix/contract';
 import type { components } from '../../generated/api';
 import type { Project } from '../../projects';
 import { ACTION_TYPES, actionLabel, type ActionType } from './format';
@@ -35,24 +36,20 @@ function described(id: string, hint: string | undefined, messages: string[] | un
   );
 }
 
+/** A number input; its range and step are the contract's for `path`. */
 function NumberSetting({
   form,
   path,
   label,
-  min,
-  max,
-  step,
   hint,
 }: {
   form: FormState;
   path: string;
   label: string;
-  min: number;
-  max: number;
-  step: number;
   hint?: string;
 }) {
   const id = useId();
+  const { min, max, step } = guardrailBound(path)!;
   const value = getAt(form.draft, path);
   const messages = form.errors[path];
   return (
@@ -260,7 +257,7 @@ const priorityOptions = PRIORITIES.map((value) => ({
 
 function ActionSettings({ form, type, users }: { form: FormState; type: ActionType; users: User[] }) {
   const base = `actions.${type}`;
-  const floor = type === 'send_reply' ? 0.9 : 0.5;
+  const threshold = thresholdBound(type);
   return (
     <Group title={actionLabel(type)}>
       <ModeSetting form={form} path={`${base}.mode`} label="Mode" />
@@ -268,10 +265,7 @@ function ActionSettings({ form, type, users }: { form: FormState; type: ActionTy
         form={form}
         path={`${base}.threshold`}
         label="Threshold"
-        min={floor}
-        max={0.99}
-        step={0.01}
-        hint={`Confidence from which it applies, ${floor} to 0.99`}
+        hint={`Confidence from which it applies, ${threshold.min} to ${threshold.max}`}
       />
       {type === 'set_priority' && (
         <>
@@ -297,9 +291,6 @@ function ActionSettings({ form, type, users }: { form: FormState; type: ActionTy
             form={form}
             path={`${base}.max_open_per_user`}
             label="Most open tickets per person"
-            min={1}
-            max={1000}
-            step={1}
           />
         </>
       )}
@@ -318,9 +309,6 @@ function ActionSettings({ form, type, users }: { form: FormState; type: ActionTy
             form={form}
             path={`${base}.max_age_days`}
             label="Original at most this many days old"
-            min={1}
-            max={90}
-            step={1}
           />
           <CheckboxSetting
             form={form}
@@ -332,6 +320,8 @@ function ActionSettings({ form, type, users }: { form: FormState; type: ActionTy
     </Group>
   );
 }
+
+const sampleRate = GUARDRAIL_BOUNDS['review.sample_rate'];
 
 /** Every setting of the guardrails, grouped as the document is. */
 export function GuardrailsFields({
@@ -379,67 +369,22 @@ export function GuardrailsFields({
         />
       </Group>
       <Group title="Limits">
-        <NumberSetting
-          form={form}
-          path="limits.max_actions_per_hour"
-          label="Actions per hour at most"
-          min={0}
-          max={10000}
-          step={1}
-        />
-        <NumberSetting
-          form={form}
-          path="limits.max_actions_per_ticket"
-          label="Actions per ticket at most"
-          min={0}
-          max={20}
-          step={1}
-        />
+        <NumberSetting form={form} path="limits.max_actions_per_hour" label="Actions per hour at most" />
+        <NumberSetting form={form} path="limits.max_actions_per_ticket" label="Actions per ticket at most" />
       </Group>
       <Group title="Review">
         <NumberSetting
           form={form}
           path="review.sample_rate"
           label="Share of actions reviewed"
-          min={0}
-          max={1}
-          step={0.05}
-          hint="0 to 1; 1 reviews every action"
+          hint={`${sampleRate.min} to ${sampleRate.max}; 1 reviews every action`}
         />
-        <NumberSetting
-          form={form}
-          path="review.always_review_below"
-          label="Always review below confidence"
-          min={0}
-          max={1}
-          step={0.01}
-        />
+        <NumberSetting form={form} path="review.always_review_below" label="Always review below confidence" />
       </Group>
       <Group title="Auto-pause">
-        <NumberSetting
-          form={form}
-          path="auto_pause.revert_rate"
-          label="Pause a type at this revert rate"
-          min={0}
-          max={1}
-          step={0.05}
-        />
-        <NumberSetting
-          form={form}
-          path="auto_pause.min_actions"
-          label="From this many actions"
-          min={1}
-          max={10000}
-          step={1}
-        />
-        <NumberSetting
-          form={form}
-          path="auto_pause.window_hours"
-          label="Over the last hours"
-          min={1}
-          max={720}
-          step={1}
-        />
+        <NumberSetting form={form} path="auto_pause.revert_rate" label="Pause a type at this revert rate" />
+        <NumberSetting form={form} path="auto_pause.min_actions" label="From this many actions" />
+        <NumberSetting form={form} path="auto_pause.window_hours" label="Over the last hours" />
       </Group>
     </>
   );

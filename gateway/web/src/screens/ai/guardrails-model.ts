@@ -4,42 +4,15 @@
  * names), and the partial update of what the admin changed (objects by key; lists and values whole),
  * so that a 409 can re-apply exactly those changes on top of someone else's.
  */
-import type { ActionType } from './format';
+import { READ_ONLY_KEYS } from '@tix/contract';
+import type { components } from '../../generated/api';
 
-export type Mode = 'off' | 'suggest' | 'auto';
-export const MODES: Mode[] = ['off', 'suggest', 'auto'];
-export { TICKET_PRIORITIES as PRIORITIES } from '@tix/contract';
-
-interface ActionBase {
-  mode: Mode;
-  threshold: number;
-}
-
-export interface Guardrails {
-  version: number;
-  actions: {
-    set_priority: ActionBase & { allowed_values: string[]; never_downgrade: boolean };
-    assign: ActionBase & { allowed_user_ids: number[] | null; max_open_per_user: number };
-    add_tags: ActionBase & { allowed_tags: string[] | null };
-    close_duplicate: ActionBase & { max_age_days: number; require_same_type: boolean };
-    post_internal_note: ActionBase;
-    send_reply: ActionBase;
-  } & Record<ActionType, ActionBase>;
-  scope: {
-    ticket_type_ids: number[] | null;
-    statuses: string[] | null;
-    exclude_tags: string[];
-    exclude_priorities: string[];
-  };
-  limits: { max_actions_per_hour: number; max_actions_per_ticket: number };
-  review: { sample_rate: number; always_review_below: number };
-  auto_pause: { revert_rate: number; min_actions: number; window_hours: number };
-  updated_at?: string | null;
-  updated_by?: { id: number; name: string } | null;
-}
+/** The guardrails as GET shows them (the contract's schema, through the OpenAPI document). */
+export type Guardrails = components['schemas']['Guardrails'];
+export { ACTION_MODES as MODES, TICKET_PRIORITIES as PRIORITIES } from '@tix/contract';
 
 /** Keys GET shows that an update ignores. */
-const READ_ONLY = new Set(['version', 'updated_at', 'updated_by']);
+const READ_ONLY = new Set<string>(READ_ONLY_KEYS);
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -5,6 +5,7 @@
  * by value. A preview computed by backtest (too few labelled decisions) says so, in words and style.
  */
 import { useEffect, useId, useState } from 'preact/hooks';
+import { defaultGuardrails, PREVIEW_LIMITS, thresholdBound } from '@tix/contract';
 import { api, call, fieldErrorsOf, showError } from '../../api/client';
 import type { operations } from '../../generated/api';
 import { Loading } from '../../ui/empty-state';
@@ -19,7 +20,7 @@ type Preview = Awaited<ReturnType<typeof loadPreview>>;
 type Point = Preview['curve'][number];
 
 const CHART = { width: 520, height: 280, left: 48, right: 16, top: 16, bottom: 40 } as const;
-const X_MIN = 0.5;
+const X_MIN = PREVIEW_LIMITS.minThreshold;
 const X_MAX = 1;
 
 const x = (threshold: number) =>
@@ -248,6 +249,9 @@ function PreviewTables({ preview }: { preview: Preview }) {
   );
 }
 
+/** The threshold an action type starts with (the guardrails' defaults). */
+const defaultThreshold = (type: ActionType) => defaultGuardrails().actions[type].threshold;
+
 export function ThresholdPreview({
   projectId,
   currentThresholds,
@@ -256,8 +260,10 @@ export function ThresholdPreview({
   currentThresholds: Partial<Record<ActionType, number>>;
 }) {
   const [type, setType] = useState<ActionType>('set_priority');
-  const [threshold, setThreshold] = useState<string>(String(currentThresholds.set_priority ?? 0.85));
-  const [days, setDays] = useState('30');
+  const [threshold, setThreshold] = useState<string>(
+    String(currentThresholds.set_priority ?? defaultThreshold('set_priority')),
+  );
+  const [days, setDays] = useState(String(PREVIEW_LIMITS.windowDays));
   const [preview, setPreview] = useState<Preview | null>(null);
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [loading, setLoading] = useState(false);
@@ -301,7 +307,7 @@ export function ThresholdPreview({
             onChange={(event) => {
               const next = event.currentTarget.value as ActionType;
               setType(next);
-              setThreshold(String(currentThresholds[next] ?? 0.85));
+              setThreshold(String(currentThresholds[next] ?? defaultThreshold(next)));
             }}
           >
             {ACTION_TYPES.map((value) => (
@@ -316,9 +322,9 @@ export function ThresholdPreview({
           <input
             type="number"
             name="threshold"
-            min={0.5}
-            max={0.99}
-            step={0.01}
+            min={PREVIEW_LIMITS.minThreshold}
+            max={PREVIEW_LIMITS.maxThreshold}
+            step={thresholdBound(type).step}
             value={threshold}
             onChange={(event) => setThreshold(event.currentTarget.value)}
             aria-invalid={errors.threshold ? 'true' : undefined}
@@ -331,7 +337,7 @@ export function ThresholdPreview({
             type="number"
             name="window_days"
             min={1}
-            max={180}
+            max={PREVIEW_LIMITS.maxWindowDays}
             step={1}
             value={days}
             onChange={(event) => setDays(event.currentTarget.value)}
