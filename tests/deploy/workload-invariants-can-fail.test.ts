@@ -215,9 +215,9 @@ describe('deploy: every workload check reports what it guards', () => {
       const problems = configurationProblems(objects, await processModels());
       expect(problems.map((problem) => problem.split(' = ')[0])).to.deep.equal([
         'Deployment/tix/gateway: serviceAddresses.lookup',
-        'Deployment/tix/tickets: lookupAddress',
-        'Deployment/tix/activity: lookupAddress',
-        'Deployment/tix/ai: lookupAddress',
+        'Deployment/tix/tickets: peers.lookup',
+        'Deployment/tix/activity: peers.lookup',
+        'Deployment/tix/ai: peers.lookup',
       ]);
     });
 

@@ -42,7 +42,7 @@ export async function startTestActivityServer(options: TestActivityServerOptions
     databaseUrl,
     logger,
     amqpUrl,
-    config: { lookupAddress, ...config },
+    config: { peers: { lookup: lookupAddress }, ...config },
   });
   const log = createLogStore(service.pool);
   return {

@@ -59,9 +59,11 @@ export async function startTestAiServer(options: TestAiServerOptions) {
     logger,
     amqpUrl,
     config: {
-      lookupAddress,
-      ticketsAddress: ticketsAddress ?? NO_SERVICE,
-      commentsAddress: commentsAddress ?? NO_SERVICE,
+      peers: {
+        lookup: lookupAddress,
+        tickets: ticketsAddress ?? NO_SERVICE,
+        comments: commentsAddress ?? NO_SERVICE,
+      },
       ...config,
     },
   });

@@ -102,7 +102,7 @@ export async function startTestAttachmentServer(options: TestAttachmentServerOpt
       logger: options.logger,
       amqpUrl: options.amqpUrl,
       config: {
-        ticketsAddress: options.ticketsAddress,
+        peers: { tickets: options.ticketsAddress },
         store: options.s3.config,
         storeStartupTimeoutMs: 10_000,
         uploads: { ...DEFAULT_UPLOAD_POLICY, ...options.uploads, spoolDir },

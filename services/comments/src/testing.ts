@@ -34,5 +34,5 @@ export type TestCommentServer = Awaited<ReturnType<typeof startTestCommentServer
 /** Starts a comment service on 127.0.0.1 (free port) over a fresh, migrated database. */
 export function startTestCommentServer(options: TestCommentServerOptions) {
   const { ticketsAddress, ...rest } = options;
-  return startTestService(commentService, { ...rest, config: { ticketsAddress } });
+  return startTestService(commentService, { ...rest, config: { peers: { tickets: ticketsAddress } } });
 }

@@ -40,6 +40,6 @@ export function startTestTicketServer(options: TestTicketServerOptions) {
   const { lookupAddress, cacheTtls, ...rest } = options;
   return startTestService(ticketService, {
     ...rest,
-    config: { lookupAddress, cacheTtls: { ...DEFAULT_CACHE_TTLS, ...cacheTtls } },
+    config: { peers: { lookup: lookupAddress }, cacheTtls: { ...DEFAULT_CACHE_TTLS, ...cacheTtls } },
   });
 }

@@ -11,7 +11,7 @@ describe('attachments config', () => {
     expect(config).to.deep.include({
       grpcHost: '127.0.0.1',
       grpcPort: 50054,
-      ticketsAddress: '127.0.0.1:50052',
+      peers: { tickets: '127.0.0.1:50052' },
       databaseUrl: 'postgresql://postgres:postgres@127.0.0.1:5432/tix_attachments',
       store: {
         endpoint: 'http://127.0.0.1:9000',

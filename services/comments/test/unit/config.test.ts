@@ -13,7 +13,7 @@ describe('comments config', () => {
       grpcPort: 50053,
       metricsHost: '127.0.0.1',
       metricsPort: 9403,
-      ticketsAddress: '127.0.0.1:50052',
+      peers: { tickets: '127.0.0.1:50052' },
       serviceDeadlineMs: 5_000,
       databasePoolSize: 10,
       databaseStatementTimeoutMs: 0,
@@ -43,7 +43,7 @@ describe('comments config', () => {
       }),
     ).to.deep.include({
       grpcPort: 6000,
-      ticketsAddress: 'tickets:50052',
+      peers: { tickets: 'tickets:50052' },
       serviceDeadlineMs: 1500,
       databasePoolSize: 4,
     });

@@ -65,10 +65,10 @@ function commonConfig(name: ServiceName, values: CommonValues, databaseUrlOverri
 /** What every service's config holds. */
 export type CommonServiceConfig = ReturnType<typeof commonConfig>;
 
-/** `<peer>Address` for every peer, and the deadline of their calls when there are any. */
+/** The address of every peer (<PEER>_SERVICE_ADDR) by name, and the deadline of their calls. */
 export type PeerConfig<Peer extends ServiceName> = [Peer] extends [never]
   ? unknown
-  : { [P in Peer as `${P}Address`]: string } & { serviceDeadlineMs: number };
+  : { peers: { [P in Peer]: string }; serviceDeadlineMs: number };
 
 export type ServiceConfig<Peer extends ServiceName, Own> = CommonServiceConfig & PeerConfig<Peer> & Own;
 
@@ -130,10 +130,13 @@ export function serviceConfig<
     .transform((parsed) => {
       const values: Record<string, unknown> = parsed;
       const common = commonConfig(name, parsed, values[databaseVariable] as string | undefined);
-      const peerConfig = Object.fromEntries(
-        peers.map(([peer]) => [`${peer}Address`, values[serviceAddressVariable(peer)]]),
-      );
-      if (peers.length > 0) peerConfig.serviceDeadlineMs = values.SERVICE_DEADLINE_MS;
+      const peerConfig =
+        peers.length === 0
+          ? {}
+          : {
+              peers: Object.fromEntries(peers.map(([peer]) => [peer, values[serviceAddressVariable(peer)]])),
+              serviceDeadlineMs: values.SERVICE_DEADLINE_MS,
+            };
       const own = spec.read?.(parsed as never, common) ?? {};
       return { ...common, ...peerConfig, ...own } as ServiceConfig<Peer, Own>;
     });

@@ -124,11 +124,12 @@ export async function startTixService<
     maxConnections: config.databasePoolSize,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
   });
-  const peerSettings = config as unknown as Record<string, string> & { serviceDeadlineMs: number };
+  // PeerConfig<Peer> with Peer resolved: a service without peers has none, and then reads none.
+  const peerSettings = config as unknown as { peers: Record<Peer, string>; serviceDeadlineMs: number };
   const peers = Object.fromEntries(
     definition.peers.map((peer) => [
       peer,
-      createServiceClient(peer, peerSettings[`${peer}Address`]!, {
+      createServiceClient(peer, peerSettings.peers[peer], {
         deadlineMs: peerSettings.serviceDeadlineMs,
         logger, // breaker state changes
       }),

@@ -27,9 +27,12 @@ function as(role: Principal['role'], userId: number): OutgoingContext {
 /** A lookup service whose ticket-service peer is at `ticketsAddress`. */
 function startLookup(
   label: string,
-  config: { ticketsAddress: string; grpcPort?: number; serviceDeadlineMs?: number },
+  { ticketsAddress, ...config }: { ticketsAddress: string; grpcPort?: number; serviceDeadlineMs?: number },
 ) {
-  return startTestService(lookupService(), { label, config });
+  return startTestService(lookupService(), {
+    label,
+    config: { ...config, peers: { tickets: ticketsAddress } },
+  });
 }
 
 interface OutboxEvent {

@@ -41,7 +41,7 @@ describe('lookup: editing projects and workflows', function () {
     ticketServer = await startTestTicketServer({ lookupAddress: `127.0.0.1:${lookupPort}` });
     lookupServer = await startTestService(lookupService(), {
       label: 'lookup_workflow',
-      config: { grpcPort: lookupPort, ticketsAddress: ticketServer.address },
+      config: { grpcPort: lookupPort, peers: { tickets: ticketServer.address } },
     });
     client = createServiceClient('lookup', lookupServer.address, { deadlineMs: 10_000 });
     tickets = createServiceClient('tickets', ticketServer.address, { deadlineMs: 10_000 });

@@ -16,8 +16,7 @@ describe('lookup config', () => {
       databasePoolSize: 10,
       databaseStatementTimeoutMs: 0,
       shutdownGraceMs: 10_000,
-      ticketsAddress: '127.0.0.1:50052',
-      commentsAddress: '127.0.0.1:50053',
+      peers: { tickets: '127.0.0.1:50052', comments: '127.0.0.1:50053' },
       serviceDeadlineMs: 5_000,
     });
   });

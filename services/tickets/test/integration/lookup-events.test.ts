@@ -272,7 +272,7 @@ describe('tickets: lookup events through the broker', function () {
     });
     lookupServer = await startTestService(lookupService(), {
       label: 'tickets_events_lookup',
-      config: { grpcPort: lookupPort, ticketsAddress: ticketServer.address },
+      config: { grpcPort: lookupPort, peers: { tickets: ticketServer.address } },
       amqpUrl: vhost.url,
     });
     lookupClient = createServiceClient('lookup', lookupServer.address, { deadlineMs: 10_000 });

@@ -15,7 +15,7 @@ describe('tickets config', () => {
       grpcPort: 50052,
       metricsHost: '127.0.0.1',
       metricsPort: 9402,
-      lookupAddress: '127.0.0.1:50051',
+      peers: { lookup: '127.0.0.1:50051' },
       serviceDeadlineMs: 5_000,
       databasePoolSize: 20,
       databaseStatementTimeoutMs: 4_000,
@@ -47,7 +47,7 @@ describe('tickets config', () => {
       }),
     ).to.deep.include({
       grpcPort: 6000,
-      lookupAddress: 'lookup:50051',
+      peers: { lookup: 'lookup:50051' },
       serviceDeadlineMs: 1500,
       databasePoolSize: 4,
       cacheTtls: { projectMs: 0, ticketTypeMs: 5, userMs: 6 },

@@ -40,13 +40,17 @@ export async function createTestDatabase(label: string, migrationsDir?: string):
   return { url, drop: () => dropDatabase(url) };
 }
 
+/** Config values over others: any top-level field, and any of the peers' addresses. */
+export type ConfigOverrides<Config> = Partial<Omit<Config, 'peers'>> &
+  (Config extends { peers: infer Peers } ? { peers?: Partial<Peers> } : unknown);
+
 export interface TestServiceOptions<Config> {
   /** Database name label (default: the service's name). */
   label?: string;
   /** Serve this existing database instead of a fresh one (a restart); stop() then leaves it. */
   databaseUrl?: string;
-  /** Config values over the defaults of an empty environment (e.g. a peer's address). */
-  config?: Partial<Config>;
+  /** Config values over the defaults of an empty environment (e.g. a peer's address: `peers: { tickets }`). */
+  config?: ConfigOverrides<Config>;
   logger?: Logger;
   /**
    * The broker of the outbox relay and the consumers (e.g. createTestVhost(...).url); without it
@@ -78,13 +82,16 @@ export async function startTestService<
     ? { url: options.databaseUrl, drop: () => Promise.resolve() }
     : await createTestDatabase(options.label ?? definition.name, definition.migrations);
   try {
+    const defaults = definition.config({});
+    const peers = (config: unknown) => (config as { peers?: object } | undefined)?.peers;
     const service = await startTixService(
       definition,
       {
-        ...definition.config({}),
+        ...defaults,
         grpcHost: '127.0.0.1',
         grpcPort: 0,
-        ...options.config,
+        ...(options.config as Partial<Config & PeerConfig<Peer>>),
+        ...(peers(defaults) && { peers: { ...peers(defaults), ...peers(options.config) } }),
         databaseUrl: database.url,
         ...(options.amqpUrl === undefined ? {} : { amqpUrl: options.amqpUrl }),
       },

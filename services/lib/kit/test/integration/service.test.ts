@@ -61,7 +61,7 @@ describe('service skeleton (kit)', function () {
     let context: ServiceContext<unknown, 'tickets'> | undefined;
     const service = await startTestService(
       standInService(events, (given) => (context = given)),
-      { label: 'skeleton', config: { ticketsAddress, serviceDeadlineMs: 1_234 } },
+      { label: 'skeleton', config: { peers: { tickets: ticketsAddress }, serviceDeadlineMs: 1_234 } },
     );
     const client = createServiceClient('lookup', service.address, { deadlineMs: 2_000 });
     try {

@@ -27,7 +27,7 @@ describe('serviceConfig', () => {
       databasePoolSize: 20,
       databaseStatementTimeoutMs: 0,
       shutdownGraceMs: 10_000,
-      ticketsAddress: '127.0.0.1:50052',
+      peers: { tickets: '127.0.0.1:50052' },
       serviceDeadlineMs: 5_000,
       pageSize: 50,
       secure: false,
@@ -45,7 +45,7 @@ describe('serviceConfig', () => {
       }),
     ).to.deep.include({
       databaseUrl: 'postgresql://x@y/z',
-      ticketsAddress: 'tickets:50052',
+      peers: { tickets: 'tickets:50052' },
       serviceDeadlineMs: 1500,
       pageSize: 7,
       metricsPort: null,
@@ -55,6 +55,7 @@ describe('serviceConfig', () => {
   it('a service without peers has no peer addresses and no SERVICE_DEADLINE_MS', () => {
     const config = serviceConfig('lookup', {})({ SERVICE_DEADLINE_MS: 'ignored' });
     expect(config).to.not.have.property('serviceDeadlineMs');
+    expect(config).to.not.have.property('peers');
     expect(config.databasePoolSize).to.equal(10);
   });
 
