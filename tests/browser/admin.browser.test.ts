@@ -416,6 +416,21 @@ describe('the console administration screens in a browser', function () {
     try {
       const { page } = await signInAs('admin', `/admin/webhooks?project=${project.slug}`);
       const form = page.getByRole('form', { name: 'New webhook' });
+      // Every event type the server lets a webhook subscribe to (spec "Webhook events"), in its order.
+      const offered = await form
+        .getByRole('group', { name: 'Events' })
+        .getByRole('checkbox')
+        .evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).value));
+      expect(offered).to.deep.equal([
+        'ticket.created',
+        'ticket.updated',
+        'ticket.status_changed',
+        'ticket.assigned',
+        'comment.created',
+        'ticket.deleted',
+        'ticket.merged',
+        'ticket.restored',
+      ]);
       await form.getByLabel('Payload URL').fill('not a url');
       await form.getByRole('button', { name: 'Create webhook' }).click();
       await form.locator('input[name="url"][aria-invalid="true"]').waitFor();

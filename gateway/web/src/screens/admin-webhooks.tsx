@@ -5,6 +5,7 @@
  * redelivery of the one chosen (`?webhook=<id>`, admin/delivery-log.tsx). docs/webhooks.md tells
  * receivers how to verify what arrives.
  */
+import { SUBSCRIBABLE_EVENT_TYPES } from '@tix/contract';
 import { useState } from 'preact/hooks';
 import { api, call, showError } from '../api/client';
 import type { components } from '../generated/api';
@@ -23,14 +24,6 @@ import type { ScreenProps } from './screen';
 
 type Webhook = components['schemas']['Webhook'];
 
-/** The events a subscription may name (spec "Webhook events"). */
-const EVENTS = [
-  'ticket.created',
-  'ticket.updated',
-  'ticket.status_changed',
-  'ticket.assigned',
-  'comment.created',
-] as const;
 
 function CreateWebhookForm({
   project,
@@ -84,7 +77,7 @@ function CreateWebhookForm({
       <CheckboxGroup
         legend="Events"
         name="events"
-        options={EVENTS}
+        options={SUBSCRIBABLE_EVENT_TYPES}
         chosen={events}
         onChosen={setEvents}
         errors={form.fieldErrors.events}
