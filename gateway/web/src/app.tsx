@@ -1,15 +1,17 @@
 /**
- * The shell: header (product, project switcher, navigation for the user's role, who is signed in),
- * the screen of the current route, and the toast and conflict hosts. It also guards routes: the
- * signed-out go to sign-in keeping the wanted route, a lower role gets a plain refusal.
+ * The shell: header (product, project switcher, navigation to the screens the user may open, who is
+ * signed in), the screen of the current route, and the toast and conflict hosts. It also guards
+ * routes: the signed-out go to sign-in keeping the wanted route, a user without the screen's
+ * operation gets a plain refusal.
  */
 import { useEffect } from 'preact/hooks';
+import { mayOpen, needsSignIn } from './access';
 import { showError } from './api/client';
 import { chooseProject, currentProject, loadProjects, projects } from './projects';
 import { location, matchPath, navigate } from './router';
 import { HOME_PATH, ROUTES, type RouteDefinition } from './routes';
 import { safeNext } from './screens/sign-in';
-import { currentUser, hasRole, signInPath } from './session';
+import { currentUser, grants, signInPath } from './session';
 import { ConflictHost } from './ui/conflict-dialog';
 import { EmptyState, Loading } from './ui/empty-state';
 import { Toasts } from './ui/toast';
@@ -22,9 +24,8 @@ function findRoute(path: string): { route: RouteDefinition; params: Record<strin
   return null;
 }
 
-function mayOpen(route: RouteDefinition): boolean {
-  if (route.access === 'anyone' || route.access === 'signed_out') return true;
-  return hasRole(route.access);
+function mayOpenRoute(route: RouteDefinition): boolean {
+  return mayOpen(route.access, grants.value);
 }
 
 function ProjectSwitcher() {
@@ -49,7 +50,7 @@ function ProjectSwitcher() {
 function Navigation() {
   const path = location.value.path;
   const project = currentProject.value;
-  const links = ROUTES.filter((route) => route.nav && mayOpen(route));
+  const links = ROUTES.filter((route) => route.nav && mayOpenRoute(route));
   const section = (name: 'work' | 'admin', label: string) => {
     const items = links.filter((route) => route.nav!.section === name);
     if (items.length === 0) return null;
@@ -108,7 +109,7 @@ function Screen() {
       ? user
         ? HOME_PATH
         : signInPath(HOME_PATH)
-      : found && found.route.access !== 'anyone' && found.route.access !== 'signed_out' && user === null
+      : found && needsSignIn(found.route.access) && user === null
         ? signInPath()
         : found?.route.access === 'signed_out' && user
           ? // Where sign-in itself goes next, so the two never race to different places.
@@ -132,7 +133,7 @@ function Screen() {
       </section>
     );
   }
-  if (!mayOpen(found.route)) {
+  if (!mayOpenRoute(found.route)) {
     return (
       <section class="screen">
         <h1>{found.route.title}</h1>

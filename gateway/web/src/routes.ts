@@ -1,11 +1,12 @@
 /**
  * The console's route table: one entry per screen, each screen a file of screens/. `access` is who
- * may open it: 'signed_out' (sign-in and the password pages: a signed-in user is sent on), 'anyone',
- * or the lowest role (the shell sends the signed-out to sign-in and tells a lower role it may not).
- * `nav` puts it in the header's navigation, shown only to roles that may open it.
+ * may open it (access.ts): 'signed_out' (sign-in and the password pages: a signed-in user is sent
+ * on), 'anyone', or `{ operation }`, the operationId the screen needs: the shell opens it when the
+ * session's `allowed_operations` holds it, sends the signed-out to sign-in and tells the others they
+ * may not. `nav` puts it in the header's navigation, shown only to those who may open it.
  */
 import type { ComponentType } from 'preact';
-import type { Role } from './session';
+import type { Access } from './access';
 import type { ScreenProps } from './screens/screen';
 import Activity from './screens/activity';
 import AdminApiKeys from './screens/admin-api-keys';
@@ -30,7 +31,7 @@ export interface RouteDefinition {
   path: string;
   title: string;
   screen: ComponentType<ScreenProps>;
-  access: 'signed_out' | 'anyone' | Role;
+  access: Access;
   nav?: { label: string; section: 'work' | 'admin' };
 }
 
@@ -44,36 +45,36 @@ export const ROUTES: RouteDefinition[] = [
     path: '/board',
     title: 'Board',
     screen: Board,
-    access: 'viewer',
+    access: { operation: 'getBoard' },
     nav: { label: 'Board', section: 'work' },
   },
   {
     path: '/tickets',
     title: 'Tickets',
     screen: Tickets,
-    access: 'viewer',
+    access: { operation: 'listTickets' },
     nav: { label: 'Tickets', section: 'work' },
   },
-  { path: '/tickets/:id', title: 'Ticket', screen: Ticket, access: 'viewer' },
+  { path: '/tickets/:id', title: 'Ticket', screen: Ticket, access: { operation: 'getTicket' } },
   {
     path: '/activity',
     title: 'Activity',
     screen: Activity,
-    access: 'viewer',
+    access: { operation: 'listActivity' },
     nav: { label: 'Activity', section: 'work' },
   },
   {
     path: '/assistant',
     title: 'Assistant',
     screen: Assistant,
-    access: 'agent',
+    access: { operation: 'suggestReply' },
     nav: { label: 'Assistant', section: 'work' },
   },
   {
     path: '/audit-queue',
     title: 'Audit queue',
     screen: AuditQueue,
-    access: 'team_lead',
+    access: { operation: 'listAuditQueue' },
     nav: { label: 'Audit queue', section: 'work' },
   },
 
@@ -81,49 +82,49 @@ export const ROUTES: RouteDefinition[] = [
     path: '/admin/users',
     title: 'Users',
     screen: AdminUsers,
-    access: 'admin',
+    access: { operation: 'createUser' },
     nav: { label: 'Users', section: 'admin' },
   },
   {
     path: '/admin/projects',
     title: 'Projects and statuses',
     screen: AdminProjects,
-    access: 'admin',
+    access: { operation: 'createProject' },
     nav: { label: 'Projects', section: 'admin' },
   },
   {
     path: '/admin/ticket-types',
     title: 'Ticket types',
     screen: AdminTicketTypes,
-    access: 'admin',
+    access: { operation: 'createTicketType' },
     nav: { label: 'Ticket types', section: 'admin' },
   },
   {
     path: '/admin/api-keys',
     title: 'API keys',
     screen: AdminApiKeys,
-    access: 'admin',
+    access: { operation: 'listApiKeys' },
     nav: { label: 'API keys', section: 'admin' },
   },
   {
     path: '/admin/webhooks',
     title: 'Webhooks',
     screen: AdminWebhooks,
-    access: 'admin',
+    access: { operation: 'listWebhooks' },
     nav: { label: 'Webhooks', section: 'admin' },
   },
   {
     path: '/admin/guardrails',
     title: 'Guardrails and preview',
     screen: AdminGuardrails,
-    access: 'admin',
+    access: { operation: 'updateGuardrails' },
     nav: { label: 'Guardrails', section: 'admin' },
   },
   {
     path: '/admin/kill-switch',
     title: 'Kill switch',
     screen: AdminKillSwitch,
-    access: 'admin',
+    access: { operation: 'activateKillSwitch' },
     nav: { label: 'Kill switch', section: 'admin' },
   },
 ];

@@ -1,38 +1,17 @@
 /**
  * Who is signed in, and what they may do. The server refuses whatever a user may not do; the console
- * only hides those controls. Screens ask `can('tickets.write')` rather than comparing roles: each
- * capability is decided by the operation the server says the user may call (GET /auth/me's
- * `allowed_operations`, from the same declarations that refuse the calls), so the console holds no
- * second copy of the role table.
+ * only hides those controls. Screens ask `can('tickets.write')` rather than comparing roles: access.ts
+ * decides each capability by the operations the server says the user may call (GET /auth/me's
+ * `allowed_operations`), so the console holds no second copy of the role table.
  */
 import { batch, computed, signal } from '@preact/signals';
 import { api, ApiError, call, refreshCsrfToken, setCsrfToken } from './api/client';
 import { setSignedOutHandler } from './api/auth-events';
+import { allows, type Capability, type Grants } from './access';
 import type { components } from './generated/api';
 import { currentTarget } from './router';
 
 export type User = components['schemas']['User'];
-export const ROLES = ['viewer', 'agent', 'team_lead', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
-
-/**
- * The operation that decides each capability. Two depend on the comment, not only on the user, and
- * are the spec's role rule (Comments: anyone's comment, where an author may always edit and delete
- * their own): the comment service applies it.
- */
-export const CAPABILITIES = {
-  'tickets.read': { operation: 'getTicket' },
-  'tickets.write': { operation: 'updateTicket' },
-  'tickets.delete': { operation: 'deleteTicket' },
-  'comments.write': { operation: 'createComment' },
-  'comments.edit_any': { role: 'team_lead' },
-  'comments.delete_any': { role: 'admin' },
-  'ai.suggest': { operation: 'suggestReply' },
-  'ai.review': { operation: 'revertAutonomousAction' },
-  'ai.admin': { operation: 'updateGuardrails' },
-  admin: { operation: 'createUser' },
-} as const satisfies Record<string, { operation: string } | { role: Role }>;
-export type Capability = keyof typeof CAPABILITIES;
 
 /** The operationIds the signed-in user may call (empty when signed out). */
 const allowedOperations = signal<ReadonlySet<string>>(new Set());
@@ -40,21 +19,15 @@ const allowedOperations = signal<ReadonlySet<string>>(new Set());
 /** undefined while the first /auth/me is on its way; null when signed out. */
 export const currentUser = signal<User | null | undefined>(undefined);
 
-const roleOfUser = computed(() => {
-  const role = currentUser.value?.role;
-  return ROLES.includes(role as Role) ? (role as Role) : null;
+/** The signed-in user's grants for access.ts (null when signed out or not yet known). */
+export const grants = computed<Grants | null>(() => {
+  const user = currentUser.value;
+  return user ? { role: user.role, operations: allowedOperations.value } : null;
 });
-
-/** True when the signed-in user's role is `minimum` or above. */
-export function hasRole(minimum: Role): boolean {
-  const role = roleOfUser.value;
-  return role !== null && ROLES.indexOf(role) >= ROLES.indexOf(minimum);
-}
 
 /** True when the signed-in user may use `capability`. */
 export function can(capability: Capability): boolean {
-  const rule: { operation: string } | { role: Role } = CAPABILITIES[capability];
-  return 'operation' in rule ? allowedOperations.value.has(rule.operation) : hasRole(rule.role);
+  return allows(capability, grants.value);
 }
 
 /** Who is signed in and what they may call, together (no render sees one without the other). */

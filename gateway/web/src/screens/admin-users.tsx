@@ -5,10 +5,11 @@
  * /users/{id}/password-reset). The assistant's own user (is_system) cannot be edited. The lookup
  * service holds the rules (the last active admin stays) and its refusals are shown as they come.
  */
+import { ROLES, type Role } from '@tix/contract';
 import { useState } from 'preact/hooks';
 import { api, call } from '../api/client';
 import type { components } from '../generated/api';
-import { currentUser, ROLES, type Role } from '../session';
+import { currentUser } from '../session';
 import { Button } from '../ui/button';
 import { EmptyState, Loading } from '../ui/empty-state';
 import { Field, FormError } from '../ui/field';
@@ -19,7 +20,8 @@ import { useLoaded } from './admin/use-loaded';
 
 type User = components['schemas']['User'];
 
-const ROLE_OPTIONS = [...ROLES].reverse().map((role) => ({ value: role, label: roleLabel(role) }));
+/** The contract's roles, most powerful first. */
+const ROLE_OPTIONS = ROLES.map((role) => ({ value: role, label: roleLabel(role) }));
 
 function roleLabel(role: string): string {
   const words = role.replace('_', ' ');
@@ -29,6 +31,7 @@ function roleLabel(role: string): string {
 function CreateUserForm({ onCreated }: { onCreated: (user: User) => void }) {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
+  // A new user is an agent unless chosen otherwise (the form's default, not a rule).
   const [role, setRole] = useState<Role>('agent');
   const [password, setPassword] = useState('');
   const form = useForm();

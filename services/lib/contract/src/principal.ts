@@ -97,3 +97,18 @@ export function isPrincipalVia(value: unknown): value is PrincipalVia {
     (id as number) > 0
   );
 }
+
+/**
+ * Who may change a comment someone else wrote (spec "Comments"; an author may always edit and delete
+ * their own): team leads and above may edit anyone's comment, admins may delete anyone's. The comment
+ * service enforces it; the console shows the controls by it.
+ */
+export const ANY_COMMENT_ROLE = { edit: 'team_lead', delete: 'admin' } as const satisfies Record<
+  'edit' | 'delete',
+  Role
+>;
+
+/** Whether `role` may `change` (edit or delete) a comment another person wrote. */
+export function mayChangeAnyComment(role: Role, change: keyof typeof ANY_COMMENT_ROLE): boolean {
+  return roleAtLeast(role, ANY_COMMENT_ROLE[change]);
+}
