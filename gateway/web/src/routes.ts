@@ -1,7 +1,8 @@
 /**
- * The console's route table: one entry per screen, each screen a file of screens/. `access` is who
- * may open it (access.ts): 'signed_out' (sign-in and the password pages: a signed-in user is sent
- * on), 'anyone', or `{ operation }`, the operationId the screen needs: the shell opens it when the
+ * The console's route table: one entry per screen, each screen a file of screens/ (by area: admin/,
+ * ticket/, assistant/; the account pages and the activity feed at the top). `access` is who may open
+ * it (access.ts): 'signed_out' (sign-in and the password pages: a signed-in user is sent on),
+ * 'anyone', or `{ operation }`, the operationId the screen needs: the shell opens it when the
  * session's `allowed_operations` holds it, sends the signed-out to sign-in and tells the others they
  * may not. `nav` puts it in the header's navigation, shown only to those who may open it.
  */
@@ -9,22 +10,22 @@ import type { ComponentType } from 'preact';
 import type { Access } from './access';
 import type { ScreenProps } from './screens/screen';
 import Activity from './screens/activity';
-import AdminApiKeys from './screens/admin-api-keys';
-import AdminGuardrails from './screens/admin-guardrails';
-import AdminKillSwitch from './screens/admin-kill-switch';
-import AdminProjects from './screens/admin-projects';
-import AdminTicketTypes from './screens/admin-ticket-types';
-import AdminUsers from './screens/admin-users';
-import AdminWebhooks from './screens/admin-webhooks';
-import Assistant from './screens/assistant';
-import AuditQueue from './screens/audit-queue';
-import Board from './screens/board';
+import AdminApiKeys from './screens/admin/api-keys';
+import AdminGuardrails from './screens/admin/guardrails';
+import AdminKillSwitch from './screens/admin/kill-switch';
+import AdminProjects from './screens/admin/projects';
+import AdminTicketTypes from './screens/admin/ticket-types';
+import AdminUsers from './screens/admin/users';
+import AdminWebhooks from './screens/admin/webhooks';
+import Assistant from './screens/assistant/assistant';
+import AuditQueue from './screens/assistant/audit-queue';
+import Board from './screens/ticket/board';
 import ForgotPassword from './screens/forgot-password';
 import ResetPassword from './screens/reset-password';
 import SignIn from './screens/sign-in';
 import SignOut from './screens/sign-out';
-import Ticket from './screens/ticket';
-import Tickets from './screens/tickets';
+import Ticket from './screens/ticket/ticket';
+import Tickets from './screens/ticket/tickets';
 
 export interface RouteDefinition {
   /** A path pattern; `:name` is a parameter (`/tickets/:id`). */

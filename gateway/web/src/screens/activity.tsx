@@ -2,7 +2,7 @@
  * The activity feed: who changed what, newest first (GET /api/activity), for the current project,
  * filtered by type, actor and field and by date (kept in the URL), in pages that hold still while new
  * entries arrive (`until_id` = the first page's snapshot). A "N new" banner counts what arrived since,
- * from the one poll all open feeds share (ai/activity-poll.ts); pressing it shows them, marked new.
+ * from the one poll all open feeds share (assistant/activity-poll.ts); pressing it shows them, marked new.
  * The assistant's autonomy (guardrails, kill switch, acknowledgements, paused types) is listed too.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -11,10 +11,10 @@ import type { components, operations } from '../generated/api';
 import { currentProject } from '../projects';
 import { setQuery } from '../router';
 import { EmptyState, Loading } from '../ui/empty-state';
-import { matchesFilters, type FeedFilters } from './ai/activity-match';
-import { pollRole, watchNewActivity, type Activity } from './ai/activity-poll';
-import { valueText, when } from './ai/format';
-import { Pager } from './ai/pager';
+import { matchesFilters, type FeedFilters } from './assistant/activity-match';
+import { pollRole, watchNewActivity, type Activity } from './assistant/activity-poll';
+import { valueText, when } from './assistant/format';
+import { Pager } from './assistant/pager';
 import type { ScreenProps } from './screen';
 
 type User = components['schemas']['User'];

@@ -5,19 +5,19 @@
  * revoking (DELETE /api-keys/{id}: at once on every gateway).
  */
 import { useState } from 'preact/hooks';
-import { api, call, showError } from '../api/client';
-import type { components, operations } from '../generated/api';
-import { projects } from '../projects';
-import { setQuery } from '../router';
-import { Button } from '../ui/button';
-import { EmptyState, Loading } from '../ui/empty-state';
-import { Field, FormError } from '../ui/field';
-import { toast } from '../ui/toast';
-import { ConfirmDialog } from './admin/confirm-dialog';
-import { CheckboxGroup, Panel, SelectField, unplacedErrors, useForm } from './admin/controls';
-import { ShownOnce } from './admin/shown-once';
-import { formatTime, useLoaded } from './admin/use-loaded';
-import type { ScreenProps } from './screen';
+import { api, call, showError } from '../../api/client';
+import type { components, operations } from '../../generated/api';
+import { projects } from '../../projects';
+import { setQuery } from '../../router';
+import { Button } from '../../ui/button';
+import { EmptyState, Loading } from '../../ui/empty-state';
+import { Field, FormError } from '../../ui/field';
+import { toast } from '../../ui/toast';
+import { ConfirmDialog } from './confirm-dialog';
+import { CheckboxGroup, Panel, SelectField, unplacedErrors, useForm } from './controls';
+import { ShownOnce } from './shown-once';
+import { formatTime, useLoaded } from './use-loaded';
+import type { ScreenProps } from '../screen';
 
 type ApiKey = components['schemas']['ApiKey'];
 type User = components['schemas']['User'];

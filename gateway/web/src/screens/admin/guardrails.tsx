@@ -6,16 +6,16 @@
  * 24 hours, and the threshold preview.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, fieldErrorsOf, isConflict, showError } from '../api/client';
-import type { components } from '../generated/api';
-import { currentProject } from '../projects';
-import { Button } from '../ui/button';
-import { askConflict } from '../ui/conflict-dialog';
-import { EmptyState, Loading } from '../ui/empty-state';
-import { toast } from '../ui/toast';
-import { effectiveText, loadAutonomy, type Autonomy } from './ai/autonomy';
-import { ACTION_TYPES, actionLabel, valueText, when, type ActionType } from './ai/format';
-import { GuardrailsFields, type FormState } from './ai/guardrails-form';
+import { api, call, fieldErrorsOf, isConflict, showError } from '../../api/client';
+import type { components } from '../../generated/api';
+import { currentProject } from '../../projects';
+import { Button } from '../../ui/button';
+import { askConflict } from '../../ui/conflict-dialog';
+import { EmptyState, Loading } from '../../ui/empty-state';
+import { toast } from '../../ui/toast';
+import { effectiveText, loadAutonomy, type Autonomy } from '../assistant/autonomy';
+import { ACTION_TYPES, actionLabel, valueText, when, type ActionType } from '../assistant/format';
+import { GuardrailsFields, type FormState } from '../assistant/guardrails-form';
 import {
   changedPaths,
   getAt,
@@ -24,8 +24,8 @@ import {
   reapply,
   setAt,
   type Guardrails,
-} from './ai/guardrails-model';
-import { ThresholdPreview } from './ai/threshold-preview';
+} from '../assistant/guardrails-model';
+import { ThresholdPreview } from '../assistant/threshold-preview';
 
 type User = components['schemas']['User'];
 type TicketType = components['schemas']['TicketType'];

@@ -5,14 +5,14 @@
  * threw or cleared it when, the assistant's effective status and the action types auto-paused.
  */
 import { useEffect, useId, useState } from 'preact/hooks';
-import { api, call, fieldErrorsOf, isConflict, showError } from '../api/client';
-import { currentProject } from '../projects';
-import { Button } from '../ui/button';
-import { EmptyState, Loading } from '../ui/empty-state';
-import { FormError } from '../ui/field';
-import { toast } from '../ui/toast';
-import { effectiveText, loadAutonomy, type Autonomy } from './ai/autonomy';
-import { actionLabel, when } from './ai/format';
+import { api, call, fieldErrorsOf, isConflict, showError } from '../../api/client';
+import { currentProject } from '../../projects';
+import { Button } from '../../ui/button';
+import { EmptyState, Loading } from '../../ui/empty-state';
+import { FormError } from '../../ui/field';
+import { toast } from '../../ui/toast';
+import { effectiveText, loadAutonomy, type Autonomy } from '../assistant/autonomy';
+import { actionLabel, when } from '../assistant/format';
 
 type Scope = 'project' | 'global';
 

@@ -5,14 +5,14 @@
  * /projects/{id}) and its workflow (admin/workflow-editor.tsx). The board's lanes follow at once.
  */
 import { useState } from 'preact/hooks';
-import { api, call } from '../api/client';
-import { currentProject, loadProjects, projects, type Project } from '../projects';
-import { Button } from '../ui/button';
-import { EmptyState, Loading } from '../ui/empty-state';
-import { Field, FormError } from '../ui/field';
-import { toast } from '../ui/toast';
-import { Errors, Panel, TextAreaField, unplacedErrors, useForm } from './admin/controls';
-import { WorkflowEditor } from './admin/workflow-editor';
+import { api, call } from '../../api/client';
+import { currentProject, loadProjects, projects, type Project } from '../../projects';
+import { Button } from '../../ui/button';
+import { EmptyState, Loading } from '../../ui/empty-state';
+import { Field, FormError } from '../../ui/field';
+import { toast } from '../../ui/toast';
+import { Errors, Panel, TextAreaField, unplacedErrors, useForm } from './controls';
+import { WorkflowEditor } from './workflow-editor';
 
 interface DraftStatus {
   key: number;

@@ -6,18 +6,18 @@
  * The type being edited is in the query (`?type=<id>` or `?type=new`).
  */
 import { useState } from 'preact/hooks';
-import { api, call } from '../api/client';
-import type { components } from '../generated/api';
-import { currentProject, type Project } from '../projects';
-import { setQuery } from '../router';
-import { Button } from '../ui/button';
-import { EmptyState, Loading } from '../ui/empty-state';
-import { Field, FormError } from '../ui/field';
-import { toast } from '../ui/toast';
-import { CheckboxField, Panel, TextAreaField, unplacedErrors, useForm } from './admin/controls';
-import { FieldEditor, toDraft, toEntry, type DraftField } from './admin/field-editor';
-import { formatTime, useLoaded } from './admin/use-loaded';
-import type { ScreenProps } from './screen';
+import { api, call } from '../../api/client';
+import type { components } from '../../generated/api';
+import { currentProject, type Project } from '../../projects';
+import { setQuery } from '../../router';
+import { Button } from '../../ui/button';
+import { EmptyState, Loading } from '../../ui/empty-state';
+import { Field, FormError } from '../../ui/field';
+import { toast } from '../../ui/toast';
+import { CheckboxField, Panel, TextAreaField, unplacedErrors, useForm } from './controls';
+import { FieldEditor, toDraft, toEntry, type DraftField } from './field-editor';
+import { formatTime, useLoaded } from './use-loaded';
+import type { ScreenProps } from '../screen';
 
 type TicketType = components['schemas']['TicketType'];
 

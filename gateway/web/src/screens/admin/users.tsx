@@ -7,16 +7,16 @@
  */
 import { ROLES, type Role } from '@tix/contract';
 import { useState } from 'preact/hooks';
-import { api, call } from '../api/client';
-import type { components } from '../generated/api';
-import { currentUser } from '../session';
-import { Button } from '../ui/button';
-import { EmptyState, Loading } from '../ui/empty-state';
-import { Field, FormError } from '../ui/field';
-import { toast } from '../ui/toast';
-import { Panel, SelectField, unplacedErrors, useForm } from './admin/controls';
-import { ShownOnce } from './admin/shown-once';
-import { useLoaded } from './admin/use-loaded';
+import { api, call } from '../../api/client';
+import type { components } from '../../generated/api';
+import { currentUser } from '../../session';
+import { Button } from '../../ui/button';
+import { EmptyState, Loading } from '../../ui/empty-state';
+import { Field, FormError } from '../../ui/field';
+import { toast } from '../../ui/toast';
+import { Panel, SelectField, unplacedErrors, useForm } from './controls';
+import { ShownOnce } from './shown-once';
+import { useLoaded } from './use-loaded';
 
 type User = components['schemas']['User'];
 

@@ -7,23 +7,22 @@
  */
 import { SUBSCRIBABLE_EVENT_TYPES } from '@tix/contract';
 import { useState } from 'preact/hooks';
-import { api, call, showError } from '../api/client';
-import type { components } from '../generated/api';
-import { currentProject, type Project } from '../projects';
-import { setQuery } from '../router';
-import { Button } from '../ui/button';
-import { EmptyState, Loading } from '../ui/empty-state';
-import { Field, FormError } from '../ui/field';
-import { toast } from '../ui/toast';
-import { ConfirmDialog } from './admin/confirm-dialog';
-import { DeliveryLog } from './admin/delivery-log';
-import { CheckboxGroup, Panel, unplacedErrors, useForm } from './admin/controls';
-import { ShownOnce } from './admin/shown-once';
-import { formatTime, useLoaded } from './admin/use-loaded';
-import type { ScreenProps } from './screen';
+import { api, call, showError } from '../../api/client';
+import type { components } from '../../generated/api';
+import { currentProject, type Project } from '../../projects';
+import { setQuery } from '../../router';
+import { Button } from '../../ui/button';
+import { EmptyState, Loading } from '../../ui/empty-state';
+import { Field, FormError } from '../../ui/field';
+import { toast } from '../../ui/toast';
+import { ConfirmDialog } from './confirm-dialog';
+import { DeliveryLog } from './delivery-log';
+import { CheckboxGroup, Panel, unplacedErrors, useForm } from './controls';
+import { ShownOnce } from './shown-once';
+import { formatTime, useLoaded } from './use-loaded';
+import type { ScreenProps } from '../screen';
 
 type Webhook = components['schemas']['Webhook'];
-
 
 function CreateWebhookForm({
   project,

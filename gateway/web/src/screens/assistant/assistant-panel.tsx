@@ -15,7 +15,7 @@ import { Button } from '../../ui/button';
 import { askConflict } from '../../ui/conflict-dialog';
 import { Loading } from '../../ui/empty-state';
 import { toast } from '../../ui/toast';
-import { ActionCard } from '../ai/action-card';
+import { ActionCard } from './action-card';
 import {
   actionLabel,
   confidenceText,
@@ -24,8 +24,8 @@ import {
   when,
   type AutonomousAction,
   type Prediction,
-} from '../ai/format';
-import { ReviewDialog, type ReviewRequest } from '../ai/review-dialog';
+} from './format';
+import { ReviewDialog, type ReviewRequest } from './review-dialog';
 
 type Ticket = components['schemas']['Ticket'];
 type User = components['schemas']['User'];

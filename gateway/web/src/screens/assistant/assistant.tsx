@@ -5,16 +5,16 @@
  * that can be copied or opened in the ticket.
  */
 import { useEffect, useId, useState } from 'preact/hooks';
-import { api, call, fieldErrorsOf, showError } from '../api/client';
-import type { components, operations } from '../generated/api';
-import { currentProject } from '../projects';
-import { setQuery } from '../router';
-import { Button } from '../ui/button';
-import { EmptyState, Loading } from '../ui/empty-state';
-import { confidenceText, percent, when } from './ai/format';
-import { Pager } from './ai/pager';
-import type { ScreenProps } from './screen';
-import { AssistantPanel } from './ticket/assistant-panel';
+import { api, call, fieldErrorsOf, showError } from '../../api/client';
+import type { components, operations } from '../../generated/api';
+import { currentProject } from '../../projects';
+import { setQuery } from '../../router';
+import { Button } from '../../ui/button';
+import { EmptyState, Loading } from '../../ui/empty-state';
+import { confidenceText, percent, when } from './format';
+import { Pager } from './pager';
+import type { ScreenProps } from '../screen';
+import { AssistantPanel } from './assistant-panel';
 
 type SearchResult = components['schemas']['SearchResult'];
 type Pagination = components['schemas']['Pagination'];

@@ -5,18 +5,18 @@
  * names the changed fields, who and when, and admins may force it).
  */
 import { useEffect, useId, useState } from 'preact/hooks';
-import { api, call, fieldErrorsOf, showError } from '../api/client';
-import type { components, operations } from '../generated/api';
-import { currentProject } from '../projects';
-import { setQuery } from '../router';
-import { can } from '../session';
-import { Button } from '../ui/button';
-import { EmptyState, Loading } from '../ui/empty-state';
-import { ActionCard } from './ai/action-card';
-import { ACTION_TYPES, actionLabel, ACTION_STATUSES, statusLabel, type AutonomousAction } from './ai/format';
-import { Pager } from './ai/pager';
-import { ReviewDialog, type ReviewRequest } from './ai/review-dialog';
-import type { ScreenProps } from './screen';
+import { api, call, fieldErrorsOf, showError } from '../../api/client';
+import type { components, operations } from '../../generated/api';
+import { currentProject } from '../../projects';
+import { setQuery } from '../../router';
+import { can } from '../../session';
+import { Button } from '../../ui/button';
+import { EmptyState, Loading } from '../../ui/empty-state';
+import { ActionCard } from './action-card';
+import { ACTION_TYPES, actionLabel, ACTION_STATUSES, statusLabel, type AutonomousAction } from './format';
+import { Pager } from './pager';
+import { ReviewDialog, type ReviewRequest } from './review-dialog';
+import type { ScreenProps } from '../screen';
 
 type QueueQuery = NonNullable<operations['listAuditQueue']['parameters']['query']>;
 type Pagination = components['schemas']['Pagination'];

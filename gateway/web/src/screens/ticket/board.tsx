@@ -8,16 +8,16 @@
 import { TICKET_PRIORITIES } from '@tix/contract';
 import Sortable from 'sortablejs';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, call, showError } from '../api/client';
-import type { components, operations } from '../generated/api';
-import { currentProject, type Project } from '../projects';
-import { setQuery } from '../router';
-import { can } from '../session';
-import { Button } from '../ui/button';
-import { Dialog } from '../ui/dialog';
-import { EmptyState, Loading } from '../ui/empty-state';
-import type { ScreenProps } from './screen';
-import { ticketPath } from './ticket/model';
+import { api, call, showError } from '../../api/client';
+import type { components, operations } from '../../generated/api';
+import { currentProject, type Project } from '../../projects';
+import { setQuery } from '../../router';
+import { can } from '../../session';
+import { Button } from '../../ui/button';
+import { Dialog } from '../../ui/dialog';
+import { EmptyState, Loading } from '../../ui/empty-state';
+import type { ScreenProps } from '../screen';
+import { ticketPath } from './model';
 
 type Ticket = components['schemas']['Ticket'];
 type User = components['schemas']['User'];

@@ -6,16 +6,16 @@
  * viewer sees it all without a write control (the server refuses their writes anyway).
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, call, isConflict, showError } from '../api/client';
-import { currentProject, type Project } from '../projects';
-import { can } from '../session';
-import { askConflict, type ConflictRow } from '../ui/conflict-dialog';
-import { EmptyState, Loading } from '../ui/empty-state';
-import { Field } from '../ui/field';
-import { AssistantPanel } from './ticket/assistant-panel';
-import { Attachments } from './ticket/attachments';
-import { Comments, COMPOSER_ID } from './ticket/comments';
-import { SelectField, TextAreaField } from './ticket/controls';
+import { api, ApiError, call, isConflict, showError } from '../../api/client';
+import { currentProject, type Project } from '../../projects';
+import { can } from '../../session';
+import { askConflict, type ConflictRow } from '../../ui/conflict-dialog';
+import { EmptyState, Loading } from '../../ui/empty-state';
+import { Field } from '../../ui/field';
+import { AssistantPanel } from '../assistant/assistant-panel';
+import { Attachments } from './attachments';
+import { Comments, COMPOSER_ID } from './comments';
+import { SelectField, TextAreaField } from './controls';
 import {
   checkCustomField,
   CustomFieldInput,
@@ -24,9 +24,9 @@ import {
   orderedFields,
   toDraft,
   type FieldDraft,
-} from './ticket/custom-fields';
-import { History } from './ticket/history';
-import { InlineField } from './ticket/inline-field';
+} from './custom-fields';
+import { History } from './history';
+import { InlineField } from './inline-field';
 import {
   assignableUsers,
   capitalised,
@@ -39,9 +39,9 @@ import {
   type TicketType,
   type TicketUpdate,
   type User,
-} from './ticket/model';
-import { StatusControl } from './ticket/status-control';
-import type { ScreenProps } from './screen';
+} from './model';
+import { StatusControl } from './status-control';
+import type { ScreenProps } from '../screen';
 
 const TITLE_MAX = 200;
 const DESCRIPTION_MAX = 5000;

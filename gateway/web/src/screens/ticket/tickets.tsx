@@ -5,13 +5,13 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useState } from 'preact/hooks';
-import { api, call, showError } from '../api/client';
-import { currentProject } from '../projects';
-import { navigate, setQuery } from '../router';
-import { can } from '../session';
-import { Button } from '../ui/button';
-import { EmptyState, Loading } from '../ui/empty-state';
-import { toast } from '../ui/toast';
+import { api, call, showError } from '../../api/client';
+import { currentProject } from '../../projects';
+import { navigate, setQuery } from '../../router';
+import { can } from '../../session';
+import { Button } from '../../ui/button';
+import { EmptyState, Loading } from '../../ui/empty-state';
+import { toast } from '../../ui/toast';
 import {
   assignableUsers,
   capitalised,
@@ -24,9 +24,9 @@ import {
   type Ticket,
   type TicketType,
   type User,
-} from './ticket/model';
-import { NewTicketForm } from './ticket/new-ticket-form';
-import type { ScreenProps } from './screen';
+} from './model';
+import { NewTicketForm } from './new-ticket-form';
+import type { ScreenProps } from '../screen';
 
 export const SORTS = [
   { value: '-created_at', label: 'Newest first' },
