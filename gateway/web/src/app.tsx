@@ -8,21 +8,14 @@ import { useEffect } from 'preact/hooks';
 import { mayOpen, needsSignIn } from './access';
 import { showError } from './api/client';
 import { chooseProject, currentProject, loadProjects, projects } from './projects';
-import { location, matchPath, navigate } from './router';
+import { findRoute } from './path-match';
+import { location, navigate } from './router';
 import { HOME_PATH, ROUTES, type RouteDefinition } from './routes';
 import { safeNext } from './screens/sign-in';
 import { currentUser, grants, signInPath } from './session';
 import { ConflictHost } from './ui/conflict-dialog';
 import { EmptyState, Loading } from './ui/empty-state';
 import { Toasts } from './ui/toast';
-
-function findRoute(path: string): { route: RouteDefinition; params: Record<string, string> } | null {
-  for (const route of ROUTES) {
-    const params = matchPath(route.path, path);
-    if (params) return { route, params };
-  }
-  return null;
-}
 
 function mayOpenRoute(route: RouteDefinition): boolean {
   return mayOpen(route.access, grants.value);
@@ -101,7 +94,7 @@ function Header() {
 function Screen() {
   const { path, query } = location.value;
   const user = currentUser.value;
-  const found = path === '/' ? null : findRoute(path);
+  const found = path === '/' ? null : findRoute(ROUTES, path);
 
   // Redirects happen after render, in an effect: rendering stays free of side effects.
   const redirect =

@@ -1,6 +1,6 @@
 /**
- * A tiny history-API router: the current location as a signal, navigate(), and route matching for
- * patterns such as `/tickets/:id`. The route table is routes.ts.
+ * A tiny history-API router: the current location as a signal and navigate(); route matching for
+ * patterns such as `/tickets/:id` is path-match.ts (pure, unit-tested). The route table is routes.ts.
  */
 import { signal } from '@preact/signals';
 
@@ -41,20 +41,6 @@ export function setQuery(changes: Record<string, string | null>): void {
   }
   const search = query.toString();
   navigate(`${window.location.pathname}${search ? `?${search}` : ''}`, { replace: true });
-}
-
-/** The parameters of `path` under `pattern` (`/tickets/:id`), or null when it does not match. */
-export function matchPath(pattern: string, path: string): Record<string, string> | null {
-  const patternParts = pattern.split('/').filter(Boolean);
-  const pathParts = path.split('/').filter(Boolean);
-  if (patternParts.length !== pathParts.length) return null;
-  const params: Record<string, string> = {};
-  for (const [index, part] of patternParts.entries()) {
-    const actual = pathParts[index]!;
-    if (part.startsWith(':')) params[part.slice(1)] = decodeURIComponent(actual);
-    else if (part !== actual) return null;
-  }
-  return params;
 }
 
 /**
