@@ -16,6 +16,7 @@ import { currentUser, grants, signInPath } from './session';
 import { ConflictHost } from './ui/conflict-dialog';
 import { EmptyState, Loading } from './ui/empty-state';
 import { Toasts } from './ui/toast';
+import './app.css';
 
 function mayOpenRoute(route: RouteDefinition): boolean {
   return mayOpen(route.access, grants.value);

@@ -16,6 +16,7 @@ import { pollRole, watchNewActivity, type Activity } from './assistant/activity-
 import { valueText, when } from './assistant/format';
 import { Pager } from './assistant/pager';
 import type { ScreenProps } from './screen';
+import './activity.css';
 
 type User = components['schemas']['User'];
 type Pagination = components['schemas']['Pagination'];

@@ -1,5 +1,6 @@
 /** The console's button: a kind for its weight, and `busy` while its action runs (disabled, labelled). */
 import type { ButtonHTMLAttributes, ComponentChildren } from 'preact';
+import './button.css';
 
 type ButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'class'> & {
   kind?: 'primary' | 'secondary' | 'danger' | 'quiet';

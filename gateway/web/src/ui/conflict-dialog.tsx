@@ -9,6 +9,7 @@
 import { signal } from '@preact/signals';
 import { Button } from './button';
 import { Dialog } from './dialog';
+import './dialog.css';
 
 export interface ConflictRow {
   label: string;

@@ -1,5 +1,6 @@
 /** What a screen shows when it has nothing to list, or while it loads. */
 import type { ComponentChildren } from 'preact';
+import './empty-state.css';
 
 export function EmptyState({ title, children }: { title: string; children?: ComponentChildren }) {
   return (

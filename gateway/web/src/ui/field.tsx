@@ -3,6 +3,7 @@
  * name), linked by aria-describedby so a screen reader reads them with the field.
  */
 import { useId } from 'preact/hooks';
+import './field.css';
 
 interface FieldProps {
   label: string;

@@ -3,6 +3,7 @@
  * <Toasts/> region is mounted once by the shell.
  */
 import { signal } from '@preact/signals';
+import './toast.css';
 
 export interface ToastOptions {
   kind?: 'info' | 'error';

@@ -7,6 +7,7 @@
 import type { ComponentChildren } from 'preact';
 import { useId, useState } from 'preact/hooks';
 import { ApiError, fieldErrorsOf, showError } from '../../api/client';
+import './admin.css';
 
 export type FieldErrors = Record<string, string[]>;
 

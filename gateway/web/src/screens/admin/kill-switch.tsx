@@ -13,6 +13,7 @@ import { FormError } from '../../ui/field';
 import { toast } from '../../ui/toast';
 import { effectiveText, loadAutonomy, type Autonomy } from '../assistant/autonomy';
 import { actionLabel, when } from '../assistant/format';
+import './kill-switch.css';
 
 type Scope = 'project' | 'global';
 

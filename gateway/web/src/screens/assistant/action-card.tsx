@@ -14,6 +14,7 @@ import {
   when,
   type AutonomousAction,
 } from './format';
+import './ai.css';
 
 export function ActionCard({
   action,

@@ -26,6 +26,7 @@ import {
   type Prediction,
 } from './format';
 import { ReviewDialog, type ReviewRequest } from './review-dialog';
+import './ai.css';
 
 type Ticket = components['schemas']['Ticket'];
 type User = components['schemas']['User'];

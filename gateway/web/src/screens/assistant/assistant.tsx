@@ -15,6 +15,7 @@ import { confidenceText, percent, when } from './format';
 import { Pager } from './pager';
 import type { ScreenProps } from '../screen';
 import { AssistantPanel } from './assistant-panel';
+import './assistant.css';
 
 type SearchResult = components['schemas']['SearchResult'];
 type Pagination = components['schemas']['Pagination'];

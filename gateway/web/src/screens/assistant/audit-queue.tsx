@@ -17,6 +17,7 @@ import { ACTION_TYPES, actionLabel, ACTION_STATUSES, statusLabel, type Autonomou
 import { Pager } from './pager';
 import { ReviewDialog, type ReviewRequest } from './review-dialog';
 import type { ScreenProps } from '../screen';
+import './audit-queue.css';
 
 type QueueQuery = NonNullable<operations['listAuditQueue']['parameters']['query']>;
 type Pagination = components['schemas']['Pagination'];

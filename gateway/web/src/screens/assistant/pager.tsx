@@ -1,6 +1,7 @@
 /** Previous and next page with "page 2 of 7 (134)": for the activity feed and the audit queue. */
 import type { components } from '../../generated/api';
 import { Button } from '../../ui/button';
+import './ai.css';
 
 type Pagination = components['schemas']['Pagination'];
 

@@ -11,6 +11,7 @@ import { Button } from '../../ui/button';
 import { Dialog } from '../../ui/dialog';
 import { toast } from '../../ui/toast';
 import { actionLabel, type AutonomousAction } from './format';
+import './ai.css';
 
 export type ReviewKind = 'acknowledge' | 'revert';
 

@@ -10,6 +10,8 @@ import { api, call, fieldErrorsOf, showError } from '../../api/client';
 import type { operations } from '../../generated/api';
 import { Loading } from '../../ui/empty-state';
 import { ACTION_TYPES, actionLabel, percent, type ActionType } from './format';
+// The guardrails screen's sheet, for the form and this preview.
+import '../admin/guardrails.css';
 
 type PreviewQuery = operations['previewAutonomyThreshold']['parameters']['query'];
 

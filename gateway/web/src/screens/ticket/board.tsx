@@ -18,6 +18,7 @@ import { Dialog } from '../../ui/dialog';
 import { EmptyState, Loading } from '../../ui/empty-state';
 import type { ScreenProps } from '../screen';
 import { ticketPath } from './model';
+import './board.css';
 
 type Ticket = components['schemas']['Ticket'];
 type User = components['schemas']['User'];

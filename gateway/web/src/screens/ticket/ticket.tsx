@@ -42,6 +42,7 @@ import {
 } from './model';
 import { StatusControl } from './status-control';
 import type { ScreenProps } from '../screen';
+import './ticket.css';
 
 const TITLE_MAX = 200;
 const DESCRIPTION_MAX = 5000;

@@ -27,6 +27,7 @@ import {
 } from './model';
 import { NewTicketForm } from './new-ticket-form';
 import type { ScreenProps } from '../screen';
+import './ticket.css';
 
 export const SORTS = [
   { value: '-created_at', label: 'Newest first' },
