@@ -1,12 +1,13 @@
 /**
- * Form controls the administration screens share, beside ui/field.tsx's text <Field>: a select, a
- * checkbox, a textarea and a checkbox group, each labelled and showing its 422 field errors (linked
- * by aria-describedby), and `useForm`, the one submit path: busy flag, 422 -> field errors, other
- * refusals of the form -> a form error, everything else -> showError.
+ * Form controls the administration screens share beside ui/field.tsx's (text, select, textarea): a
+ * checkbox and a checkbox group, each labelled and showing its 422 field errors (linked by
+ * aria-describedby), a titled panel, and `useForm`, the one submit path: busy flag, 422 -> field
+ * errors, other refusals of the form -> a form error, everything else -> showError.
  */
 import type { ComponentChildren } from 'preact';
 import { useId, useState } from 'preact/hooks';
 import { ApiError, fieldErrorsOf, showError } from '../../api/client';
+import { ErrorList } from '../../ui/field';
 import './admin.css';
 
 export type FieldErrors = Record<string, string[]>;
@@ -59,73 +60,12 @@ export function unplacedErrors(errors: FieldErrors, placed: readonly string[]): 
     .flatMap(([key, messages]) => messages.map((message) => `${key}: ${message}`));
 }
 
-function describedBy(id: string, hint: string | undefined, errors: string[] | undefined): string | undefined {
-  const ids = [hint ? `${id}-hint` : '', errors?.length ? `${id}-errors` : ''].filter(Boolean).join(' ');
-  return ids || undefined;
-}
-
-function Hint({ id, hint }: { id: string; hint: string | undefined }) {
-  return hint ? (
-    <p class="field-hint" id={`${id}-hint`}>
-      {hint}
-    </p>
-  ) : null;
+function describedBy(id: string, errors: string[] | undefined): string | undefined {
+  return errors?.length ? `${id}-errors` : undefined;
 }
 
 export function Errors({ id, errors }: { id: string; errors: string[] | undefined }) {
-  return errors?.length ? (
-    <ul class="field-errors" id={`${id}-errors`}>
-      {errors.map((message) => (
-        <li key={message}>{message}</li>
-      ))}
-    </ul>
-  ) : null;
-}
-
-interface SelectFieldProps {
-  label: string;
-  name: string;
-  value: string;
-  onValue: (value: string) => void;
-  options: readonly { value: string; label: string }[];
-  errors?: string[] | undefined;
-  hint?: string;
-  disabled?: boolean;
-}
-
-export function SelectField({
-  label,
-  name,
-  value,
-  onValue,
-  options,
-  errors,
-  hint,
-  disabled,
-}: SelectFieldProps) {
-  const id = useId();
-  return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      <Hint id={id} hint={hint} />
-      <select
-        id={id}
-        name={name}
-        value={value}
-        disabled={disabled}
-        onChange={(event) => onValue(event.currentTarget.value)}
-        aria-invalid={errors?.length ? 'true' : undefined}
-        aria-describedby={describedBy(id, hint, errors)}
-      >
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-      <Errors id={id} errors={errors} />
-    </div>
-  );
+  return <ErrorList id={`${id}-errors`} errors={errors} />;
 }
 
 interface CheckboxFieldProps {
@@ -149,39 +89,9 @@ export function CheckboxField({ label, name, checked, onChecked, errors, disable
         disabled={disabled}
         onChange={(event) => onChecked(event.currentTarget.checked)}
         aria-invalid={errors?.length ? 'true' : undefined}
-        aria-describedby={describedBy(id, undefined, errors)}
+        aria-describedby={describedBy(id, errors)}
       />
       <label for={id}>{label}</label>
-      <Errors id={id} errors={errors} />
-    </div>
-  );
-}
-
-interface TextAreaFieldProps {
-  label: string;
-  name: string;
-  value: string;
-  onValue: (value: string) => void;
-  errors?: string[] | undefined;
-  hint?: string;
-  rows?: number;
-}
-
-export function TextAreaField({ label, name, value, onValue, errors, hint, rows = 3 }: TextAreaFieldProps) {
-  const id = useId();
-  return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      <Hint id={id} hint={hint} />
-      <textarea
-        id={id}
-        name={name}
-        rows={rows}
-        value={value}
-        onInput={(event) => onValue(event.currentTarget.value)}
-        aria-invalid={errors?.length ? 'true' : undefined}
-        aria-describedby={describedBy(id, hint, errors)}
-      />
       <Errors id={id} errors={errors} />
     </div>
   );
@@ -200,7 +110,7 @@ interface CheckboxGroupProps {
 export function CheckboxGroup({ legend, name, options, chosen, onChosen, errors }: CheckboxGroupProps) {
   const id = useId();
   return (
-    <fieldset class="field admin-checkbox-group" aria-describedby={describedBy(id, undefined, errors)}>
+    <fieldset class="field admin-checkbox-group" aria-describedby={describedBy(id, errors)}>
       <legend>{legend}</legend>
       {options.map((option) => (
         <label key={option} class="admin-checkbox">

@@ -8,8 +8,8 @@
 import { CUSTOM_FIELD_TYPES } from '@tix/contract';
 import { Button } from '../../ui/button';
 import type { components } from '../../generated/api';
-import { Field } from '../../ui/field';
-import { CheckboxField, Errors, SelectField, TextAreaField, type FieldErrors } from './controls';
+import { Field, SelectField, TextAreaField } from '../../ui/field';
+import { CheckboxField, Errors, type FieldErrors } from './controls';
 
 type Entry = components['schemas']['FieldSchemaEntry'];
 export type FieldType = Entry['type'];

@@ -9,9 +9,9 @@ import { api, call } from '../../api/client';
 import { currentProject, loadProjects, projects, type Project } from '../../projects';
 import { Button } from '../../ui/button';
 import { EmptyState, Loading } from '../../ui/empty-state';
-import { Field, FormError } from '../../ui/field';
+import { Field, FormError, TextAreaField } from '../../ui/field';
 import { toast } from '../../ui/toast';
-import { Errors, Panel, TextAreaField, unplacedErrors, useForm } from './controls';
+import { Errors, Panel, unplacedErrors, useForm } from './controls';
 import { WorkflowEditor } from './workflow-editor';
 
 interface DraftStatus {

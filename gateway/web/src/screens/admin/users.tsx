@@ -12,9 +12,9 @@ import type { components } from '../../generated/api';
 import { currentUser } from '../../session';
 import { Button } from '../../ui/button';
 import { EmptyState, Loading } from '../../ui/empty-state';
-import { Field, FormError } from '../../ui/field';
+import { Field, FormError, SelectField } from '../../ui/field';
 import { toast } from '../../ui/toast';
-import { Panel, SelectField, unplacedErrors, useForm } from './controls';
+import { Panel, unplacedErrors, useForm } from './controls';
 import { ShownOnce } from './shown-once';
 import { useLoaded } from './use-loaded';
 

@@ -10,9 +10,9 @@ import { api, ApiError, call, showError } from '../../api/client';
 import type { components } from '../../generated/api';
 import type { Project } from '../../projects';
 import { Button } from '../../ui/button';
-import { Field, FormError } from '../../ui/field';
+import { Field, FormError, SelectField } from '../../ui/field';
 import { toast } from '../../ui/toast';
-import { CheckboxField, SelectField, unplacedErrors, useForm } from './controls';
+import { CheckboxField, unplacedErrors, useForm } from './controls';
 import { ConfirmDialog } from './confirm-dialog';
 
 type Status = components['schemas']['ProjectStatus'];

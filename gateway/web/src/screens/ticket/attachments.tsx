@@ -9,9 +9,9 @@ import { can } from '../../session';
 import { Button } from '../../ui/button';
 import { Dialog } from '../../ui/dialog';
 import { toast } from '../../ui/toast';
-import { ErrorList } from './controls';
 import { formatBytes, formatDateTime, type Attachment, type Ticket } from './model';
 import { uploadAttachment } from './upload';
+import { ErrorList } from '../../ui/field';
 
 function downloadPath(attachment: Attachment, project: Project): string {
   return `/api/attachments/${attachment.id}/download?project_id=${project.id}`;

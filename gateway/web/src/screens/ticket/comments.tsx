@@ -13,8 +13,7 @@ import { can, currentUser } from '../../session';
 import { Button } from '../../ui/button';
 import { Dialog } from '../../ui/dialog';
 import { EmptyState, Loading } from '../../ui/empty-state';
-import { FormError } from '../../ui/field';
-import { TextAreaField } from './controls';
+import { FormError, TextAreaField } from '../../ui/field';
 import { formatDateTime, userName, type Comment, type Ticket, type User } from './model';
 
 const CONTENT_MAX = 50_000;
@@ -135,7 +134,7 @@ function CommentItem({
           noValidate
           onSubmit={(event) => void save(event)}
         >
-          <TextAreaField label="Comment" value={draft} onValue={setDraft} errors={errors} />
+          <TextAreaField label="Comment" value={draft} onValue={setDraft} errors={errors} rows={4} />
           <div class="ticket-inline-edit-actions">
             <Button kind="primary" type="submit" busy={busy}>
               Save comment

@@ -6,8 +6,9 @@
  * authority and is shown the same way.
  */
 import { validateCustomFields } from '@tix/custom-fields';
-import { CheckboxGroup, Labelled, SelectField } from './controls';
+import { CheckboxGroup } from './controls';
 import { formatDateTime, type FieldSchemaEntry } from './model';
+import { Labelled, SelectField } from '../../ui/field';
 
 /** What a form holds for one field: text for most types, a flag, or a list of choices. */
 export type FieldDraft = string | boolean | string[];

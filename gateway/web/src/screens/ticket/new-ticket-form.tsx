@@ -7,8 +7,7 @@ import { useState } from 'preact/hooks';
 import { api, call, fieldErrorsOf, showError } from '../../api/client';
 import type { Project } from '../../projects';
 import { Button } from '../../ui/button';
-import { Field, FormError } from '../../ui/field';
-import { SelectField, TextAreaField } from './controls';
+import { Field, FormError, SelectField, TextAreaField } from '../../ui/field';
 import {
   checkCustomFields,
   CustomFieldInput,
@@ -143,6 +142,7 @@ export function NewTicketForm({
         onValue={setDescription}
         errors={errors.description}
         hint="Markdown"
+        rows={4}
       />
       <div class="tickets-new-row">
         <SelectField

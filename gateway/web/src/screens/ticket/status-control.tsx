@@ -7,8 +7,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, call, fieldErrorsOf, showError } from '../../api/client';
 import type { Project } from '../../projects';
 import { Button } from '../../ui/button';
-import { SelectField } from './controls';
 import { RESOLUTIONS, resolutionLabel, type Resolution, type Ticket } from './model';
+import { SelectField } from '../../ui/field';
 
 export function StatusControl({
   ticket,

@@ -11,11 +11,10 @@ import { currentProject, type Project } from '../../projects';
 import { can } from '../../session';
 import { askConflict, type ConflictRow } from '../../ui/conflict-dialog';
 import { EmptyState, Loading } from '../../ui/empty-state';
-import { Field } from '../../ui/field';
+import { Field, SelectField, TextAreaField } from '../../ui/field';
 import { AssistantPanel } from '../assistant/assistant-panel';
 import { Attachments } from './attachments';
 import { Comments, COMPOSER_ID } from './comments';
-import { SelectField, TextAreaField } from './controls';
 import {
   checkCustomField,
   CustomFieldInput,
