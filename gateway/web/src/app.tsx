@@ -17,6 +17,7 @@ import { ConflictHost } from './ui/conflict-dialog';
 import { EmptyState, Loading } from './ui/empty-state';
 import { Toasts } from './ui/toast';
 import './app.css';
+import { Options } from './ui/field';
 
 function mayOpenRoute(route: RouteDefinition): boolean {
   return mayOpen(route.access, grants.value);
@@ -31,11 +32,7 @@ function ProjectSwitcher() {
     <label class="project-switcher">
       <span class="visually-hidden">Project</span>
       <select value={current?.slug ?? ''} onChange={(event) => chooseProject(event.currentTarget.value)}>
-        {list.map((project) => (
-          <option key={project.id} value={project.slug}>
-            {project.name}
-          </option>
-        ))}
+        <Options options={list.map((project) => ({ value: project.slug, label: project.name }))} />
       </select>
     </label>
   );

@@ -17,6 +17,7 @@ import { valueText, when } from './assistant/format';
 import { Pager } from './assistant/pager';
 import type { ScreenProps } from './screen';
 import './activity.css';
+import { Options } from '../ui/field';
 
 type User = components['schemas']['User'];
 type Pagination = components['schemas']['Pagination'];
@@ -229,11 +230,7 @@ export default function ActivityScreen({ query }: ScreenProps) {
         <label>
           What
           <select value={type} onChange={(event) => filterChanged('type', event.currentTarget.value)}>
-            {TYPES.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
+            <Options options={TYPES} />
           </select>
         </label>
         <label>
@@ -243,22 +240,14 @@ export default function ActivityScreen({ query }: ScreenProps) {
             onChange={(event) => filterChanged('actor_kind', event.currentTarget.value)}
           >
             <option value="">Anyone</option>
-            {ACTOR_KINDS.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
+            <Options options={ACTOR_KINDS} />
           </select>
         </label>
         <label>
           Person
           <select value={actorId} onChange={(event) => filterChanged('actor_id', event.currentTarget.value)}>
             <option value="">Anyone</option>
-            {users.map((user) => (
-              <option key={user.id} value={String(user.id)}>
-                {user.name}
-              </option>
-            ))}
+            <Options options={users.map((user) => ({ value: String(user.id), label: user.name }))} />
           </select>
         </label>
         <label>

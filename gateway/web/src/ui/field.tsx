@@ -19,6 +19,27 @@ export interface Option {
   label: string;
 }
 
+/** The <option>s of a select. */
+export function Options({ options }: { options: readonly Option[] }) {
+  return (
+    <>
+      {options.map((option) => (
+        <option key={option.value} value={option.value}>
+          {option.label}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** Values as options, each labelled by `label` (the value itself by default). */
+export function optionsOf(
+  values: readonly string[],
+  label: (value: string) => string = (value) => value,
+): Option[] {
+  return values.map((value) => ({ value, label: label(value) }));
+}
+
 /** The messages of one field, under the id its control's aria-describedby names. */
 export function ErrorList({ id, errors }: { id: string; errors: string[] | undefined }) {
   if (!errors?.length) return null;
@@ -120,11 +141,7 @@ export function SelectField({
           value={value}
           onChange={(event) => onValue(event.currentTarget.value)}
         >
-          {options.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
+          <Options options={options} />
         </select>
       )}
     </Labelled>

@@ -12,7 +12,7 @@ import type { components } from '../../generated/api';
 import { currentUser } from '../../session';
 import { Button } from '../../ui/button';
 import { EmptyState, Loading } from '../../ui/empty-state';
-import { Field, FormError, SelectField } from '../../ui/field';
+import { Field, FormError, Options, SelectField } from '../../ui/field';
 import { toast } from '../../ui/toast';
 import { Panel, unplacedErrors, useForm } from './controls';
 import { ShownOnce } from './shown-once';
@@ -150,11 +150,7 @@ function UserRow({
             <label>
               <span class="visually-hidden">Role of {user.name}</span>
               <select value={role} onChange={(event) => setRole(event.currentTarget.value)}>
-                {ROLE_OPTIONS.map((option) => (
-                  <option key={option.value} value={option.value}>
-                    {option.label}
-                  </option>
-                ))}
+                <Options options={ROLE_OPTIONS} />
               </select>
             </label>
             {role !== user.role && (

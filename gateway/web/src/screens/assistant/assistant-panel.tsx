@@ -27,6 +27,7 @@ import {
 } from './format';
 import { ReviewDialog, type ReviewRequest } from './review-dialog';
 import './ai.css';
+import { Options, optionsOf } from '../../ui/field';
 
 type Ticket = components['schemas']['Ticket'];
 type User = components['schemas']['User'];
@@ -152,11 +153,9 @@ function SuggestReply({
       <div class="ai-suggest-controls">
         <label for={toneId}>Tone</label>
         <select id={toneId} value={tone} onChange={(event) => setTone(event.currentTarget.value as Tone)}>
-          {SUGGESTION_TONES.map((value) => (
-            <option key={value} value={value}>
-              {value[0]!.toUpperCase() + value.slice(1)}
-            </option>
-          ))}
+          <Options
+            options={optionsOf(SUGGESTION_TONES, (value) => value[0]!.toUpperCase() + value.slice(1))}
+          />
         </select>
         <Button
           kind="primary"

@@ -18,6 +18,7 @@ import { Pager } from './pager';
 import { ReviewDialog, type ReviewRequest } from './review-dialog';
 import type { ScreenProps } from '../screen';
 import './audit-queue.css';
+import { Options, optionsOf } from '../../ui/field';
 
 type QueueQuery = NonNullable<operations['listAuditQueue']['parameters']['query']>;
 type Pagination = components['schemas']['Pagination'];
@@ -145,11 +146,7 @@ export default function AuditQueueScreen({ query }: ScreenProps) {
             value={status}
             onChange={(event) => setQuery({ status: event.currentTarget.value, page: null })}
           >
-            {ACTION_STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {statusLabel(value)}
-              </option>
-            ))}
+            <Options options={optionsOf(ACTION_STATUSES, statusLabel)} />
             <option value="all">Any</option>
           </select>
         </label>
@@ -160,11 +157,7 @@ export default function AuditQueueScreen({ query }: ScreenProps) {
             onChange={(event) => setQuery({ type: event.currentTarget.value, page: null })}
           >
             <option value="">Any</option>
-            {ACTION_TYPES.map((value) => (
-              <option key={value} value={value}>
-                {actionLabel(value)}
-              </option>
-            ))}
+            <Options options={optionsOf(ACTION_TYPES, actionLabel)} />
           </select>
         </label>
         <ConfidenceInput
@@ -185,11 +178,7 @@ export default function AuditQueueScreen({ query }: ScreenProps) {
             value={sort}
             onChange={(event) => setQuery({ sort: event.currentTarget.value, page: null })}
           >
-            {SORTS.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
+            <Options options={SORTS} />
           </select>
         </label>
       </form>

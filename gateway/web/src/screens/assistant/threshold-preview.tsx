@@ -12,6 +12,7 @@ import { Loading } from '../../ui/empty-state';
 import { ACTION_TYPES, actionLabel, percent, type ActionType } from './format';
 // The guardrails screen's sheet, for the form and this preview.
 import '../admin/guardrails.css';
+import { Options, optionsOf } from '../../ui/field';
 
 type PreviewQuery = operations['previewAutonomyThreshold']['parameters']['query'];
 
@@ -312,11 +313,7 @@ export function ThresholdPreview({
               setThreshold(String(currentThresholds[next] ?? defaultThreshold(next)));
             }}
           >
-            {ACTION_TYPES.map((value) => (
-              <option key={value} value={value}>
-                {actionLabel(value)}
-              </option>
-            ))}
+            <Options options={optionsOf(ACTION_TYPES, actionLabel)} />
           </select>
         </label>
         <label>

@@ -19,6 +19,7 @@ import { EmptyState, Loading } from '../../ui/empty-state';
 import type { ScreenProps } from '../screen';
 import { ticketPath } from './model';
 import './board.css';
+import { Options, optionsOf } from '../../ui/field';
 
 type Ticket = components['schemas']['Ticket'];
 type User = components['schemas']['User'];
@@ -326,22 +327,14 @@ export default function BoardScreen({ query }: ScreenProps) {
             Priority
             <select value={priority} onChange={(event) => setQuery({ priority: event.currentTarget.value })}>
               <option value="">Any</option>
-              {PRIORITIES.map((value) => (
-                <option key={value} value={value}>
-                  {value[0]!.toUpperCase() + value.slice(1)}
-                </option>
-              ))}
+              <Options options={optionsOf(PRIORITIES, (value) => value[0]!.toUpperCase() + value.slice(1))} />
             </select>
           </label>
           <label>
             Assignee
             <select value={assignee} onChange={(event) => setQuery({ assignee: event.currentTarget.value })}>
               <option value="">Anyone</option>
-              {users.map((user) => (
-                <option key={user.id} value={String(user.id)}>
-                  {user.name}
-                </option>
-              ))}
+              <Options options={users.map((user) => ({ value: String(user.id), label: user.name }))} />
             </select>
           </label>
         </div>

@@ -28,6 +28,7 @@ import {
 import { NewTicketForm } from './new-ticket-form';
 import type { ScreenProps } from '../screen';
 import './ticket.css';
+import { Options, optionsOf } from '../../ui/field';
 
 export const SORTS = [
   { value: '-created_at', label: 'Newest first' },
@@ -272,11 +273,9 @@ export default function TicketsScreen({ query }: ScreenProps) {
               onChange={(event) => filter({ status: event.currentTarget.value })}
             >
               <option value="">Any</option>
-              {project.statuses.map((option) => (
-                <option key={option.slug} value={option.slug}>
-                  {option.label}
-                </option>
-              ))}
+              <Options
+                options={project.statuses.map((option) => ({ value: option.slug, label: option.label }))}
+              />
             </select>
           )}
         </Filter>
@@ -288,11 +287,7 @@ export default function TicketsScreen({ query }: ScreenProps) {
               onChange={(event) => filter({ priority: event.currentTarget.value })}
             >
               <option value="">Any</option>
-              {PRIORITIES.map((value) => (
-                <option key={value} value={value}>
-                  {capitalised(value)}
-                </option>
-              ))}
+              <Options options={optionsOf(PRIORITIES, capitalised)} />
             </select>
           )}
         </Filter>
@@ -305,22 +300,16 @@ export default function TicketsScreen({ query }: ScreenProps) {
             >
               <option value="">Anyone</option>
               <option value="none">Nobody (unassigned)</option>
-              {assignableUsers(users).map((user) => (
-                <option key={user.id} value={String(user.id)}>
-                  {user.name}
-                </option>
-              ))}
+              <Options
+                options={assignableUsers(users).map((user) => ({ value: String(user.id), label: user.name }))}
+              />
             </select>
           )}
         </Filter>
         <Filter label="Sort">
           {(id) => (
             <select id={id} value={sort} onChange={(event) => filter({ sort: event.currentTarget.value })}>
-              {SORTS.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
+              <Options options={SORTS} />
             </select>
           )}
         </Filter>
@@ -332,11 +321,7 @@ export default function TicketsScreen({ query }: ScreenProps) {
                 value={perPage}
                 onChange={(event) => filter({ per_page: event.currentTarget.value })}
               >
-                {PAGE_SIZES.map((size) => (
-                  <option key={size} value={size}>
-                    {size}
-                  </option>
-                ))}
+                <Options options={optionsOf(PAGE_SIZES)} />
               </select>
             )}
           </Filter>
