@@ -10,11 +10,11 @@ import type { components, operations } from '../../generated/api';
 import { projects } from '../../projects';
 import { setQuery } from '../../router';
 import { Button } from '../../ui/button';
-import { EmptyState, Loading } from '../../ui/empty-state';
+import { Loading } from '../../ui/empty-state';
 import { Field, FormError, SelectField } from '../../ui/field';
 import { toast } from '../../ui/toast';
 import { ConfirmDialog } from './confirm-dialog';
-import { CheckboxGroup, Panel, unplacedErrors, useForm } from './controls';
+import { AdminTable, CheckboxGroup, Panel, unplacedErrors, useForm } from './controls';
 import { ShownOnce } from './shown-once';
 import { formatTime, useLoaded } from './use-loaded';
 import type { ScreenProps } from '../screen';
@@ -201,60 +201,40 @@ export default function AdminApiKeys({ query }: ScreenProps) {
             ]}
           />
         </div>
-        {!keys.data ? (
-          <Loading what="API keys" />
-        ) : keys.data.length === 0 ? (
-          <EmptyState title="No API keys." />
-        ) : (
-          <div class="admin-table-wrap">
-            <table class="admin-table" aria-label="API keys">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Prefix</th>
-                  <th scope="col">User</th>
-                  <th scope="col">Project</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">State</th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data.map((key) => (
-                  <tr key={key.id} class={key.revoked_at ? 'admin-inactive' : undefined}>
-                    <th scope="row">{key.name}</th>
-                    <td>
-                      <code>{key.prefix}…</code>
-                    </td>
-                    <td>{userById.get(key.user_id)?.name ?? `#${key.user_id}`}</td>
-                    <td>
-                      {key.project_id === null
-                        ? 'Every project'
-                        : (projectById.get(key.project_id)?.name ?? `#${key.project_id}`)}
-                    </td>
-                    <td>{key.scopes.join(', ')}</td>
-                    <td>{formatTime(key.created_at)}</td>
-                    <td>{formatTime(key.last_used_at)}</td>
-                    <td>
-                      {key.revoked_at ? (
-                        `Revoked ${formatTime(key.revoked_at)}`
-                      ) : (
-                        <Button
-                          kind="quiet"
-                          aria-label={`Revoke ${key.name}`}
-                          onClick={() => setRevoking(key)}
-                        >
-                          Revoke
-                        </Button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <AdminTable
+          label="API keys"
+          what="API keys"
+          empty="No API keys."
+          rows={keys.data}
+          columns={['Name', 'Prefix', 'User', 'Project', 'Scopes', 'Created', 'Last used', 'State']}
+        >
+          {(key) => (
+            <tr key={key.id} class={key.revoked_at ? 'admin-inactive' : undefined}>
+              <th scope="row">{key.name}</th>
+              <td>
+                <code>{key.prefix}…</code>
+              </td>
+              <td>{userById.get(key.user_id)?.name ?? `#${key.user_id}`}</td>
+              <td>
+                {key.project_id === null
+                  ? 'Every project'
+                  : (projectById.get(key.project_id)?.name ?? `#${key.project_id}`)}
+              </td>
+              <td>{key.scopes.join(', ')}</td>
+              <td>{formatTime(key.created_at)}</td>
+              <td>{formatTime(key.last_used_at)}</td>
+              <td>
+                {key.revoked_at ? (
+                  `Revoked ${formatTime(key.revoked_at)}`
+                ) : (
+                  <Button kind="quiet" aria-label={`Revoke ${key.name}`} onClick={() => setRevoking(key)}>
+                    Revoke
+                  </Button>
+                )}
+              </td>
+            </tr>
+          )}
+        </AdminTable>
       </Panel>
       <ConfirmDialog
         open={revoking !== null}

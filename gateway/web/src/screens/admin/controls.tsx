@@ -7,6 +7,7 @@
 import type { ComponentChildren } from 'preact';
 import { useId, useState } from 'preact/hooks';
 import { ApiError, fieldErrorsOf, showError } from '../../api/client';
+import { EmptyState, Loading } from '../../ui/empty-state';
 import { ErrorList } from '../../ui/field';
 import './admin.css';
 
@@ -140,5 +141,44 @@ export function Panel({ title, children }: { title: string; children: ComponentC
       <h2 id={id}>{title}</h2>
       {children}
     </section>
+  );
+}
+
+/**
+ * A list of an administration screen as a table: loading until `rows` arrive, `empty` when there are
+ * none, else the columns' headings and a row each (`children` renders a row, with its key).
+ */
+export function AdminTable<Row>({
+  label,
+  what,
+  empty,
+  rows,
+  columns,
+  children,
+}: {
+  label: string;
+  what: string;
+  empty: string;
+  rows: readonly Row[] | null;
+  columns: readonly string[];
+  children: (row: Row) => ComponentChildren;
+}) {
+  if (!rows) return <Loading what={what} />;
+  if (rows.length === 0) return <EmptyState title={empty} />;
+  return (
+    <div class="admin-table-wrap">
+      <table class="admin-table" aria-label={label}>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{rows.map(children)}</tbody>
+      </table>
+    </div>
   );
 }

@@ -8,10 +8,9 @@ import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { currentProject, loadProjects, projects, type Project } from '../../projects';
 import { Button } from '../../ui/button';
-import { EmptyState, Loading } from '../../ui/empty-state';
 import { Field, FormError, TextAreaField } from '../../ui/field';
 import { toast } from '../../ui/toast';
-import { Errors, Panel, unplacedErrors, useForm } from './controls';
+import { AdminTable, Errors, Panel, unplacedErrors, useForm } from './controls';
 import { WorkflowEditor } from './workflow-editor';
 
 interface DraftStatus {
@@ -262,36 +261,24 @@ export default function AdminProjects() {
     <section class="screen admin-screen">
       <h1>Projects and statuses</h1>
       <Panel title="Projects">
-        {!list ? (
-          <Loading what="projects" />
-        ) : list.length === 0 ? (
-          <EmptyState title="No projects yet: create the first one below." />
-        ) : (
-          <div class="admin-table-wrap">
-            <table class="admin-table" aria-label="Projects">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Slug</th>
-                  <th scope="col">Prefix</th>
-                  <th scope="col">Workflow</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((each) => (
-                  <tr key={each.id} aria-current={each.id === project?.id ? 'true' : undefined}>
-                    <th scope="row">
-                      <a href={`/admin/projects?project=${each.slug}`}>{each.name}</a>
-                    </th>
-                    <td>{each.slug}</td>
-                    <td>{each.prefix}</td>
-                    <td>{each.statuses.map((status) => status.label).join(' → ')}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <AdminTable
+          label="Projects"
+          what="projects"
+          empty="No projects yet: create the first one below."
+          rows={list}
+          columns={['Name', 'Slug', 'Prefix', 'Workflow']}
+        >
+          {(each) => (
+            <tr key={each.id} aria-current={each.id === project?.id ? 'true' : undefined}>
+              <th scope="row">
+                <a href={`/admin/projects?project=${each.slug}`}>{each.name}</a>
+              </th>
+              <td>{each.slug}</td>
+              <td>{each.prefix}</td>
+              <td>{each.statuses.map((status) => status.label).join(' → ')}</td>
+            </tr>
+          )}
+        </AdminTable>
       </Panel>
       {project && (
         <Panel title={`Edit ${project.name}`}>

@@ -11,10 +11,10 @@ import type { components } from '../../generated/api';
 import { currentProject, type Project } from '../../projects';
 import { setQuery } from '../../router';
 import { Button } from '../../ui/button';
-import { EmptyState, Loading } from '../../ui/empty-state';
+import { EmptyState } from '../../ui/empty-state';
 import { Field, FormError, TextAreaField } from '../../ui/field';
 import { toast } from '../../ui/toast';
-import { CheckboxField, Panel, unplacedErrors, useForm } from './controls';
+import { AdminTable, CheckboxField, Panel, unplacedErrors, useForm } from './controls';
 import { FieldEditor, toDraft, toEntry, type DraftField } from './field-editor';
 import { formatTime, useLoaded } from './use-loaded';
 import type { ScreenProps } from '../screen';
@@ -189,50 +189,37 @@ export default function AdminTicketTypes({ query }: ScreenProps) {
         </Button>
       </div>
       <Panel title="Types">
-        {!types.data ? (
-          <Loading what="ticket types" />
-        ) : types.data.length === 0 ? (
-          <EmptyState title="No ticket types yet: tickets need one. Create the first." />
-        ) : (
-          <div class="admin-table-wrap">
-            <table class="admin-table" aria-label="Ticket types">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Slug</th>
-                  <th scope="col">Custom fields</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {types.data.map((type) => (
-                  <tr key={type.id} class={type.retired_at ? 'admin-inactive' : undefined}>
-                    <th scope="row">{type.name}</th>
-                    <td>{type.slug}</td>
-                    <td>{type.field_schema.map((field) => field.label).join(', ') || '—'}</td>
-                    <td>
-                      {type.retired_at
-                        ? `Retired ${formatTime(type.retired_at)}`
-                        : type.is_default
-                          ? 'Default'
-                          : 'In use'}
-                    </td>
-                    <td>
-                      <Button
-                        kind="quiet"
-                        aria-label={`Edit ${type.name}`}
-                        onClick={() => setQuery({ type: String(type.id) })}
-                      >
-                        Edit
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <AdminTable
+          label="Ticket types"
+          what="ticket types"
+          empty="No ticket types yet: tickets need one. Create the first."
+          rows={types.data}
+          columns={['Name', 'Slug', 'Custom fields', 'State', 'Actions']}
+        >
+          {(type) => (
+            <tr key={type.id} class={type.retired_at ? 'admin-inactive' : undefined}>
+              <th scope="row">{type.name}</th>
+              <td>{type.slug}</td>
+              <td>{type.field_schema.map((field) => field.label).join(', ') || '—'}</td>
+              <td>
+                {type.retired_at
+                  ? `Retired ${formatTime(type.retired_at)}`
+                  : type.is_default
+                    ? 'Default'
+                    : 'In use'}
+              </td>
+              <td>
+                <Button
+                  kind="quiet"
+                  aria-label={`Edit ${type.name}`}
+                  onClick={() => setQuery({ type: String(type.id) })}
+                >
+                  Edit
+                </Button>
+              </td>
+            </tr>
+          )}
+        </AdminTable>
       </Panel>
       {chosen === 'new' && (
         <Panel title="New ticket type">

@@ -11,10 +11,9 @@ import { api, call } from '../../api/client';
 import type { components } from '../../generated/api';
 import { currentUser } from '../../session';
 import { Button } from '../../ui/button';
-import { EmptyState, Loading } from '../../ui/empty-state';
 import { Field, FormError, Options, SelectField } from '../../ui/field';
 import { toast } from '../../ui/toast';
-import { Panel, unplacedErrors, useForm } from './controls';
+import { AdminTable, Panel, unplacedErrors, useForm } from './controls';
 import { ShownOnce } from './shown-once';
 import { useLoaded } from './use-loaded';
 
@@ -239,38 +238,25 @@ export default function AdminUsers() {
         />
       )}
       <Panel title="All users">
-        {!users.data ? (
-          <Loading what="users" />
-        ) : users.data.length === 0 ? (
-          <EmptyState title="No users yet." />
-        ) : (
-          <div class="admin-table-wrap">
-            <table class="admin-table" aria-label="Users">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {users.data.map((user) => (
-                  <UserRow
-                    key={user.id}
-                    user={user}
-                    onChanged={replace}
-                    onResetLink={(who, link, message) => {
-                      if (link) setResetLink({ name: who.name, link });
-                      else toast(message);
-                    }}
-                  />
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <AdminTable
+          label="Users"
+          what="users"
+          empty="No users yet."
+          rows={users.data}
+          columns={['Name', 'Email', 'Role', 'Status', 'Actions']}
+        >
+          {(user) => (
+            <UserRow
+              key={user.id}
+              user={user}
+              onChanged={replace}
+              onResetLink={(who, link, message) => {
+                if (link) setResetLink({ name: who.name, link });
+                else toast(message);
+              }}
+            />
+          )}
+        </AdminTable>
       </Panel>
     </section>
   );

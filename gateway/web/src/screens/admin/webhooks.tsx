@@ -12,12 +12,12 @@ import type { components } from '../../generated/api';
 import { currentProject, type Project } from '../../projects';
 import { setQuery } from '../../router';
 import { Button } from '../../ui/button';
-import { EmptyState, Loading } from '../../ui/empty-state';
+import { EmptyState } from '../../ui/empty-state';
 import { Field, FormError } from '../../ui/field';
 import { toast } from '../../ui/toast';
 import { ConfirmDialog } from './confirm-dialog';
 import { DeliveryLog } from './delivery-log';
-import { CheckboxGroup, Panel, unplacedErrors, useForm } from './controls';
+import { AdminTable, CheckboxGroup, Panel, unplacedErrors, useForm } from './controls';
 import { ShownOnce } from './shown-once';
 import { formatTime, useLoaded } from './use-loaded';
 import type { ScreenProps } from '../screen';
@@ -161,53 +161,41 @@ export default function AdminWebhooks({ query }: ScreenProps) {
         )}
       </Panel>
       <Panel title="Subscriptions">
-        {!webhooks.data ? (
-          <Loading what="webhooks" />
-        ) : webhooks.data.length === 0 ? (
-          <EmptyState title="No webhooks in this project." />
-        ) : (
-          <div class="admin-table-wrap">
-            <table class="admin-table" aria-label="Webhooks">
-              <thead>
-                <tr>
-                  <th scope="col">URL</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {webhooks.data.map((webhook) => (
-                  <tr key={webhook.id} aria-current={webhook.id === selected?.id ? 'true' : undefined}>
-                    <th scope="row" class="admin-break">
-                      {webhook.url}
-                    </th>
-                    <td>{webhook.events.join(', ')}</td>
-                    <td>{formatTime(webhook.created_at)}</td>
-                    <td>
-                      <div class="admin-inline">
-                        <Button
-                          kind="quiet"
-                          aria-label={`Delivery log of ${webhook.url}`}
-                          onClick={() => setQuery({ webhook: String(webhook.id) })}
-                        >
-                          Delivery log
-                        </Button>
-                        <Button
-                          kind="quiet"
-                          aria-label={`Delete ${webhook.url}`}
-                          onClick={() => setDeleting(webhook)}
-                        >
-                          Delete
-                        </Button>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <AdminTable
+          label="Webhooks"
+          what="webhooks"
+          empty="No webhooks in this project."
+          rows={webhooks.data}
+          columns={['URL', 'Events', 'Created', 'Actions']}
+        >
+          {(webhook) => (
+            <tr key={webhook.id} aria-current={webhook.id === selected?.id ? 'true' : undefined}>
+              <th scope="row" class="admin-break">
+                {webhook.url}
+              </th>
+              <td>{webhook.events.join(', ')}</td>
+              <td>{formatTime(webhook.created_at)}</td>
+              <td>
+                <div class="admin-inline">
+                  <Button
+                    kind="quiet"
+                    aria-label={`Delivery log of ${webhook.url}`}
+                    onClick={() => setQuery({ webhook: String(webhook.id) })}
+                  >
+                    Delivery log
+                  </Button>
+                  <Button
+                    kind="quiet"
+                    aria-label={`Delete ${webhook.url}`}
+                    onClick={() => setDeleting(webhook)}
+                  >
+                    Delete
+                  </Button>
+                </div>
+              </td>
+            </tr>
+          )}
+        </AdminTable>
       </Panel>
       {selected && (
         <Panel title={`Delivery log: ${selected.url}`}>
