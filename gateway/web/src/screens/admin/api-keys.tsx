@@ -11,10 +11,10 @@ import { projects } from '../../projects';
 import { setQuery } from '../../router';
 import { Button } from '../../ui/button';
 import { Loading } from '../../ui/empty-state';
-import { Field, FormError, SelectField } from '../../ui/field';
+import { Field, SelectField } from '../../ui/field';
 import { toast } from '../../ui/toast';
 import { ConfirmDialog } from './confirm-dialog';
-import { AdminTable, CheckboxGroup, Panel, unplacedErrors, useForm } from './controls';
+import { AdminForm, AdminTable, CheckboxGroup, Panel, useForm } from './controls';
 import { ShownOnce } from './shown-once';
 import { formatTime, useLoaded } from './use-loaded';
 import type { ScreenProps } from '../screen';
@@ -46,37 +46,24 @@ function CreateKeyForm({
   const form = useForm();
   const placed = ['name', 'user_id', 'project_id', 'scopes'];
 
-  async function submit(event: Event) {
-    event.preventDefault();
-    await form.run(async () => {
-      const answer = await call(
-        api.POST('/api-keys', {
-          body: {
-            name,
-            scopes: scopes as Scope[],
-            // An unchosen owner is sent as 0 so the server names the field (no client-side second rulebook).
-            user_id: Number(userId),
-            project_id: projectId ? Number(projectId) : null,
-          },
-        }),
-      );
-      onCreated(answer.api_key, answer.key);
-      setName('');
-    });
+  async function submit() {
+    const answer = await call(
+      api.POST('/api-keys', {
+        body: {
+          name,
+          scopes: scopes as Scope[],
+          // An unchosen owner is sent as 0 so the server names the field (no client-side second rulebook).
+          user_id: Number(userId),
+          project_id: projectId ? Number(projectId) : null,
+        },
+      }),
+    );
+    onCreated(answer.api_key, answer.key);
+    setName('');
   }
 
   return (
-    <form
-      class="form admin-form"
-      onSubmit={(event) => void submit(event)}
-      noValidate
-      aria-label="New API key"
-    >
-      <FormError
-        message={
-          [form.formError, ...unplacedErrors(form.fieldErrors, placed)].filter(Boolean).join(' ') || null
-        }
-      />
+    <AdminForm form={form} placed={placed} label="New API key" onSubmit={submit}>
       <div class="admin-row">
         <Field
           label="Key name"
@@ -126,7 +113,7 @@ function CreateKeyForm({
           Create API key
         </Button>
       </div>
-    </form>
+    </AdminForm>
   );
 }
 

@@ -8,7 +8,7 @@ import type { ComponentChildren } from 'preact';
 import { useId, useState } from 'preact/hooks';
 import { ApiError, fieldErrorsOf, showError } from '../../api/client';
 import { EmptyState, Loading } from '../../ui/empty-state';
-import { ErrorList } from '../../ui/field';
+import { ErrorList, FormError } from '../../ui/field';
 import './admin.css';
 
 export type FieldErrors = Record<string, string[]>;
@@ -180,5 +180,42 @@ export function AdminTable<Row>({
         <tbody>{rows.map(children)}</tbody>
       </table>
     </div>
+  );
+}
+
+/**
+ * A form of an administration screen: the browser does not validate (the server's 422 names the
+ * fields), submitting runs `onSubmit` through the form's `run`, and the form's error shows above the
+ * controls together with field errors no control shows (`otherErrors`, or those not in `placed`).
+ */
+export function AdminForm({
+  form,
+  placed = [],
+  otherErrors,
+  label,
+  onSubmit,
+  children,
+}: {
+  form: FormState;
+  placed?: readonly string[];
+  otherErrors?: readonly string[];
+  label?: string;
+  onSubmit: () => Promise<void>;
+  children: ComponentChildren;
+}) {
+  const unplaced = otherErrors ?? unplacedErrors(form.fieldErrors, placed);
+  return (
+    <form
+      class="form admin-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void form.run(onSubmit);
+      }}
+      noValidate
+      aria-label={label}
+    >
+      <FormError message={[form.formError, ...unplaced].filter(Boolean).join(' ') || null} />
+      {children}
+    </form>
   );
 }

@@ -8,9 +8,9 @@ import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { currentProject, loadProjects, projects, type Project } from '../../projects';
 import { Button } from '../../ui/button';
-import { Field, FormError, TextAreaField } from '../../ui/field';
+import { Field, TextAreaField } from '../../ui/field';
 import { toast } from '../../ui/toast';
-import { AdminTable, Errors, Panel, unplacedErrors, useForm } from './controls';
+import { AdminForm, AdminTable, Errors, Panel, useForm } from './controls';
 import { WorkflowEditor } from './workflow-editor';
 
 interface DraftStatus {
@@ -48,30 +48,27 @@ function NewProjectForm() {
     });
   }
 
-  async function submit(event: Event) {
-    event.preventDefault();
-    await form.run(async () => {
-      const answer = await call(
-        api.POST('/projects', {
-          body: {
-            name,
-            slug,
-            prefix,
-            ...(description ? { description } : {}),
-            ...(statuses.length > 0
-              ? { statuses: statuses.map(({ slug: s, label, is_closed }) => ({ slug: s, label, is_closed })) }
-              : {}),
-          },
-        }),
-      );
-      await loadProjects();
-      toast(`Project ${answer.project.name} created.`);
-      setName('');
-      setSlug('');
-      setPrefix('');
-      setDescription('');
-      setStatuses([]);
-    });
+  async function submit() {
+    const answer = await call(
+      api.POST('/projects', {
+        body: {
+          name,
+          slug,
+          prefix,
+          ...(description ? { description } : {}),
+          ...(statuses.length > 0
+            ? { statuses: statuses.map(({ slug: s, label, is_closed }) => ({ slug: s, label, is_closed })) }
+            : {}),
+        },
+      }),
+    );
+    await loadProjects();
+    toast(`Project ${answer.project.name} created.`);
+    setName('');
+    setSlug('');
+    setPrefix('');
+    setDescription('');
+    setStatuses([]);
   }
 
   const statusErrors = (index: number, key: string) => form.fieldErrors[`statuses[${index}].${key}`];
@@ -81,19 +78,12 @@ function NewProjectForm() {
     `statuses[${index}]`,
   ]);
   return (
-    <form
-      class="form admin-form"
-      onSubmit={(event) => void submit(event)}
-      noValidate
-      aria-label="New project"
+    <AdminForm
+      form={form}
+      placed={[...placed, 'statuses', ...placedStatusKeys]}
+      label="New project"
+      onSubmit={submit}
     >
-      <FormError
-        message={
-          [form.formError, ...unplacedErrors(form.fieldErrors, [...placed, 'statuses', ...placedStatusKeys])]
-            .filter(Boolean)
-            .join(' ') || null
-        }
-      />
       <div class="admin-row">
         <Field label="Name" name="name" value={name} onValue={setName} errors={form.fieldErrors.name} />
         <Field
@@ -199,7 +189,7 @@ function NewProjectForm() {
           Create project
         </Button>
       </div>
-    </form>
+    </AdminForm>
   );
 }
 
@@ -208,31 +198,16 @@ function ProjectDetailsForm({ project }: { project: Project }) {
   const [description, setDescription] = useState(project.description);
   const form = useForm();
 
-  async function submit(event: Event) {
-    event.preventDefault();
-    await form.run(async () => {
-      const answer = await call(
-        api.PATCH('/projects/{id}', { params: { path: { id: project.id } }, body: { name, description } }),
-      );
-      replaceProject(answer.project);
-      toast('Project saved.');
-    });
+  async function submit() {
+    const answer = await call(
+      api.PATCH('/projects/{id}', { params: { path: { id: project.id } }, body: { name, description } }),
+    );
+    replaceProject(answer.project);
+    toast('Project saved.');
   }
 
   return (
-    <form
-      class="form admin-form"
-      onSubmit={(event) => void submit(event)}
-      noValidate
-      aria-label="Project details"
-    >
-      <FormError
-        message={
-          [form.formError, ...unplacedErrors(form.fieldErrors, ['name', 'description'])]
-            .filter(Boolean)
-            .join(' ') || null
-        }
-      />
+    <AdminForm form={form} placed={['name', 'description']} label="Project details" onSubmit={submit}>
       <p class="muted">
         Slug <code>{project.slug}</code>, ticket prefix <code>{project.prefix}</code>: these never change,
         links and ticket numbers use them.
@@ -250,7 +225,7 @@ function ProjectDetailsForm({ project }: { project: Project }) {
           Save project
         </Button>
       </div>
-    </form>
+    </AdminForm>
   );
 }
 

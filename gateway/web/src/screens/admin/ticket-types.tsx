@@ -14,7 +14,7 @@ import { Button } from '../../ui/button';
 import { EmptyState } from '../../ui/empty-state';
 import { Field, FormError, TextAreaField } from '../../ui/field';
 import { toast } from '../../ui/toast';
-import { AdminTable, CheckboxField, Panel, unplacedErrors, useForm } from './controls';
+import { AdminForm, AdminTable, CheckboxField, Panel, useForm, unplacedErrors } from './controls';
 import { FieldEditor, toDraft, toEntry, type DraftField } from './field-editor';
 import { formatTime, useLoaded } from './use-loaded';
 import type { ScreenProps } from '../screen';
@@ -42,26 +42,23 @@ function TicketTypeForm({
   const retire = useForm();
   const query = { project_id: project.id };
 
-  async function submit(event: Event) {
-    event.preventDefault();
+  async function submit() {
     const field_schema = fields.map(toEntry);
-    await form.run(async () => {
-      const answer = type
-        ? await call(
-            api.PATCH('/ticket-types/{id}', {
-              params: { path: { id: type.id }, query },
-              body: { name, description, is_default: isDefault, field_schema },
-            }),
-          )
-        : await call(
-            api.POST('/ticket-types', {
-              params: { query },
-              body: { name, slug, description, is_default: isDefault, field_schema },
-            }),
-          );
-      toast(`${answer.ticket_type.name} saved.`);
-      onSaved(answer.ticket_type);
-    });
+    const answer = type
+      ? await call(
+          api.PATCH('/ticket-types/{id}', {
+            params: { path: { id: type.id }, query },
+            body: { name, description, is_default: isDefault, field_schema },
+          }),
+        )
+      : await call(
+          api.POST('/ticket-types', {
+            params: { query },
+            body: { name, slug, description, is_default: isDefault, field_schema },
+          }),
+        );
+    toast(`${answer.ticket_type.name} saved.`);
+    onSaved(answer.ticket_type);
   }
 
   async function setRetired(is_retired: boolean) {
@@ -83,13 +80,12 @@ function TicketTypeForm({
   );
   return (
     <>
-      <form
-        class="form admin-form"
-        onSubmit={(event) => void submit(event)}
-        noValidate
-        aria-label={type ? `Edit ${type.name}` : 'New ticket type'}
+      <AdminForm
+        form={form}
+        otherErrors={formErrors}
+        label={type ? `Edit ${type.name}` : 'New ticket type'}
+        onSubmit={submit}
       >
-        <FormError message={[form.formError, ...formErrors].filter(Boolean).join(' ') || null} />
         <div class="admin-row">
           <Field
             label="Type name"
@@ -136,7 +132,7 @@ function TicketTypeForm({
             Close
           </Button>
         </div>
-      </form>
+      </AdminForm>
       {type && (
         <div class="admin-retire">
           <FormError

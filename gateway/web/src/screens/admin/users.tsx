@@ -11,9 +11,9 @@ import { api, call } from '../../api/client';
 import type { components } from '../../generated/api';
 import { currentUser } from '../../session';
 import { Button } from '../../ui/button';
-import { Field, FormError, Options, SelectField } from '../../ui/field';
+import { Field, Options, SelectField } from '../../ui/field';
 import { toast } from '../../ui/toast';
-import { AdminTable, Panel, unplacedErrors, useForm } from './controls';
+import { AdminForm, AdminTable, Panel, useForm } from './controls';
 import { ShownOnce } from './shown-once';
 import { useLoaded } from './use-loaded';
 
@@ -36,27 +36,19 @@ function CreateUserForm({ onCreated }: { onCreated: (user: User) => void }) {
   const form = useForm();
   const placed = ['name', 'email', 'role', 'password'];
 
-  async function submit(event: Event) {
-    event.preventDefault();
-    await form.run(async () => {
-      const answer = await call(
-        api.POST('/users', { body: { name, email, role, ...(password ? { password } : {}) } }),
-      );
-      onCreated(answer.user);
-      toast(`${answer.user.name} can now ${password ? 'sign in' : 'be sent a reset link'}.`);
-      setName('');
-      setEmail('');
-      setPassword('');
-    });
+  async function submit() {
+    const answer = await call(
+      api.POST('/users', { body: { name, email, role, ...(password ? { password } : {}) } }),
+    );
+    onCreated(answer.user);
+    toast(`${answer.user.name} can now ${password ? 'sign in' : 'be sent a reset link'}.`);
+    setName('');
+    setEmail('');
+    setPassword('');
   }
 
   return (
-    <form class="form admin-form" onSubmit={(event) => void submit(event)} noValidate>
-      <FormError
-        message={
-          [form.formError, ...unplacedErrors(form.fieldErrors, placed)].filter(Boolean).join(' ') || null
-        }
-      />
+    <AdminForm form={form} placed={placed} onSubmit={submit}>
       <Field
         label="Name"
         name="name"
@@ -98,7 +90,7 @@ function CreateUserForm({ onCreated }: { onCreated: (user: User) => void }) {
           Create user
         </Button>
       </div>
-    </form>
+    </AdminForm>
   );
 }
 

@@ -13,11 +13,11 @@ import { currentProject, type Project } from '../../projects';
 import { setQuery } from '../../router';
 import { Button } from '../../ui/button';
 import { EmptyState } from '../../ui/empty-state';
-import { Field, FormError } from '../../ui/field';
+import { Field } from '../../ui/field';
 import { toast } from '../../ui/toast';
 import { ConfirmDialog } from './confirm-dialog';
 import { DeliveryLog } from './delivery-log';
-import { AdminTable, CheckboxGroup, Panel, unplacedErrors, useForm } from './controls';
+import { AdminForm, AdminTable, CheckboxGroup, Panel, useForm } from './controls';
 import { ShownOnce } from './shown-once';
 import { formatTime, useLoaded } from './use-loaded';
 import type { ScreenProps } from '../screen';
@@ -37,33 +37,20 @@ function CreateWebhookForm({
   const form = useForm();
   const placed = ['url', 'events', 'secret'];
 
-  async function submit(event: Event) {
-    event.preventDefault();
-    await form.run(async () => {
-      const answer = await call(
-        api.POST('/webhooks', {
-          params: { query: { project_id: project.id } },
-          body: { url, events, project_id: project.id, secret: secret || null },
-        }),
-      );
-      onCreated(answer.webhook.secret);
-      setUrl('');
-      setSecret('');
-    });
+  async function submit() {
+    const answer = await call(
+      api.POST('/webhooks', {
+        params: { query: { project_id: project.id } },
+        body: { url, events, project_id: project.id, secret: secret || null },
+      }),
+    );
+    onCreated(answer.webhook.secret);
+    setUrl('');
+    setSecret('');
   }
 
   return (
-    <form
-      class="form admin-form"
-      onSubmit={(event) => void submit(event)}
-      noValidate
-      aria-label="New webhook"
-    >
-      <FormError
-        message={
-          [form.formError, ...unplacedErrors(form.fieldErrors, placed)].filter(Boolean).join(' ') || null
-        }
-      />
+    <AdminForm form={form} placed={placed} label="New webhook" onSubmit={submit}>
       <Field
         label="Payload URL"
         name="url"
@@ -96,7 +83,7 @@ function CreateWebhookForm({
           Create webhook
         </Button>
       </div>
-    </form>
+    </AdminForm>
   );
 }
 

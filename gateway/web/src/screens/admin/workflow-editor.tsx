@@ -12,7 +12,7 @@ import type { Project } from '../../projects';
 import { Button } from '../../ui/button';
 import { Field, FormError, SelectField } from '../../ui/field';
 import { toast } from '../../ui/toast';
-import { CheckboxField, unplacedErrors, useForm } from './controls';
+import { AdminForm, CheckboxField, useForm } from './controls';
 import { ConfirmDialog } from './confirm-dialog';
 
 type Status = components['schemas']['ProjectStatus'];
@@ -111,22 +111,19 @@ function AddStatusForm({ project, onProject }: EditorProps) {
   const form = useForm();
   const placed = ['slug', 'label', 'is_closed', 'position'];
 
-  async function submit(event: Event) {
-    event.preventDefault();
-    await form.run(async () => {
-      const answer = await call(
-        api.POST('/projects/{id}/statuses', {
-          params: { path: { id: project.id } },
-          body: { slug, label, is_closed: closed, ...(position ? { position: Number(position) } : {}) },
-        }),
-      );
-      onProject(answer.project);
-      toast(`${label} added to the workflow.`);
-      setSlug('');
-      setLabel('');
-      setClosed(false);
-      setPosition('');
-    });
+  async function submit() {
+    const answer = await call(
+      api.POST('/projects/{id}/statuses', {
+        params: { path: { id: project.id } },
+        body: { slug, label, is_closed: closed, ...(position ? { position: Number(position) } : {}) },
+      }),
+    );
+    onProject(answer.project);
+    toast(`${label} added to the workflow.`);
+    setSlug('');
+    setLabel('');
+    setClosed(false);
+    setPosition('');
   }
 
   const places = [
@@ -134,17 +131,7 @@ function AddStatusForm({ project, onProject }: EditorProps) {
     ...project.statuses.map((status, index) => ({ value: String(index), label: `Before ${status.label}` })),
   ];
   return (
-    <form
-      class="form admin-form"
-      onSubmit={(event) => void submit(event)}
-      noValidate
-      aria-label="Add a status"
-    >
-      <FormError
-        message={
-          [form.formError, ...unplacedErrors(form.fieldErrors, placed)].filter(Boolean).join(' ') || null
-        }
-      />
+    <AdminForm form={form} placed={placed} label="Add a status" onSubmit={submit}>
       <div class="admin-row">
         <Field
           label="Status slug"
@@ -182,7 +169,7 @@ function AddStatusForm({ project, onProject }: EditorProps) {
           Add status
         </Button>
       </div>
-    </form>
+    </AdminForm>
   );
 }
 
