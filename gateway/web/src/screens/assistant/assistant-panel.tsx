@@ -19,7 +19,6 @@ import { ActionCard } from './action-card';
 import {
   actionLabel,
   confidenceText,
-  percent,
   valueText,
   when,
   type AutonomousAction,
@@ -28,6 +27,7 @@ import {
 import { ReviewDialog, type ReviewRequest } from './review-dialog';
 import './ai.css';
 import { Options, optionsOf } from '../../ui/field';
+import { SourceList } from './source-list';
 
 type Ticket = components['schemas']['Ticket'];
 type User = components['schemas']['User'];
@@ -180,19 +180,7 @@ function SuggestReply({
             {suggestion.provider.external ? ` · written by ${suggestion.provider.model}` : ''}
           </p>
           <h4>Sources</h4>
-          <ul class="ai-sources">
-            {suggestion.sources.map((source) => (
-              <li key={source.ticket_id}>
-                <a href={`/tickets/${source.ticket_id}`}>
-                  {source.ticket_number} {source.title}
-                </a>{' '}
-                <span class="muted">
-                  {percent(source.similarity)} alike
-                  {source.resolved_at ? `, resolved ${when(source.resolved_at)}` : ''}
-                </span>
-              </li>
-            ))}
-          </ul>
+          <SourceList sources={suggestion.sources} />
           {can('comments.write') && (
             <Button kind="primary" onClick={() => onInsertReply(suggestion.content)}>
               Insert into composer

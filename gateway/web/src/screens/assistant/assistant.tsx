@@ -11,10 +11,11 @@ import { currentProject } from '../../projects';
 import { setQuery } from '../../router';
 import { Button } from '../../ui/button';
 import { EmptyState, Loading } from '../../ui/empty-state';
-import { confidenceText, percent, when } from './format';
+import { confidenceText } from './format';
 import { Pager } from './pager';
 import type { ScreenProps } from '../screen';
 import { AssistantPanel } from './assistant-panel';
+import { SourceList } from './source-list';
 import './assistant.css';
 
 type SearchResult = components['schemas']['SearchResult'];
@@ -206,19 +207,7 @@ function Ask({ projectId, question }: { projectId: number; question: string }) {
           {answer.sources.length > 0 && (
             <>
               <h3>Sources</h3>
-              <ul class="ai-sources">
-                {answer.sources.map((source) => (
-                  <li key={source.ticket_id}>
-                    <a href={`/tickets/${source.ticket_id}`}>
-                      {source.ticket_number} {source.title}
-                    </a>{' '}
-                    <span class="muted">
-                      {percent(source.similarity)} alike
-                      {source.resolved_at ? `, resolved ${when(source.resolved_at)}` : ''}
-                    </span>
-                  </li>
-                ))}
-              </ul>
+              <SourceList sources={answer.sources} />
             </>
           )}
         </div>

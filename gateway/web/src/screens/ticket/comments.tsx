@@ -19,6 +19,30 @@ import { formatDateTime, userName, type Comment, type Ticket, type User } from '
 const CONTENT_MAX = 50_000;
 export const COMPOSER_ID = 'ticket-composer';
 
+/**
+ * Sending a comment (an edit or a new one): the content's own checks first, then the request; a 422's
+ * field errors are shown together under the text, anything else as a toast.
+ */
+function useSending() {
+  const [errors, setErrors] = useState<string[] | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  async function send(problems: string[], request: () => Promise<void>): Promise<void> {
+    setErrors(problems.length > 0 ? problems : undefined);
+    if (problems.length > 0) return;
+    setBusy(true);
+    try {
+      await request();
+    } catch (error) {
+      const fieldErrors = fieldErrorsOf(error);
+      if (fieldErrors) setErrors(Object.values(fieldErrors).flat());
+      else showError(error);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { errors, busy, send };
+}
+
 function checkContent(content: string): string[] {
   if (content.trim() === '') return ['Write something first'];
   if ([...content].length > CONTENT_MAX) return [`Content must be at most ${CONTENT_MAX} characters`];
@@ -56,19 +80,15 @@ function CommentItem({
   const mayEdit = can('comments.write') && (mine || can('comments.edit_any'));
   const mayDelete = can('comments.write') && (mine || can('comments.delete_any'));
   const [draft, setDraft] = useState<string | null>(null);
-  const [errors, setErrors] = useState<string[] | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
+  const sending = useSending();
+  const { errors, busy } = sending;
   const author = userName(users, comment.user_id);
   const kind = comment.is_internal ? 'Internal note' : 'Public reply';
 
   async function save(event: Event) {
     event.preventDefault();
     if (draft === null) return;
-    const problems = checkContent(draft);
-    setErrors(problems.length > 0 ? problems : undefined);
-    if (problems.length > 0) return;
-    setBusy(true);
-    try {
+    await sending.send(checkContent(draft), async () => {
       // The edit is plain text: the old HTML rendering would no longer match it, so it is cleared.
       const answer = await call(
         api.PUT('/comments/{id}', {
@@ -78,13 +98,7 @@ function CommentItem({
       );
       setDraft(null);
       onChanged(answer.comment);
-    } catch (error) {
-      const fieldErrors = fieldErrorsOf(error);
-      if (fieldErrors) setErrors(Object.values(fieldErrors).flat());
-      else showError(error);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -163,16 +177,12 @@ function Composer({
   onPosted: (comment: Comment) => void;
 }) {
   const [internal, setInternal] = useState(true);
-  const [errors, setErrors] = useState<string[] | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
+  const sending = useSending();
+  const { errors, busy } = sending;
 
   async function post(event: Event) {
     event.preventDefault();
-    const problems = checkContent(draft);
-    setErrors(problems.length > 0 ? problems : undefined);
-    if (problems.length > 0) return;
-    setBusy(true);
-    try {
+    await sending.send(checkContent(draft), async () => {
       const answer = await call(
         api.POST('/tickets/{id}/comments', {
           params: { path: { id: ticket.id }, query: { project_id: project.id } },
@@ -181,13 +191,7 @@ function Composer({
       );
       setDraft('');
       onPosted(answer.comment);
-    } catch (error) {
-      const fieldErrors = fieldErrorsOf(error);
-      if (fieldErrors) setErrors(Object.values(fieldErrors).flat());
-      else showError(error);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
