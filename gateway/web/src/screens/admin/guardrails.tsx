@@ -26,6 +26,7 @@ import {
   type Guardrails,
 } from '../assistant/guardrails-model';
 import { ThresholdPreview } from '../assistant/threshold-preview';
+import './guardrails.css';
 
 type User = components['schemas']['User'];
 type TicketType = components['schemas']['TicketType'];

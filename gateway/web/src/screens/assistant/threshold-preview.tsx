@@ -11,7 +11,6 @@ import type { operations } from '../../generated/api';
 import { Loading } from '../../ui/empty-state';
 import { ACTION_TYPES, actionLabel, percent, type ActionType } from './format';
 // The guardrails screen's sheet, for the form and this preview.
-import '../admin/guardrails.css';
 import { Options, optionsOf } from '../../ui/field';
 
 type PreviewQuery = operations['previewAutonomyThreshold']['parameters']['query'];
