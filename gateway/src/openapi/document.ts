@@ -1,8 +1,8 @@
 /**
  * Builds the OpenAPI 3.1 document from the operation declarations (routes/operation.ts): request
  * parameters and bodies from the zod schemas the routes validate with, responses as declared
- * (responses.ts, components.ts), the spec's common errors and headers, and the security each
- * operation needs. Built once per process.
+ * (resources/responses.ts, resources/components.ts), the spec's common errors and headers, and the
+ * security each operation needs. Built once per process.
  *
  * Path and query parameters travel as text and the schemas parse that text (`"42"` -> 42); the
  * document shows the value they stand for (an integer parameter, not a string with a digit pattern),
@@ -24,7 +24,7 @@ import {
   WEBHOOK_PAYLOAD_EVENTS,
   WEBHOOK_PAYLOAD_SCHEMAS,
   webhookPayloadName,
-} from './components.js';
+} from '../resources/components.js';
 import { z } from '../resources/zod-openapi.js';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;

@@ -12,7 +12,7 @@ import type { DomainEvent, EventActor, EventType, FieldChange } from '@tix/proto
 import { startTestActivityServer, type TestActivityServer } from '@tix/activity-service/testing';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { startTestTicketServer, type TestTicketServer } from '@tix/ticket-service/testing';
-import { decodeCursor, encodeCursor } from '../../src/routes/v1/activity-cursor.js';
+import { decodeCursor, encodeCursor } from '../../src/resources/activity-cursor.js';
 import {
   bearer,
   request,

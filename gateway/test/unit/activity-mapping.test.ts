@@ -4,12 +4,8 @@ import { ifNoneMatchNames } from '../../src/http/conditional.js';
 import { cursorExpiredAnswer, pollEtag, polledAnswer } from '../../src/http/polling.js';
 import { writeAnswer } from '../../src/routes/mount.js';
 import type { RouteDeps } from '../../src/routes/operation.js';
-import {
-  activityFilter,
-  mayReadComments,
-  presentActivity,
-  presentStreamedEvent,
-} from '../../src/routes/v1/activity.mapping.js';
+import { presentActivity, presentStreamedEvent } from '../../src/resources/presenters/activity.js';
+import { activityFilter, mayReadComments } from '../../src/routes/v1/activity.mapping.js';
 import { FakeResponse, fakeRequest } from '../support/fake-http.js';
 import type { Response } from 'express';
 

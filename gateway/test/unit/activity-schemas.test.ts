@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { AppError } from '@tix/kit';
 import { parseQuery } from '../../src/http/validate.js';
-import { decodeCursor, encodeCursor } from '../../src/routes/v1/activity-cursor.js';
+import { decodeCursor, encodeCursor } from '../../src/resources/activity-cursor.js';
 import {
   listActivityQuery,
   listEventsQuery,

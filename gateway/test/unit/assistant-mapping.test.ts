@@ -2,16 +2,16 @@ import { expect } from 'chai';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { z } from 'zod';
 import { confidenceLabel, type ai } from '@tix/protos';
-import { COMPONENT_SCHEMAS } from '../../src/openapi/components.js';
+import { COMPONENT_SCHEMAS } from '../../src/resources/components.js';
 import { buildOpenApiDocument } from '../../src/openapi/document.js';
-import { EXAMPLES } from '../../src/openapi/examples.js';
+import { EXAMPLES } from '../../src/resources/examples.js';
 import {
   presentAnswer,
   presentAvailability,
   presentPrediction,
   presentSearchPage,
   presentSuggestReplyResult,
-} from '../../src/routes/app/assistant.mapping.js';
+} from '../../src/resources/presenters/assistant.js';
 
 const provider: ai.Provider__Output = { kind: 'retrieval', model: 'tix-retrieval-1', external: false };
 const source: ai.Source__Output = {

@@ -8,14 +8,14 @@ import { expect } from 'chai';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { z } from 'zod';
 import { ROLES, SCOPES } from '@tix/protos';
-import { COMPONENT_SCHEMAS, successEnvelope } from '../../src/openapi/components.js';
+import { COMPONENT_SCHEMAS, successEnvelope } from '../../src/resources/components.js';
 import {
   buildOpenApiDocument,
   errorStatusesOf,
   integerOverlay,
   openApiPath,
 } from '../../src/openapi/document.js';
-import { EXAMPLES } from '../../src/openapi/examples.js';
+import { EXAMPLES } from '../../src/resources/examples.js';
 import { OPERATIONS } from '../../src/routes/index.js';
 import { idParam, integerParam } from '../../src/http/schema-fields.js';
 

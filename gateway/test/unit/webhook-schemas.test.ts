@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { z } from 'zod';
 import type { AppError } from '@tix/kit';
 import { parseBody, parseParams, parseQuery } from '../../src/http/validate.js';
-import { presentDelivery, presentWebhook } from '../../src/routes/v1/webhooks.mapping.js';
+import { presentDelivery, presentWebhook } from '../../src/resources/presenters/webhooks.js';
 import {
   createWebhookBody,
   deliveryParams,

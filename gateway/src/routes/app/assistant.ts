@@ -2,8 +2,8 @@
  * The assistant on the session host (docs/assistant.md, "The API"): suggested replies and whether
  * they can be had, ranked search over tickets and comments, questions answered from resolved
  * tickets, and the predictions recorded for a ticket. Each is validated by assistant.schemas.ts,
- * then makes one AiService call, then assistant.mapping.ts. The ai service answers from its own
- * corpus, kept from events, and reads the ticket asked about itself.
+ * then makes one AiService call, then resources/presenters/assistant.ts. The ai service answers
+ * from its own corpus, kept from events, and reads the ticket asked about itself.
  *
  * Rate limits (limits/config.ts, the spec's table): POST /ai/suggest-reply 30 an hour per caller,
  * /search/* 10 a minute, /search/ai 60 an hour. Availability is not counted: it reports what is left
@@ -19,8 +19,8 @@ import {
   predictionSchema,
   searchResultSchema,
   suggestionSchema,
-} from '../../openapi/components.js';
-import { EXAMPLES } from '../../openapi/examples.js';
+} from '../../resources/components.js';
+import { EXAMPLES } from '../../resources/examples.js';
 import { json } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
 import { defineOperation, type HandlerInput, type Operation } from '../operation.js';
@@ -32,7 +32,7 @@ import {
   presentPrediction,
   presentSearchPage,
   presentSuggestReplyResult,
-} from './assistant.mapping.js';
+} from '../../resources/presenters/assistant.js';
 import {
   availabilityQuery,
   listPredictionsQuery,

@@ -20,7 +20,7 @@ import {
   textField,
   timeParam,
 } from '../../http/schema-fields.js';
-import { aiProviderSchema, confidenceFields, paginationSchema } from '../../openapi/components.js';
+import { aiProviderSchema, confidenceFields, paginationSchema } from '../../resources/components.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
 
 export const INVALID_ACTION_ID_MESSAGE = 'Invalid action id';

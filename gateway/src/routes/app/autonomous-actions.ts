@@ -9,8 +9,8 @@
 import { AppError } from '@tix/kit';
 import type { ai, TicketJson } from '@tix/protos';
 import { RawJson } from '../../http/envelope.js';
-import { ticketSchema } from '../../openapi/components.js';
-import { EXAMPLES } from '../../openapi/examples.js';
+import { ticketSchema } from '../../resources/components.js';
+import { EXAMPLES } from '../../resources/examples.js';
 import { json } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
 import { defineOperation, type Operation } from '../operation.js';

@@ -17,8 +17,8 @@
  */
 import { AppError, type OutgoingContext } from '@tix/kit';
 import { presentAttachment, presentComment, presentUser, type Principal, type ticket } from '@tix/protos';
-import { attachmentSchema, commentSchema, ticketSchema, userSchema } from '../../openapi/components.js';
-import { EXAMPLES } from '../../openapi/examples.js';
+import { attachmentSchema, commentSchema, ticketSchema, userSchema } from '../../resources/components.js';
+import { EXAMPLES } from '../../resources/examples.js';
 import { jsonDownload } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
 import { defineOperation, type Answer, type HandlerInput, type Operation } from '../operation.js';

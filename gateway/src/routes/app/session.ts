@@ -17,8 +17,8 @@ import {
   newSignedInSession,
   NOT_SIGNED_IN_MESSAGE,
 } from '../../middleware/session.js';
-import { userSchema } from '../../openapi/components.js';
-import { EXAMPLES } from '../../openapi/examples.js';
+import { userSchema } from '../../resources/components.js';
+import { EXAMPLES } from '../../resources/examples.js';
 import { allowedSessionOperations } from '../../middleware/require-access.js';
 import { json, message } from '../../resources/responses.js';
 import { z as zod } from '../../resources/zod-openapi.js';

@@ -17,8 +17,8 @@ import {
   slugField,
   textField,
 } from '../../http/schema-fields.js';
-import { ticketTypeSchema } from '../../openapi/components.js';
-import { EXAMPLES } from '../../openapi/examples.js';
+import { ticketTypeSchema } from '../../resources/components.js';
+import { EXAMPLES } from '../../resources/examples.js';
 import { single } from '../../resources/responses.js';
 import { defineOperation, type Operation } from '../operation.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';

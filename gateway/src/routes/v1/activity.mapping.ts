@@ -1,31 +1,10 @@
 /**
- * ActivityService messages <-> the API's JSON (docs/activity.md): the filter of a feed request, an
- * Activity (int64 ids as numbers, absent optionals as null, changes parsed), a streamed event (the
- * webhook delivery body plus its id and sequence), and who may see comment text.
+ * Activity requests -> ActivityService messages (docs/activity.md): the filter of a feed request, and
+ * who may see comment text. The answers' JSON is resources/presenters/activity.ts.
  */
-import { AppError } from '@tix/kit';
 import type { activity, Principal } from '@tix/protos';
 import { holdsScope } from '../../middleware/require-access.js';
-import { int64Number } from '../../services.js';
 import type { ActivityFilterQuery } from './activity.schemas.js';
-
-export interface ActivityJson {
-  id: number;
-  type: string;
-  occurred_at: string;
-  project_id: number | null;
-  actor: {
-    kind: string;
-    user_id: number | null;
-    name: string | null;
-    api_key_id: number | null;
-    via: { type: string; id: number } | null;
-  };
-  subject: { type: string; id: number; ticket_number: string | null; title: string | null };
-  changes: Record<string, { from: unknown; to: unknown }>;
-  comment: { id: number; is_internal: boolean; excerpt: string | null } | null;
-  summary: string;
-}
 
 /**
  * Whether comment text (excerpts, comment.* events) may be shown: the caller holds `comments:read`
@@ -50,46 +29,4 @@ export function activityFilter(
     ...(query.since === undefined ? {} : { since: query.since }),
     ...(query.until === undefined ? {} : { until: query.until }),
   };
-}
-
-export function presentActivity(message: activity.Activity__Output): ActivityJson {
-  const { actor, subject, comment } = message;
-  if (!actor || !subject)
-    throw AppError.internal(`the activity service sent entry ${message.id} without actor or subject`);
-  return {
-    id: int64Number(message.id, 'activity'),
-    type: message.type,
-    occurred_at: message.occurred_at,
-    project_id: message.project_id ?? null,
-    actor: {
-      kind: actor.kind,
-      user_id: actor.user_id ?? null,
-      name: actor.name ?? null,
-      api_key_id: actor.api_key_id ?? null,
-      via: actor.via ? { type: actor.via.type, id: int64Number(actor.via.id, 'activity') } : null,
-    },
-    subject: {
-      type: subject.type,
-      id: subject.id,
-      ticket_number: subject.ticket_number ?? null,
-      title: subject.title ?? null,
-    },
-    changes: message.changes_json === '' ? {} : (JSON.parse(message.changes_json) as ActivityJson['changes']),
-    comment: comment
-      ? { id: comment.id, is_internal: comment.is_internal, excerpt: comment.excerpt ?? null }
-      : null,
-    summary: message.summary,
-  };
-}
-
-/** A page of entries with its pagination (the feed, a ticket's history). */
-export function presentActivityPage(page: activity.ActivityPage__Output) {
-  if (!page.pagination) throw AppError.internal('the activity service answered a page without pagination');
-  return { activities: page.activities.map(presentActivity), pagination: page.pagination };
-}
-
-/** An event of the stream: `{ id, sequence }` and then exactly what a webhook receives. */
-export function presentStreamedEvent(message: activity.StreamedEvent__Output) {
-  const body = JSON.parse(message.body_json) as { event: string; timestamp: number; data: unknown };
-  return { id: message.id, sequence: int64Number(message.sequence, 'activity'), ...body };
 }

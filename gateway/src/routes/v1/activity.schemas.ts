@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { MAX_INT32, type EventActor } from '@tix/protos';
 import { enumParam, type FieldDoc, integerParam, pageParams, timeParam } from '../../http/schema-fields.js';
-import { decodeCursor, type CursorKind } from './activity-cursor.js';
+import { decodeCursor, type CursorKind } from '../../resources/activity-cursor.js';
 
 type ActorKind = EventActor['kind'];
 

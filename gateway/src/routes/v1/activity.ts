@@ -2,24 +2,23 @@
  * Who did what, when (docs/activity.md): the activity feed on the session host (a page
  * below a snapshot, and a poll for what came after), a ticket's history on both hosts, and the event
  * stream integrators catch up from on the API host. Each is validated by activity.schemas.ts, then
- * one ActivityService call, then activity.mapping.ts. Comment text (excerpts, comment.* events)
- * reaches only callers who may read comments.
+ * one ActivityService call, then resources/presenters/activity.ts. Comment text (excerpts,
+ * comment.* events) reaches only callers who may read comments.
  */
 import { POLL_INTERVAL_SECONDS, pollEtag, cursorExpiredAnswer, polledAnswer } from '../../http/polling.js';
-import { activitySchema, paginationSchema, streamedEventSchema } from '../../openapi/components.js';
-import { EXAMPLES } from '../../openapi/examples.js';
+import { activitySchema, paginationSchema, streamedEventSchema } from '../../resources/components.js';
+import { EXAMPLES } from '../../resources/examples.js';
 import { json, polled } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
-import { int64Number } from '../../services.js';
-import { defineOperation, type Answer, type Operation } from '../operation.js';
-import { encodeCursor, type CursorKind } from './activity-cursor.js';
 import {
-  activityFilter,
-  mayReadComments,
   presentActivity,
   presentActivityPage,
   presentStreamedEvent,
-} from './activity.mapping.js';
+} from '../../resources/presenters/activity.js';
+import { int64Number } from '../../services.js';
+import { defineOperation, type Answer, type Operation } from '../operation.js';
+import { encodeCursor, type CursorKind } from '../../resources/activity-cursor.js';
+import { activityFilter, mayReadComments } from './activity.mapping.js';
 import {
   listActivityQuery,
   listEventsQuery,

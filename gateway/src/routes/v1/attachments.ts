@@ -12,8 +12,8 @@ import type * as grpc from '@grpc/grpc-js';
 import { AppError, fromGrpcError, type OutgoingContext, type ServiceClient } from '@tix/kit';
 import { presentAttachment, type attachment } from '@tix/protos';
 import { receiveSingleFile, type FileSink } from '../../http/multipart-upload.js';
-import { attachmentSchema } from '../../openapi/components.js';
-import { EXAMPLES } from '../../openapi/examples.js';
+import { attachmentSchema } from '../../resources/components.js';
+import { EXAMPLES } from '../../resources/examples.js';
 import { confirmation, json, list, tagged } from '../../resources/responses.js';
 import { defineOperation, type Operation } from '../operation.js';
 import {

@@ -2,8 +2,8 @@
  * GET /v1/board: one lane per status of the project in workflow order, filters `priority` and
  * `assignee`, at most `lane_limit` tickets per lane with exact counts.
  */
-import { boardSchema } from '../../openapi/components.js';
-import { EXAMPLES } from '../../openapi/examples.js';
+import { boardSchema } from '../../resources/components.js';
+import { EXAMPLES } from '../../resources/examples.js';
 import { json } from '../../resources/responses.js';
 import { defineOperation, type Operation } from '../operation.js';
 import { boardQuery } from './board.schemas.js';

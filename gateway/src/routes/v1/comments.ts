@@ -5,8 +5,8 @@
  * pass through unchanged.
  */
 import { presentComment, type comment } from '@tix/protos';
-import { commentSchema } from '../../openapi/components.js';
-import { EXAMPLES } from '../../openapi/examples.js';
+import { commentSchema } from '../../resources/components.js';
+import { EXAMPLES } from '../../resources/examples.js';
 import { confirmation, count, json, list, tagged } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
 import { dataStream } from '../../http/envelope.js';

@@ -5,8 +5,8 @@
  */
 import { AppError } from '@tix/kit';
 import { presentProject, presentTicketType, presentUser } from '@tix/protos';
-import { projectSchema, ticketTypeSchema, userSchema } from '../../openapi/components.js';
-import { EXAMPLES } from '../../openapi/examples.js';
+import { projectSchema, ticketTypeSchema, userSchema } from '../../resources/components.js';
+import { EXAMPLES } from '../../resources/examples.js';
 import { count, json, list, tagged } from '../../resources/responses.js';
 import { PROJECT_NOT_FOUND_MESSAGE } from '../../projects/project-resolver.js';
 import { userIdParams } from '../app/account.js';

@@ -16,12 +16,17 @@ import {
   rotatedWebhookSchema,
   webhookDetailSchema,
   webhookSchema,
-} from '../../openapi/components.js';
-import { EXAMPLES } from '../../openapi/examples.js';
+} from '../../resources/components.js';
+import { EXAMPLES } from '../../resources/examples.js';
 import { confirmation, count, json, list, single } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
 import { defineOperation, type Operation } from '../operation.js';
-import { presentDelivery, presentPing, presentWebhook, presentWebhookDetail } from './webhooks.mapping.js';
+import {
+  presentDelivery,
+  presentPing,
+  presentWebhook,
+  presentWebhookDetail,
+} from '../../resources/presenters/webhooks.js';
 import {
   createWebhookBody,
   deliveryParams,

@@ -25,15 +25,10 @@ import {
   presentProvider,
   presentSearchHit,
   presentSuggestion,
-} from '../routes/app/assistant.mapping.js';
-import { encodeCursor } from '../routes/v1/activity-cursor.js';
-import { presentActivity, presentStreamedEvent } from '../routes/v1/activity.mapping.js';
-import {
-  presentDelivery,
-  presentPing,
-  presentWebhook,
-  presentWebhookDetail,
-} from '../routes/v1/webhooks.mapping.js';
+} from './presenters/assistant.js';
+import { encodeCursor } from './activity-cursor.js';
+import { presentActivity, presentStreamedEvent } from './presenters/activity.js';
+import { presentDelivery, presentPing, presentWebhook, presentWebhookDetail } from './presenters/webhooks.js';
 
 const CREATED_AT = '2025-03-14T09:26:53.589Z';
 const UPDATED_AT = '2025-03-14T10:02:11.120Z';

@@ -4,7 +4,7 @@
  * envelopes, and the headers every response carries. They document; they never validate traffic.
  * Objects are open (no additionalProperties: false): the spec lets new optional fields appear in v1.
  */
-import { z } from '../resources/zod-openapi.js';
+import { z } from './zod-openapi.js';
 import {
   attachmentSchema as attachmentResource,
   commentSchema as commentResource,
