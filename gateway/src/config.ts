@@ -26,6 +26,7 @@ import {
 import { LIMITS_ENV, limitsConfigFrom, type LimitsConfig } from './limits/config.js';
 import type { MailConfig } from './mail/mail-transport.js';
 import type { CorsPolicy } from './middleware/cors.js';
+import { normalizeHostName } from './middleware/host-role.js';
 import { DEFAULT_ATTACHMENT_MAX_BYTES, type AttachmentLimits } from './routes/v1/attachments.schemas.js';
 
 export interface GatewayConfig {
@@ -76,18 +77,6 @@ export function parseByteSize(value: string): number | undefined {
   if (!match) return undefined;
   const bytes = Number(match[1]) * BODY_LIMIT_UNITS[(match[2] ?? 'b').toLowerCase()]!;
   return bytes > 0 && bytes <= MAX_BODY_LIMIT_BYTES ? bytes : undefined;
-}
-
-/** "API.Example.com:443" -> "api.example.com"; "[::1]:80" -> "[::1]". */
-export function normalizeHostName(value: string): string {
-  let host = value.trim().toLowerCase();
-  if (host.startsWith('[')) {
-    const end = host.indexOf(']');
-    return end === -1 ? host : host.slice(0, end + 1);
-  }
-  const colon = host.indexOf(':');
-  if (colon !== -1) host = host.slice(0, colon);
-  return host.endsWith('.') ? host.slice(0, -1) : host;
 }
 
 const HOST_NAME = /^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*)$/;

@@ -6,9 +6,20 @@
  */
 import type { RequestHandler } from 'express';
 import { AppError } from '@tix/kit';
-import { normalizeHostName } from '../config.js';
 import { sendError } from '../http/envelope.js';
 import type { HostRole } from '../http/request-context.js';
+
+/** "API.Example.com:443" -> "api.example.com"; "[::1]:80" -> "[::1]". */
+export function normalizeHostName(value: string): string {
+  let host = value.trim().toLowerCase();
+  if (host.startsWith('[')) {
+    const end = host.indexOf(']');
+    return end === -1 ? host : host.slice(0, end + 1);
+  }
+  const colon = host.indexOf(':');
+  if (colon !== -1) host = host.slice(0, colon);
+  return host.endsWith('.') ? host.slice(0, -1) : host;
+}
 
 export interface HostRoleOptions {
   /** The role of the listener this app is mounted on; null when one listener serves both roles. */

@@ -2,7 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ConfigError } from '@tix/kit';
-import { loadConfig, normalizeHostName, parseByteSize, parseCorsOrigins } from '../../src/config.js';
+import { loadConfig, parseByteSize, parseCorsOrigins } from '../../src/config.js';
+import { normalizeHostName } from '../../src/middleware/host-role.js';
 import { defaultLimitsConfig } from '../../src/limits/config.js';
 
 function configError(env: Record<string, string>): string {
