@@ -10,15 +10,9 @@
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { AppError, type OutgoingContext } from '@tix/kit';
-import type { Principal } from '@tix/protos';
+import { ERROR_MESSAGES, type Principal } from '@tix/protos';
 import { callContext } from '../http/request-context.js';
-import {
-  PROJECT_NOT_FOUND_MESSAGE,
-  type Project,
-  type ProjectResolver,
-} from '../projects/project-resolver.js';
-
-export const PROJECT_REQUIRED_MESSAGE = 'Project ID is required.';
+import type { Project, ProjectResolver } from '../projects/project-resolver.js';
 
 export type ProjectSelection =
   | { source: 'scope'; id: number }
@@ -105,7 +99,7 @@ function bodyField(body: unknown, field: string): unknown {
  */
 export function selectProject(input: ProjectContextInput): ProjectSelection {
   const selection = selectNamedProject(input);
-  if (!selection) throw AppError.badRequest(PROJECT_REQUIRED_MESSAGE);
+  if (!selection) throw AppError.badRequest(ERROR_MESSAGES.projectRequired);
   return selection;
 }
 
@@ -123,7 +117,7 @@ export function selectNamedProject(input: ProjectContextInput): ProjectSelection
   const scopedId = input.principal?.project_id;
   if (scopedId !== undefined) {
     if (requestedId !== undefined && requestedId !== scopedId) {
-      throw AppError.notFound(PROJECT_NOT_FOUND_MESSAGE);
+      throw AppError.notFound(ERROR_MESSAGES.projectNotFound);
     }
     return { source: 'scope', id: scopedId };
   }

@@ -15,6 +15,7 @@ import {
   type RouteConfig,
 } from '@asteasolutions/zod-to-openapi';
 import { INTERNAL_ERROR_MESSAGE } from '@tix/kit';
+import { ERROR_MESSAGES } from '@tix/protos';
 import { projectContextQuery } from '../middleware/project-context.js';
 import { OPERATIONS } from '../routes/index.js';
 import { TAGS, type OperationDescription } from '../routes/operation.js';
@@ -87,14 +88,14 @@ const ERROR_RESPONSES: Record<number, ErrorResponse> = {
   404: {
     name: 'NotFound',
     description: "The resource does not exist or is outside the key's project scope.",
-    message: 'Ticket not found',
+    message: ERROR_MESSAGES.ticketNotFound,
   },
   409: {
     name: 'Conflict',
     description:
       'The ticket was modified since `version` (`Ticket was modified by another user`): re-fetch, re-apply, retry. ' +
       'Also: an Idempotency-Key reused with a different payload; a state that does not allow the change.',
-    message: 'Ticket was modified by another user',
+    message: ERROR_MESSAGES.ticketModified,
   },
   412: {
     name: 'PreconditionFailed',

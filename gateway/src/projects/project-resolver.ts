@@ -4,10 +4,8 @@
  * requests for the same project share one call. Unknown projects are 404 `Project not found`.
  */
 import { AppError, type OutgoingContext, type ServiceClient } from '@tix/kit';
-import { MAX_INT32, type lookup } from '@tix/protos';
+import { MAX_INT32, type lookup, ERROR_MESSAGES } from '@tix/protos';
 import { TtlCache } from '@tix/kit';
-
-export const PROJECT_NOT_FOUND_MESSAGE = 'Project not found';
 
 export type Project = lookup.Project__Output;
 
@@ -42,7 +40,7 @@ export function createProjectResolver(options: ProjectResolverOptions): ProjectR
       return project;
     } catch (error) {
       if (error instanceof AppError && error.kind === 'not_found') {
-        throw AppError.notFound(PROJECT_NOT_FOUND_MESSAGE);
+        throw AppError.notFound(ERROR_MESSAGES.projectNotFound);
       }
       throw error;
     }
@@ -63,13 +61,13 @@ export function createProjectResolver(options: ProjectResolverOptions): ProjectR
     byId(id, context) {
       // An id beyond int32 cannot name a project (and would not fit the contract).
       if (!Number.isSafeInteger(id) || id < 1 || id > MAX_INT32) {
-        return Promise.reject(AppError.notFound(PROJECT_NOT_FOUND_MESSAGE));
+        return Promise.reject(AppError.notFound(ERROR_MESSAGES.projectNotFound));
       }
       return resolve(`id:${id}`, { id }, context);
     },
     bySlug(slug, context) {
       if (slug.length === 0 || slug.length > MAX_SLUG_LENGTH) {
-        return Promise.reject(AppError.notFound(PROJECT_NOT_FOUND_MESSAGE));
+        return Promise.reject(AppError.notFound(ERROR_MESSAGES.projectNotFound));
       }
       return resolve(`slug:${slug}`, { slug }, context);
     },

@@ -8,6 +8,7 @@ import {
   AUTONOMY_ACTION_TYPES,
   type AutonomyActionType,
   SOURCE_LIMITS,
+  ERROR_MESSAGES,
 } from '@tix/protos';
 import type { ActionRow } from './actions/action-store.js';
 import { heldBack, type HeldBack } from './actions/plan-action.js';
@@ -303,7 +304,7 @@ export function aiHandlers(
         'SELECT ticket_id FROM ai_predictions WHERE project_id = $1 AND id = $2',
         [request.project_id, request.id],
       );
-      if (found[0] === undefined) throw AppError.notFound('Prediction not found');
+      if (found[0] === undefined) throw AppError.notFound(ERROR_MESSAGES.predictionNotFound);
       // The answer is held back or not as the list says: on the ticket as it is now.
       const ticket = await readTicketSubject(
         deps.tickets,
@@ -315,7 +316,7 @@ export function aiHandlers(
           WHERE project_id = $1 AND id = $2 RETURNING *`,
         [request.project_id, request.id, request.outcome],
       );
-      if (rows[0] === undefined) throw AppError.notFound('Prediction not found');
+      if (rows[0] === undefined) throw AppError.notFound(ERROR_MESSAGES.predictionNotFound);
       return (await predictionMessages(request.project_id, ticket, rows))[0]!;
     },
 

@@ -12,7 +12,7 @@
  */
 import { z } from 'zod';
 import { AppError } from '@tix/kit';
-import { API_KEY_LIMITS, MAX_INT32, presentApiKey, SCOPES } from '@tix/protos';
+import { API_KEY_LIMITS, MAX_INT32, presentApiKey, SCOPES, ERROR_MESSAGES } from '@tix/protos';
 import { idField, idParam, integerParam, requiredTextField } from '../../http/schema-fields.js';
 import { apiKeySchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
@@ -23,7 +23,6 @@ import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
 
 export const INVALID_API_KEY_ID_MESSAGE = 'Invalid API key id';
 export const API_KEY_REVOKED_MESSAGE = 'API key revoked';
-export const API_KEY_NOT_FOUND_MESSAGE = 'API key not found';
 
 const listApiKeysQuery = z.object({
   user_id: integerParam({
@@ -159,7 +158,7 @@ export const API_KEY_OPERATIONS: Operation[] = [
       // Lookup has no single read of a key; its list (admins only, checked there too) is the source.
       const listed = await services.lookup.ListApiKeys({}, call);
       const found = listed.keys.find((candidate) => candidate.id === params.id);
-      if (!found) throw AppError.notFound(API_KEY_NOT_FOUND_MESSAGE);
+      if (!found) throw AppError.notFound(ERROR_MESSAGES.apiKeyNotFound);
       return { data: { api_key: presentApiKey(found) }, etag: true };
     },
   }),

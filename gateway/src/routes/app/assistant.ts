@@ -9,7 +9,7 @@
  * /search/* 10 a minute, /search/ai 60 an hour. Availability is not counted: it reports what is left
  * of the suggestion quota.
  */
-import { SOURCE_LIMITS, type Principal } from '@tix/protos';
+import { SOURCE_LIMITS, type Principal, ERROR_MESSAGES } from '@tix/protos';
 import { holdsScope } from '../../middleware/require-access.js';
 import {
   aiProviderSchema,
@@ -45,7 +45,6 @@ import {
 export const SUGGEST_REPLY_PATH = '/ai/suggest-reply';
 /** Composing may wait on a model server (AI_OPENAI_TIMEOUT_MS, 20 s by default) before falling back. */
 export const ASSISTANT_DEADLINE_MS = 30_000;
-export const PREDICTION_NOT_FOUND_MESSAGE = 'Prediction not found';
 
 /**
  * The projects a search or a list of autonomous actions covers: the one named, else every project
@@ -323,7 +322,7 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
     summary: 'Record that a prediction was applied',
     description:
       'Records the prediction as `accepted` once you applied it (the change itself is made as any other), so ' +
-      `its track record counts it. 404 \`${PREDICTION_NOT_FOUND_MESSAGE}\` for a prediction outside the project; ` +
+      `its track record counts it. 404 \`${ERROR_MESSAGES.predictionNotFound}\` for a prediction outside the project; ` +
       '404 `Ticket not found` when its ticket was deleted (the answer says whether the prediction is held back ' +
       'on the ticket as it is now, which needs the ticket).',
     success: json(200, 'The prediction, accepted.', z.object({ prediction: predictionSchema }), {

@@ -7,7 +7,7 @@
  * silently.
  */
 import { AppError } from '@tix/kit';
-import type { ai, TicketJson } from '@tix/protos';
+import { ERROR_MESSAGES, type ai, type TicketJson } from '@tix/protos';
 import { RawJson } from '../../http/envelope.js';
 import { ticketSchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
@@ -27,8 +27,6 @@ import {
   thresholdPreviewQuery,
   thresholdPreviewSchema,
 } from './autonomous-actions.schemas.js';
-
-export const ACTION_NOT_FOUND_MESSAGE = 'Action not found';
 
 const AGENT = { scope: 'tickets:read', role: 'agent' } as const;
 const TEAM_LEAD = { scope: 'tickets:read', role: 'team_lead' } as const;
@@ -206,7 +204,7 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
     operationId: 'acknowledgeAutonomousAction',
     tag: 'Assistant',
     summary: 'Acknowledge an autonomous action',
-    description: `Marks it reviewed; again changes nothing. 409 \`Action was reverted\` for a reverted one; 404 \`${ACTION_NOT_FOUND_MESSAGE}\`.`,
+    description: `Marks it reviewed; again changes nothing. 409 \`Action was reverted\` for a reverted one; 404 \`${ERROR_MESSAGES.actionNotFound}\`.`,
     success: json(200, 'The action, acknowledged.', z.object({ action: autonomousActionSchema }), {
       action: { ...ACTION_EXAMPLE, status: 'acknowledged' },
     }),

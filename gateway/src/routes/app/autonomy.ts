@@ -6,16 +6,14 @@
  * them and writes their events.
  */
 import { AppError } from '@tix/kit';
-import type { ai } from '@tix/protos';
-import { EXAMPLES } from '../../openapi/examples.js';
+import { ERROR_MESSAGES, type ai } from '@tix/protos';
+import { EXAMPLES } from '../../resources/examples.js';
 import { json } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
 import { defineOperation, type Operation } from '../operation.js';
 import { autonomySchema, killSwitchBody, updateGuardrailsBody } from './autonomy.schemas.js';
 
 export const AUTONOMY_PATH = '/ai/autonomy';
-export const GUARDRAILS_MODIFIED_MESSAGE = 'Guardrails were modified by another user';
-export const KILL_SWITCH_NOT_ACTIVE_MESSAGE = 'Kill switch is not active';
 
 const ADMIN = { scope: null, role: 'admin' } as const;
 
@@ -132,7 +130,7 @@ export const AUTONOMY_OPERATIONS: Operation[] = [
       'Any subset of the guardrails object, merged into the current one (objects key by key; lists and ' +
       'values replace), then the whole checked: 422 names each problem by its dotted path ' +
       '(`actions.send_reply.threshold`, `scope.statuses`). With `version`, 409 ' +
-      `\`${GUARDRAILS_MODIFIED_MESSAGE}\` when someone changed them since you read them. \`version\`, ` +
+      `\`${ERROR_MESSAGES.guardrailsModified}\` when someone changed them since you read them. \`version\`, ` +
       '`updated_at` and `updated_by` are read-only (ignored when sent back). `warnings` name each action type ' +
       'turned to `auto` on too few labelled decisions.',
     success: json(
@@ -213,7 +211,7 @@ export const AUTONOMY_OPERATIONS: Operation[] = [
     operationId: 'clearKillSwitch',
     tag: 'Assistant',
     summary: 'Resume autonomous actions',
-    description: `${scopeRule} 409 \`${KILL_SWITCH_NOT_ACTIVE_MESSAGE}\` when that switch is not active.`,
+    description: `${scopeRule} 409 \`${ERROR_MESSAGES.killSwitchNotActive}\` when that switch is not active.`,
     success: json(200, 'The autonomy, resumed.', z.object({ autonomy: autonomySchema }), {
       autonomy: AUTONOMY_EXAMPLE,
     }),

@@ -4,17 +4,14 @@
  * names after the session host's admin creates one; they see what the lists show.
  */
 import { AppError } from '@tix/kit';
-import { presentProject, presentTicketType, presentUser } from '@tix/protos';
+import { presentProject, presentTicketType, presentUser, ERROR_MESSAGES } from '@tix/protos';
 import { projectSchema, ticketTypeSchema, userSchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
 import { count, json, list, tagged } from '../../resources/responses.js';
-import { PROJECT_NOT_FOUND_MESSAGE } from '../../projects/project-resolver.js';
 import { userIdParams } from '../app/account.js';
 import { projectIdParams } from '../app/administration.js';
 import { ticketTypeIdParams } from '../app/ticket-type-administration.js';
 import { defineOperation, type Operation } from '../operation.js';
-
-export const USER_NOT_FOUND_MESSAGE = 'User not found';
 
 export const LOOKUP_OPERATIONS: Operation[] = [
   defineOperation({
@@ -57,12 +54,12 @@ export const LOOKUP_OPERATIONS: Operation[] = [
     errors: [400, 404],
     async handle({ params, services, principal, call }) {
       if (principal.project_id !== undefined && principal.project_id !== params.id) {
-        throw AppError.notFound(PROJECT_NOT_FOUND_MESSAGE);
+        throw AppError.notFound(ERROR_MESSAGES.projectNotFound);
       }
       // Read afresh (not the resolver's cache): the answer's ETag must follow every change at once.
       const { projects } = await services.lookup.ListProjects({ only_project_id: params.id }, call);
       const [project] = projects;
-      if (!project) throw AppError.notFound(PROJECT_NOT_FOUND_MESSAGE);
+      if (!project) throw AppError.notFound(ERROR_MESSAGES.projectNotFound);
       return { data: { project: presentProject(project) }, etag: true };
     },
   }),
@@ -152,7 +149,7 @@ export const LOOKUP_OPERATIONS: Operation[] = [
     async handle({ params, services, call }) {
       const { users } = await services.lookup.GetUsers({ ids: [params.id] }, call);
       const user = users.find((candidate) => candidate.id === params.id);
-      if (!user) throw AppError.notFound(USER_NOT_FOUND_MESSAGE);
+      if (!user) throw AppError.notFound(ERROR_MESSAGES.userNotFound);
       return { data: { user: presentUser(user) }, etag: true };
     },
   }),

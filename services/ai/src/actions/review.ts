@@ -30,6 +30,7 @@ import {
   hasControlCharacters,
   hasLoneSurrogate,
   fitsCodePoints,
+  ERROR_MESSAGES,
 } from '@tix/protos';
 import { findGuardrails } from '../autonomy/autonomy-store.js';
 import {
@@ -39,7 +40,7 @@ import {
   type ActionRow,
 } from './action-store.js';
 
-export const ACTION_NOT_FOUND = 'Action not found';
+export const ACTION_NOT_FOUND = ERROR_MESSAGES.actionNotFound;
 export const ACTION_WAS_REVERTED = 'Action was reverted';
 export const ACTION_ALREADY_REVERTED = 'Action was already reverted';
 export const ACTION_NOT_REVERTIBLE = 'This action cannot be reverted';

@@ -22,6 +22,7 @@ import {
   AUTONOMY_TEXT_LIMITS,
   hasControlCharacters,
   hasLoneSurrogate,
+  ERROR_MESSAGES,
 } from '@tix/protos';
 import {
   activateSwitch,
@@ -51,8 +52,8 @@ import {
   type ProjectVocabulary,
 } from './guardrails.js';
 
-export const GUARDRAILS_MODIFIED = 'Guardrails were modified by another user';
-export const KILL_SWITCH_NOT_ACTIVE = 'Kill switch is not active';
+export const GUARDRAILS_MODIFIED = ERROR_MESSAGES.guardrailsModified;
+export const KILL_SWITCH_NOT_ACTIVE = ERROR_MESSAGES.killSwitchNotActive;
 export const ADMIN_ONLY = 'Only admins may change autonomy';
 export const REASON_LIMITS = { min: 1, max: AUTONOMY_TEXT_LIMITS.reason } as const;
 const REASON_MESSAGE = `must be ${REASON_LIMITS.min} to ${REASON_LIMITS.max} characters`;

@@ -5,13 +5,14 @@
  * reveal nothing). A download opens the object before anything is sent, so a store outage is still
  * a clean 503.
  */
+import { ERROR_MESSAGES } from '@tix/protos';
 import type { Readable } from 'node:stream';
 import { AppError, type Caller } from '@tix/kit';
 import type { AttachmentDeps } from './attachment-deps.js';
 import { attachmentNotFound } from './attachment-errors.js';
 import type { AttachmentRow } from './attachment-row.js';
 
-export const PROJECT_REQUIRED = 'Project ID is required.';
+export const PROJECT_REQUIRED = ERROR_MESSAGES.projectRequired;
 
 /** Where an attachment is looked for: the caller's project and the attachment id. */
 export interface AttachmentAddress {

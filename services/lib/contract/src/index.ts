@@ -12,6 +12,7 @@
 export * from './events.js';
 export * from './guardrails.js';
 export * from './links.js';
+export * from './messages.js';
 export * from './principal.js';
 export * from './vocabulary.js';
 export * from './resources/fields.js';

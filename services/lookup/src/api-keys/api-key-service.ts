@@ -6,9 +6,9 @@ import type { UserSelector, UserService } from '../users/user-service.js';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from './api-key-format.js';
 import { checkKeyName, checkScopes } from './api-key-rules.js';
 import type { ApiKeyRecord, ApiKeyStore } from './api-key-store.js';
-import { quoted } from '@tix/protos';
+import { ERROR_MESSAGES, quoted } from '@tix/protos';
 
-export const API_KEY_NOT_FOUND = 'API key not found';
+export const API_KEY_NOT_FOUND = ERROR_MESSAGES.apiKeyNotFound;
 /** The assistant acts through the ai service's own calls, never through a key anyone could hold. */
 export const SYSTEM_USER_KEY = "Tix AI is the assistant's system user and cannot have API keys";
 

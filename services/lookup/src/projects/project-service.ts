@@ -5,7 +5,7 @@
  * service forgets its cached workflow on it and moves the tickets of a removed status.
  */
 import { actorOf, AppError, FieldErrors, fieldChanges, newDomainEvent, type OutgoingContext } from '@tix/kit';
-import { presentProject, type Principal } from '@tix/protos';
+import { ERROR_MESSAGES, presentProject, type Principal } from '@tix/protos';
 import { PROJECT_SLUG_PATTERN } from '../shared/slugs.js';
 import { UniqueViolation } from '../shared/unique-violation.js';
 import { toProjectMessage } from './project-mapper.js';
@@ -22,7 +22,7 @@ import {
 } from './project-rules.js';
 import type { ProjectEdit, ProjectRecord, ProjectStore } from './project-store.js';
 
-export const PROJECT_NOT_FOUND = 'Project not found';
+export const PROJECT_NOT_FOUND = ERROR_MESSAGES.projectNotFound;
 
 export type ProjectSelector = { id: number } | { slug: string };
 

@@ -1,4 +1,5 @@
 /** User use cases: listing, creating, changing (user.updated), password sign-in and password changes. */
+import { ERROR_MESSAGES } from '@tix/protos';
 import { actorOf, AppError, FieldErrors, fieldError, fieldChanges, newDomainEvent } from '@tix/kit';
 import type { DomainEvent, EventActor, FieldChange, Principal } from '@tix/protos';
 import { UniqueViolation } from '../shared/unique-violation.js';
@@ -23,7 +24,7 @@ import type { UserColumnChanges, UserRecord, UserStore } from './user-store.js';
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 /** GetUsers answers at most this many ids per call. */
 export const MAX_IDS_PER_CALL = 1000;
-export const USER_NOT_FOUND = 'User not found';
+export const USER_NOT_FOUND = ERROR_MESSAGES.userNotFound;
 export const ONLY_AN_ADMIN = 'Only an admin can change this';
 export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
 /**

@@ -9,12 +9,12 @@
  */
 import { AppError, type CallContext, type OutgoingContext, type ServiceClient } from '@tix/kit';
 import type { FieldSchema } from '@tix/custom-fields';
-import { MAX_INT32, parseFieldSchemaJson } from '@tix/protos';
+import { ERROR_MESSAGES, MAX_INT32, parseFieldSchemaJson } from '@tix/protos';
 import type { LookupCacheTtls } from '../config.js';
 import { TtlCache } from '@tix/kit';
 import { toProjectWorkflow, type ProjectWorkflow } from './workflow.js';
 
-export const PROJECT_NOT_FOUND = 'Project not found';
+export const PROJECT_NOT_FOUND = ERROR_MESSAGES.projectNotFound;
 
 export interface TicketTypeInfo {
   id: number;

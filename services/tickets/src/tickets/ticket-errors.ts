@@ -1,8 +1,9 @@
 /** The refusals every ticket use case shares (spec messages, exact). */
+import { ERROR_MESSAGES } from '@tix/protos';
 import { AppError } from '@tix/kit';
 
-export const TICKET_NOT_FOUND = 'Ticket not found';
-export const TICKET_MODIFIED = 'Ticket was modified by another user';
+export const TICKET_NOT_FOUND = ERROR_MESSAGES.ticketNotFound;
+export const TICKET_MODIFIED = ERROR_MESSAGES.ticketModified;
 export const TICKET_NOT_DELETED = 'Ticket is not deleted';
 export const TICKET_CHANGED_SINCE_ETAG = 'Ticket has changed since the ETag in If-Match';
 
