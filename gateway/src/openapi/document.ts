@@ -26,6 +26,7 @@ import {
   WEBHOOK_PAYLOAD_SCHEMAS,
   webhookPayloadName,
 } from '../resources/components.js';
+import { OPERATION_DESCRIPTIONS } from '../resources/descriptions/index.js';
 import { z } from '../resources/zod-openapi.js';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
@@ -610,7 +611,9 @@ function routeOf(
     operationId: operation.operationId,
     tags: [operation.tag],
     summary: operation.summary,
-    description: [operation.description, accessDescription(operation)].filter(Boolean).join('\n\n'),
+    description: [OPERATION_DESCRIPTIONS[operation.operationId], accessDescription(operation)]
+      .filter(Boolean)
+      .join('\n\n'),
     security: securityOf(operation),
     parameters: headerParameters,
     request: {

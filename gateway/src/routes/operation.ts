@@ -120,8 +120,8 @@ export interface Operation<
 
   operationId: string;
   tag: Tag;
+  /** Its prose in the API description is resources/descriptions/, by this operationId. */
   summary: string;
-  description?: string;
   success: OperationSuccess;
   /** Error statuses beyond those implied by the access, the project context and the inputs. */
   errors: number[];

@@ -110,8 +110,6 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
     operationId: 'changeMyPassword',
     tag: 'Account',
     summary: 'Change your password',
-    description:
-      'Every other session of yours ends; this one is renewed (new cookie and CSRF token, also in `X-CSRF-Token`).',
     success: json(
       200,
       'You, and the renewed CSRF token.',
@@ -152,7 +150,6 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
     operationId: 'createUser',
     tag: 'Account',
     summary: 'Create a user (admin)',
-    description: 'Without `password` the user cannot sign in until one is set.',
     success: single(201, 'The user.', 'user', userSchema, EXAMPLES.user),
     errors: [422],
     async handle({ body, services, call }) {
@@ -180,8 +177,6 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
     operationId: 'updateUser',
     tag: 'Account',
     summary: "Change a user's name, role, active flag or password (admin)",
-    description:
-      "A role, active-flag or password change ends the user's sessions, and a deactivated user's API keys stop working, at once.",
     success: single(200, 'The user.', 'user', userSchema, EXAMPLES.user),
     errors: [400, 404, 422],
     async handle({ params, body, call, services, sessions, apiKeys }) {

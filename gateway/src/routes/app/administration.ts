@@ -147,9 +147,6 @@ const removeStatusQuery = z.object({
     }),
 });
 
-const WORKFLOW_RULES =
-  'The workflow keeps the rules of creation: its first status (where new tickets start) is open, and at least one status is closed.';
-
 /** Answers the edited project; this gateway forgets its cached copy so the next request sees the change. */
 function projectAnswer(projects: ProjectResolver, project: Project, status = 200): Answer {
   projects.forget?.(project);
@@ -208,7 +205,6 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
     operationId: 'updateProject',
     tag: 'Account',
     summary: "Change a project's name or description (admin)",
-    description: 'The slug and prefix stay: links and ticket numbers use them.',
     success: single(200, 'The project.', 'project', projectSchema, EXAMPLES.project),
     errors: [404, 422],
     async handle({ params, body, call, services, projects }) {
@@ -235,7 +231,6 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
     operationId: 'addProjectStatus',
     tag: 'Account',
     summary: "Add a status to a project's workflow (admin)",
-    description: `A new board lane at \`position\` (default: last). ${WORKFLOW_RULES}`,
     success: single(201, 'The project with its new workflow.', 'project', projectSchema, EXAMPLES.project),
     errors: [404, 422],
     async handle({ params, body, call, services, projects }) {
@@ -263,7 +258,6 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
     operationId: 'updateProjectStatus',
     tag: 'Account',
     summary: 'Relabel, close or reopen, or move a status (admin)',
-    description: `Moving a status reorders the board lanes; the others keep their relative order. ${WORKFLOW_RULES} 404 \`Status not found\` for a slug the project does not have.`,
     success: single(200, 'The project with its workflow.', 'project', projectSchema, EXAMPLES.project),
     errors: [404, 422],
     async handle({ params, body, call, services, projects }) {
@@ -291,11 +285,6 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
     operationId: 'removeProjectStatus',
     tag: 'Account',
     summary: "Remove a status from a project's workflow (admin)",
-    description:
-      'Its tickets (soft-deleted ones included) move to `move_to`, at the end of that lane, shortly after the answer. ' +
-      'When live tickets are in the status and `move_to` is absent, the answer is 409 with their count ' +
-      '(`3 tickets are in "In review"; choose a status to move them to (move_to)`); `move_to` must be another ' +
-      `status of the project (422). ${WORKFLOW_RULES}`,
     success: single(200, 'The project with its workflow.', 'project', projectSchema, EXAMPLES.project),
     errors: [404, 409, 422],
     async handle({ params, query, call, services, projects }) {

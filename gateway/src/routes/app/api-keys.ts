@@ -79,8 +79,6 @@ export const API_KEY_OPERATIONS: Operation[] = [
     operationId: 'listApiKeys',
     tag: 'Account',
     summary: 'List API keys (admin)',
-    description:
-      'Prefix, name, scopes, owner and dates of each key; never the key itself. Revoked keys included.',
     success: json(200, 'The keys.', list('api_keys', apiKeySchema, { count }), {
       api_keys: [EXAMPLES.apiKey],
       count: 1,
@@ -110,7 +108,6 @@ export const API_KEY_OPERATIONS: Operation[] = [
     operationId: 'createApiKey',
     tag: 'Account',
     summary: 'Create an API key for a user (admin)',
-    description: 'The response is the only time the key value (`key`) is shown.',
     success: json(
       201,
       'The key, and its value.',
@@ -151,7 +148,6 @@ export const API_KEY_OPERATIONS: Operation[] = [
     operationId: 'getApiKey',
     tag: 'Account',
     summary: 'Get an API key (admin)',
-    description: 'As GET /api-keys lists it (revoked ones too); never the key itself.',
     success: tagged(200, 'The key.', 'api_key', apiKeySchema, EXAMPLES.apiKey),
     errors: [400, 404],
     async handle({ params, services, call }) {
@@ -173,7 +169,6 @@ export const API_KEY_OPERATIONS: Operation[] = [
     operationId: 'revokeApiKey',
     tag: 'Account',
     summary: 'Revoke an API key (admin)',
-    description: 'Takes effect at once on every gateway. Revoking a revoked key answers it again.',
     success: json(
       200,
       'Confirmation and the revocation time.',

@@ -9,7 +9,7 @@
  * /search/* 10 a minute, /search/ai 60 an hour. Availability is not counted: it reports what is left
  * of the suggestion quota.
  */
-import { SOURCE_LIMITS, type Principal, ERROR_MESSAGES } from '@tix/protos';
+import type { Principal } from '@tix/protos';
 import { holdsScope } from '../../middleware/require-access.js';
 import {
   aiProviderSchema,
@@ -147,11 +147,6 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
     operationId: 'suggestReply',
     tag: 'Assistant',
     summary: 'Suggest a reply to a ticket',
-    description:
-      'A reply composed from the customer-visible answers of resolved tickets like this one (never from ' +
-      'internal notes), with those tickets as `sources` and personal data replaced by `[redacted]`. ' +
-      'Below `min_confidence` there is no suggestion: `suggestion` is null and `reason` says why. ' +
-      '30 per hour per caller (429 with Retry-After beyond); GET /ai/suggest-reply/availability shows what is left.',
     success: json(
       200,
       'The suggestion, or null with the reason.',
@@ -185,9 +180,6 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
     operationId: 'getSuggestReplyAvailability',
     tag: 'Assistant',
     summary: 'Whether replies can be suggested',
-    description:
-      'Whether POST /ai/suggest-reply would suggest for the project (or ticket) now, by which provider, on how ' +
-      'many resolved tickets, and what is left of your hourly quota. Not counted against that quota.',
     success: json(200, 'Availability.', availabilitySchema, {
       available: true,
       reason: null,
@@ -222,10 +214,6 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
     operationId: 'searchTickets',
     tag: 'Search',
     summary: 'Search tickets and comments',
-    description:
-      'Tickets whose title, description or comments match `q`, best first, with the matching passage; a ticket ' +
-      'number (`ACME-17`) finds that ticket. Without a project: every project. Internal notes are searched for ' +
-      'callers who may read comments. 10 per minute per caller.',
     success: json(
       200,
       'A page of results, best first.',
@@ -257,10 +245,6 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
     operationId: 'answerQuestion',
     tag: 'Search',
     summary: 'Ask a question',
-    description:
-      'A short answer to a question in plain words, composed from the most relevant resolved tickets, which ' +
-      `come as \`sources\` (at most \`max_sources\`, ${SOURCE_LIMITS.default} by default). Without a project: ` +
-      'every project. `answer` is null, with a `reason`, when nothing relevant enough was found. 60 per hour per caller.',
     success: json(200, 'The answer and its sources.', answerSchema, {
       answer: EXAMPLES.suggestion.content,
       confidence: 0.82,
@@ -294,9 +278,6 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
     operationId: 'listPredictions',
     tag: 'Assistant',
     summary: "A ticket's predictions",
-    description:
-      'What the assistant predicted for the ticket when it arrived (priority, assignee, tags, a duplicate), with ' +
-      'confidence and sources. Nothing was applied: apply one as any change, then POST /ai/predictions/{id}/accept.',
     success: json(200, "The ticket's predictions.", z.object({ predictions: z.array(predictionSchema) }), {
       predictions: [EXAMPLES.prediction],
     }),
@@ -320,11 +301,6 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
     operationId: 'acceptPrediction',
     tag: 'Assistant',
     summary: 'Record that a prediction was applied',
-    description:
-      'Records the prediction as `accepted` once you applied it (the change itself is made as any other), so ' +
-      `its track record counts it. 404 \`${ERROR_MESSAGES.predictionNotFound}\` for a prediction outside the project; ` +
-      '404 `Ticket not found` when its ticket was deleted (the answer says whether the prediction is held back ' +
-      'on the ticket as it is now, which needs the ticket).',
     success: json(200, 'The prediction, accepted.', z.object({ prediction: predictionSchema }), {
       prediction: { ...EXAMPLES.prediction, outcome: 'accepted' },
     }),

@@ -7,7 +7,7 @@
  * silently.
  */
 import { AppError } from '@tix/kit';
-import { ERROR_MESSAGES, type ai, type TicketJson } from '@tix/protos';
+import type { ai, TicketJson } from '@tix/protos';
 import { RawJson } from '../../http/envelope.js';
 import { ticketSchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
@@ -124,9 +124,6 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
     operationId: 'listAutonomousActions',
     tag: 'Assistant',
     summary: "The assistant's autonomous actions",
-    description:
-      'What the assistant did on its own, newest first, in the project named or every project you may see: ' +
-      'the fields it touched before and after, why, and what became of it.',
     success: json(200, 'A page of actions.', actionPageSchema, {
       actions: [ACTION_EXAMPLE],
       pagination: PAGE_EXAMPLE,
@@ -160,9 +157,6 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
     operationId: 'listAuditQueue',
     tag: 'Assistant',
     summary: 'Autonomous actions to review',
-    description:
-      'The actions waiting for a review (oldest first), or any state with `status`; with the counts by ' +
-      'review state. Acknowledge one, or revert it.',
     success: json(200, 'A page of the queue, with counts.', auditQueueSchema, {
       actions: [ACTION_EXAMPLE],
       pagination: PAGE_EXAMPLE,
@@ -204,7 +198,6 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
     operationId: 'acknowledgeAutonomousAction',
     tag: 'Assistant',
     summary: 'Acknowledge an autonomous action',
-    description: `Marks it reviewed; again changes nothing. 409 \`Action was reverted\` for a reverted one; 404 \`${ERROR_MESSAGES.actionNotFound}\`.`,
     success: json(200, 'The action, acknowledged.', z.object({ action: autonomousActionSchema }), {
       action: { ...ACTION_EXAMPLE, status: 'acknowledged' },
     }),
@@ -233,11 +226,6 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
     operationId: 'revertAutonomousAction',
     tag: 'Assistant',
     summary: 'Revert an autonomous action exactly',
-    description:
-      'Restores exactly the fields the action touched (a new version; later changes of other fields stay). ' +
-      '409 `Ticket was changed after this action` names each touched field changed since, by whom and when ' +
-      '(admins may send `force`); 409 `Action was already reverted`; 422 `This action cannot be reverted` for ' +
-      'one that changed nothing.',
     success: json(
       200,
       'The action, reverted, and the ticket after the revert.',
@@ -275,10 +263,6 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
     operationId: 'previewAutonomyThreshold',
     tag: 'Assistant',
     summary: 'What a threshold would have done',
-    description:
-      'Coverage, precision with its 95% Wilson interval and expected errors at a threshold and at the current ' +
-      'one, the curve from 0.5 to 0.99 and a per-value breakdown, from the predictions recorded over ' +
-      '`window_days` and their outcomes; `source: "backtest"` when fewer than 50 are labelled.',
     success: json(200, 'The preview.', z.object({ preview: thresholdPreviewSchema }), {
       preview: {
         action_type: 'set_priority',

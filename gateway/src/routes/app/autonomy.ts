@@ -6,7 +6,7 @@
  * them and writes their events.
  */
 import { AppError } from '@tix/kit';
-import { ERROR_MESSAGES, type ai } from '@tix/protos';
+import type { ai } from '@tix/protos';
 import { EXAMPLES } from '../../resources/examples.js';
 import { json } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
@@ -83,10 +83,6 @@ const KILLED_EXAMPLE = {
   status: { effective: 'killed', paused_actions: [] },
 };
 
-const scopeRule =
-  "With a project (`project_id` or `project`) the project's switch; without one the global switch, which " +
-  'stops autonomy in every project.';
-
 export const AUTONOMY_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'get',
@@ -97,10 +93,6 @@ export const AUTONOMY_OPERATIONS: Operation[] = [
     operationId: 'getAutonomy',
     tag: 'Assistant',
     summary: "A project's autonomy",
-    description:
-      "The project's guardrails (the defaults until an admin changes them: every action type `off`, shadow " +
-      'mode), the kill switch that applies to it (the global one first), what autonomy effectively does ' +
-      'now, and the last 24 hours in numbers.',
     success: json(200, 'The autonomy of the project.', z.object({ autonomy: autonomySchema }), {
       autonomy: AUTONOMY_EXAMPLE,
     }),
@@ -126,13 +118,6 @@ export const AUTONOMY_OPERATIONS: Operation[] = [
     operationId: 'updateGuardrails',
     tag: 'Assistant',
     summary: "Change a project's guardrails",
-    description:
-      'Any subset of the guardrails object, merged into the current one (objects key by key; lists and ' +
-      'values replace), then the whole checked: 422 names each problem by its dotted path ' +
-      '(`actions.send_reply.threshold`, `scope.statuses`). With `version`, 409 ' +
-      `\`${ERROR_MESSAGES.guardrailsModified}\` when someone changed them since you read them. \`version\`, ` +
-      '`updated_at` and `updated_by` are read-only (ignored when sent back). `warnings` name each action type ' +
-      'turned to `auto` on too few labelled decisions.',
     success: json(
       200,
       'The autonomy with the new guardrails, and warnings.',
@@ -171,9 +156,6 @@ export const AUTONOMY_OPERATIONS: Operation[] = [
     operationId: 'activateKillSwitch',
     tag: 'Assistant',
     summary: 'Stop autonomous actions',
-    description:
-      `${scopeRule} Once this returns, no new autonomous action starts; suggestions stay available. ` +
-      'Idempotent: an active switch stays as it is (`already_active`, the first reason kept).',
     success: json(
       200,
       'The autonomy, stopped.',
@@ -211,7 +193,6 @@ export const AUTONOMY_OPERATIONS: Operation[] = [
     operationId: 'clearKillSwitch',
     tag: 'Assistant',
     summary: 'Resume autonomous actions',
-    description: `${scopeRule} 409 \`${ERROR_MESSAGES.killSwitchNotActive}\` when that switch is not active.`,
     success: json(200, 'The autonomy, resumed.', z.object({ autonomy: autonomySchema }), {
       autonomy: AUTONOMY_EXAMPLE,
     }),

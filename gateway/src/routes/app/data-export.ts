@@ -144,12 +144,6 @@ export const DATA_EXPORT_OPERATIONS: Operation[] = [
     operationId: 'exportMyData',
     tag: 'Account',
     summary: 'Download everything you authored or are assigned to (3 per hour)',
-    description:
-      'One JSON document, streamed: the envelope, with your user, your tickets (created or assigned), ' +
-      'your comments and the metadata of your attachments, each as the API presents it. Served as a ' +
-      'download (`Content-Disposition: attachment`, `Cache-Control: no-store`). Limited to 3 per hour ' +
-      '(429 with `Retry-After`). A failure after the download started breaks the connection instead of ' +
-      'ending the document: an export that parses is complete.',
     success: jsonDownload({
       description: 'Your data, as a file.',
       data: dataExportSchema,

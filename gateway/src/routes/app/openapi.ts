@@ -29,7 +29,6 @@ export const API_DESCRIPTION_OPERATIONS: Operation[] = [
     operationId: 'getOpenApiDocument',
     tag: 'API description',
     summary: 'This OpenAPI 3.1 document',
-    description: 'Plain JSON (not in the envelope): the document is a resource of its own. No credentials.',
     success: { kind: 'openapi_document' },
     errors: [],
     handle: ({ apiDescriptionJson }) => ({

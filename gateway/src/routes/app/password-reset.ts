@@ -82,8 +82,6 @@ export const PASSWORD_RESET_OPERATIONS: Operation[] = [
     operationId: 'forgotPassword',
     tag: 'Session',
     summary: 'Ask for a password reset link by email',
-    description:
-      'Always answers 202 with the same message, whether or not the address belongs to an active account. The link works once and expires after 30 minutes. 5 requests per hour per client address.',
     success: json(202, 'Accepted.', message, { message: FORGOT_PASSWORD_MESSAGE }),
     errors: [400, 422],
     handle({ body, services, passwordResetMail, call, log }) {
@@ -108,8 +106,6 @@ export const PASSWORD_RESET_OPERATIONS: Operation[] = [
     operationId: 'resetPassword',
     tag: 'Session',
     summary: 'Set a new password with a reset link',
-    description:
-      'Every session of the user ends. An unknown, used or expired token is 422 on `token` (one message for all three). 10 requests per hour per client address.',
     success: json(200, 'Done: sign in with the new password.', message, { message: PASSWORD_RESET_MESSAGE }),
     errors: [400, 422],
     async handle({ body, call, services, log, sessions, apiKeys }) {
@@ -133,8 +129,6 @@ export const PASSWORD_RESET_OPERATIONS: Operation[] = [
     operationId: 'issuePasswordReset',
     tag: 'Account',
     summary: 'Mail a user a password reset link (admin)',
-    description:
-      'The link works once and expires after 30 minutes; a newer link voids older ones. Without an SMTP relay (SMTP_URL) nothing would deliver it, so the answer carries `link` for you to pass on.',
     success: json(
       202,
       'Issued (and mailed, when a relay is configured).',

@@ -51,8 +51,6 @@ export const SESSION_OPERATIONS: Operation[] = [
     operationId: 'getCsrfToken',
     tag: 'Session',
     summary: 'Get the CSRF token of the session (starting one)',
-    description:
-      'Sets the session cookie when there is no session yet. Send the token as `X-CSRF-Token` on POST, PUT, PATCH and DELETE.',
     success: json(
       200,
       'The token (also in the `X-CSRF-Token` header).',
@@ -82,7 +80,6 @@ export const SESSION_OPERATIONS: Operation[] = [
     operationId: 'login',
     tag: 'Session',
     summary: 'Sign in with email and password',
-    description: 'Replaces the session (new cookie and CSRF token).',
     success: json(
       200,
       'The signed-in user, the new CSRF token, and what the user may call (as GET /auth/me answers it).',
@@ -140,10 +137,6 @@ export const SESSION_OPERATIONS: Operation[] = [
     operationId: 'getSignedInUser',
     tag: 'Session',
     summary: 'The signed-in user, and what they may do',
-    description:
-      'The user, re-read (a deactivated user is signed out here), and `allowed_operations`: the operationIds of ' +
-      'this document the user may call, decided by the same role rules the server enforces, so a client hides ' +
-      'what it may not use instead of re-implementing the roles.',
     success: json(
       200,
       'The user and their operations.',

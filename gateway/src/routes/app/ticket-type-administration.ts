@@ -152,15 +152,6 @@ export const TICKET_TYPE_ADMINISTRATION_OPERATIONS: Operation[] = [
     operationId: 'updateTicketType',
     tag: 'Account',
     summary: 'Change or retire a ticket type of the project (admin)',
-    description:
-      'Only the given fields change; the slug never does. 404 `Ticket type not found` for a type of ' +
-      'another project. A new `field_schema` is checked against every stored ticket of the type, live and ' +
-      'soft-deleted, as their next write would check them: when any would be invalid the answer is 409 ' +
-      '(`The new field_schema would make the stored values of 3 tickets invalid (1 of them deleted)`, ' +
-      '`validation_errors` `{ live_tickets, deleted_tickets }`) and nothing changes. A retired type is never ' +
-      'the default: retiring the default is 422 on `is_retired` (`Choose another default type before ' +
-      'retiring this one`), making a retired type the default 422 on `is_default`. A retired type stays in ' +
-      'GET /ticket-types with its `retired_at`; creating a ticket of it is 422 on `ticket_type_id`.',
     success: single(200, 'The ticket type.', 'ticket_type', ticketTypeSchema, EXAMPLES.ticketType),
     errors: [404, 409, 422],
     async handle({ params, body, services, project, call }) {

@@ -72,10 +72,6 @@ export const ACTIVITY_OPERATIONS: Operation[] = [
     operationId: 'listActivity',
     tag: 'Activity',
     summary: 'The activity feed',
-    description:
-      'Every change, newest first, one entry per write. Without a project: every project. Pass the first ' +
-      "page's `snapshot_id` as `until_id` on later pages, so entries arriving meanwhile do not shift them; " +
-      '`cursor` continues from this page with GET /activity/new.',
     success: json(
       200,
       'A page of entries, newest first.',
@@ -127,10 +123,6 @@ export const ACTIVITY_OPERATIONS: Operation[] = [
     operationId: 'pollActivity',
     tag: 'Activity',
     summary: 'Poll the activity feed for new entries',
-    description:
-      'The entries after `cursor`, oldest first, with the same filters as GET /activity. No entry is ever ' +
-      'skipped: entries are numbered in commit order. Send the previous ETag in If-None-Match: 304 when ' +
-      'nothing is new. 410 when the cursor is older than the retention: reload GET /activity.',
     success: polled(
       'The new entries, oldest first.',
       z.object({
@@ -171,8 +163,6 @@ export const ACTIVITY_OPERATIONS: Operation[] = [
     operationId: 'getTicketHistory',
     tag: 'Activity',
     summary: "A ticket's history",
-    description:
-      "The ticket's activity entries, oldest first: who changed what, when. The path `id` is the ticket id.",
     success: json(
       200,
       'A page of entries, oldest first.',
@@ -215,11 +205,6 @@ export const ACTIVITY_OPERATIONS: Operation[] = [
     operationId: 'listEvents',
     tag: 'Activity',
     summary: 'The event stream, to catch up from',
-    description:
-      "The project's domain events after `after`, in commit order: each is exactly the body webhooks deliver, " +
-      "plus its `id` (the deliveries' `webhook-id`) and `sequence`. A receiver that missed deliveries resumes " +
-      'from its last cursor and loses nothing. comment.* events only for keys with `comments:read`. Send the ' +
-      'previous ETag in If-None-Match: 304 when nothing is new. 410 when the cursor is older than the retention.',
     success: polled(
       'The events after the cursor, oldest first.',
       z.object({

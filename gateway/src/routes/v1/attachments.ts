@@ -116,7 +116,6 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
     operationId: 'listAttachments',
     tag: 'Attachments',
     summary: 'List the attachments of a ticket',
-    description: 'The path `id` is the ticket id.',
     success: json(200, 'The attachments.', list('attachments', attachmentSchema), {
       attachments: [EXAMPLES.attachment],
     }),
@@ -141,9 +140,6 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
     operationId: 'uploadAttachment',
     tag: 'Attachments',
     summary: 'Upload a file to a ticket',
-    description:
-      '`multipart/form-data` with exactly one file in the form field `file`; streamed. Too large or an ' +
-      'unsupported type answers 422 on `file`. The path `id` is the ticket id.',
     success: tagged(201, 'The stored attachment.', 'attachment', attachmentSchema, EXAMPLES.attachment),
     errors: [400, 404, 409, 422],
     async handle({ params, upload, call, services, attachments: limits, project }) {
@@ -220,7 +216,6 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
     operationId: 'downloadAttachment',
     tag: 'Attachments',
     summary: 'Download the bytes of an attachment',
-    description: 'Streams the file itself (no redirect, no signed URL), not the JSON envelope.',
     success: { kind: 'file_download' },
     errors: [400, 404],
     async handle({ params, call, services, attachments: limits, project }) {

@@ -20,8 +20,6 @@ export const BOARD_OPERATIONS: Operation[] = [
     operationId: 'getBoard',
     tag: 'Board',
     summary: 'The board: tickets by status lane',
-    description:
-      "Lane keys are the project's statuses in workflow order; iterate them, do not hard-code them.",
     success: json(200, 'Lanes and exact counts.', boardSchema, {
       lanes: { open: [EXAMPLES.ticket], work_in_progress: [], waiting: [], closed: [] },
       counts: { open: 1, work_in_progress: 0, waiting: 0, closed: 0, total: 1 },

@@ -48,7 +48,6 @@ export const COMMENT_OPERATIONS: Operation[] = [
     operationId: 'listComments',
     tag: 'Comments',
     summary: 'List the comments of a ticket',
-    description: 'Oldest first; at most the oldest 1000. The path `id` is the ticket id.',
     success: json(
       200,
       'The comments.',
@@ -89,7 +88,6 @@ export const COMMENT_OPERATIONS: Operation[] = [
     operationId: 'createComment',
     tag: 'Comments',
     summary: 'Comment on a ticket',
-    description: 'Internal (team-only) by default. The path `id` is the ticket id.',
     success: tagged(201, 'The created comment.', 'comment', commentSchema, EXAMPLES.comment),
     errors: [400, 404, 409, 422],
     async handle({ params, body, services, project, call }) {
@@ -140,8 +138,6 @@ export const COMMENT_OPERATIONS: Operation[] = [
     operationId: 'updateComment',
     tag: 'Comments',
     summary: 'Edit a comment',
-    description:
-      'Only the author or team leads and above; a public comment cannot become internal. Only given fields change.',
     success: tagged(200, 'The edited comment.', 'comment', commentSchema, EXAMPLES.comment),
     errors: [400, 403, 404, 409, 422],
     async handle({ params, body, services, project, call }) {
@@ -164,7 +160,6 @@ export const COMMENT_OPERATIONS: Operation[] = [
     operationId: 'deleteComment',
     tag: 'Comments',
     summary: 'Delete a comment',
-    description: 'Only the author or admins.',
     success: confirmation('Comment deleted'),
     errors: [400, 403, 404],
     async handle({ params, services, project, call }) {

@@ -23,7 +23,6 @@ export const LOOKUP_OPERATIONS: Operation[] = [
     operationId: 'listProjects',
     tag: 'Lookups',
     summary: 'List projects',
-    description: 'Any valid key; a project-scoped key sees only its own project.',
     success: json(200, 'The projects the key can see.', list('projects', projectSchema, { count }), {
       projects: [EXAMPLES.project],
       count: 1,
@@ -48,8 +47,6 @@ export const LOOKUP_OPERATIONS: Operation[] = [
     operationId: 'getProject',
     tag: 'Lookups',
     summary: 'Get a project (additive)',
-    description:
-      'Any valid key; a project-scoped key sees only its own project (404 `Project not found` for another).',
     success: tagged(200, 'The project with its workflow.', 'project', projectSchema, EXAMPLES.project),
     errors: [400, 404],
     async handle({ params, services, principal, call }) {
@@ -96,8 +93,6 @@ export const LOOKUP_OPERATIONS: Operation[] = [
     operationId: 'getTicketType',
     tag: 'Lookups',
     summary: 'Get a ticket type of the project (additive)',
-    description:
-      'Retired types too (with `retired_at`). 404 `Ticket type not found` for a type of another project.',
     success: tagged(
       200,
       'The ticket type, with its custom-field schema.',
@@ -121,7 +116,6 @@ export const LOOKUP_OPERATIONS: Operation[] = [
     operationId: 'listUsers',
     tag: 'Lookups',
     summary: 'List users',
-    description: 'Every user, to look up assignee ids. No project needed.',
     success: json(200, 'The users.', list('users', userSchema, { count }), {
       users: [EXAMPLES.user],
       count: 1,
@@ -143,7 +137,6 @@ export const LOOKUP_OPERATIONS: Operation[] = [
     operationId: 'getUser',
     tag: 'Lookups',
     summary: 'Get a user (additive)',
-    description: 'Any user, active or not, as GET /users lists them. No project needed.',
     success: tagged(200, 'The user.', 'user', userSchema, EXAMPLES.user),
     errors: [400, 404],
     async handle({ params, services, call }) {

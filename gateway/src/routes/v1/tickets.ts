@@ -82,13 +82,6 @@ export const TICKET_OPERATIONS: Operation[] = [
     operationId: 'listTickets',
     tag: 'Tickets',
     summary: 'List or search tickets',
-    description:
-      'Paginated list with filters. With `q`, every match is returned (streamed) and `pagination` is absent; `q` ' +
-      'also finds a ticket by its number (`SUP-42`). `deleted=only` lists deleted tickets (to restore one) and ' +
-      'needs `tickets:delete`. An unknown query parameter is 400 naming it. Cursor mode (additive): send `cursor` ' +
-      "(empty for the first page), then each answer's `next_cursor`, keeping the sort and filters; deep pages cost " +
-      'what the first does and tickets added meanwhile never repeat or push others out. `Link` names the next, ' +
-      'previous, first and last pages in both modes.',
     success: linked(
       json(
         200,
@@ -175,8 +168,6 @@ export const TICKET_OPERATIONS: Operation[] = [
     operationId: 'createTicket',
     tag: 'Tickets',
     summary: 'Create a ticket',
-    description:
-      'Body `project_id` counts only when the key is not project-scoped and no `project_id` query parameter is given.',
     success: tagged(201, 'The created ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
     errors: [400, 409, 422],
     async handle({ body, services, project, call }) {
@@ -202,7 +193,6 @@ export const TICKET_OPERATIONS: Operation[] = [
     operationId: 'bulkUpdateTickets',
     tag: 'Tickets',
     summary: 'Update many tickets at once',
-    description: 'Per-ticket success or failure is reported; `status` is one of the four default statuses.',
     success: json(
       200,
       'What was updated and what failed.',
@@ -250,10 +240,6 @@ export const TICKET_OPERATIONS: Operation[] = [
     operationId: 'updateTicket',
     tag: 'Tickets',
     summary: 'Update a ticket',
-    description:
-      'Only the given fields change. With `version`, a ticket modified since answers 409 ' +
-      '(`Ticket was modified by another user`): re-fetch, re-apply, retry. With If-Match, a ticket at another ' +
-      'version answers 412, checked first.',
     ifMatch: true,
     success: tagged(200, 'The updated ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
     errors: [400, 404, 409, 422],
@@ -306,8 +292,6 @@ export const TICKET_OPERATIONS: Operation[] = [
     operationId: 'moveTicket',
     tag: 'Tickets',
     summary: 'Move a ticket to a status lane',
-    description:
-      'Optionally placed after or before a ticket of the target lane; `resolution_type` only when moving to a closed status.',
     ifMatch: true,
     success: tagged(200, 'The moved ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
     errors: [400, 404, 409, 422],
@@ -334,7 +318,6 @@ export const TICKET_OPERATIONS: Operation[] = [
     operationId: 'mergeTicket',
     tag: 'Tickets',
     summary: 'Merge a ticket into another (additive)',
-    description: 'Closes this ticket as a duplicate of `target_id`; it then carries `merged_into`.',
     success: tagged(200, 'The merged ticket.', 'ticket', ticketSchema, EXAMPLES.mergedTicket),
     errors: [400, 404, 409, 422],
     async handle({ params, body, services, project, call }) {

@@ -7,7 +7,6 @@
  * request's project (a scoped key naming another project is 404, as project context decides).
  */
 import { AppError } from '@tix/kit';
-import { MAX_BULK_REDELIVERIES } from '@tix/protos';
 import {
   createdWebhookSchema,
   deliverySchema,
@@ -53,8 +52,6 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     operationId: 'listWebhooks',
     tag: 'Webhooks',
     summary: 'List your webhook subscriptions in the project',
-    description:
-      "Never includes `secret`. `owner=all` lists every owner's (admins, who also manage any subscription of the project by id).",
     success: json(200, 'The subscriptions.', list('webhooks', webhookSchema, { count }), {
       webhooks: [EXAMPLES.webhook],
       count: 1,
@@ -85,9 +82,6 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     operationId: 'createWebhook',
     tag: 'Webhooks',
     summary: 'Subscribe a URL to events',
-    description:
-      'The response is the only time `secret` is shown. Deliveries are signed: `X-Webhook-Signature` is the ' +
-      'lowercase hex HMAC-SHA256 of the raw body keyed with the secret.',
     success: single(
       201,
       'The subscription, with its secret.',
@@ -123,7 +117,6 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     operationId: 'deleteWebhook',
     tag: 'Webhooks',
     summary: 'Delete a webhook subscription',
-    description: 'No further events are delivered to it.',
     success: confirmation('Webhook deleted'),
     errors: [400, 404],
     async handle({ params, services, project, call }) {
@@ -145,10 +138,6 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     operationId: 'listWebhookDeliveries',
     tag: 'Webhooks',
     summary: 'The delivery log of a webhook (additive)',
-    description:
-      'Filter by `status`, `event` and creation time (`since` inclusive, `until` exclusive); unknown parameters ' +
-      'are 400. Each delivery shows the start of the body sent and each attempt the start of the answer ' +
-      '(4096 bytes, flagged when cut).',
     success: json(
       200,
       'A page of deliveries, newest first.',
@@ -184,7 +173,6 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     operationId: 'redeliverWebhookDelivery',
     tag: 'Webhooks',
     summary: 'Deliver an event again (additive)',
-    description: 'Queues a new delivery of the same event; follow it in the delivery log.',
     success: json(202, 'The queued delivery.', z.object({ delivery: deliverySchema }), {
       delivery: { ...EXAMPLES.delivery, status: 'pending', attempts: [] },
     }),
@@ -209,7 +197,6 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     operationId: 'getWebhook',
     tag: 'Webhooks',
     summary: 'One webhook subscription (additive)',
-    description: 'Never includes `secret`. Yours, or any of the project for admins; otherwise 404.',
     success: single(200, 'The subscription.', 'webhook', webhookDetailSchema, EXAMPLES.webhookDetail),
     errors: [400, 404],
     async handle({ params, services, project, call }) {
@@ -229,11 +216,6 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     operationId: 'updateWebhook',
     tag: 'Webhooks',
     summary: 'Change, pause or resume a webhook (additive)',
-    description:
-      'Any of `url`, `events` (replaces the list) and `is_active`, validated as on create (the URL by the same ' +
-      'target policy); none of them is 422. `is_active: false` pauses: pending deliveries end as failed and events ' +
-      'while paused are not queued (catch up from GET /events, or redeliver the failed ones after resuming). ' +
-      '`is_active: true` resumes.',
     success: single(200, 'The subscription as changed.', 'webhook', webhookDetailSchema, {
       ...EXAMPLES.webhookDetail,
       is_active: false,
@@ -265,10 +247,6 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     operationId: 'rotateWebhookSecret',
     tag: 'Webhooks',
     summary: 'Rotate the signing secret (additive)',
-    description:
-      'Generates a new secret, shown only in this response. `X-Webhook-Signature` uses the new secret at once; ' +
-      'during the overlap (`overlap_seconds`, default 86400, at most 604800) `webhook-signature` carries two ' +
-      'signatures, `v1,<new> v1,<previous>`, so a Standard Webhooks receiver switches without losing a delivery.',
     success: single(
       200,
       'The subscription with its new secret.',
@@ -300,10 +278,6 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     operationId: 'pingWebhook',
     tag: 'Webhooks',
     summary: 'Send a signed test delivery now (additive)',
-    description:
-      'POSTs `{ event: "ping", timestamp, data: { webhook_id, project_id } }` to the URL, signed and sent like every ' +
-      'delivery (same headers, target policy and timeout; one attempt), also to a paused webhook, and answers what ' +
-      'happened. 200 whatever the receiver answered (see `ok`); not recorded in the delivery log.',
     success: single(200, 'The outcome.', 'ping', pingResultSchema, EXAMPLES.ping),
     errors: [400, 404],
     async handle({ params, services, project, call }) {
@@ -323,11 +297,6 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     operationId: 'redeliverFailedWebhookDeliveries',
     tag: 'Webhooks',
     summary: 'Redeliver every failed delivery since a time (additive)',
-    description:
-      'Queues a new delivery for each failed delivery created at or after `since` that is the latest of its event ' +
-      '(an event already redelivered is not queued twice), oldest first, ' +
-      `at most ${MAX_BULK_REDELIVERIES} per call: \`remaining\` > 0 means call again. ` +
-      '409 while the webhook is paused.',
     success: json(
       202,
       'How many were queued, and how many are left beyond this call.',
