@@ -6,13 +6,20 @@
  * these mostly pick fields; they also turn absent optionals into null, parse JSON-text fields, and
  * keep internal fields from leaking when the contract grows.
  */
-import type { AttachmentJson, CommentJson } from '@tix/contract';
+import type {
+  ApiKeyJson,
+  AttachmentJson,
+  CommentJson,
+  ProjectJson,
+  TicketTypeJson,
+  UserJson,
+} from '@tix/contract';
 import type * as attachment from '../generated/tix/attachment/v1/index.js';
 import type * as comment from '../generated/tix/comment/v1/index.js';
 import type * as lookup from '../generated/tix/lookup/v1/index.js';
 
 /** Spec Project, plus the additive `prefix` and ordered `statuses`. */
-export function presentProject(project: lookup.Project__Output) {
+export function presentProject(project: lookup.Project__Output): ProjectJson {
   return {
     id: project.id,
     name: project.name,
@@ -40,14 +47,15 @@ export function parseFieldSchemaJson(json: string): unknown[] {
  * Spec Ticket type, with field_schema parsed into an array, plus the additive `retired_at` (null
  * while the type takes new tickets).
  */
-export function presentTicketType(type: lookup.TicketType__Output) {
+export function presentTicketType(type: lookup.TicketType__Output): TicketTypeJson {
   return {
     id: type.id,
     name: type.name,
     slug: type.slug,
     description: type.description,
     is_default: type.is_default,
-    field_schema: parseFieldSchemaJson(type.field_schema_json),
+    // The lookup service checks every entry when a type is written (@tix/custom-fields).
+    field_schema: parseFieldSchemaJson(type.field_schema_json) as TicketTypeJson['field_schema'],
     retired_at: type.retired_at ?? null,
   };
 }
@@ -56,7 +64,7 @@ export function presentTicketType(type: lookup.TicketType__Output) {
  * Spec User, plus the additive `is_system` (true only for the assistant's own user, Tix AI: listed so
  * that people see who acted, but it never signs in and nobody edits it).
  */
-export function presentUser(user: lookup.User__Output) {
+export function presentUser(user: lookup.User__Output): UserJson {
   return {
     id: user.id,
     name: user.name,
@@ -68,7 +76,7 @@ export function presentUser(user: lookup.User__Output) {
 }
 
 /** An API key as an admin sees it (never its value): the session host's key list and the CLI's. */
-export function presentApiKey(key: lookup.ApiKey__Output) {
+export function presentApiKey(key: lookup.ApiKey__Output): ApiKeyJson {
   return {
     id: key.id,
     name: key.name,
@@ -107,7 +115,3 @@ export function presentAttachment(value: attachment.Attachment__Output): Attachm
     created_at: value.created_at,
   };
 }
-
-export type ProjectJson = ReturnType<typeof presentProject>;
-export type TicketTypeJson = ReturnType<typeof presentTicketType>;
-export type UserJson = ReturnType<typeof presentUser>;

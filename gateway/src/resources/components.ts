@@ -6,15 +6,31 @@
  */
 import { z } from './zod-openapi.js';
 import {
+  activityActorSchema,
+  activitySchema as activityResource,
+  activitySubjectSchema,
+  apiKeySchema as apiKeyResource,
   attachmentSchema as attachmentResource,
   commentSchema as commentResource,
-  CUSTOM_FIELD_TYPES,
+  createdWebhookSchema as createdWebhookResource,
+  deliveryAttemptSchema,
+  deliverySchema as deliveryResource,
+  fieldSchemaEntrySchema,
   guardrailsSchema as guardrailsResource,
   idField as id,
+  pingResultSchema as pingResultResource,
+  projectSchema as projectResource,
+  projectStatusSchema,
+  rotatedWebhookSchema as rotatedWebhookResource,
+  streamedEventSchema as streamedEventResource,
   SUBSCRIBABLE_EVENT_TYPES,
   ticketSchema as ticketResource,
+  ticketTypeSchema as ticketTypeResource,
   timestampField as timestamp,
+  userSchema as userResource,
   WEBHOOK_PING_EVENT,
+  webhookDetailSchema as webhookDetailResource,
+  webhookSchema as webhookResource,
 } from '@tix/protos';
 import { EXAMPLES } from './examples.js';
 
@@ -31,91 +47,20 @@ export const paginationSchema = z
     examples: [EXAMPLES.pagination],
   });
 
-export const projectStatusSchema = z
-  .object({
-    slug: z.string().meta({ description: 'Status slug, used in tickets and as a board lane key.' }),
-    label: z.string().meta({ description: 'Display label.' }),
-    is_closed: z.boolean().meta({ description: 'True for terminal (closed) statuses.' }),
-    position: z.number().int().meta({ description: 'Workflow order, from 0.' }),
-  })
-  .openapi('ProjectStatus', { description: 'A status of the project (additive).' });
+/** Spec Project, declared in the contract; named here, with its example. */
+export const projectSchema = projectResource.meta({ id: 'Project', examples: [EXAMPLES.project] });
 
-export const projectSchema = z
-  .object({
-    id: id('Project id.'),
-    name: z.string(),
-    slug: z.string().meta({ description: 'Human-readable identifier, usable as `?project=<slug>`.' }),
-    prefix: z.string().meta({ description: 'Ticket number prefix (additive).' }),
-    description: z.string(),
-    statuses: z.array(projectStatusSchema).meta({ description: 'The workflow, in order (additive).' }),
-  })
-  .openapi('Project', { description: 'A project (spec Project).', examples: [EXAMPLES.project] });
+/** Spec Ticket type, declared in the contract; named here, with its example. */
+export const ticketTypeSchema = ticketTypeResource.meta({
+  id: 'TicketType',
+  examples: [EXAMPLES.ticketType],
+});
 
-export const fieldSchemaEntrySchema = z
-  .object({
-    name: z.string().meta({ description: 'Key used in `custom_fields`.' }),
-    label: z.string(),
-    type: z.enum(CUSTOM_FIELD_TYPES),
-    required: z.boolean(),
-    constraints: z.record(z.string(), z.unknown()).meta({
-      description:
-        'By type: text min_length, max_length, pattern; textarea min_length, max_length; number min_value, ' +
-        'max_value; select and multi_select allowed_values (required); other types none.',
-    }),
-    default_value: z.unknown().meta({ description: 'Used when no value is given; null for none.' }),
-    order: z.number().int().meta({ description: 'Lower values display first.' }),
-  })
-  .openapi('FieldSchemaEntry', { description: 'One custom field of a ticket type.' });
+/** Spec User, declared in the contract; named here, with its example. */
+export const userSchema = userResource.meta({ id: 'User', examples: [EXAMPLES.user] });
 
-export const ticketTypeSchema = z
-  .object({
-    id: id('Ticket type id.'),
-    name: z.string(),
-    slug: z.string(),
-    description: z.string(),
-    is_default: z.boolean(),
-    field_schema: z.array(fieldSchemaEntrySchema),
-    retired_at: z.string().nullable().meta({
-      description:
-        'When the type was retired (ISO 8601; additive): it keeps its tickets but takes no new ones. Null while it is in use.',
-      format: 'date-time',
-    }),
-  })
-  .openapi('TicketType', {
-    description: 'A ticket type (spec Ticket type).',
-    examples: [EXAMPLES.ticketType],
-  });
-
-export const userSchema = z
-  .object({
-    id: id('User id.'),
-    name: z.string(),
-    email: z.string(),
-    role: z.string().meta({ description: 'admin, team_lead, agent or viewer.' }),
-    is_active: z.boolean(),
-    is_system: z.boolean().meta({
-      description:
-        "True only for the assistant's own user (Tix AI, additive): the actor of the assistant's changes. It never signs in, holds no API keys and cannot be edited.",
-    }),
-  })
-  .openapi('User', { description: 'A user (spec User).', examples: [EXAMPLES.user] });
-
-export const apiKeySchema = z
-  .object({
-    id: id('API key id.'),
-    name: z.string(),
-    prefix: z.string().meta({ description: 'The first characters of the key, to recognise it.' }),
-    scopes: z.array(z.string()),
-    project_id: id('The one project the key reaches; null: every project.').nullable(),
-    user_id: id('The user the key acts as.'),
-    created_at: z.string(),
-    last_used_at: z.string().nullable().meta({ description: 'Recorded at most once a minute.' }),
-    revoked_at: z.string().nullable(),
-  })
-  .openapi('ApiKey', {
-    description: 'An API key as admins see it: never its value.',
-    examples: [EXAMPLES.apiKey],
-  });
+/** An API key as admins see it, declared in the contract; named here, with its example. */
+export const apiKeySchema = apiKeyResource.meta({ id: 'ApiKey', examples: [EXAMPLES.apiKey] });
 
 /** Spec Ticket, declared in the contract; named here, with the presenters' examples. */
 export const ticketSchema = ticketResource.meta({
@@ -138,205 +83,38 @@ export const guardrailsSchema = guardrailsResource.meta({
   examples: [EXAMPLES.guardrails],
 });
 
-const webhookShape = {
-  id: id('Webhook id.'),
-  url: z.string().meta({ description: 'Delivery target.', format: 'uri' }),
-  events: z
-    .array(z.string())
-    .meta({ description: `Subscribed event types (${SUBSCRIBABLE_EVENT_TYPES.join(', ')}).` }),
-  is_active: z.boolean(),
-  created_at: timestamp('Creation time'),
-  project_id: id('Project id (additive).'),
-};
+/** Spec Webhook and the delivery log, declared in the contract; named here, with their examples. */
+export const webhookSchema = webhookResource.meta({ id: 'Webhook', examples: [EXAMPLES.webhook] });
 
-export const webhookSchema = z.object(webhookShape).openapi('Webhook', {
-  description: 'A webhook subscription; never shows the secret.',
-  examples: [EXAMPLES.webhook],
+export const createdWebhookSchema = createdWebhookResource.meta({
+  id: 'CreatedWebhook',
+  examples: [EXAMPLES.createdWebhook],
 });
 
-export const createdWebhookSchema = z
-  .object({
-    ...webhookShape,
-    secret: z.string().meta({ description: 'Signing secret; shown only in this response.' }),
-  })
-  .openapi('CreatedWebhook', {
-    description: 'A webhook subscription as created: with its signing secret.',
-    examples: [EXAMPLES.createdWebhook],
-  });
+export const deliverySchema = deliveryResource.meta({ id: 'Delivery', examples: [EXAMPLES.delivery] });
 
-export const deliveryAttemptSchema = z
-  .object({
-    number: z.number().int().meta({ description: 'Attempt number, from 1.' }),
-    response_code: z
-      .number()
-      .int()
-      .nullable()
-      .meta({ description: "The receiver's HTTP status; null on timeout or connection failure." }),
-    duration_ms: z.number().int(),
-    error: z.string().nullable(),
-    attempted_at: timestamp('Attempt time'),
-    response_body: z.string().nullable().meta({
-      description:
-        "The start of the receiver's answer: its first 4096 bytes (UTF-8, cut at a character). Null when no answer arrived.",
-    }),
-    response_body_truncated: z.boolean().meta({ description: 'The answer was longer than `response_body`.' }),
-  })
-  .openapi('DeliveryAttempt', { description: 'One attempt of a delivery.' });
+export const webhookDetailSchema = webhookDetailResource.meta({
+  id: 'WebhookDetail',
+  examples: [EXAMPLES.webhookDetail],
+});
 
-export const deliverySchema = z
-  .object({
-    id: z.string().meta({ description: 'Delivery id (UUID).', format: 'uuid' }),
-    webhook_id: id('Webhook id.'),
-    event: z.string().meta({ description: 'Event type.' }),
-    event_id: z.string().meta({ description: 'Domain event id (UUID).', format: 'uuid' }),
-    status: z.string().meta({ description: 'pending, delivered or failed.' }),
-    attempts: z.array(deliveryAttemptSchema).meta({ description: 'Oldest first.' }),
-    created_at: timestamp('Creation time'),
-    updated_at: timestamp('Last change'),
-    request_body: z.string().meta({
-      description: 'The start of the body sent (every attempt sends the same bytes): its first 4096 bytes.',
-    }),
-    request_body_truncated: z
-      .boolean()
-      .meta({ description: 'The body sent was longer than `request_body`.' }),
-  })
-  .openapi('Delivery', {
-    description: 'One delivery of one event to one webhook (additive delivery log).',
-    examples: [EXAMPLES.delivery],
-  });
+export const rotatedWebhookSchema = rotatedWebhookResource.meta({
+  id: 'RotatedWebhook',
+  examples: [EXAMPLES.rotatedWebhook],
+});
 
-const previousSecretExpiresAt = z
-  .string()
-  .nullable()
-  .meta({
-    description:
-      'After a secret rotation: until when the previous secret still signs `webhook-signature` beside the new one ' +
-      '(ISO 8601); null when no previous secret signs.',
-    format: 'date-time',
-  });
+export const pingResultSchema = pingResultResource.meta({ id: 'PingResult', examples: [EXAMPLES.ping] });
 
-export const webhookDetailSchema = z
-  .object({ ...webhookShape, previous_secret_expires_at: previousSecretExpiresAt })
-  .openapi('WebhookDetail', {
-    description: 'A webhook subscription as its own endpoints answer it (additive): never the secret.',
-    examples: [EXAMPLES.webhookDetail],
-  });
+/** An activity entry and a streamed event, declared in the contract; named here, with examples. */
+export const activitySchema = activityResource.meta({
+  id: 'Activity',
+  examples: [EXAMPLES.activity, EXAMPLES.commentActivity],
+});
 
-export const rotatedWebhookSchema = z
-  .object({
-    ...webhookShape,
-    previous_secret_expires_at: previousSecretExpiresAt,
-    secret: z.string().meta({ description: 'The new signing secret; shown only in this response.' }),
-  })
-  .openapi('RotatedWebhook', {
-    description: 'A webhook subscription after a secret rotation, with its new secret.',
-    examples: [EXAMPLES.rotatedWebhook],
-  });
-
-export const pingResultSchema = z
-  .object({
-    event_id: z.string().meta({ description: 'The `webhook-id` the ping carried (UUID).', format: 'uuid' }),
-    ok: z.boolean().meta({ description: 'The receiver answered 2xx.' }),
-    response_code: z
-      .number()
-      .int()
-      .nullable()
-      .meta({ description: "The receiver's HTTP status; null on timeout, refusal or connection failure." }),
-    duration_ms: z.number().int(),
-    error: z
-      .string()
-      .nullable()
-      .meta({ description: 'What failed (e.g. `HTTP 500`, `timeout after 10000 ms`).' }),
-    request_body: z.string().meta({ description: 'The body sent: the `ping` payload.' }),
-    response_body: z.string().nullable().meta({
-      description: "The start of the receiver's answer (first 4096 bytes); null when none arrived.",
-    }),
-    response_body_truncated: z.boolean(),
-  })
-  .openapi('PingResult', {
-    description: 'The outcome of one signed test delivery (not in the delivery log).',
-    examples: [EXAMPLES.ping],
-  });
-
-const activityActorSchema = z
-  .object({
-    kind: z
-      .string()
-      .meta({ description: 'user (a signed-in person), api_key, ai (the assistant) or system.' }),
-    user_id: id('The user who made the change (or on whose key or behalf it was made).').nullable(),
-    name: z.string().nullable().meta({ description: "The user's name as it is now; null when unknown." }),
-    api_key_id: id('The API key it was made with (kind api_key).').nullable(),
-    via: z
-      .object({ type: z.string(), id: z.number().int() })
-      .nullable()
-      .meta({ description: "What the change was made through on the actor's behalf (an assistant action)." }),
-  })
-  .openapi('ActivityActor', { description: 'Who made a change.' });
-
-const activitySubjectSchema = z
-  .object({
-    type: z.string().meta({
-      description:
-        "`ticket`; for the assistant's project-wide entries `project`, or `all_projects` (id 0) for a global kill switch.",
-    }),
-    id: id('Ticket (or project) id.'),
-    ticket_number: z.string().nullable(),
-    title: z.string().nullable().meta({ description: 'The title as of the change.' }),
-  })
-  .openapi('ActivitySubject', { description: 'What was changed.' });
-
-export const activitySchema = z
-  .object({
-    id: z.number().int().meta({
-      description: 'Entry id; entries are numbered in commit order (a later entry never has a lower id).',
-    }),
-    type: z.string().meta({
-      description:
-        'The most specific type of the write: ticket.created, ticket.updated, ticket.deleted, ticket.restored, ' +
-        'ticket.merged, comment.created, comment.updated, comment.deleted, attachment.created, attachment.deleted, ' +
-        'ai.guardrails_updated, ai.kill_switch_activated, ai.kill_switch_cleared, ai.action_acknowledged, ' +
-        'ai.action_type_paused (session host only); tolerate new values.',
-    }),
-    occurred_at: timestamp('When the change was committed'),
-    project_id: id('Project id.').nullable(),
-    actor: activityActorSchema,
-    subject: activitySubjectSchema,
-    changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })).meta({
-      description: 'The fields the write changed, by API name; `{}` for creations, comments and files.',
-    }),
-    comment: z
-      .object({
-        id: id('Comment id.'),
-        is_internal: z.boolean(),
-        excerpt: z.string().nullable().meta({
-          description: 'At most 200 characters of the comment; null when you may not read comments.',
-        }),
-      })
-      .nullable()
-      .meta({ description: 'The comment of comment.* entries; null otherwise.' }),
-    summary: z.string().meta({ description: 'One sentence for people, with names as they are now.' }),
-  })
-  .openapi('Activity', {
-    description: 'One user-visible change: one write, however many events it emitted.',
-    examples: [EXAMPLES.activity, EXAMPLES.commentActivity],
-  });
-
-export const streamedEventSchema = z
-  .object({
-    id: z
-      .string()
-      .meta({ description: 'Event id (UUID): the `webhook-id` of its webhook deliveries.', format: 'uuid' }),
-    sequence: z.number().int().meta({ description: "The event's position in the stream (commit order)." }),
-    event: z.string().meta({ description: 'Event type; tolerate new values.' }),
-    timestamp: z.number().int().meta({ description: 'When it happened (Unix seconds).' }),
-    data: z
-      .record(z.string(), z.unknown())
-      .meta({ description: 'The resource as the API returns it: exactly what webhooks deliver.' }),
-  })
-  .openapi('StreamedEvent', {
-    description: 'A domain event of the stream: its id and sequence, then the webhook delivery body.',
-    examples: [EXAMPLES.streamedEvent],
-  });
+export const streamedEventSchema = streamedEventResource.meta({
+  id: 'StreamedEvent',
+  examples: [EXAMPLES.streamedEvent],
+});
 
 /** How sure the assistant is, and the label of that (protos confidenceLabel). */
 export const confidenceFields = {
@@ -546,12 +324,20 @@ export function successEnvelope(data: z.ZodType): z.ZodType {
   return z.object({ ok: z.literal(true), data });
 }
 
+/**
+ * A part the contract names itself (`.meta({ id })`, so that the resources holding it refer to it),
+ * registered as its own component: a copy made here, which has zod-to-openapi's `.openapi()`.
+ */
+function nested(schema: z.ZodType): z.ZodType {
+  return schema.meta({});
+}
+
 /** Every component schema by its name (the same name each gives itself with `.openapi(name)`). */
 export const COMPONENT_SCHEMAS: Record<string, z.ZodType> = {
   Pagination: paginationSchema,
-  ProjectStatus: projectStatusSchema,
+  ProjectStatus: nested(projectStatusSchema),
   Project: projectSchema,
-  FieldSchemaEntry: fieldSchemaEntrySchema,
+  FieldSchemaEntry: nested(fieldSchemaEntrySchema),
   TicketType: ticketTypeSchema,
   User: userSchema,
   Ticket: ticketSchema,
@@ -560,15 +346,15 @@ export const COMPONENT_SCHEMAS: Record<string, z.ZodType> = {
   Guardrails: guardrailsSchema,
   Webhook: webhookSchema,
   CreatedWebhook: createdWebhookSchema,
-  DeliveryAttempt: deliveryAttemptSchema,
+  DeliveryAttempt: nested(deliveryAttemptSchema),
   Delivery: deliverySchema,
   WebhookDetail: webhookDetailSchema,
   RotatedWebhook: rotatedWebhookSchema,
   PingResult: pingResultSchema,
   ...WEBHOOK_PAYLOAD_SCHEMAS,
   Board: boardSchema,
-  ActivityActor: activityActorSchema,
-  ActivitySubject: activitySubjectSchema,
+  ActivityActor: nested(activityActorSchema),
+  ActivitySubject: nested(activitySubjectSchema),
   Activity: activitySchema,
   StreamedEvent: streamedEventSchema,
   AiProvider: aiProviderSchema,

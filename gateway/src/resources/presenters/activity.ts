@@ -5,26 +5,8 @@
  * routes/v1/activity.mapping.ts.
  */
 import { AppError } from '@tix/kit';
-import type { activity } from '@tix/protos';
+import type { activity, ActivityJson, StreamedEventJson } from '@tix/protos';
 import { int64Number } from '../../services.js';
-
-export interface ActivityJson {
-  id: number;
-  type: string;
-  occurred_at: string;
-  project_id: number | null;
-  actor: {
-    kind: string;
-    user_id: number | null;
-    name: string | null;
-    api_key_id: number | null;
-    via: { type: string; id: number } | null;
-  };
-  subject: { type: string; id: number; ticket_number: string | null; title: string | null };
-  changes: Record<string, { from: unknown; to: unknown }>;
-  comment: { id: number; is_internal: boolean; excerpt: string | null } | null;
-  summary: string;
-}
 
 export function presentActivity(message: activity.Activity__Output): ActivityJson {
   const { actor, subject, comment } = message;
@@ -63,7 +45,7 @@ export function presentActivityPage(page: activity.ActivityPage__Output) {
 }
 
 /** An event of the stream: `{ id, sequence }` and then exactly what a webhook receives. */
-export function presentStreamedEvent(message: activity.StreamedEvent__Output) {
-  const body = JSON.parse(message.body_json) as { event: string; timestamp: number; data: unknown };
+export function presentStreamedEvent(message: activity.StreamedEvent__Output): StreamedEventJson {
+  const body = JSON.parse(message.body_json) as Omit<StreamedEventJson, 'id' | 'sequence'>;
   return { id: message.id, sequence: int64Number(message.sequence, 'activity'), ...body };
 }

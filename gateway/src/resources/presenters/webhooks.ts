@@ -2,21 +2,20 @@
  * WebhookService messages -> the API's JSON: the spec's Webhook (secret only in the create
  * response) and the delivery log's Delivery (absent response codes and errors as null).
  */
-import type { webhook } from '@tix/protos';
-
-export interface WebhookJson {
-  id: number;
-  url: string;
-  events: string[];
-  is_active: boolean;
-  created_at: string;
-  project_id: number;
-  secret?: string;
-}
+import type {
+  CreatedWebhookJson,
+  DeliveryJson,
+  PingResultJson,
+  webhook,
+  WebhookDetailJson,
+  WebhookJson,
+} from '@tix/protos';
 
 /** A subscription; `secret` only when the message carries it (create). */
-export function presentWebhook(message: webhook.Webhook__Output): WebhookJson {
-  const json: WebhookJson = {
+export function presentWebhook(
+  message: webhook.Webhook__Output,
+): WebhookJson & Partial<Pick<CreatedWebhookJson, 'secret'>> {
+  const json: WebhookJson & Partial<Pick<CreatedWebhookJson, 'secret'>> = {
     id: message.id,
     url: message.url,
     events: message.events,
@@ -32,7 +31,7 @@ export function presentWebhook(message: webhook.Webhook__Output): WebhookJson {
  * A subscription as its own endpoints answer it (GET one, PATCH, rotation): the spec's Webhook plus
  * until when a rotated-out secret still signs. The spec's list and create answers stay presentWebhook.
  */
-export function presentWebhookDetail(message: webhook.Webhook__Output) {
+export function presentWebhookDetail(message: webhook.Webhook__Output): WebhookDetailJson {
   return {
     ...presentWebhook(message),
     previous_secret_expires_at: message.previous_secret_expires_at ?? null,
@@ -40,7 +39,7 @@ export function presentWebhookDetail(message: webhook.Webhook__Output) {
 }
 
 /** The outcome of a ping. */
-export function presentPing(message: webhook.PingResult__Output) {
+export function presentPing(message: webhook.PingResult__Output): PingResultJson {
   return {
     event_id: message.event_id,
     ok: message.ok,
@@ -54,7 +53,7 @@ export function presentPing(message: webhook.PingResult__Output) {
 }
 
 /** A delivery with its attempts, oldest attempt first; bodies as excerpts of at most 4 KiB. */
-export function presentDelivery(message: webhook.Delivery__Output) {
+export function presentDelivery(message: webhook.Delivery__Output): DeliveryJson {
   return {
     id: message.id,
     webhook_id: message.webhook_id,

@@ -19,3 +19,8 @@ export * from './resources/fields.js';
 export * from './resources/ticket.js';
 export * from './resources/attachment.js';
 export * from './resources/comment.js';
+export * from './resources/project.js';
+export * from './resources/ticket-type.js';
+export * from './resources/user.js';
+export * from './resources/webhook.js';
+export * from './resources/activity.js';
