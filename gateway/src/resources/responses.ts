@@ -99,6 +99,21 @@ export function list<T extends z.ZodType>(key: string, item: T, extra: Record<st
   return zod.object({ [key]: zod.array(item), ...extra });
 }
 
+/** A whole list with its `count`: `data: { <key>: [items], count }`, the example one item. */
+export function counted(
+  description: string,
+  key: string,
+  item: z.ZodType,
+  example: unknown,
+): OperationSuccess {
+  return json(200, description, list(key, item, { count }), { [key]: [example], count: 1 });
+}
+
+/** The `data` of a counted list. */
+export function countedData(key: string, items: unknown[]): Record<string, unknown> {
+  return { [key]: items, count: items.length };
+}
+
 /** The `count` beside a list. */
 export const count = zod.number().int().meta({ description: 'Number of items in the list.' });
 

@@ -16,7 +16,7 @@ import { API_KEY_LIMITS, MAX_INT32, presentApiKey, SCOPES, ERROR_MESSAGES } from
 import { idField, idParam, integerParam, requiredTextField } from '../../http/schema-fields.js';
 import { apiKeySchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
-import { count, json, list, tagged } from '../../resources/responses.js';
+import { counted, countedData, json, tagged } from '../../resources/responses.js';
 import { z as zod } from '../../resources/zod-openapi.js';
 import { defineOperation, type Operation } from '../operation.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
@@ -79,10 +79,7 @@ export const API_KEY_OPERATIONS: Operation[] = [
     operationId: 'listApiKeys',
     tag: 'Account',
     summary: 'List API keys (admin)',
-    success: json(200, 'The keys.', list('api_keys', apiKeySchema, { count }), {
-      api_keys: [EXAMPLES.apiKey],
-      count: 1,
-    }),
+    success: counted('The keys.', 'api_keys', apiKeySchema, EXAMPLES.apiKey),
     errors: [400, 404],
     async handle({ query, services, call }) {
       const listed = await services.lookup.ListApiKeys(
@@ -92,8 +89,7 @@ export const API_KEY_OPERATIONS: Operation[] = [
         },
         call,
       );
-      const keys = listed.keys.map(presentApiKey);
-      return { data: { api_keys: keys, count: keys.length } };
+      return { data: countedData('api_keys', listed.keys.map(presentApiKey)) };
     },
   }),
 

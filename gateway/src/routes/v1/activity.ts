@@ -61,6 +61,33 @@ const pollIntervalField = z
   .int()
   .meta({ description: 'Seconds to wait before the next poll (as `X-Poll-Interval`).' });
 
+/**
+ * A poll's 200: `{ <key>: [...], cursor, has_more, poll_interval_seconds }`; `next` says which
+ * parameter takes the cursor, the example holds one item.
+ */
+function pollSuccess(
+  description: string,
+  key: string,
+  item: z.ZodType,
+  example: { next: string; item: unknown; cursor: string },
+) {
+  return polled(
+    description,
+    z.object({
+      [key]: z.array(item),
+      cursor: cursorField(example.next),
+      has_more: hasMoreField,
+      poll_interval_seconds: pollIntervalField,
+    }),
+    {
+      [key]: [example.item],
+      cursor: example.cursor,
+      has_more: false,
+      poll_interval_seconds: POLL_INTERVAL_SECONDS,
+    },
+  );
+}
+
 export const ACTIVITY_OPERATIONS: Operation[] = [
   defineOperation({
     method: 'get',
@@ -123,21 +150,11 @@ export const ACTIVITY_OPERATIONS: Operation[] = [
     operationId: 'pollActivity',
     tag: 'Activity',
     summary: 'Poll the activity feed for new entries',
-    success: polled(
-      'The new entries, oldest first.',
-      z.object({
-        activities: z.array(activitySchema),
-        cursor: cursorField('Pass as `cursor` on the next poll.'),
-        has_more: hasMoreField,
-        poll_interval_seconds: pollIntervalField,
-      }),
-      {
-        activities: [EXAMPLES.activity],
-        cursor: EXAMPLES.activityCursor,
-        has_more: false,
-        poll_interval_seconds: POLL_INTERVAL_SECONDS,
-      },
-    ),
+    success: pollSuccess('The new entries, oldest first.', 'activities', activitySchema, {
+      next: 'Pass as `cursor` on the next poll.',
+      item: EXAMPLES.activity,
+      cursor: EXAMPLES.activityCursor,
+    }),
     errors: [400, 410],
     async handle({ query, services, project, principal, call }) {
       const batch = await services.activity.PollActivities(
@@ -205,21 +222,11 @@ export const ACTIVITY_OPERATIONS: Operation[] = [
     operationId: 'listEvents',
     tag: 'Activity',
     summary: 'The event stream, to catch up from',
-    success: polled(
-      'The events after the cursor, oldest first.',
-      z.object({
-        events: z.array(streamedEventSchema),
-        cursor: cursorField('Pass as `after` on the next poll.'),
-        has_more: hasMoreField,
-        poll_interval_seconds: pollIntervalField,
-      }),
-      {
-        events: [EXAMPLES.streamedEvent],
-        cursor: EXAMPLES.eventCursor,
-        has_more: false,
-        poll_interval_seconds: POLL_INTERVAL_SECONDS,
-      },
-    ),
+    success: pollSuccess('The events after the cursor, oldest first.', 'events', streamedEventSchema, {
+      next: 'Pass as `after` on the next poll.',
+      item: EXAMPLES.streamedEvent,
+      cursor: EXAMPLES.eventCursor,
+    }),
     errors: [400, 410],
     async handle({ query, services, project, principal, call }) {
       const batch = await services.activity.ListEvents(

@@ -7,7 +7,7 @@ import { AppError } from '@tix/kit';
 import { presentProject, presentTicketType, presentUser, ERROR_MESSAGES } from '@tix/protos';
 import { projectSchema, ticketTypeSchema, userSchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
-import { count, json, list, tagged } from '../../resources/responses.js';
+import { counted, countedData, tagged } from '../../resources/responses.js';
 import { userIdParams } from '../app/account.js';
 import { projectIdParams } from '../app/administration.js';
 import { ticketTypeIdParams } from '../app/ticket-type-administration.js';
@@ -23,17 +23,14 @@ export const LOOKUP_OPERATIONS: Operation[] = [
     operationId: 'listProjects',
     tag: 'Lookups',
     summary: 'List projects',
-    success: json(200, 'The projects the key can see.', list('projects', projectSchema, { count }), {
-      projects: [EXAMPLES.project],
-      count: 1,
-    }),
+    success: counted('The projects the key can see.', 'projects', projectSchema, EXAMPLES.project),
     errors: [],
     async handle({ services, principal, call }) {
       const { projects } = await services.lookup.ListProjects(
         principal.project_id === undefined ? {} : { only_project_id: principal.project_id },
         call,
       );
-      return { data: { projects: projects.map(presentProject), count: projects.length } };
+      return { data: countedData('projects', projects.map(presentProject)) };
     },
   }),
 
@@ -70,16 +67,16 @@ export const LOOKUP_OPERATIONS: Operation[] = [
     operationId: 'listTicketTypes',
     tag: 'Lookups',
     summary: 'List the ticket types of the project',
-    success: json(
-      200,
+    success: counted(
       'The ticket types, with their custom-field schemas.',
-      list('ticket_types', ticketTypeSchema, { count }),
-      { ticket_types: [EXAMPLES.ticketType], count: 1 },
+      'ticket_types',
+      ticketTypeSchema,
+      EXAMPLES.ticketType,
     ),
     errors: [400],
     async handle({ services, project, call }) {
       const { ticket_types } = await services.lookup.ListTicketTypes({ project_id: project.id }, call);
-      return { data: { ticket_types: ticket_types.map(presentTicketType), count: ticket_types.length } };
+      return { data: countedData('ticket_types', ticket_types.map(presentTicketType)) };
     },
   }),
 
@@ -116,14 +113,11 @@ export const LOOKUP_OPERATIONS: Operation[] = [
     operationId: 'listUsers',
     tag: 'Lookups',
     summary: 'List users',
-    success: json(200, 'The users.', list('users', userSchema, { count }), {
-      users: [EXAMPLES.user],
-      count: 1,
-    }),
+    success: counted('The users.', 'users', userSchema, EXAMPLES.user),
     errors: [],
     async handle({ services, call }) {
       const { users } = await services.lookup.ListUsers({ active_only: false }, call);
-      return { data: { users: users.map(presentUser), count: users.length } };
+      return { data: countedData('users', users.map(presentUser)) };
     },
   }),
 

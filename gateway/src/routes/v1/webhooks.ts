@@ -17,7 +17,7 @@ import {
   webhookSchema,
 } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
-import { confirmation, count, json, list, single } from '../../resources/responses.js';
+import { confirmation, counted, json, single } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
 import { defineOperation, type Operation } from '../operation.js';
 import {
@@ -52,10 +52,7 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     operationId: 'listWebhooks',
     tag: 'Webhooks',
     summary: 'List your webhook subscriptions in the project',
-    success: json(200, 'The subscriptions.', list('webhooks', webhookSchema, { count }), {
-      webhooks: [EXAMPLES.webhook],
-      count: 1,
-    }),
+    success: counted('The subscriptions.', 'webhooks', webhookSchema, EXAMPLES.webhook),
     errors: [400],
     async handle({ query, services, project, call }) {
       const listed = await services.webhooks.ListWebhooks(
