@@ -121,3 +121,19 @@ export function validate(schemas: RequestSchemas): RequestHandler {
     next();
   };
 }
+
+/**
+ * The fields of `source` named by `keys` that are given (not undefined), to spread into a request
+ * message: an optional field the client left out stays absent from the message.
+ */
+export function givenFields<T extends object, K extends keyof T>(
+  source: T,
+  ...keys: K[]
+): { [P in K]?: Exclude<T[P], undefined> } {
+  const fields: { [P in K]?: Exclude<T[P], undefined> } = {};
+  for (const key of keys) {
+    const value = source[key];
+    if (value !== undefined) fields[key] = value as Exclude<T[K], undefined>;
+  }
+  return fields;
+}

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { AppError } from '@tix/kit';
 import { isRole, presentUser, ROLES, USER_LIMITS } from '@tix/protos';
 import { forgetUser } from '../../auth/forget-user.js';
+import { givenFields } from '../../http/validate.js';
 import { idParam, passwordField, requiredTextField, textField } from '../../http/schema-fields.js';
 import { newSignedInSession } from '../../middleware/session.js';
 import { userSchema } from '../../resources/components.js';
@@ -158,7 +159,7 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
           name: body.name,
           email: body.email,
           role: body.role,
-          ...(body.password === undefined ? {} : { password: body.password }),
+          ...givenFields(body, 'password'),
         },
         call,
       );
@@ -187,10 +188,7 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
       const user = await lookup.UpdateUser(
         {
           id: params.id,
-          ...(body.name === undefined ? {} : { name: body.name }),
-          ...(body.role === undefined ? {} : { role: body.role }),
-          ...(body.is_active === undefined ? {} : { is_active: body.is_active }),
-          ...(body.password === undefined ? {} : { password: body.password }),
+          ...givenFields(body, 'name', 'role', 'is_active', 'password'),
         },
         call,
       );

@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import { PROJECT_LIMITS, presentProject, SLUG_MAX_LENGTH } from '@tix/protos';
+import { givenFields } from '../../http/validate.js';
 import { idParam, integerField, requiredTextField, slugField, textField } from '../../http/schema-fields.js';
 import type { Project, ProjectResolver } from '../../projects/project-resolver.js';
 import { projectSchema } from '../../resources/components.js';
@@ -211,8 +212,7 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
       const project = await services.lookup.UpdateProject(
         {
           id: params.id,
-          ...(body.name === undefined ? {} : { name: body.name }),
-          ...(body.description === undefined ? {} : { description: body.description }),
+          ...givenFields(body, 'name', 'description'),
         },
         call,
       );
@@ -238,7 +238,7 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
         {
           project_id: params.id,
           status: { slug: body.slug, label: body.label, is_closed: body.is_closed ?? false },
-          ...(body.position === undefined ? {} : { position: body.position }),
+          ...givenFields(body, 'position'),
         },
         call,
       );
@@ -265,9 +265,7 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
         {
           project_id: params.id,
           slug: params.slug,
-          ...(body.label === undefined ? {} : { label: body.label }),
-          ...(body.is_closed === undefined ? {} : { is_closed: body.is_closed }),
-          ...(body.position === undefined ? {} : { position: body.position }),
+          ...givenFields(body, 'label', 'is_closed', 'position'),
         },
         call,
       );
@@ -292,7 +290,7 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
         {
           project_id: params.id,
           slug: params.slug,
-          ...(query.move_to === undefined ? {} : { move_to: query.move_to }),
+          ...givenFields(query, 'move_to'),
         },
         call,
       );

@@ -13,6 +13,7 @@
 import { z } from 'zod';
 import { AppError } from '@tix/kit';
 import { API_KEY_LIMITS, MAX_INT32, presentApiKey, SCOPES, ERROR_MESSAGES } from '@tix/protos';
+import { givenFields } from '../../http/validate.js';
 import { idField, idParam, integerParam, requiredTextField } from '../../http/schema-fields.js';
 import { apiKeySchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
@@ -84,8 +85,7 @@ export const API_KEY_OPERATIONS: Operation[] = [
     async handle({ query, services, call }) {
       const listed = await services.lookup.ListApiKeys(
         {
-          ...(query.user_id === undefined ? {} : { user_id: query.user_id }),
-          ...(query.project_id === undefined ? {} : { project_id: query.project_id }),
+          ...givenFields(query, 'user_id', 'project_id'),
         },
         call,
       );

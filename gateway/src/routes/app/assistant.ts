@@ -10,6 +10,7 @@
  * of the suggestion quota.
  */
 import type { Principal } from '@tix/protos';
+import { givenFields } from '../../http/validate.js';
 import { holdsScope } from '../../middleware/require-access.js';
 import {
   aiProviderSchema,
@@ -162,7 +163,7 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
           ticket_id: body.ticket_id,
           tone: body.tone,
           max_sources: body.max_sources,
-          ...(body.min_confidence === undefined ? {} : { min_confidence: body.min_confidence }),
+          ...givenFields(body, 'min_confidence'),
         },
         { ...call, deadlineMs: ASSISTANT_DEADLINE_MS },
       );
@@ -194,7 +195,7 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
         services.ai.GetAvailability(
           {
             project_id: project.id,
-            ...(query.ticket_id === undefined ? {} : { ticket_id: query.ticket_id }),
+            ...givenFields(query, 'ticket_id'),
           },
           call,
         ),

@@ -8,6 +8,7 @@
  */
 import { AppError } from '@tix/kit';
 import type { ai, TicketJson } from '@tix/protos';
+import { givenFields } from '../../http/validate.js';
 import { RawJson } from '../../http/envelope.js';
 import { ticketSchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
@@ -133,11 +134,7 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
       const page = await services.ai.ListActions(
         {
           project_ids: await searchedProjectIds({ project, principal, call, services }),
-          ...(query.ticket_id === undefined ? {} : { ticket_id: query.ticket_id }),
-          ...(query.action_type === undefined ? {} : { action_type: query.action_type }),
-          ...(query.status === undefined ? {} : { status: query.status }),
-          ...(query.since === undefined ? {} : { since: query.since }),
-          ...(query.until === undefined ? {} : { until: query.until }),
+          ...givenFields(query, 'ticket_id', 'action_type', 'status', 'since', 'until'),
           sort: '-created_at',
           page: { page: query.page, per_page: query.per_page },
         },
@@ -167,11 +164,9 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
       const page = await services.ai.ListActions(
         {
           project_ids: await searchedProjectIds({ project, principal, call, services }),
-          ...(query.ticket_id === undefined ? {} : { ticket_id: query.ticket_id }),
-          ...(query.action_type === undefined ? {} : { action_type: query.action_type }),
+          ...givenFields(query, 'ticket_id', 'action_type'),
           ...(query.status === 'all' ? {} : { status: query.status }),
-          ...(query.min_confidence === undefined ? {} : { min_confidence: query.min_confidence }),
-          ...(query.max_confidence === undefined ? {} : { max_confidence: query.max_confidence }),
+          ...givenFields(query, 'min_confidence', 'max_confidence'),
           sort: query.sort,
           page: { page: query.page, per_page: query.per_page },
         },
@@ -207,7 +202,7 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
         {
           project_ids: await searchedProjectIds({ project, principal, call, services }),
           id: params.id,
-          ...(body.note === undefined ? {} : { note: body.note }),
+          ...givenFields(body, 'note'),
         },
         call,
       );
@@ -239,7 +234,7 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
           project_ids: await searchedProjectIds({ project, principal, call, services }),
           id: params.id,
           force: body.force,
-          ...(body.reason === undefined ? {} : { reason: body.reason }),
+          ...givenFields(body, 'reason'),
         },
         call,
       );
@@ -295,7 +290,7 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
         {
           project_id: project.id,
           action_type: query.action_type,
-          ...(query.threshold === undefined ? {} : { threshold: query.threshold }),
+          ...givenFields(query, 'threshold'),
           window_days: query.window_days,
         },
         call,

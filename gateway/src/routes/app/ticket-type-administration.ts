@@ -17,6 +17,7 @@ import {
   slugField,
   textField,
 } from '../../http/schema-fields.js';
+import { givenFields } from '../../http/validate.js';
 import { ticketTypeSchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
 import { single } from '../../resources/responses.js';
@@ -159,13 +160,11 @@ export const TICKET_TYPE_ADMINISTRATION_OPERATIONS: Operation[] = [
         {
           project_id: project.id,
           id: params.id,
-          ...(body.name === undefined ? {} : { name: body.name }),
-          ...(body.description === undefined ? {} : { description: body.description }),
-          ...(body.is_default === undefined ? {} : { is_default: body.is_default }),
+          ...givenFields(body, 'name', 'description', 'is_default'),
           ...(body.field_schema === undefined
             ? {}
             : { field_schema_json: JSON.stringify(body.field_schema) }),
-          ...(body.is_retired === undefined ? {} : { is_retired: body.is_retired }),
+          ...givenFields(body, 'is_retired'),
         },
         call,
       );

@@ -3,6 +3,7 @@
  * who may see comment text. The answers' JSON is resources/presenters/activity.ts.
  */
 import type { activity, Principal } from '@tix/protos';
+import { givenFields } from '../../http/validate.js';
 import { holdsScope } from '../../middleware/require-access.js';
 import type { ActivityFilterQuery } from './activity.schemas.js';
 
@@ -22,11 +23,6 @@ export function activityFilter(
   return {
     project_ids: projectId === undefined ? [] : [projectId],
     types: query.type ?? [],
-    ...(query.ticket_id === undefined ? {} : { ticket_id: query.ticket_id }),
-    ...(query.actor_id === undefined ? {} : { actor_id: query.actor_id }),
-    ...(query.actor_kind === undefined ? {} : { actor_kind: query.actor_kind }),
-    ...(query.field === undefined ? {} : { field: query.field }),
-    ...(query.since === undefined ? {} : { since: query.since }),
-    ...(query.until === undefined ? {} : { until: query.until }),
+    ...givenFields(query, 'ticket_id', 'actor_id', 'actor_kind', 'field', 'since', 'until'),
   };
 }

@@ -5,6 +5,7 @@
  * one ActivityService call, then resources/presenters/activity.ts. Comment text (excerpts,
  * comment.* events) reaches only callers who may read comments.
  */
+import { givenFields } from '../../http/validate.js';
 import { POLL_INTERVAL_SECONDS, pollEtag, cursorExpiredAnswer, polledAnswer } from '../../http/polling.js';
 import { activitySchema, paginationSchema, streamedEventSchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
@@ -124,7 +125,7 @@ export const ACTIVITY_OPERATIONS: Operation[] = [
         {
           filter: activityFilter(project?.id, query),
           page: { page: query.page, per_page: query.per_page },
-          ...(query.until_id === undefined ? {} : { until_id: query.until_id }),
+          ...givenFields(query, 'until_id'),
           include_comment_text: mayReadComments(principal),
         },
         call,

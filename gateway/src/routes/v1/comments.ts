@@ -5,6 +5,7 @@
  * pass through unchanged.
  */
 import { presentComment, type comment } from '@tix/protos';
+import { givenFields } from '../../http/validate.js';
 import { commentSchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
 import { confirmation, count, json, list, tagged } from '../../resources/responses.js';
@@ -29,11 +30,11 @@ export function updateCommentRequest(
   return {
     project_id: projectId,
     id,
-    ...(body.content === undefined ? {} : { content: body.content }),
+    ...givenFields(body, 'content'),
     ...(body.content_html === undefined
       ? {}
       : { content_html: body.content_html === null ? {} : { value: body.content_html } }),
-    ...(body.is_internal === undefined ? {} : { is_internal: body.is_internal }),
+    ...givenFields(body, 'is_internal'),
   };
 }
 
@@ -99,7 +100,7 @@ export const COMMENT_OPERATIONS: Operation[] = [
           ...(body.content_html === undefined || body.content_html === null
             ? {}
             : { content_html: body.content_html }),
-          ...(body.is_internal === undefined ? {} : { is_internal: body.is_internal }),
+          ...givenFields(body, 'is_internal'),
         },
         call,
       );

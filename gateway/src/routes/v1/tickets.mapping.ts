@@ -9,6 +9,7 @@
  */
 import { AppError } from '@tix/kit';
 import type { common, ticket, TicketJson } from '@tix/protos';
+import { givenFields } from '../../http/validate.js';
 import { RawJson } from '../../http/envelope.js';
 import type { BoardQuery } from './board.schemas.js';
 import type { BulkUpdateBody, MoveTicketBody } from './ticket-actions.schemas.js';
@@ -45,7 +46,7 @@ export function listTicketsRequest(projectId: number, query: ListTicketsQuery): 
         : { per_page: query.per_page },
     sort: query.sort,
     ...listFilters(query),
-    ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
+    ...givenFields(query, 'cursor'),
   };
 }
 

@@ -5,6 +5,7 @@
  * in the ticket service; its errors pass through unchanged.
  */
 import { AppError } from '@tix/kit';
+import type { ticket, TicketJson } from '@tix/protos';
 import { expectedTicketVersion, ticketEtag } from '../../http/conditional.js';
 import { arrayElements, dataStream } from '../../http/envelope.js';
 import type { ListLinks } from '../../http/links.js';
@@ -69,6 +70,16 @@ function listLinks(
       return [rel, `/tickets?${parameters.toString()}`];
     }),
   );
+}
+
+/** One ticket with its strong ETag (from its version): what a read or write of one ticket answers. */
+function ticketAnswer(answer: ticket.ApiTicket__Output) {
+  return { data: { ticket: ticketOf(answer) }, etag: ticketEtag(answer) };
+}
+
+/** The success of an operation answering one ticket, `data: { ticket }` with its ETag. */
+function oneTicket(description: string, example: TicketJson = EXAMPLES.ticket, status = 200) {
+  return tagged(status, description, 'ticket', ticketSchema, example);
 }
 
 export const TICKET_OPERATIONS: Operation[] = [
@@ -168,16 +179,11 @@ export const TICKET_OPERATIONS: Operation[] = [
     operationId: 'createTicket',
     tag: 'Tickets',
     summary: 'Create a ticket',
-    success: tagged(201, 'The created ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
+    success: oneTicket('The created ticket.', EXAMPLES.ticket, 201),
     errors: [400, 409, 422],
     async handle({ body, services, project, call }) {
       const created = await services.tickets.CreateTicket(createTicketRequest(project.id, body), call);
-      return {
-        data: { ticket: ticketOf(created) },
-        etag: ticketEtag(created),
-        status: 201,
-        location: `/tickets/${created.id}`,
-      };
+      return { ...ticketAnswer(created), status: 201, location: `/tickets/${created.id}` };
     },
   }),
 
@@ -221,11 +227,11 @@ export const TICKET_OPERATIONS: Operation[] = [
     operationId: 'getTicket',
     tag: 'Tickets',
     summary: 'Get a ticket',
-    success: tagged(200, 'The ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
+    success: oneTicket('The ticket.'),
     errors: [400, 404],
     async handle({ params, services, project, call }) {
       const found = await services.tickets.GetTicket({ project_id: project.id, id: params.id }, call);
-      return { data: { ticket: ticketOf(found) }, etag: ticketEtag(found) };
+      return ticketAnswer(found);
     },
   }),
 
@@ -241,7 +247,7 @@ export const TICKET_OPERATIONS: Operation[] = [
     tag: 'Tickets',
     summary: 'Update a ticket',
     ifMatch: true,
-    success: tagged(200, 'The updated ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
+    success: oneTicket('The updated ticket.'),
     errors: [400, 404, 409, 422],
     async handle({ params, body, ifMatch, services, project, call }) {
       const updated = await services.tickets.UpdateTicket(
@@ -251,7 +257,7 @@ export const TICKET_OPERATIONS: Operation[] = [
         },
         call,
       );
-      return { data: { ticket: ticketOf(updated) }, etag: ticketEtag(updated) };
+      return ticketAnswer(updated);
     },
   }),
 
@@ -293,7 +299,7 @@ export const TICKET_OPERATIONS: Operation[] = [
     tag: 'Tickets',
     summary: 'Move a ticket to a status lane',
     ifMatch: true,
-    success: tagged(200, 'The moved ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
+    success: oneTicket('The moved ticket.'),
     errors: [400, 404, 409, 422],
     async handle({ params, body, ifMatch, services, project, call }) {
       const moved = await services.tickets.MoveTicket(
@@ -303,7 +309,7 @@ export const TICKET_OPERATIONS: Operation[] = [
         },
         call,
       );
-      return { data: { ticket: ticketOf(moved) }, etag: ticketEtag(moved) };
+      return ticketAnswer(moved);
     },
   }),
 
@@ -318,14 +324,14 @@ export const TICKET_OPERATIONS: Operation[] = [
     operationId: 'mergeTicket',
     tag: 'Tickets',
     summary: 'Merge a ticket into another (additive)',
-    success: tagged(200, 'The merged ticket.', 'ticket', ticketSchema, EXAMPLES.mergedTicket),
+    success: oneTicket('The merged ticket.', EXAMPLES.mergedTicket),
     errors: [400, 404, 409, 422],
     async handle({ params, body, services, project, call }) {
       const merged = await services.tickets.MergeTicket(
         { project_id: project.id, id: params.id, target_id: body.target_id },
         call,
       );
-      return { data: { ticket: ticketOf(merged) }, etag: ticketEtag(merged) };
+      return ticketAnswer(merged);
     },
   }),
 
@@ -339,11 +345,11 @@ export const TICKET_OPERATIONS: Operation[] = [
     operationId: 'restoreTicket',
     tag: 'Tickets',
     summary: 'Restore a deleted ticket (additive)',
-    success: tagged(200, 'The restored ticket.', 'ticket', ticketSchema, EXAMPLES.ticket),
+    success: oneTicket('The restored ticket.'),
     errors: [400, 404, 409],
     async handle({ params, services, project, call }) {
       const restored = await services.tickets.RestoreTicket({ project_id: project.id, id: params.id }, call);
-      return { data: { ticket: ticketOf(restored) }, etag: ticketEtag(restored) };
+      return ticketAnswer(restored);
     },
   }),
 ];

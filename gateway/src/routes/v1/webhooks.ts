@@ -16,6 +16,7 @@ import {
   webhookDetailSchema,
   webhookSchema,
 } from '../../resources/components.js';
+import { givenFields } from '../../http/validate.js';
 import { EXAMPLES } from '../../resources/examples.js';
 import { confirmation, counted, json, single } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
@@ -148,10 +149,7 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
           project_id: project.id,
           webhook_id: params.id,
           page: { page: query.page, per_page: query.per_page },
-          ...(query.status === undefined ? {} : { status: query.status }),
-          ...(query.event === undefined ? {} : { event: query.event }),
-          ...(query.since === undefined ? {} : { since: query.since }),
-          ...(query.until === undefined ? {} : { until: query.until }),
+          ...givenFields(query, 'status', 'event', 'since', 'until'),
         },
         call,
       );
@@ -223,9 +221,9 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
         {
           project_id: project.id,
           id: params.id,
-          ...(body.url === undefined ? {} : { url: body.url }),
+          ...givenFields(body, 'url'),
           ...(body.events === undefined ? {} : { set_events: true, events: body.events }),
-          ...(body.is_active === undefined ? {} : { is_active: body.is_active }),
+          ...givenFields(body, 'is_active'),
         },
         call,
       );
@@ -257,7 +255,7 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
         {
           project_id: project.id,
           id: params.id,
-          ...(body.overlap_seconds === undefined ? {} : { overlap_seconds: body.overlap_seconds }),
+          ...givenFields(body, 'overlap_seconds'),
         },
         call,
       );
