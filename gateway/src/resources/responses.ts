@@ -34,13 +34,11 @@ export type OperationSuccess =
   | { kind: 'docs_page' }
   | { kind: 'docs_asset' };
 
+/** The JSON envelope's success (see OperationSuccess 'json'). */
+type JsonSuccess = Extract<OperationSuccess, { kind: 'json' }>;
+
 /** A JSON success: `data` as documented, with an example. */
-export function json(
-  status: number,
-  description: string,
-  data: z.ZodType,
-  example: unknown,
-): OperationSuccess {
+export function json(status: number, description: string, data: z.ZodType, example: unknown): JsonSuccess {
   return { kind: 'json', status, description, data, example };
 }
 
@@ -73,14 +71,7 @@ export function tagged(
   schema: z.ZodType,
   example: unknown,
 ): OperationSuccess {
-  return {
-    kind: 'json',
-    status,
-    description,
-    data: zod.object({ [key]: schema }),
-    example: { [key]: example },
-    tagged: true,
-  };
+  return { ...single(status, description, key, schema, example), tagged: true };
 }
 
 /** A success answering one named object, `data: { <key>: <object> }` (most operations). */
@@ -90,7 +81,7 @@ export function single(
   key: string,
   schema: z.ZodType,
   example: unknown,
-): OperationSuccess {
+): JsonSuccess {
   return json(status, description, zod.object({ [key]: schema }), { [key]: example });
 }
 
