@@ -9,7 +9,7 @@ import { AUTONOMY_TEXT_LIMITS, THRESHOLD_RANGE } from '@tix/protos';
 import { integerField, requiredTextField } from '../../http/schema-fields.js';
 import { z as openapi } from '../../resources/zod-openapi.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
-import { guardrailsSchema } from '../../openapi/components.js';
+import { guardrailsSchema } from '../../resources/components.js';
 
 /** Characters of the reason given for a kill or a clear (the ai service checks the same bound). */
 
