@@ -2,7 +2,8 @@
  * Creating a ticket: the type must be a type of the project, an assignee an active user, the custom
  * fields valid for the type (defaults applied); the ticket starts in the project's first status at
  * the end of that lane, numbered `<prefix>-<n>` gap-free per project, stamped with its author and
- * source, and its ticket.created event is written atomically with it (one statement).
+ * source, and its ticket.created event (its data written from the numbered ticket) is written
+ * atomically with it (one statement).
  *
  * A call carrying a claimed Idempotency-Key (CallContext.idempotency, from the gateway) records it in
  * that same statement. A create whose key is already recorded creates nothing: the same fingerprint
@@ -12,13 +13,13 @@
 import type { FieldSchema } from '@tix/custom-fields';
 import { actorOf, AppError, FieldErrors, type IdempotencyContext } from '@tix/kit';
 import type { LookupCaller } from '../lookup/lookup-directory.js';
-import { initialStatus } from '../lookup/workflow.js';
+import { initialStatus, statusLabel } from '../lookup/workflow.js';
 import { requireAuthor } from '../shared/caller.js';
 import { retryOnWriteConflict } from '../shared/write-retry.js';
 import { checkCustomFields, parseCustomFieldsJson } from './custom-field-rules.js';
 import { IDEMPOTENCY_MISMATCH_MESSAGE } from './idempotency-sweep.js';
 import type { ProjectTicket, TicketDeps } from './ticket-steps.js';
-import { eventTypesOfCreate, ticketEvents } from './ticket-events.js';
+import { eventTypesOfCreate, ticketEventEnvelopes } from './ticket-events.js';
 import { checkAssignee, checkTicketType } from './ticket-references.js';
 import { checkDescription, checkPriority, checkTitle, normaliseTags } from './ticket-rules.js';
 
@@ -93,6 +94,7 @@ export async function createTicket(
       {
         projectId: project.id,
         prefix: project.prefix,
+        statusLabel: statusLabel(project, status.slug),
         ticketTypeId: input.ticketTypeId,
         title,
         description,
@@ -107,7 +109,7 @@ export async function createTicket(
         sourceType: author.sourceType,
       },
       (created) =>
-        ticketEvents(eventTypesOfCreate(), created, project, {
+        ticketEventEnvelopes(eventTypesOfCreate(), created, {
           actor: actorOf(caller.principal),
           changes: {},
           defaultedFields: defaultedFieldsOf(input, type?.fieldSchema ?? [], customInput),

@@ -19,7 +19,7 @@
  * ticket and version. A creation and a
  * deletion change no field (`{}`); ticket.created also carries `defaulted_fields`.
  */
-import { fieldChanges, newDomainEvent } from '@tix/kit';
+import { fieldChanges, newEventEnvelope, type EventEnvelope } from '@tix/kit';
 import type { DomainEvent, EventActor, EventType, FieldChange, TicketJson } from '@tix/protos';
 import type { ProjectWorkflow } from '../lookup/workflow.js';
 import { toTicketJson } from './ticket-mapper.js';
@@ -88,6 +88,26 @@ export interface TicketEventEnvelope {
   defaultedFields?: readonly string[];
 }
 
+/**
+ * The envelopes of ticketEvents' events, for a ticket about to be numbered: the create statement
+ * writes their data from the numbered row (ticket-write-store.ts).
+ */
+export function ticketEventEnvelopes(
+  types: readonly EventType[],
+  row: Pick<TicketRow, 'projectId' | 'updatedAt'>,
+  envelope: TicketEventEnvelope,
+): EventEnvelope[] {
+  return types.map((type) =>
+    newEventEnvelope(type, {
+      source: EVENT_SOURCE,
+      projectId: row.projectId,
+      occurredAt: row.updatedAt,
+      writeTypes: types,
+      ...envelope,
+    }),
+  );
+}
+
 /** One DomainEvent per type, all carrying `row` as the API shows it, stamped with its update time. */
 export function ticketEvents(
   types: readonly EventType[],
@@ -96,13 +116,5 @@ export function ticketEvents(
   envelope: TicketEventEnvelope,
 ): DomainEvent<TicketJson>[] {
   const data = toTicketJson(row, project);
-  return types.map((type) =>
-    newDomainEvent(type, data, {
-      source: EVENT_SOURCE,
-      projectId: row.projectId,
-      occurredAt: row.updatedAt,
-      writeTypes: types,
-      ...envelope,
-    }),
-  );
+  return ticketEventEnvelopes(types, row, envelope).map((event) => ({ ...event, data }));
 }

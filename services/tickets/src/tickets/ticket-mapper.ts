@@ -14,7 +14,7 @@ export const PRIORITY_LABELS: Readonly<Record<Priority, string>> = {
   critical: 'Critical',
 };
 
-/** A ticket's display number: `<project prefix>-<project_ref_id>` (the write store fills it in SQL the same way). */
+/** A ticket's display number: `<project prefix>-<project_ref_id>` (ticketJsonSql writes it the same way). */
 export function ticketNumber(prefix: string, projectRefId: number): string {
   return `${prefix}-${projectRefId}`;
 }
@@ -53,6 +53,53 @@ export function toTicketJson(row: TicketRow, project: ProjectWorkflow): TicketJs
   };
   if (merged !== null) json.merged_into = merged;
   return json;
+}
+
+/** What ticketJsonSql takes as SQL expressions (parameters) because the row does not hold it. */
+export interface TicketJsonSqlInputs {
+  prefix: string;
+  statusLabel: string;
+  priorityLabel: string;
+}
+
+/** A timestamptz as Date.toISOString writes it (UTC, milliseconds, `Z`). */
+const isoTimeSql = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * toTicketJson in SQL, as a jsonb expression of the tickets row `t`: for the create statement,
+ * which learns the ticket's number only as it runs and writes the ticket.created event from the
+ * numbered row (ticket-write-store.ts). The table names every key of TicketJson (the compiler holds
+ * it to the type); the event tests hold the values to toTicketJson's.
+ */
+export function ticketJsonSql(t: string, inputs: TicketJsonSqlInputs): string {
+  const fields = {
+    id: `${t}.id`,
+    project_id: `${t}.project_id`,
+    ticket_type_id: `${t}.ticket_type_id`,
+    project_ref_id: `${t}.project_ref_id`,
+    ticket_number: `${inputs.prefix} || '-' || ${t}.project_ref_id`,
+    title: `${t}.title`,
+    description: `${t}.description`,
+    status: `${t}.status`,
+    status_label: inputs.statusLabel,
+    priority: `${t}.priority`,
+    priority_label: inputs.priorityLabel,
+    assigned_to: `${t}.assigned_to`,
+    created_by: `${t}.created_by`,
+    updated_by: `${t}.updated_by`,
+    custom_fields: `${t}.custom_fields`,
+    source_type: `${t}.source_type`,
+    merged_into_id: `${t}.merged_into_id`,
+    version: `${t}.version`,
+    created_at: isoTimeSql(`${t}.created_at`),
+    updated_at: isoTimeSql(`${t}.updated_at`),
+    tags: `to_jsonb(${t}.tags)`,
+    resolution_type: `${t}.resolution_type`,
+  } satisfies Record<Exclude<keyof TicketJson, 'merged_into'>, string>;
+  const pairs = Object.entries(fields).map(([key, sql]) => `'${key}', ${sql}`);
+  return `(jsonb_build_object(${pairs.join(', ')}) || CASE WHEN ${t}.merged_into_id IS NULL THEN '{}'::jsonb
+          ELSE jsonb_build_object('merged_into', ${t}.merged_into_id) END)`;
 }
 
 /** The ticket as the public API's JSON text (toTicketJson). */

@@ -1,7 +1,8 @@
 /**
  * Writing tickets: hand-written, parameterised SQL through `pg` (this service's one way to touch
  * the database, see db.ts). A change and its domain events (outbox_events) are written atomically.
- * - create: ONE statement numbers the ticket, inserts it and its events. The project's counter row
+ * - create: ONE statement numbers the ticket, inserts it and its events (their data written from
+ *   the numbered row). The project's counter row
  *   (INSERT ... ON CONFLICT DO UPDATE ... RETURNING) makes the number gap-free: its row lock
  *   serialises the creates of a project, and a failed statement gives the number back. Being a
  *   single statement, the lock is held for that statement only, which is what bounds how many
@@ -16,13 +17,14 @@
  * Multi-row changes lock their rows in id order first, so they cannot deadlock each other.
  */
 import type pg from 'pg';
-import { inTransaction, outboxInsert, type IdempotencyContext } from '@tix/kit';
+import { inTransaction, outboxInsert, type EventEnvelope, type IdempotencyContext } from '@tix/kit';
 import type { DomainEvent } from '@tix/protos';
 import { asWriteConflict, prepared, WriteConflict } from '../db.js';
 import { appendRank, appendRanks, type LanePlacement } from '../lanes/lane-placement.js';
 import type { SourceType } from '../shared/caller.js';
 import { IDEMPOTENCY_WINDOW_SECONDS } from './idempotency-sweep.js';
 import { TICKET_COLUMNS } from './ticket-columns.js';
+import { PRIORITY_LABELS, ticketJsonSql } from './ticket-mapper.js';
 import type { TicketRow, TicketState } from './ticket-row.js';
 
 /** A ticket to create (numbering, lane position and timestamps are the store's). */
@@ -30,6 +32,8 @@ export interface NewTicket extends TicketState {
   projectId: number;
   /** The project's ticket-number prefix: ticket_number is `<prefix>-<project_ref_id>`. */
   prefix: string;
+  /** The label of `status` in the project's workflow (statusLabel), for the events' data. */
+  statusLabel: string;
   ticketTypeId: number;
   createdBy: number;
   sourceType: SourceType;
@@ -58,14 +62,14 @@ export type EventsOf<C> = (change: C, after: TicketRow) => DomainEvent<object>[]
 export interface TicketWriteStore {
   /**
    * Inserts the ticket at the end of its status lane with the next number of its project, and the
-   * events `eventsOf` builds from it, atomically. With `idempotency`, its scope is recorded in the
+   * events whose envelopes `envelopesOf` builds, with the numbered ticket as their data, atomically. With `idempotency`, its scope is recorded in the
    * same statement; if the scope is already recorded (within IDEMPOTENCY_WINDOW_SECONDS), nothing is
    * written and the recorded ticket id and fingerprint come back instead (a concurrent create of the
    * same scope waits for the first to commit or roll back, so there is never a second ticket).
    */
   create(
     ticket: NewTicket,
-    eventsOf: (row: TicketRow) => DomainEvent<object>[],
+    envelopesOf: (created: Pick<TicketRow, 'projectId' | 'updatedAt'>) => EventEnvelope[],
     idempotency?: IdempotencyContext | null,
   ): Promise<CreateOutcome>;
   /**
@@ -97,12 +101,12 @@ const PREPARE_CREATE = `
            ORDER BY t.lane_rank DESC LIMIT 1) AS tail`;
 
 /**
- * Claims an Idempotency-Key scope ($19, fingerprint $20) for ticket $1: a new scope, or one whose
+ * Claims an Idempotency-Key scope ($21, fingerprint $22) for ticket $1: a new scope, or one whose
  * record is past the window, yields a row; a live record yields none, and then the statement writes
  * nothing. ON CONFLICT waits for a concurrent claim of the scope to commit or roll back first.
  */
 const CLAIM_SCOPE = `claim AS (
-    INSERT INTO ticket_idempotency AS r (scope, fingerprint, ticket_id) VALUES ($19, $20, $1)
+    INSERT INTO ticket_idempotency AS r (scope, fingerprint, ticket_id) VALUES ($21, $22, $1)
     ON CONFLICT (scope) DO UPDATE
       SET fingerprint = EXCLUDED.fingerprint, ticket_id = EXCLUDED.ticket_id, created_at = now()
       WHERE r.created_at <= now() - interval '${IDEMPOTENCY_WINDOW_SECONDS} seconds'
@@ -116,9 +120,8 @@ const RECORDED_SCOPE = `
 
 /**
  * Numbers, inserts and records a ticket in one statement (`keyed`: only once CLAIM_SCOPE claimed
- * the key). The counter assigns the number inside the statement, so the events' payloads
- * (presentTicket output built beforehand) get their two number fields filled in here:
- * data.project_ref_id and data.ticket_number (`<prefix>-<n>`, as ticket-mapper.ts formats it).
+ * the key). The counter assigns the number inside the statement, so the events (envelopes $18) get
+ * their data from the numbered row: ticketJsonSql, with the prefix ($17) and labels ($19, $20).
  */
 const insertTicket = (keyed: boolean) => `
   WITH ${keyed ? CLAIM_SCOPE : ''}counter AS (
@@ -132,12 +135,12 @@ const insertTicket = (keyed: boolean) => `
     SELECT $1, $2, $3, counter.ref, $4, $5, $6, $7::ticket_priority, $8, $9, $10::jsonb, $11, $12,
            $13::resolution_type, $14::text[], $15, $16, $16
       FROM counter
+    RETURNING *
   ), events AS (
     INSERT INTO outbox_events (id, event_type, payload)
     SELECT e.id, e.event_type,
-           jsonb_set(jsonb_set(e.payload, '{data,project_ref_id}', to_jsonb(counter.ref)),
-                     '{data,ticket_number}', to_jsonb($17::text || '-' || counter.ref))
-      FROM counter, jsonb_to_recordset($18::jsonb) AS e(id uuid, event_type text, payload jsonb)
+           e.envelope || jsonb_build_object('data', ${ticketJsonSql('ticket', { prefix: '$17::text', statusLabel: '$19::text', priorityLabel: '$20::text' })})
+      FROM ticket, jsonb_to_recordset($18::jsonb) AS e(id uuid, event_type text, envelope jsonb)
   )
   SELECT ref FROM counter`;
 const INSERT_TICKET = insertTicket(false);
@@ -207,7 +210,7 @@ async function lockRows(
 /** The pg-backed write store. */
 export function createTicketWriteStore(pool: pg.Pool): TicketWriteStore {
   return {
-    async create(ticket, eventsOf, idempotency = null) {
+    async create(ticket, envelopesOf, idempotency = null) {
       try {
         for (let attempt = 1; ; attempt++) {
           const { rows: reserved } = await pool.query<{ id: number; now: Date; tail: string | null }>(
@@ -237,10 +240,10 @@ export function createTicketWriteStore(pool: pg.Pool): TicketWriteStore {
             updatedAt: now,
             deletedAt: null,
           };
-          const events = eventsOf(row).map((event) => ({
-            id: event.id,
-            event_type: event.type,
-            payload: event,
+          const envelopes = envelopesOf(row).map((envelope) => ({
+            id: envelope.id,
+            event_type: envelope.type,
+            envelope,
           }));
           const values = [
             row.id,
@@ -260,7 +263,9 @@ export function createTicketWriteStore(pool: pg.Pool): TicketWriteStore {
             row.laneRank,
             row.createdAt,
             ticket.prefix,
-            JSON.stringify(events),
+            JSON.stringify(envelopes),
+            ticket.statusLabel,
+            PRIORITY_LABELS[row.priority],
           ];
           const { rows: numbered } = await pool.query<{ ref: number }>(
             idempotency

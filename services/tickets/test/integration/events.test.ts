@@ -87,6 +87,27 @@ describe('tickets: domain events in the outbox', () => {
     });
   });
 
+  it('create: the event data written in SQL is the created ticket, for awkward text and values too', async () => {
+    let created: TicketJson | undefined;
+    const rows = await written(async () => {
+      created = ticketOf(
+        await f.client.CreateTicket(
+          questionTicket(f.demo, {
+            title: 'Quotes " \' \\ and \u00e9\u{1F600}',
+            description: 'Line\nbreak\ttab </script> ${x} 100%',
+            priority: 'critical',
+            assigned_to: f.demo.users.lead.id,
+            custom_fields_json: '{"product":"api","vip":true}',
+            tags: ['Zeta', 'alpha'],
+          }),
+          f.agent,
+        ),
+      );
+    });
+    expect(rows).to.have.length(1);
+    expect(rows[0]!.payload.data).to.deep.equal(created);
+  });
+
   it('update: ticket.updated, plus status_changed and assigned when those change, all with the same changes', async () => {
     const t = ticketOf(await f.client.CreateTicket(questionTicket(f.demo), f.agent));
     let after: TicketJson | undefined;

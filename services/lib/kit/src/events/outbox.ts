@@ -59,15 +59,11 @@ export interface EventOrigin {
   writeTypes?: readonly EventType[];
 }
 
-/**
- * Builds a domain event with a fresh id. `data` is the resource as the public API returns it; the
- * v1.1 envelope fields appear only when given, so `data` (what webhooks deliver) never changes.
- */
-export function newDomainEvent<Data extends object>(
-  type: EventType,
-  data: Data,
-  origin: EventOrigin,
-): DomainEvent<Data> {
+/** A domain event without its data: what newDomainEvent puts around the resource. */
+export type EventEnvelope = Omit<DomainEvent<never>, 'data'>;
+
+/** The envelope of a domain event with a fresh id (newDomainEvent without the data). */
+export function newEventEnvelope(type: EventType, origin: EventOrigin): EventEnvelope {
   return {
     id: randomUUID(),
     type,
@@ -78,8 +74,19 @@ export function newDomainEvent<Data extends object>(
     ...(origin.changes === undefined ? {} : { changes: origin.changes }),
     ...(origin.defaultedFields === undefined ? {} : { defaulted_fields: [...origin.defaultedFields] }),
     ...(origin.writeTypes === undefined ? {} : { write_types: [...origin.writeTypes] }),
-    data,
   };
+}
+
+/**
+ * Builds a domain event with a fresh id. `data` is the resource as the public API returns it; the
+ * v1.1 envelope fields appear only when given, so `data` (what webhooks deliver) never changes.
+ */
+export function newDomainEvent<Data extends object>(
+  type: EventType,
+  data: Data,
+  origin: EventOrigin,
+): DomainEvent<Data> {
+  return { ...newEventEnvelope(type, origin), data };
 }
 
 /** Parameterised SQL that inserts events into outbox_events (for services writing with pg directly). */
