@@ -7,16 +7,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import pg from 'pg';
 import { createServiceClient } from '@tix/kit';
 import {
   createTestDatabase,
   createTestVhost,
   eventually,
-  freePort,
+  expectCleanStop,
+  expectConfigRefused,
+  expectOutboxRelayed,
+  startServingMainProcess,
   type TestDatabase,
   type TestVhost,
-  startMainProcess,
 } from '@tix/kit/testing';
 import type { Principal } from '@tix/protos';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
@@ -56,25 +57,25 @@ describe('attachments: the service process (src/main.ts)', function () {
   });
 
   it('waits for the store, creates its bucket, serves uploads, relays the event and stops on SIGTERM', async () => {
-    const port = await freePort();
     // The store is "not up yet" when the process starts, as under the launcher.
     await s3.cut();
-    const main = startMainProcess(import.meta.url, {
-      ATTACHMENTS_DATABASE_URL: database.url,
-      AMQP_URL: vhost.url,
-      GRPC_HOST: '127.0.0.1',
-      GRPC_PORT: String(port),
-      TICKETS_SERVICE_ADDR: tickets.address,
-      S3_ENDPOINT: s3.config.endpoint,
-      S3_ACCESS_KEY: s3.config.accessKey,
-      S3_SECRET_KEY: s3.config.secretKey,
-      S3_BUCKET: s3.config.bucket,
-      ATTACHMENT_SPOOL_DIR: spoolDir,
-    });
-    const client = createServiceClient('attachments', `127.0.0.1:${port}`, { deadlineMs: 5_000 });
+    const { main, client } = await startServingMainProcess(
+      import.meta.url,
+      'attachments',
+      {
+        ATTACHMENTS_DATABASE_URL: database.url,
+        AMQP_URL: vhost.url,
+        TICKETS_SERVICE_ADDR: tickets.address,
+        S3_ENDPOINT: s3.config.endpoint,
+        S3_ACCESS_KEY: s3.config.accessKey,
+        S3_SECRET_KEY: s3.config.secretKey,
+        S3_BUCKET: s3.config.bucket,
+        ATTACHMENT_SPOOL_DIR: spoolDir,
+      },
+      { wait: false },
+    );
     const lookupClient = createServiceClient('lookup', lookup.address, { deadlineMs: 5_000 });
     const ticketClient = createServiceClient('tickets', tickets.address, { deadlineMs: 5_000 });
-    const sql = new pg.Pool({ connectionString: database.url, max: 1 });
     try {
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(await client.checkHealth(300)).to.equal(false);
@@ -101,39 +102,26 @@ describe('attachments: the service process (src/main.ts)', function () {
         original_filename: 'main.png',
       });
       expect(await s3.objectKeys()).to.have.length(1);
-      const published = await eventually(async () => {
-        const { rows } = await sql.query<{ event_type: string; published_at: Date | null }>(
-          'SELECT event_type, published_at FROM outbox_events',
-        );
-        return (
-          rows.length === 1 && rows[0]!.event_type === 'attachment.created' && rows[0]!.published_at !== null
-        );
-      }, 20_000);
-      expect(published).to.be.true;
-
-      expect(await main.stop(), main.output()).to.equal(0);
-      expect(await client.checkHealth(500)).to.be.false;
+      await expectOutboxRelayed(database.url, ['attachment.created']);
+      await expectCleanStop(main, client);
     } finally {
       client.close();
       lookupClient.close();
       ticketClient.close();
-      await sql.end();
       await main.kill();
     }
   });
 
   it('refuses to start with a bad configuration, naming the variables (exit 78)', async () => {
-    const main = startMainProcess(import.meta.url, {
-      GRPC_PORT: 'x',
-      TICKETS_SERVICE_ADDR: 'none',
-      ATTACHMENT_ALLOWED_TYPES: 'image/png,text/html',
-      ATTACHMENT_MAX_BYTES: '0',
-    });
-    expect(await main.exited).to.equal(78);
-    expect(main.output())
-      .to.contain('GRPC_PORT')
-      .and.to.contain('TICKETS_SERVICE_ADDR')
-      .and.to.contain('"text/html" can never be allowed')
-      .and.to.contain('ATTACHMENT_MAX_BYTES');
+    await expectConfigRefused(
+      import.meta.url,
+      {
+        GRPC_PORT: 'x',
+        TICKETS_SERVICE_ADDR: 'none',
+        ATTACHMENT_ALLOWED_TYPES: 'image/png,text/html',
+        ATTACHMENT_MAX_BYTES: '0',
+      },
+      ['GRPC_PORT', 'TICKETS_SERVICE_ADDR', '"text/html" can never be allowed', 'ATTACHMENT_MAX_BYTES'],
+    );
   });
 });

@@ -1,14 +1,14 @@
 import { expect } from 'chai';
-import pg from 'pg';
 import { createServiceClient } from '@tix/kit';
 import {
   createTestDatabase,
   createTestVhost,
-  eventually,
-  freePort,
+  expectCleanStop,
+  expectConfigRefused,
+  expectOutboxRelayed,
+  startServingMainProcess,
   type TestDatabase,
   type TestVhost,
-  startMainProcess,
 } from '@tix/kit/testing';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { startTestTicketServer, type TestTicketServer } from '@tix/ticket-service/testing';
@@ -35,20 +35,14 @@ describe('comments: the service process (src/main.ts)', function () {
   });
 
   it('serves gRPC with the ticket service behind it, relays the outbox to RabbitMQ, and stops cleanly on SIGTERM', async () => {
-    const port = await freePort();
-    const main = startMainProcess(import.meta.url, {
+    const { main, client } = await startServingMainProcess(import.meta.url, 'comments', {
       COMMENTS_DATABASE_URL: database.url,
       AMQP_URL: vhost.url,
-      GRPC_HOST: '127.0.0.1',
-      GRPC_PORT: String(port),
       TICKETS_SERVICE_ADDR: tickets.address,
     });
-    const client = createServiceClient('comments', `127.0.0.1:${port}`, { deadlineMs: 5_000 });
     const ticketClient = createServiceClient('tickets', tickets.address, { deadlineMs: 5_000 });
     const lookupClient = createServiceClient('lookup', lookup.address, { deadlineMs: 5_000 });
-    const sql = new pg.Pool({ connectionString: database.url, max: 1 });
     try {
-      await eventually(() => client.checkHealth(), 20_000);
       const demo = await lookupClient.SeedDemo({});
       const project = demo.projects.find((p) => p.slug === 'support')!;
       const type = demo.ticket_types.find((t) => t.slug === 'question')!;
@@ -67,30 +61,20 @@ describe('comments: the service process (src/main.ts)', function () {
         { principal },
       );
       expect(created).to.deep.include({ ticket_id: ticket.id, content: 'From main', is_internal: true });
-      const published = await eventually(async () => {
-        const { rows } = await sql.query<{ event_type: string; published_at: Date | null }>(
-          'SELECT event_type, published_at FROM outbox_events',
-        );
-        return (
-          rows.length === 1 && rows[0]!.event_type === 'comment.created' && rows[0]!.published_at !== null
-        );
-      }, 20_000);
-      expect(published).to.be.true;
-
-      expect(await main.stop(), main.output()).to.equal(0);
-      expect(await client.checkHealth(500)).to.be.false;
+      await expectOutboxRelayed(database.url, ['comment.created']);
+      await expectCleanStop(main, client);
     } finally {
       client.close();
       ticketClient.close();
       lookupClient.close();
-      await sql.end();
       await main.kill();
     }
   });
 
   it('refuses to start with a bad configuration, naming the variables (exit 78)', async () => {
-    const main = startMainProcess(import.meta.url, { GRPC_PORT: 'x', TICKETS_SERVICE_ADDR: 'none' });
-    expect(await main.exited).to.equal(78);
-    expect(main.output()).to.contain('GRPC_PORT').and.to.contain('TICKETS_SERVICE_ADDR');
+    await expectConfigRefused(import.meta.url, { GRPC_PORT: 'x', TICKETS_SERVICE_ADDR: 'none' }, [
+      'GRPC_PORT',
+      'TICKETS_SERVICE_ADDR',
+    ]);
   });
 });

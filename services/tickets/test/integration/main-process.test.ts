@@ -1,14 +1,14 @@
 import { expect } from 'chai';
-import pg from 'pg';
 import { createServiceClient } from '@tix/kit';
 import {
   createTestDatabase,
   createTestVhost,
-  eventually,
-  freePort,
+  expectCleanStop,
+  expectConfigRefused,
+  expectOutboxRelayed,
+  startServingMainProcess,
   type TestDatabase,
   type TestVhost,
-  startMainProcess,
 } from '@tix/kit/testing';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { TICKETS_MIGRATIONS_DIR } from '../../src/server.js';
@@ -32,19 +32,13 @@ describe('tickets: the service process (src/main.ts)', function () {
   });
 
   it('serves gRPC with lookup behind it, relays the outbox to RabbitMQ, and stops cleanly on SIGTERM', async () => {
-    const port = await freePort();
-    const main = startMainProcess(import.meta.url, {
+    const { main, client } = await startServingMainProcess(import.meta.url, 'tickets', {
       TICKETS_DATABASE_URL: database.url,
       AMQP_URL: vhost.url,
-      GRPC_HOST: '127.0.0.1',
-      GRPC_PORT: String(port),
       LOOKUP_SERVICE_ADDR: lookup.address,
     });
-    const client = createServiceClient('tickets', `127.0.0.1:${port}`, { deadlineMs: 5_000 });
     const lookupClient = createServiceClient('lookup', lookup.address, { deadlineMs: 5_000 });
-    const sql = new pg.Pool({ connectionString: database.url, max: 1 });
     try {
-      await eventually(() => client.checkHealth(), 20_000);
       const demo = await lookupClient.SeedDemo({});
       const project = demo.projects.find((p) => p.slug === 'support')!;
       const type = demo.ticket_types.find((t) => t.slug === 'question')!;
@@ -54,27 +48,19 @@ describe('tickets: the service process (src/main.ts)', function () {
         { principal: { kind: 'api_key', user_id: user.id, role: 'admin', scopes: [] } },
       );
       expect(ticketOf(created)).to.deep.include({ ticket_number: 'SUP-1', title: 'From main' });
-      const published = await eventually(async () => {
-        const { rows } = await sql.query<{ published_at: Date | null }>(
-          'SELECT published_at FROM outbox_events',
-        );
-        return rows.length === 1 && rows[0]!.published_at !== null;
-      }, 20_000);
-      expect(published).to.be.true;
-
-      expect(await main.stop(), main.output()).to.equal(0);
-      expect(await client.checkHealth(500)).to.be.false;
+      await expectOutboxRelayed(database.url, ['ticket.created']);
+      await expectCleanStop(main, client);
     } finally {
       client.close();
       lookupClient.close();
-      await sql.end();
       await main.kill();
     }
   });
 
   it('refuses to start with a bad configuration, naming the variables (exit 78)', async () => {
-    const main = startMainProcess(import.meta.url, { GRPC_PORT: 'x', LOOKUP_SERVICE_ADDR: 'none' });
-    expect(await main.exited).to.equal(78);
-    expect(main.output()).to.contain('GRPC_PORT').and.to.contain('LOOKUP_SERVICE_ADDR');
+    await expectConfigRefused(import.meta.url, { GRPC_PORT: 'x', LOOKUP_SERVICE_ADDR: 'none' }, [
+      'GRPC_PORT',
+      'LOOKUP_SERVICE_ADDR',
+    ]);
   });
 });

@@ -5,10 +5,13 @@ import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import pg from 'pg';
 import type { ServiceName } from '@tix/protos';
 import { DEFAULT_DATABASE_SERVER_URL, serviceDatabaseUrl } from '../config.js';
 import { dropDatabase, ensureDatabase } from '../db/databases.js';
 import { applyMigrations } from '../db/migrations.js';
+import { createServiceClient, type ServiceClient } from '../grpc/client.js';
 import { createLogger, type Logger } from '../logger.js';
 import type { CommonServiceConfig, PeerConfig } from '../service-config.js';
 import {
@@ -302,4 +305,62 @@ function packageDirOf(from: string): string {
     dir = parent;
   }
   return dir;
+}
+
+/*
+ * The steps every service's main-process test (test/integration/main-process.test.ts) shares: the
+ * process on a free port with its client, the outbox relayed, the clean stop, the refused config.
+ */
+
+/** A service's process run as the launcher runs it on a free port, and its client (healthy unless `wait: false`). */
+export async function startServingMainProcess<N extends ServiceName>(
+  from: string,
+  service: N,
+  env: NodeJS.ProcessEnv,
+  options: { wait?: boolean } = {},
+): Promise<{ main: TestProcess; client: ServiceClient<N> }> {
+  const port = await freePort();
+  const main = startMainProcess(from, { GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port), ...env });
+  const client = createServiceClient(service, `127.0.0.1:${port}`, { deadlineMs: 5_000 });
+  if (options.wait !== false) await eventually(() => client.checkHealth(), 20_000);
+  return { main, client };
+}
+
+/** Waits until the database's outbox holds exactly `types`, in order, all published (RabbitMQ confirmed them). */
+export async function expectOutboxRelayed(databaseUrl: string, types: readonly string[]): Promise<void> {
+  const sql = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    const relayed = await eventually(async () => {
+      const { rows } = await sql.query<{ event_type: string; published_at: Date | null }>(
+        'SELECT event_type, published_at FROM outbox_events ORDER BY seq',
+      );
+      return (
+        rows.length === types.length &&
+        rows.every((row, index) => row.event_type === types[index] && row.published_at !== null)
+      );
+    }, 20_000);
+    expect(relayed).to.be.true;
+  } finally {
+    await sql.end();
+  }
+}
+
+/** SIGTERM: the process exits 0 (its output shown otherwise) and answers no health check after. */
+export async function expectCleanStop(
+  main: TestProcess,
+  client: { checkHealth(timeoutMs?: number): Promise<boolean> },
+): Promise<void> {
+  expect(await main.stop(), main.output()).to.equal(0);
+  expect(await client.checkHealth(500)).to.be.false;
+}
+
+/** A bad configuration: the process exits 78 (EX_CONFIG) at once, its output naming each of `mentions`. */
+export async function expectConfigRefused(
+  from: string,
+  env: NodeJS.ProcessEnv,
+  mentions: readonly string[],
+): Promise<void> {
+  const main = startMainProcess(from, env);
+  expect(await main.exited).to.equal(78);
+  for (const mention of mentions) expect(main.output()).to.contain(mention);
 }
