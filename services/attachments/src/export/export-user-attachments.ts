@@ -6,7 +6,7 @@
  * nothing held in between, so a slow or departed caller costs the service nothing.
  */
 import type pg from 'pg';
-import { keysetBatches, requireOwnDataReader, type AsyncHandlers, type Caller } from '@tix/kit';
+import { ownDataExport, userKeysetBatches, type AsyncHandlers, type Caller } from '@tix/kit';
 import type { attachment } from '@tix/protos';
 import { toAttachmentMessage, type AttachmentRow } from '../attachments/attachment-row.js';
 
@@ -29,10 +29,7 @@ export function userAttachmentBatches(
   userId: number,
   batchSize = EXPORT_BATCH_SIZE,
 ): AsyncGenerator<AttachmentRow[]> {
-  return keysetBatches(
-    async (afterId, limit) => (await pool.query<AttachmentRow>(NEXT_BATCH, [userId, afterId, limit])).rows,
-    batchSize,
-  );
+  return userKeysetBatches<AttachmentRow>(pool, NEXT_BATCH, userId, batchSize);
 }
 
 export interface ExportUserAttachmentsDeps {
@@ -41,15 +38,17 @@ export interface ExportUserAttachmentsDeps {
 }
 
 /** Every attachment of the export as an Attachment message; 400/403 before the first read (kit requireOwnDataReader). */
-export async function* exportUserAttachments(
+export function exportUserAttachments(
   deps: ExportUserAttachmentsDeps,
   userId: number,
   caller: Caller,
 ): AsyncGenerator<attachment.Attachment__Output> {
-  requireOwnDataReader(caller.principal, userId);
-  for await (const rows of userAttachmentBatches(deps.pool, userId, deps.batchSize)) {
-    yield* rows.map(toAttachmentMessage);
-  }
+  return ownDataExport(
+    caller.principal,
+    userId,
+    () => userAttachmentBatches(deps.pool, userId, deps.batchSize),
+    toAttachmentMessage,
+  );
 }
 
 /** The ExportUserAttachments RPC (server-streaming; the kit's adapter handles backpressure and cancel). */

@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import type { OutgoingContext } from '@tix/kit';
+import { pausedExport } from '@tix/kit/testing';
 import type { attachment, Principal } from '@tix/protos';
 import { EXPORT_BATCH_SIZE } from '../../src/export/export-user-attachments.js';
 import { PNG_BYTES, refusalOf, startAttachmentFixture, upload, type AttachmentFixture } from './support.js';
@@ -103,21 +104,9 @@ describe('attachments: ExportUserAttachments', function () {
       f.client.callMetadata(asAdmin),
       {},
     );
-    const ended = new Promise<Error | null>((resolve) => {
-      call.on('error', (error) => resolve(error));
-      call.on('end', () => resolve(null));
-    });
-    await new Promise<void>((resolve) => call.once('data', () => resolve()));
-    call.pause();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const { rows } = await f.sql.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND pid <> pg_backend_pid()
-          AND (state LIKE 'idle in transaction%' OR state = 'active')`,
-    );
-    expect(rows[0]!.n).to.equal(0);
-    call.cancel();
-    expect(await ended).to.not.equal(null);
+    const { busyConnections, ended } = await pausedExport(call, f.sql);
+    expect(busyConnections).to.equal(0);
+    expect(ended).to.not.equal(null);
     expect((await exportOf(f.demo.users.admin.id, asAdmin)).length).to.equal(EXPORT_BATCH_SIZE + 4);
   });
 });

@@ -7,7 +7,7 @@
  * departed caller costs the service nothing.
  */
 import type pg from 'pg';
-import { keysetBatches, requireOwnDataReader, type AsyncHandlers, type Caller } from '@tix/kit';
+import { ownDataExport, userKeysetBatches, type AsyncHandlers, type Caller } from '@tix/kit';
 import type { comment } from '@tix/protos';
 import { toCommentMessage, type CommentRow } from '../comments/comment-row.js';
 
@@ -30,10 +30,7 @@ export function userCommentBatches(
   userId: number,
   batchSize = EXPORT_BATCH_SIZE,
 ): AsyncGenerator<CommentRow[]> {
-  return keysetBatches(
-    async (afterId, limit) => (await pool.query<CommentRow>(NEXT_BATCH, [userId, afterId, limit])).rows,
-    batchSize,
-  );
+  return userKeysetBatches<CommentRow>(pool, NEXT_BATCH, userId, batchSize);
 }
 
 export interface ExportUserCommentsDeps {
@@ -42,15 +39,17 @@ export interface ExportUserCommentsDeps {
 }
 
 /** Every comment of the export as a Comment message; 400/403 before the first read (kit requireOwnDataReader). */
-export async function* exportUserComments(
+export function exportUserComments(
   deps: ExportUserCommentsDeps,
   userId: number,
   caller: Caller,
 ): AsyncGenerator<comment.Comment__Output> {
-  requireOwnDataReader(caller.principal, userId);
-  for await (const rows of userCommentBatches(deps.pool, userId, deps.batchSize)) {
-    yield* rows.map(toCommentMessage);
-  }
+  return ownDataExport(
+    caller.principal,
+    userId,
+    () => userCommentBatches(deps.pool, userId, deps.batchSize),
+    toCommentMessage,
+  );
 }
 
 /** The ExportUserComments RPC (server-streaming; the kit's adapter handles backpressure and cancel). */

@@ -27,6 +27,22 @@ export function requireOwnDataReader(principal: Principal | null, userId: number
   if (!mayRead || principal.project_id !== undefined) throw AppError.permissionDenied(OWN_DATA_ONLY_MESSAGE);
 }
 
+/**
+ * A data export's stream: 400/403 before the first read (requireOwnDataReader), then every row of
+ * every batch as `present` makes it.
+ */
+export async function* ownDataExport<Row, Item>(
+  principal: Principal | null,
+  userId: number,
+  batches: () => AsyncIterable<Row[]>,
+  present: (row: Row) => Item | Promise<Item>,
+): AsyncGenerator<Item> {
+  requireOwnDataReader(principal, userId);
+  for await (const rows of batches()) {
+    for (const row of rows) yield await present(row);
+  }
+}
+
 /** The actor of an event written by operator tooling or an internal job (no principal). */
 export const SYSTEM_ACTOR: EventActor = Object.freeze({ kind: 'system', user_id: null, api_key_id: null });
 

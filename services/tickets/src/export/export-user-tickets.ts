@@ -6,7 +6,7 @@
  * snapshot: a ticket created or deleted meanwhile may or may not be in it (decisions.md).
  */
 import type pg from 'pg';
-import { keysetBatches, requireOwnDataReader, type AsyncHandlers, type Caller } from '@tix/kit';
+import { ownDataExport, userKeysetBatches, type AsyncHandlers, type Caller } from '@tix/kit';
 import type { ticket } from '@tix/protos';
 import type { LookupDirectory } from '../lookup/lookup-directory.js';
 import { TICKET_COLUMNS } from '../tickets/ticket-columns.js';
@@ -35,10 +35,7 @@ export function userTicketBatches(
   userId: number,
   batchSize = EXPORT_BATCH_SIZE,
 ): AsyncGenerator<TicketRow[]> {
-  return keysetBatches(
-    async (afterId, limit) => (await pool.query<TicketRow>(NEXT_BATCH, [userId, afterId, limit])).rows,
-    batchSize,
-  );
+  return userKeysetBatches<TicketRow>(pool, NEXT_BATCH, userId, batchSize);
 }
 
 export interface ExportUserTicketsDeps {
@@ -51,15 +48,17 @@ export interface ExportUserTicketsDeps {
  * Every ticket of the export as the API's JSON (each presented in its own project: prefix,
  * status labels). 400/403 before the first read (kit requireOwnDataReader).
  */
-export async function* exportUserTickets(
+export function exportUserTickets(
   deps: ExportUserTicketsDeps,
   userId: number,
   caller: Caller,
 ): AsyncGenerator<ticket.ApiTicket__Output> {
-  requireOwnDataReader(caller.principal, userId);
-  for await (const rows of userTicketBatches(deps.pool, userId, deps.batchSize)) {
-    for (const row of rows) yield apiTicket(row, await deps.lookup.project(row.projectId, caller));
-  }
+  return ownDataExport(
+    caller.principal,
+    userId,
+    () => userTicketBatches(deps.pool, userId, deps.batchSize),
+    async (row) => apiTicket(row, await deps.lookup.project(row.projectId, caller)),
+  );
 }
 
 /** The ExportUserTickets RPC (server-streaming; the kit's adapter handles backpressure and cancel). */

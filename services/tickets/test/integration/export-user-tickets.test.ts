@@ -5,7 +5,7 @@
  * reading or leaves holds nothing in the database.
  */
 import { expect } from 'chai';
-import { eventually } from '@tix/kit/testing';
+import { eventually, pausedExport } from '@tix/kit/testing';
 import type { ticket } from '@tix/protos';
 import { EXPORT_BATCH_SIZE, userTicketBatches } from '../../src/export/export-user-tickets.js';
 import { questionTicket, refusalOf, startTicketFixture, type TicketFixture, ticketOf } from './support.js';
@@ -127,22 +127,9 @@ describe('tickets: ExportUserTickets', function () {
       f.client.callMetadata(f.as(lead, 'session')),
       {},
     );
-    const ended = new Promise<Error | null>((resolve) => {
-      call.on('error', (error) => resolve(error));
-      call.on('end', () => resolve(null));
-    });
-    await new Promise<void>((resolve) => call.once('data', () => resolve()));
-    call.pause();
     // The service waits for the caller with a full window: no transaction, no query in flight.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const { rows } = await f.sql.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND pid <> pg_backend_pid()
-          AND (state LIKE 'idle in transaction%' OR state = 'active')`,
-    );
-    expect(rows[0]!.n).to.equal(0);
-    call.cancel();
-    const error = await ended;
+    const { busyConnections, ended: error } = await pausedExport(call, f.sql);
+    expect(busyConnections).to.equal(0);
     expect(error, 'a cancelled export must not end as if complete').to.not.equal(null);
     // The service goes on serving exports.
     await eventually(async () => (await exportOf(lead.id, f.as(lead, 'session'))).length > EXPORT_BATCH_SIZE);

@@ -119,6 +119,22 @@ export async function* keysetBatches<Row extends { id: number }>(
 }
 
 /**
+ * A user's rows for the data export by keysetBatches: `nextBatch` reads the rows of user $1 with an
+ * id above $2, in id order, at most $3.
+ */
+export function userKeysetBatches<Row extends { id: number }>(
+  pool: pg.Pool,
+  nextBatch: string,
+  userId: number,
+  batchSize: number,
+): AsyncGenerator<Row[]> {
+  return keysetBatches(
+    async (afterId, limit) => (await pool.query<Row>(nextBatch, [userId, afterId, limit])).rows,
+    batchSize,
+  );
+}
+
+/**
  * True when the database could not serve the statement at all: it refused or lost the connection,
  * ran out of resources (`too many clients`), or is shutting down (SQLSTATE classes 08, 53, 57P), or
  * the pool could not connect in time. A handler failing so answers 503, not 500: the request was

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ClientReadableStream } from '@grpc/grpc-js';
 import { expect } from 'chai';
 import pg from 'pg';
 import type { ServiceName } from '@tix/protos';
@@ -363,4 +364,31 @@ export async function expectConfigRefused(
   const main = startMainProcess(from, env);
   expect(await main.exited).to.equal(78);
   for (const mention of mentions) expect(main.output()).to.contain(mention);
+}
+
+/**
+ * A data export's stream against a caller that stops reading: reads the first item, pauses for
+ * `pauseMs`, counts the database's connections busy meanwhile (in a query or a transaction: the
+ * service should hold none while it waits), then cancels and answers how the stream ended (an
+ * error, not as if complete, is right).
+ */
+export async function pausedExport(
+  call: ClientReadableStream<unknown>,
+  sql: pg.Pool,
+  pauseMs = 500,
+): Promise<{ busyConnections: number; ended: Error | null }> {
+  const ended = new Promise<Error | null>((resolve) => {
+    call.on('error', (error: Error) => resolve(error));
+    call.on('end', () => resolve(null));
+  });
+  await new Promise<void>((resolve) => call.once('data', () => resolve()));
+  call.pause();
+  await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  const { rows } = await sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND pid <> pg_backend_pid()
+        AND (state LIKE 'idle in transaction%' OR state = 'active')`,
+  );
+  call.cancel();
+  return { busyConnections: rows[0]!.n, ended: await ended };
 }
