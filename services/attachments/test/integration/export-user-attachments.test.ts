@@ -6,18 +6,17 @@
  */
 import { expect } from 'chai';
 import type { OutgoingContext } from '@tix/kit';
-import { pausedExport } from '@tix/kit/testing';
+import { pausedExport, suiteFixture } from '@tix/kit/testing';
 import type { attachment, Principal } from '@tix/protos';
 import { EXPORT_BATCH_SIZE } from '../../src/export/export-user-attachments.js';
-import { PNG_BYTES, refusalOf, startAttachmentFixture, upload, type AttachmentFixture } from './support.js';
+import { PNG_BYTES, refusalOf, startAttachmentFixture, upload } from './support.js';
 
 describe('attachments: ExportUserAttachments', function () {
   this.timeout(120_000);
-  let f: AttachmentFixture;
+  const f = suiteFixture(() => startAttachmentFixture());
   let asAdmin: OutgoingContext;
 
-  before(async () => {
-    f = await startAttachmentFixture();
+  before(() => {
     const admin: Principal = {
       kind: 'session',
       user_id: f.demo.users.admin.id,
@@ -26,7 +25,6 @@ describe('attachments: ExportUserAttachments', function () {
     };
     asAdmin = { principal: admin };
   });
-  after(() => f.stop());
 
   const exportOf = async (userId: number, context: OutgoingContext = f.agent) => {
     const found: attachment.Attachment__Output[] = [];

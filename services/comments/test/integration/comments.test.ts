@@ -1,21 +1,20 @@
 import { expect } from 'chai';
 import { presentComment } from '@tix/protos';
-import { refusalOf, startCommentFixture, type CommentFixture, listAll } from './support.js';
+import { refusalOf, startCommentFixture, listAll } from './support.js';
+import { suiteFixture } from '@tix/kit/testing';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('comments: create, read, list, update, delete against real services', function () {
   this.timeout(60_000);
-  let f: CommentFixture;
+  const f = suiteFixture(() => startCommentFixture('comments_crud'));
   let project: number;
   let ticket: number;
 
   before(async () => {
-    f = await startCommentFixture('comments_crud');
     project = f.support.id;
     ticket = await f.newTicket();
   });
-  after(() => f?.stop());
 
   it('creates an internal note by default, authored by the caller, and answers it whole; GET answers the same', async () => {
     const created = await f.client.CreateComment(
@@ -165,12 +164,7 @@ describe('comments: create, read, list, update, delete against real services', f
 
 describe("comments: the ticket must be live in the caller's project", function () {
   this.timeout(60_000);
-  let f: CommentFixture;
-
-  before(async () => {
-    f = await startCommentFixture('comments_scope');
-  });
-  after(() => f?.stop());
+  const f = suiteFixture(() => startCommentFixture('comments_scope'));
 
   const ticketNotFound = { kind: 'not_found', message: 'Ticket not found' };
   const commentNotFound = { kind: 'not_found', message: 'Comment not found' };

@@ -1,24 +1,16 @@
 import { expect } from 'chai';
 import { presentComment, type CommentJson, type EventActor } from '@tix/protos';
-import {
-  outboxMark,
-  outboxSince,
-  refusalOf,
-  startCommentFixture,
-  type CommentFixture,
-  type OutboxRow,
-} from './support.js';
+import { outboxMark, outboxSince, refusalOf, startCommentFixture, type OutboxRow } from './support.js';
+import { suiteFixture } from '@tix/kit/testing';
 
 describe('comments: domain events in the outbox', function () {
   this.timeout(60_000);
-  let f: CommentFixture;
+  const f = suiteFixture(() => startCommentFixture('comments_events'));
   let ticket: number;
 
   before(async () => {
-    f = await startCommentFixture('comments_events');
     ticket = await f.newTicket();
   });
-  after(() => f?.stop());
 
   /** Runs `operation` and returns the outbox rows it wrote. */
   async function written(operation: () => Promise<unknown>): Promise<OutboxRow[]> {

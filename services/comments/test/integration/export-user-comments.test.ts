@@ -6,18 +6,13 @@
 import { expect } from 'chai';
 import type { comment } from '@tix/protos';
 import type { OutgoingContext } from '@tix/kit';
-import { pausedExport } from '@tix/kit/testing';
+import { pausedExport, suiteFixture } from '@tix/kit/testing';
 import { EXPORT_BATCH_SIZE } from '../../src/export/export-user-comments.js';
-import { refusalOf, startCommentFixture, type CommentFixture } from './support.js';
+import { refusalOf, startCommentFixture } from './support.js';
 
 describe('comments: ExportUserComments', function () {
   this.timeout(120_000);
-  let f: CommentFixture;
-
-  before(async () => {
-    f = await startCommentFixture('comments_export');
-  });
-  after(() => f.stop());
+  const f = suiteFixture(() => startCommentFixture('comments_export'));
 
   const exportOf = async (userId: number, context: OutgoingContext = f.as('agent')) => {
     const found: comment.Comment__Output[] = [];

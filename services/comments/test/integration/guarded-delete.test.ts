@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { presentComment } from '@tix/protos';
-import { outboxMark, outboxSince, refusalOf, startCommentFixture, type CommentFixture } from './support.js';
+import { outboxMark, outboxSince, refusalOf, startCommentFixture } from './support.js';
+import { suiteFixture } from '@tix/kit/testing';
 
 /** The hex SHA-256 of the UTF-8 text, computed here rather than by the code under test. */
 function sha256(text: string): string {
@@ -12,14 +13,12 @@ const EDITED = { kind: 'conflict', message: 'Comment was edited after this actio
 
 describe('comments: a delete guarded by the content hash (expected_content_sha256)', function () {
   this.timeout(60_000);
-  let f: CommentFixture;
+  const f = suiteFixture(() => startCommentFixture('comments_guarded_delete'));
   let ticket: number;
 
   before(async () => {
-    f = await startCommentFixture('comments_guarded_delete');
     ticket = await f.newTicket();
   });
-  after(() => f?.stop());
 
   async function stored(id: number): Promise<{ content: string } | undefined> {
     const { rows } = await f.sql.query<{ content: string }>('SELECT content FROM comments WHERE id = $1', [

@@ -1,20 +1,19 @@
 import { expect } from 'chai';
 import { MAX_INT32 } from '@tix/protos';
-import { refusalOf, startCommentFixture, type CommentFixture, listAll } from './support.js';
+import { refusalOf, startCommentFixture, listAll } from './support.js';
+import { suiteFixture } from '@tix/kit/testing';
 
 /** Input PostgreSQL cannot store, absurd sizes and ids are refused as the caller's fault, never a 500. */
 describe('comments: hostile input is refused, never answered with 500', function () {
   this.timeout(60_000);
-  let f: CommentFixture;
+  const f = suiteFixture(() => startCommentFixture('comments_hostile'));
   let ticket: number;
   let existing: number;
 
   before(async () => {
-    f = await startCommentFixture('comments_hostile');
     ticket = await f.newTicket();
     existing = (await f.newComment(ticket)).id;
   });
-  after(() => f?.stop());
 
   it('NUL bytes in content and content_html are 422 (create and update)', async () => {
     expect(

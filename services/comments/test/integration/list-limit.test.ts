@@ -1,13 +1,13 @@
 import { expect } from 'chai';
-import { startCommentFixture, type CommentFixture, listAll } from './support.js';
+import { startCommentFixture, listAll } from './support.js';
+import { suiteFixture } from '@tix/kit/testing';
 
 describe('comments: the list returns at most the oldest 1000', function () {
   this.timeout(60_000);
-  let f: CommentFixture;
+  const f = suiteFixture(() => startCommentFixture('comments_limit'));
   let ticket: number;
 
   before(async () => {
-    f = await startCommentFixture('comments_limit');
     ticket = await f.newTicket();
     // 1001 comments seeded in SQL, created one second apart, inserted in a shuffled order so that
     // neither id order nor insertion order matches time order; every third one is public.
@@ -23,7 +23,6 @@ describe('comments: the list returns at most the oldest 1000', function () {
       [f.support.id, ticket, f.users.agent.id, order],
     );
   });
-  after(() => f?.stop());
 
   it('1001 comments -> the 1000 oldest, in time order, count 1000', async () => {
     const list = await listAll(

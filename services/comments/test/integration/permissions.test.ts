@@ -1,17 +1,16 @@
 import { expect } from 'chai';
-import { refusalOf, startCommentFixture, type CommentFixture, type Who } from './support.js';
+import { refusalOf, startCommentFixture, type Who } from './support.js';
+import { suiteFixture } from '@tix/kit/testing';
 
 /** The author is the demo agent; everyone else acts on the agent's comment. */
 describe('comments: role matrix for edit and delete (real services)', function () {
   this.timeout(60_000);
-  let f: CommentFixture;
+  const f = suiteFixture(() => startCommentFixture('comments_roles'));
   let ticket: number;
 
   before(async () => {
-    f = await startCommentFixture('comments_roles');
     ticket = await f.newTicket();
   });
-  after(() => f?.stop());
 
   // [who, may edit, may delete]
   const matrix: [Who, boolean, boolean][] = [

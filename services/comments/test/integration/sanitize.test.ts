@@ -1,16 +1,15 @@
 import { expect } from 'chai';
-import { refusalOf, startCommentFixture, type CommentFixture } from './support.js';
+import { refusalOf, startCommentFixture } from './support.js';
+import { suiteFixture } from '@tix/kit/testing';
 
 describe('comments: content_html is sanitized before it is stored (real services)', function () {
   this.timeout(60_000);
-  let f: CommentFixture;
+  const f = suiteFixture(() => startCommentFixture('comments_html'));
   let ticket: number;
 
   before(async () => {
-    f = await startCommentFixture('comments_html');
     ticket = await f.newTicket();
   });
-  after(() => f?.stop());
 
   async function stored(id: number): Promise<string | null> {
     const { rows } = await f.sql.query<{ content_html: string | null }>(

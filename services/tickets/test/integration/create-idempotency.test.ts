@@ -11,26 +11,20 @@ import {
   IDEMPOTENCY_MISMATCH_MESSAGE,
   startIdempotencySweep,
 } from '../../src/tickets/idempotency-sweep.js';
-import { testLogger } from '@tix/kit/testing';
+import { testLogger, suiteFixture } from '@tix/kit/testing';
 import {
   outboxMark,
   outboxSince,
   questionTicket,
   refusalOf,
   startTicketFixture,
-  type TicketFixture,
   ticketOf,
 } from './support.js';
 
 const hash = () => randomBytes(32).toString('hex');
 
 describe('tickets: CreateTicket with an Idempotency-Key', () => {
-  let f: TicketFixture;
-
-  before(async () => {
-    f = await startTicketFixture();
-  });
-  after(() => f.stop());
+  const f = suiteFixture(() => startTicketFixture());
 
   /** A valid request with a title no other test uses. */
   const titledTicket = (label: string) => {

@@ -7,16 +7,12 @@ import {
   ticketOf,
   ticketsOf,
 } from './support.js';
+import { suiteFixture } from '@tix/kit/testing';
 
 const NOW = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('tickets: CreateTicket', () => {
-  let f: TicketFixture;
-
-  before(async () => {
-    f = await startTicketFixture();
-  });
-  after(() => f.stop());
+  const f = suiteFixture(() => startTicketFixture());
 
   it('creates a ticket in the first status with defaults applied, numbered PREFIX-n', async () => {
     const created = ticketOf(await f.client.CreateTicket(questionTicket(f.demo), f.agent));

@@ -10,21 +10,19 @@ import {
   questionTicket,
   refusalOf,
   startTicketFixture,
-  type TicketFixture,
   ticketOf,
 } from './support.js';
+import { suiteFixture } from '@tix/kit/testing';
 
 const CHANGED = { kind: 'precondition_failed', message: 'Ticket has changed since the ETag in If-Match' };
 
 describe('tickets: writes conditional on expected_version (If-Match)', () => {
-  let f: TicketFixture;
+  const f = suiteFixture(() => startTicketFixture());
   let project: number;
 
-  before(async () => {
-    f = await startTicketFixture();
+  before(() => {
     project = f.demo.support.id;
   });
-  after(() => f.stop());
 
   const fresh = async () => {
     const created = await f.client.CreateTicket(questionTicket(f.demo, { title: 'conditional' }), f.agent);

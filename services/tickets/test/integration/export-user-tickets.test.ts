@@ -5,22 +5,20 @@
  * reading or leaves holds nothing in the database.
  */
 import { expect } from 'chai';
-import { eventually, pausedExport } from '@tix/kit/testing';
+import { eventually, pausedExport, suiteFixture } from '@tix/kit/testing';
 import type { ticket } from '@tix/protos';
 import { EXPORT_BATCH_SIZE, userTicketBatches } from '../../src/export/export-user-tickets.js';
-import { questionTicket, refusalOf, startTicketFixture, type TicketFixture, ticketOf } from './support.js';
+import { questionTicket, refusalOf, startTicketFixture, ticketOf } from './support.js';
 
 describe('tickets: ExportUserTickets', function () {
   this.timeout(120_000);
-  let f: TicketFixture;
+  const f = suiteFixture(() => startTicketFixture());
   let platformTypeId: number;
 
   before(async () => {
-    f = await startTicketFixture();
     const { ticket_types } = await f.lookup.ListTicketTypes({ project_id: f.demo.platform.id });
     platformTypeId = ticket_types[0]!.id;
   });
-  after(() => f.stop());
 
   const exportOf = async (userId: number, context = f.as(f.demo.users.agent, 'session')) => {
     const found: ticket.ApiTicket__Output[] = [];

@@ -1,27 +1,18 @@
 import { expect } from 'chai';
 import { MAX_INT32 } from '@tix/protos';
-import {
-  questionTicket,
-  refusalOf,
-  searchAll,
-  startTicketFixture,
-  type TicketFixture,
-  ticketOf,
-  ticketsOf,
-} from './support.js';
+import { questionTicket, refusalOf, searchAll, startTicketFixture, ticketOf, ticketsOf } from './support.js';
+import { suiteFixture } from '@tix/kit/testing';
 
 /** Input PostgreSQL cannot store (NUL), absurd numbers and odd Unicode are refused or handled, never a 500. */
 describe('tickets: hostile input is refused, never answered with 500', () => {
-  let f: TicketFixture;
+  const f = suiteFixture(() => startTicketFixture());
   let project: number;
   let ticketId: number;
 
   before(async () => {
-    f = await startTicketFixture();
     project = f.demo.support.id;
     ticketId = (await f.client.CreateTicket(questionTicket(f.demo), f.agent)).id;
   });
-  after(() => f.stop());
 
   it('NUL bytes in title, description, tags and custom fields are 422', async () => {
     expect(

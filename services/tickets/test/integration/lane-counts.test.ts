@@ -1,16 +1,15 @@
 import { expect } from 'chai';
-import { startTicketFixture, type TicketFixture } from './support.js';
+import { startTicketFixture } from './support.js';
+import { suiteFixture } from '@tix/kit/testing';
 
 /** lane_counts (kept by triggers) must always equal a real count of live tickets per lane. */
 describe('tickets: lane counts stay exact through every kind of write', () => {
-  let f: TicketFixture;
+  const f = suiteFixture(() => startTicketFixture());
   let project: number;
 
-  before(async () => {
-    f = await startTicketFixture();
+  before(() => {
     project = f.demo.platform.id;
   });
-  after(() => f.stop());
 
   async function expectCountsExact(): Promise<void> {
     const { rows: kept } = await f.sql.query<{ status: string; live: number }>(

@@ -15,6 +15,7 @@ import {
   startTestService,
   testLogger,
   type TestVhost,
+  suiteFixture,
 } from '@tix/kit/testing';
 import { lookupService } from '@tix/lookup-service/server';
 import type { DomainEvent, EventActor, lookup } from '@tix/protos';
@@ -23,20 +24,15 @@ import { createLookupEventHandler } from '../../src/lookup-events/lookup-event-c
 import { createStatusTicketsStore } from '../../src/lookup-events/status-tickets-store.js';
 import { startTestTicketServer } from '../../src/testing.js';
 import { createTicketWriteStore } from '../../src/tickets/ticket-write-store.js';
-import { outboxMark, outboxSince, startTicketFixture, type TicketFixture, ticketsOf } from './support.js';
+import { outboxMark, outboxSince, startTicketFixture, ticketsOf } from './support.js';
 
 const TTLS = { projectMs: 60_000, ticketTypeMs: 60_000, userMs: 60_000 };
 
 describe('tickets: lookup events (workflow changes)', () => {
-  let f: TicketFixture;
+  const f = suiteFixture(() => startTicketFixture());
   let project: lookup.Project__Output;
   let typeId: number;
   let slugCounter = 0;
-
-  before(async () => {
-    f = await startTicketFixture();
-  });
-  after(() => f.stop());
 
   /** A fresh project with statuses open, review, done (closed) and one ticket type. */
   beforeEach(async () => {

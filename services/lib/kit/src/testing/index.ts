@@ -340,7 +340,7 @@ export async function expectOutboxRelayed(databaseUrl: string, types: readonly s
         rows.every((row, index) => row.event_type === types[index] && row.published_at !== null)
       );
     }, 20_000);
-    expect(relayed).to.be.true;
+    expect(relayed).to.equal(true);
   } finally {
     await sql.end();
   }
@@ -352,7 +352,7 @@ export async function expectCleanStop(
   client: { checkHealth(timeoutMs?: number): Promise<boolean> },
 ): Promise<void> {
   expect(await main.stop(), main.output()).to.equal(0);
-  expect(await client.checkHealth(500)).to.be.false;
+  expect(await client.checkHealth(500)).to.equal(false);
 }
 
 /** A bad configuration: the process exits 78 (EX_CONFIG) at once, its output naming each of `mentions`. */
@@ -391,4 +391,26 @@ export async function pausedExport(
   );
   call.cancel();
   return { busyConnections: rows[0]!.n, ended: await ended };
+}
+
+/**
+ * A suite's fixture: started by `start` in the suite's first `before` hook and stopped in an
+ * `after` hook, and usable in the suite's hooks and tests as the fixture itself (a stand-in that
+ * forwards to it once started). Call it in the `describe` body, before the suite's own hooks.
+ */
+export function suiteFixture<F extends { stop(): Promise<unknown> }>(start: () => Promise<F>): F {
+  let fixture: F | undefined;
+  before(async () => {
+    fixture = await start();
+  });
+  after(async () => {
+    await fixture?.stop();
+  });
+  return new Proxy({} as F, {
+    get(_target, key) {
+      if (!fixture) throw new Error(`the suite's fixture was used (${String(key)}) before it started`);
+      const value: unknown = Reflect.get(fixture, key);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(fixture) : value;
+    },
+  });
 }
