@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import type { AppError } from '@tix/kit';
 import { parseQuery } from '../../src/http/validate.js';
 import { decodeCursor, encodeCursor } from '../../src/resources/activity-cursor.js';
 import {
@@ -8,16 +7,7 @@ import {
   pollActivityQuery,
   ticketHistoryQuery,
 } from '../../src/routes/v1/activity.schemas.js';
-
-function queryError(schema: Parameters<typeof parseQuery>[0], query: Record<string, unknown>): AppError {
-  try {
-    parseQuery(schema, query);
-  } catch (error) {
-    expect((error as AppError).httpStatus, JSON.stringify(query)).to.equal(400);
-    return error as AppError;
-  }
-  throw new Error(`expected ${JSON.stringify(query)} to be refused`);
-}
+import { queryError } from '../support/refusals.js';
 
 describe('activity cursors', () => {
   it('are base64url of {"s":N} (the feed) or {"e":N} (the event stream), and decode back', () => {

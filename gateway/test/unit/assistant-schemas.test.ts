@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import type { AppError } from '@tix/kit';
 import { parseBody, parseParams, parseQuery } from '../../src/http/validate.js';
 import { defaultLimitsConfig } from '../../src/limits/config.js';
 import { compileRoutes, matchRoute } from '../../src/limits/rate-limiter.js';
@@ -12,20 +11,9 @@ import {
   searchTicketsQuery,
   suggestReplyBody,
 } from '../../src/routes/app/assistant.schemas.js';
+import { bodyErrors as suggestReplyErrors, queryError, refusal as refused } from '../support/refusals.js';
 
-function refused(run: () => unknown, status: number): AppError {
-  try {
-    run();
-  } catch (error) {
-    expect((error as AppError).httpStatus).to.equal(status);
-    return error as AppError;
-  }
-  throw new Error('expected a refusal');
-}
-
-const queryError = (schema: Parameters<typeof parseQuery>[0], query: Record<string, unknown>) =>
-  refused(() => parseQuery(schema, query), 400);
-const bodyErrors = (body: unknown) => refused(() => parseBody(suggestReplyBody, body), 422).validationErrors;
+const bodyErrors = (body: unknown) => suggestReplyErrors(suggestReplyBody, body);
 
 describe('assistant route schemas', () => {
   it('POST /ai/suggest-reply: ticket_id, with tone neutral and 3 sources by default', () => {

@@ -1,6 +1,4 @@
 import { expect } from 'chai';
-import type { z } from 'zod';
-import type { AppError } from '@tix/kit';
 import { parseBody, parseParams, parseQuery } from '../../src/http/validate.js';
 import { presentComment } from '@tix/protos';
 import { updateCommentRequest } from '../../src/routes/v1/comments.js';
@@ -10,22 +8,7 @@ import {
   listCommentsQuery,
   updateCommentBody,
 } from '../../src/routes/v1/comments.schemas.js';
-
-function failure(action: () => unknown): AppError {
-  try {
-    action();
-  } catch (error) {
-    return error as AppError;
-  }
-  throw new Error('expected a failure');
-}
-
-/** The validation_errors a body gets (422). */
-function bodyErrors(schema: z.ZodType, body: unknown) {
-  const error = failure(() => parseBody(schema, body));
-  expect(error.httpStatus, JSON.stringify(body)).to.equal(422);
-  return error.validationErrors;
-}
+import { bodyErrors, thrownAppError as failure } from '../support/refusals.js';
 
 describe('comment route schemas', () => {
   describe('path id', () => {

@@ -9,6 +9,7 @@ import {
 } from '../../src/middleware/project-context.js';
 import type { Project, ProjectResolver } from '../../src/projects/project-resolver.js';
 import { fakeRequest, run } from '../support/fake-http.js';
+import { thrownAppError as thrown } from '../support/refusals.js';
 
 const unscoped: Principal = {
   kind: 'api_key',
@@ -21,16 +22,6 @@ const scoped: Principal = { ...unscoped, key_id: 2, project_id: 7 };
 
 function input(parts: Partial<ProjectContextInput>): ProjectContextInput {
   return { principal: unscoped, query: {}, body: undefined, acceptBodyProjectId: false, ...parts };
-}
-
-function thrown(run: () => unknown): AppError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).to.be.instanceOf(AppError);
-    return error as AppError;
-  }
-  throw new Error('expected an AppError');
 }
 
 const project = (id: number, slug: string): Project => ({

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { z } from 'zod';
-import type { AppError } from '@tix/kit';
 import { TICKET_SORT_FIELDS } from '@tix/protos';
 import { parseBody, parseParams, parseQuery } from '../../src/http/validate.js';
 import * as boardSchemas from '../../src/routes/v1/board.schemas.js';
@@ -18,29 +17,7 @@ import {
   ticketIdParams,
   updateTicketBody,
 } from '../../src/routes/v1/tickets.schemas.js';
-
-function failure(action: () => unknown): AppError {
-  try {
-    action();
-  } catch (error) {
-    return error as AppError;
-  }
-  throw new Error('expected a failure');
-}
-
-/** The validation_errors a body gets (422). */
-function bodyErrors(schema: z.ZodType, body: unknown) {
-  const error = failure(() => parseBody(schema, body));
-  expect(error.httpStatus, JSON.stringify(body)).to.equal(422);
-  return error.validationErrors;
-}
-
-/** The validation_errors a query gets (400). */
-function queryErrors(schema: z.ZodType, query: Record<string, unknown>) {
-  const error = failure(() => parseQuery(schema, query));
-  expect(error.httpStatus, JSON.stringify(query)).to.equal(400);
-  return error.validationErrors;
-}
+import { bodyErrors, queryErrors, thrownAppError as failure } from '../support/refusals.js';
 
 const SORT_MESSAGE =
   'sort must be one of id, title, status, priority, created_at, updated_at, assigned_to, optionally prefixed with + (ascending) or - (descending)';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { z } from 'zod';
-import { AppError } from '@tix/kit';
+import type { AppError } from '@tix/kit';
 import {
   issueKey,
   parseBody,
@@ -11,16 +11,7 @@ import {
 } from '../../src/http/validate.js';
 import { codePointLength } from '@tix/protos';
 import { fakeRequest, run } from '../support/fake-http.js';
-
-function caught(action: () => unknown): AppError {
-  try {
-    action();
-  } catch (error) {
-    expect(error).to.be.instanceOf(AppError);
-    return error as AppError;
-  }
-  throw new Error('expected an AppError');
-}
+import { thrownAppError as caught } from '../support/refusals.js';
 
 const params = z.object({
   id: z

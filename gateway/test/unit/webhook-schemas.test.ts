@@ -1,6 +1,4 @@
 import { expect } from 'chai';
-import type { z } from 'zod';
-import type { AppError } from '@tix/kit';
 import { parseBody, parseParams, parseQuery } from '../../src/http/validate.js';
 import { presentDelivery, presentWebhook } from '../../src/resources/presenters/webhooks.js';
 import {
@@ -9,21 +7,7 @@ import {
   listDeliveriesQuery,
   webhookIdParams,
 } from '../../src/routes/v1/webhooks.schemas.js';
-
-function failure(action: () => unknown): AppError {
-  try {
-    action();
-  } catch (error) {
-    return error as AppError;
-  }
-  throw new Error('expected a failure');
-}
-
-function bodyErrors(schema: z.ZodType, body: unknown) {
-  const error = failure(() => parseBody(schema, body));
-  expect(error.httpStatus, JSON.stringify(body)).to.equal(422);
-  return error.validationErrors;
-}
+import { bodyErrors, thrownAppError as failure } from '../support/refusals.js';
 
 describe('webhook route schemas', () => {
   it('path ids: a webhook id as digits (400 Invalid webhook id), a delivery id as a UUID', () => {
