@@ -13,10 +13,10 @@ import { FULL_KEY, startFakeLookup, type FakeLookup } from '../support/fake-look
 import { startFakeTickets, type FakeTickets } from '../support/fake-tickets.js';
 import {
   deleteRedisKeys,
+  limitsGatewaysPerTest,
   startLimitsGateway,
   testRedisPrefix,
   type LimitsGateway,
-  type LimitsGatewayOptions,
 } from '../support/limits-gateway.js';
 import { bearer } from '../support/test-gateway.js';
 
@@ -59,23 +59,11 @@ describe('idempotency crash window: gateway record lost, real ticket service', f
   let apiKey: string;
   let createPath: string;
   let typeId: number;
-  const running: LimitsGateway[] = [];
-  const prefixes: string[] = [];
-
-  const gateway = async (options: Partial<LimitsGatewayOptions> = {}) => {
-    const instance = await startLimitsGateway({
-      services: { lookup: lookup.address, tickets: tickets.address },
-      ...options,
-    });
-    running.push(instance);
-    prefixes.push(instance.redisKeyPrefix);
-    return instance;
-  };
-  /** The gateway process dies: its listeners and, for the memory store, every record go with it. */
-  const crash = async (instance: LimitsGateway) => {
-    running.splice(running.indexOf(instance), 1);
-    await instance.close();
-  };
+  /** crash(): the gateway process dies: its listeners and, for the memory store, every record go with it. */
+  const { start: gateway, crash } = limitsGatewaysPerTest(() => ({
+    lookup: lookup.address,
+    tickets: tickets.address,
+  }));
   const ticketsTitled = async (title: string) => {
     const { rows } = await ticketsSql.query<{ id: number }>('SELECT id FROM tickets WHERE title = $1', [
       title,
@@ -112,10 +100,6 @@ describe('idempotency crash window: gateway record lost, real ticket service', f
     typeId = type.id;
     tickets = await startTestTicketServer({ lookupAddress: lookup.address, label: 'gateway_idem_crash' });
     ticketsSql = new pg.Pool({ connectionString: tickets.databaseUrl, max: 2 });
-  });
-  afterEach(async () => {
-    await Promise.all(running.splice(0).map((instance) => instance.close()));
-    for (const prefix of prefixes.splice(0)) await deleteRedisKeys(prefix);
   });
   after(async () => {
     await ticketsSql?.end();

@@ -7,13 +7,7 @@ import type { ticket } from '@tix/protos';
 import { FULL_KEY, startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
 import { startFakeTickets, ticketMessage, type FakeTickets } from '../support/fake-tickets.js';
 import { READ_WRITE_KEY } from '../support/fake-ticket-gateway.js';
-import {
-  deleteRedisKeys,
-  startLimitsGateway,
-  testRedisPrefix,
-  type LimitsGateway,
-  type LimitsGatewayOptions,
-} from '../support/limits-gateway.js';
+import { limitsGatewaysPerTest, testRedisPrefix, type LimitsGateway } from '../support/limits-gateway.js';
 import { bearer } from '../support/test-gateway.js';
 import { AppError } from '@tix/kit';
 
@@ -28,20 +22,10 @@ describe('Idempotency-Key on POST', function () {
   let lookup: FakeLookup;
   let tickets: FakeTickets;
   let nextId = 100;
-  const started: LimitsGateway[] = [];
-  const prefixes: string[] = [];
-
-  const gateway = async (options: Partial<LimitsGatewayOptions> = {}) => {
-    const prefix = options.redisKeyPrefix ?? testRedisPrefix();
-    prefixes.push(prefix);
-    const instance = await startLimitsGateway({
-      services: { lookup: lookup.address, tickets: tickets.address },
-      redisKeyPrefix: prefix,
-      ...options,
-    });
-    started.push(instance);
-    return instance;
-  };
+  const { start: gateway } = limitsGatewaysPerTest(() => ({
+    lookup: lookup.address,
+    tickets: tickets.address,
+  }));
   const create = async (
     instance: LimitsGateway,
     body: unknown,
@@ -78,9 +62,7 @@ describe('Idempotency-Key on POST', function () {
       throw AppError.unauthenticated('API key is not valid');
     });
   });
-  afterEach(async () => {
-    await Promise.all(started.splice(0).map((instance) => instance.close()));
-    for (const prefix of prefixes.splice(0)) await deleteRedisKeys(prefix);
+  afterEach(() => {
     lookup.reset();
     tickets.reset();
   });

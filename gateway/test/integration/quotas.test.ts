@@ -3,31 +3,13 @@ import { expect } from 'chai';
 import { AppError } from '@tix/kit';
 import { FULL_KEY, SCOPED_KEY, startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
 import { READ_WRITE_KEY } from '../support/fake-ticket-gateway.js';
-import {
-  deleteRedisKeys,
-  startLimitsGateway,
-  testRedisPrefix,
-  type LimitsGateway,
-  type LimitsGatewayOptions,
-} from '../support/limits-gateway.js';
+import { limitsGatewaysPerTest, type LimitsGateway } from '../support/limits-gateway.js';
 import { bearer, request } from '../support/test-gateway.js';
 
 describe('402 quotas', function () {
   this.timeout(30_000);
   let lookup: FakeLookup;
-  const started: LimitsGateway[] = [];
-  const prefixes: string[] = [];
-  const gateway = async (options: Partial<LimitsGatewayOptions>) => {
-    const prefix = testRedisPrefix();
-    prefixes.push(prefix);
-    const instance = await startLimitsGateway({
-      services: { lookup: lookup.address },
-      redisKeyPrefix: prefix,
-      ...options,
-    });
-    started.push(instance);
-    return instance;
-  };
+  const { start: gateway } = limitsGatewaysPerTest(() => ({ lookup: lookup.address }));
   const users = (instance: LimitsGateway, key = FULL_KEY) =>
     request(`${instance.apiUrl}/v1/users`, { headers: bearer(key) });
 
@@ -47,11 +29,7 @@ describe('402 quotas', function () {
       return { key_id: found[0], user_id: found[1], role: 'agent', scopes: ['tickets:read'] };
     });
   });
-  afterEach(async () => {
-    await Promise.all(started.splice(0).map((instance) => instance.close()));
-    for (const prefix of prefixes.splice(0)) await deleteRedisKeys(prefix);
-    lookup.reset();
-  });
+  afterEach(() => lookup.reset());
   after(() => lookup.stop());
 
   it('QUOTA_MONTHLY_LIMIT: per key owner per UTC month, 402 with scalar details, new month resets', async () => {

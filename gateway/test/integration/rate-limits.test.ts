@@ -6,13 +6,7 @@ import { expect } from 'chai';
 import { freePort } from '@tix/kit/testing';
 import { FULL_KEY, SCOPED_KEY, startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
 import { startFakeTickets, type FakeTickets } from '../support/fake-tickets.js';
-import {
-  deleteRedisKeys,
-  startLimitsGateway,
-  testRedisPrefix,
-  type LimitsGateway,
-  type LimitsGatewayOptions,
-} from '../support/limits-gateway.js';
+import { limitsGatewaysPerTest, testRedisPrefix, type LimitsGateway } from '../support/limits-gateway.js';
 import { bearer, request, type JsonResponse } from '../support/test-gateway.js';
 
 function rateHeaders(response: JsonResponse) {
@@ -28,20 +22,10 @@ describe('rate limits (sliding window)', function () {
   this.timeout(30_000);
   let lookup: FakeLookup;
   let tickets: FakeTickets;
-  const started: LimitsGateway[] = [];
-  const prefixes: string[] = [];
-
-  const gateway = async (options: Partial<LimitsGatewayOptions> = {}) => {
-    const prefix = options.redisKeyPrefix ?? testRedisPrefix();
-    prefixes.push(prefix);
-    const instance = await startLimitsGateway({
-      services: { lookup: lookup.address, tickets: tickets.address },
-      redisKeyPrefix: prefix,
-      ...options,
-    });
-    started.push(instance);
-    return instance;
-  };
+  const { start: gateway } = limitsGatewaysPerTest(() => ({
+    lookup: lookup.address,
+    tickets: tickets.address,
+  }));
   const projects = (instance: LimitsGateway, key = FULL_KEY) =>
     request(`${instance.apiUrl}/v1/projects`, { headers: bearer(key) });
 
@@ -49,9 +33,7 @@ describe('rate limits (sliding window)', function () {
     lookup = await startFakeLookup();
     tickets = await startFakeTickets();
   });
-  afterEach(async () => {
-    await Promise.all(started.splice(0).map((instance) => instance.close()));
-    for (const prefix of prefixes.splice(0)) await deleteRedisKeys(prefix);
+  afterEach(() => {
     lookup.reset();
     tickets.reset();
   });

@@ -1,27 +1,17 @@
 /**
- * Gateways with limits wired, for the rate limit, idempotency and quota tests: the same app as
- * src/gateway.ts builds (createApp + createGatewayLimits) on loopback listeners (port 0), in front of
- * the given service addresses. Several instances may share one Redis (replicas) under a test-only key
- * prefix, which close() removes.
+ * Gateways with limits wired, for the rate limit, idempotency and quota tests: the test gateway
+ * (test-gateway.ts, the app src/gateway.ts builds) with createGatewayLimits, in front of the given
+ * service addresses. Several instances may share one Redis (replicas) under a test-only key prefix,
+ * which deleteRedisKeys removes (limitsGatewaysPerTest does after each test).
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { testLogger } from '@tix/kit/testing';
 import type { ServiceName } from '@tix/protos';
-import { createApp, type AppDeps } from '../../src/app.js';
-import { createApiKeyAuthenticator } from '../../src/auth/api-key-authenticator.js';
 import { defaultLimitsConfig, type LimitsConfig } from '../../src/limits/config.js';
 import { createGatewayLimits, type GatewayLimits } from '../../src/limits/index.js';
-import { createMailTransport } from '../../src/mail/mail-transport.js';
-import { createPasswordResetMailer } from '../../src/mail/password-reset-mail.js';
-import { createProjectResolver } from '../../src/projects/project-resolver.js';
-import { DEFAULT_ATTACHMENT_MAX_BYTES } from '../../src/routes/v1/attachments.schemas.js';
 import { closeRedis, connectRedis } from '../../src/redis/connect-redis.js';
-import { closeServiceClients, createServiceClients } from '../../src/services.js';
-import { createMemorySessionStore } from '../../src/sessions/session-store.js';
-import { TEST_MAIL_DIR } from './test-gateway.js';
+import { startTestGateway } from './test-gateway.js';
 
 export const TEST_REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
@@ -44,31 +34,13 @@ export interface LimitsGateway {
   close(): Promise<void>;
 }
 
-function listen(server: http.Server): Promise<string> {
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () =>
-      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
-    );
-  });
-}
-
 /** A fresh Redis key prefix for one test (or for replicas sharing it). */
 export function testRedisPrefix(): string {
   return `tix:test:${randomBytes(4).toString('hex')}:`;
 }
 
-/** Starts one gateway (API and app listeners) with limits. */
+/** Starts one gateway (API and app listeners, see test-gateway.ts) with limits. */
 export async function startLimitsGateway(options: LimitsGatewayOptions): Promise<LimitsGateway> {
-  const addresses: Record<ServiceName, string | null> = {
-    lookup: options.services.lookup ?? null,
-    tickets: options.services.tickets ?? null,
-    comments: options.services.comments ?? null,
-    attachments: options.services.attachments ?? null,
-    webhooks: options.services.webhooks ?? null,
-    activity: options.services.activity ?? null,
-    ai: options.services.ai ?? null,
-  };
-  const services = createServiceClients(addresses, 5_000);
   const redisKeyPrefix = options.redisKeyPrefix ?? testRedisPrefix();
   const redisUrl = options.redisUrl === undefined ? TEST_REDIS_URL : options.redisUrl;
   const redis = redisUrl
@@ -81,50 +53,48 @@ export async function startLimitsGateway(options: LimitsGatewayOptions): Promise
     claimTtlMs: 65_000,
     now: options.now,
   });
-  const deps: Omit<AppDeps, 'listenerRole'> = {
-    apiHosts: [],
-    appHosts: [],
-    cors: { mode: 'wildcard' },
-    bodyLimitBytes: 1024 * 1024,
-    attachments: { maxBytes: DEFAULT_ATTACHMENT_MAX_BYTES, transferDeadlineMs: 600_000 },
-    readinessTimeoutMs: 500,
-    logger: testLogger('gateway'),
-    services,
-    apiKeys: createApiKeyAuthenticator({ lookup: services.lookup, ttlMs: 60_000 }),
-    projects: createProjectResolver({ lookup: services.lookup, ttlMs: 30_000 }),
-    sessions: { store: createMemorySessionStore({ ttlSeconds: 3600 }), secureCookie: false },
-    isShuttingDown: () => false,
-    limits,
-    passwordResetMail: createPasswordResetMailer(
-      createMailTransport(
-        { smtpUrl: undefined, from: 'Tix <no-reply@localhost>', dir: TEST_MAIL_DIR },
-        testLogger('mail'),
-      ),
-      'http://localhost:8081',
-    ),
-  };
-  const servers = (['api', 'app'] as const).map((role) =>
-    http.createServer(createApp({ ...deps, listenerRole: role })),
-  );
-  const [apiUrl, appUrl] = await Promise.all(servers.map(listen));
+  const gateway = await startTestGateway({ services: options.services, limits });
   return {
-    apiUrl: apiUrl!,
-    appUrl: appUrl!,
+    apiUrl: gateway.apiUrl,
+    appUrl: gateway.appUrl,
     limits,
     redisKeyPrefix,
     async close() {
-      await Promise.all(
-        servers.map(
-          (server) =>
-            new Promise<void>((resolve) => {
-              server.close(() => resolve());
-              server.closeAllConnections();
-            }),
-        ),
-      );
+      await gateway.close();
       await limits.close();
       if (redis) await closeRedis(redis);
-      closeServiceClients(services);
+    },
+  };
+}
+
+/** The gateways of one suite's tests, each closed and its Redis keys deleted after the test. */
+export interface LimitsGatewaysPerTest {
+  /** Starts one in front of the suite's services (a fresh key prefix unless `options` names one). */
+  start: (options?: Partial<LimitsGatewayOptions>) => Promise<LimitsGateway>;
+  /** Closes one before its test ends (its process dies); its keys are still deleted after the test. */
+  crash: (instance: LimitsGateway) => Promise<void>;
+}
+
+/** Call inside a describe: registers the afterEach that closes what start() started. */
+export function limitsGatewaysPerTest(
+  services: () => Partial<Record<ServiceName, string>>,
+): LimitsGatewaysPerTest {
+  const running: LimitsGateway[] = [];
+  const prefixes: string[] = [];
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((instance) => instance.close()));
+    for (const prefix of prefixes.splice(0)) await deleteRedisKeys(prefix);
+  });
+  return {
+    start: async (options = {}) => {
+      const instance = await startLimitsGateway({ services: services(), ...options });
+      running.push(instance);
+      prefixes.push(instance.redisKeyPrefix);
+      return instance;
+    },
+    crash: async (instance) => {
+      running.splice(running.indexOf(instance), 1);
+      await instance.close();
     },
   };
 }

@@ -26,6 +26,7 @@ import {
   type ServiceClientsOptions,
 } from '../../src/services.js';
 import { createMemorySessionStore, type SessionStore } from '../../src/sessions/session-store.js';
+import type { GatewayLimits } from '../../src/limits/index.js';
 
 export interface TestGatewayOptions {
   /** host:port of each service; unlisted services are not deployed. */
@@ -47,6 +48,8 @@ export interface TestGatewayOptions {
   /** Where mail goes (default: .eml files in a folder under the OS temp dir). */
   mail?: MailConfig;
   appUrl?: string;
+  /** Rate limits, quotas and idempotency (default: none); see limits-gateway.ts. */
+  limits?: GatewayLimits;
 }
 
 export interface TestGateway {
@@ -109,6 +112,7 @@ export async function startTestGateway(options: TestGatewayOptions): Promise<Tes
       secureCookie: options.secureCookie ?? false,
     },
     isShuttingDown: () => shuttingDown.value,
+    ...(options.limits ? { limits: options.limits } : {}),
     passwordResetMail: createPasswordResetMailer(
       createMailTransport(
         options.mail ?? { smtpUrl: undefined, from: 'Tix <no-reply@localhost>', dir: TEST_MAIL_DIR },
