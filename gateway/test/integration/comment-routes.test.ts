@@ -9,13 +9,8 @@ import { startTestCommentServer, type TestCommentServer } from '@tix/comment-ser
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { startTestTicketServer, type TestTicketServer } from '@tix/ticket-service/testing';
 import { expectError } from '@tix/kit/testing';
-import {
-  bearer,
-  request,
-  startTestGateway,
-  type JsonResponse,
-  type TestGateway,
-} from '../support/test-gateway.js';
+import { apiCaller, bearer, request, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { apiKeyMaker, createAlphaAndBeta, createDefaultTypes } from '../support/lookup-seed.js';
 
 type Role = 'admin' | 'team_lead' | 'agent' | 'viewer';
 type Actor = 'author' | 'agent' | 'lead' | 'admin' | 'viewer';
@@ -36,18 +31,8 @@ describe('comment routes + real comment, ticket and lookup services (fresh datab
   before(async () => {
     lookup = await startTestLookupServer({ label: 'gateway_comments' });
     admin = createServiceClient('lookup', lookup.address, { deadlineMs: 10_000 });
-    await admin.CreateProject({ name: 'Alpha', slug: 'alpha', prefix: 'ALP', description: '' });
-    await admin.CreateProject({ name: 'Beta', slug: 'beta', prefix: 'BET', description: '' });
-    const type = (project_slug: string) =>
-      admin.CreateTicketType({
-        project_slug,
-        name: 'Task',
-        slug: 'task',
-        description: '',
-        is_default: true,
-        field_schema_json: '[]',
-      });
-    taskType = { alpha: (await type('alpha')).id, beta: (await type('beta')).id };
+    await createAlphaAndBeta(admin);
+    taskType = await createDefaultTypes(admin, ['alpha', 'beta']);
     const actor = async (name: Actor, role: Role) => {
       const user = await admin.CreateUser({ name, email: `${name}@example.com`, role });
       users[name] = user.id;
@@ -58,15 +43,7 @@ describe('comment routes + real comment, ticket and lookup services (fresh datab
     await actor('lead', 'team_lead');
     await actor('admin', 'admin');
     await actor('viewer', 'viewer');
-    const key = async (scopes: string[], project_slug?: string) =>
-      (
-        await admin.CreateApiKey({
-          user_email: 'author@example.com',
-          scopes,
-          name: `key ${scopes.join(' ')}`,
-          ...(project_slug ? { project_slug } : {}),
-        })
-      ).key;
+    const key = apiKeyMaker(admin, 'author@example.com', (scopes) => `key ${scopes.join(' ')}`);
     keys.readOnly = await key(['tickets:read', 'comments:read']);
     keys.noComments = await key(['tickets:read', 'tickets:write']);
     keys.scopedBeta = await key(ALL_SCOPES, 'beta');
@@ -89,15 +66,10 @@ describe('comment routes + real comment, ticket and lookup services (fresh datab
     await lookup?.stop();
   });
 
-  function call(method: string, path: string, body?: unknown, key = keys.author): Promise<JsonResponse> {
-    const headers: Record<string, string> = bearer(key);
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    return request(`${gateway.apiUrl}/v1${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  }
+  const call = apiCaller(
+    () => gateway,
+    () => keys.author,
+  );
 
   async function newTicket(project: 'alpha' | 'beta' = 'alpha'): Promise<number> {
     const response = await call('POST', `/tickets?project=${project}`, {

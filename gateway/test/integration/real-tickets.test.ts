@@ -8,25 +8,9 @@ import { createServiceClient, type ServiceClient } from '@tix/kit';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { startTestTicketServer } from '@tix/ticket-service/testing';
 import { expectError } from '@tix/kit/testing';
-import {
-  bearer,
-  request,
-  startTestGateway,
-  type JsonResponse,
-  type TestGateway,
-} from '../support/test-gateway.js';
-
-const FIELD_SCHEMA = [
-  {
-    name: 'severity',
-    label: 'Severity',
-    type: 'select',
-    required: true,
-    constraints: { allowed_values: ['low', 'high'] },
-    default_value: null,
-    order: 1,
-  },
-];
+import { apiCaller, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { FIELD_SCHEMA } from '../support/fake-lookup.js';
+import { apiKeyMaker, createAlphaAndBeta, createDefaultType } from '../support/lookup-seed.js';
 
 describe('ticket routes + real ticket and lookup services (fresh databases)', function () {
   this.timeout(60_000);
@@ -41,8 +25,7 @@ describe('ticket routes + real ticket and lookup services (fresh databases)', fu
   before(async () => {
     lookup = await startTestLookupServer({ label: 'gateway_tickets' });
     admin = createServiceClient('lookup', lookup.address, { deadlineMs: 10_000 });
-    const alpha = await admin.CreateProject({ name: 'Alpha', slug: 'alpha', prefix: 'ALP', description: '' });
-    const beta = await admin.CreateProject({ name: 'Beta', slug: 'beta', prefix: 'BET', description: '' });
+    const { alpha, beta } = await createAlphaAndBeta(admin);
     const bug = await admin.CreateTicketType({
       project_slug: 'alpha',
       name: 'Bug',
@@ -62,22 +45,14 @@ describe('ticket routes + real ticket and lookup services (fresh databases)', fu
     const ada = await admin.CreateUser({ name: 'Ada', email: 'ada@example.com', role: 'admin' });
     const al = await admin.CreateUser({ name: 'Al', email: 'al@example.com', role: 'agent' });
     Object.assign(ids, {
-      alpha: alpha.id,
-      beta: beta.id,
+      alpha,
+      beta,
       bug: bug.id,
       task: task.id,
       ada: ada.id,
       al: al.id,
     });
-    const key = async (scopes: string[], project_slug?: string) =>
-      (
-        await admin.CreateApiKey({
-          user_email: 'ada@example.com',
-          scopes,
-          name: `key ${scopes.join(' ')} ${project_slug ?? ''}`,
-          ...(project_slug ? { project_slug } : {}),
-        })
-      ).key;
+    const key = apiKeyMaker(admin, 'ada@example.com');
     keys.full = await key(['tickets:read', 'tickets:write', 'tickets:delete']);
     keys.noDelete = await key(['tickets:read', 'tickets:write']);
     keys.scopedBeta = await key(['tickets:read', 'tickets:write', 'tickets:delete'], 'beta');
@@ -93,15 +68,10 @@ describe('ticket routes + real ticket and lookup services (fresh databases)', fu
     await lookup?.stop();
   });
 
-  function call(method: string, path: string, body?: unknown, key = keys.full): Promise<JsonResponse> {
-    const headers: Record<string, string> = bearer(key);
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    return request(`${gateway.apiUrl}/v1${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  }
+  const call = apiCaller(
+    () => gateway,
+    () => keys.full,
+  );
 
   async function create(body: Record<string, unknown>, project = 'alpha'): Promise<Record<string, any>> {
     const response = await call('POST', `/tickets?project=${project}`, body);
@@ -221,17 +191,10 @@ describe('ticket routes + real ticket and lookup services (fresh databases)', fu
     const project = (
       await admin.CreateProject({ name: 'Gamma', slug: 'gamma', prefix: 'GAM', description: '' })
     ).slug;
-    const type = await admin.CreateTicketType({
-      project_slug: project,
-      name: 'Task',
-      slug: 'task',
-      description: '',
-      is_default: true,
-      field_schema_json: '[]',
-    });
-    const first = await create({ ticket_type_id: type.id, title: 'A' }, project);
-    const second = await create({ ticket_type_id: type.id, title: 'B' }, project);
-    const third = await create({ ticket_type_id: type.id, title: 'C' }, project);
+    const typeId = await createDefaultType(admin, project);
+    const first = await create({ ticket_type_id: typeId, title: 'A' }, project);
+    const second = await create({ ticket_type_id: typeId, title: 'B' }, project);
+    const third = await create({ ticket_type_id: typeId, title: 'C' }, project);
     const move = (id: number, body: unknown) =>
       call('PATCH', `/tickets/${id}/status?project=${project}`, body);
 
@@ -280,18 +243,11 @@ describe('ticket routes + real ticket and lookup services (fresh databases)', fu
     const project = (
       await admin.CreateProject({ name: 'Delta', slug: 'delta', prefix: 'DEL', description: '' })
     ).slug;
-    const type = await admin.CreateTicketType({
-      project_slug: project,
-      name: 'Task',
-      slug: 'task',
-      description: '',
-      is_default: true,
-      field_schema_json: '[]',
-    });
-    const low = await create({ ticket_type_id: type.id, title: 'Low printer', priority: 'low' }, project);
+    const typeId = await createDefaultType(admin, project);
+    const low = await create({ ticket_type_id: typeId, title: 'Low printer', priority: 'low' }, project);
     const critical = await create(
       {
-        ticket_type_id: type.id,
+        ticket_type_id: typeId,
         title: 'Critical',
         priority: 'critical',
         assigned_to: ids.al,
@@ -300,7 +256,7 @@ describe('ticket routes + real ticket and lookup services (fresh databases)', fu
       project,
     );
     const high = await create(
-      { ticket_type_id: type.id, title: 'High', priority: 'high', description: 'the PRINTER again' },
+      { ticket_type_id: typeId, title: 'High', priority: 'high', description: 'the PRINTER again' },
       project,
     );
     const list = async (query: string) => {

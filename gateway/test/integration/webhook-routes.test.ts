@@ -10,13 +10,8 @@ import { createServiceClient, type ServiceClient } from '@tix/kit';
 import { eventually, expectError } from '@tix/kit/testing';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { startTestWebhookServer, type TestWebhookServer } from '@tix/webhook-service/testing';
-import {
-  bearer,
-  request,
-  startTestGateway,
-  type JsonResponse,
-  type TestGateway,
-} from '../support/test-gateway.js';
+import { apiCaller, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { apiKeyMaker, createAlphaAndBeta } from '../support/lookup-seed.js';
 
 describe('webhook routes + real webhook and lookup services (fresh databases)', function () {
   this.timeout(60_000);
@@ -34,21 +29,15 @@ describe('webhook routes + real webhook and lookup services (fresh databases)', 
   before(async () => {
     lookup = await startTestLookupServer({ label: 'gateway_webhooks' });
     admin = createServiceClient('lookup', lookup.address, { deadlineMs: 10_000 });
-    ids.alpha = (
-      await admin.CreateProject({ name: 'Alpha', slug: 'alpha', prefix: 'ALP', description: '' })
-    ).id;
-    ids.beta = (await admin.CreateProject({ name: 'Beta', slug: 'beta', prefix: 'BET', description: '' })).id;
+    Object.assign(ids, await createAlphaAndBeta(admin));
     await admin.CreateUser({ name: 'Ada', email: 'ada@example.com', role: 'admin' });
     await admin.CreateUser({ name: 'Al', email: 'al@example.com', role: 'agent' });
-    const key = async (email: string, scopes: string[], project_slug?: string) =>
-      (
-        await admin.CreateApiKey({
-          user_email: email,
-          scopes,
-          name: `${email} ${scopes.join(' ')} ${project_slug ?? ''}`,
-          ...(project_slug ? { project_slug } : {}),
-        })
-      ).key;
+    const key = (email: string, scopes: string[], project_slug?: string) =>
+      apiKeyMaker(
+        admin,
+        email,
+        (named, slug) => `${email} ${named.join(' ')} ${slug ?? ''}`,
+      )(scopes, project_slug);
     keys.ada = await key('ada@example.com', ['tickets:read', 'tickets:write']);
     keys.al = await key('al@example.com', ['tickets:read', 'tickets:write']);
     keys.readOnly = await key('ada@example.com', ['tickets:read']);
@@ -72,15 +61,10 @@ describe('webhook routes + real webhook and lookup services (fresh databases)', 
     await lookup?.stop();
   });
 
-  function call(method: string, path: string, body?: unknown, key = keys.ada): Promise<JsonResponse> {
-    const headers: Record<string, string> = bearer(key);
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    return request(`${gateway.apiUrl}/v1${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  }
+  const call = apiCaller(
+    () => gateway,
+    () => keys.ada,
+  );
 
   async function create(body: Record<string, unknown>, key = keys.ada): Promise<Record<string, any>> {
     const response = await call('POST', '/webhooks', body, key);

@@ -76,15 +76,9 @@ function listen(server: http.Server): Promise<string> {
 
 /** Starts the test gateway; close() stops listeners and clients. */
 export async function startTestGateway(options: TestGatewayOptions): Promise<TestGateway> {
-  const addresses: Record<ServiceName, string | null> = {
-    lookup: options.services.lookup ?? null,
-    tickets: options.services.tickets ?? null,
-    comments: options.services.comments ?? null,
-    attachments: options.services.attachments ?? null,
-    webhooks: options.services.webhooks ?? null,
-    activity: options.services.activity ?? null,
-    ai: options.services.ai ?? null,
-  };
+  const addresses = Object.fromEntries(
+    SERVICE_NAMES.map((name) => [name, options.services[name] ?? null]),
+  ) as Record<ServiceName, string | null>;
   const services = createServiceClients(addresses, options.deadlineMs ?? 5_000, {
     ...(options.breaker === undefined ? {} : { breaker: options.breaker }),
   });
@@ -161,6 +155,29 @@ export async function request(url: string, init: RequestInit = {}): Promise<Json
     headers: response.headers,
     body: text === '' ? undefined : JSON.parse(text),
   };
+}
+
+/** A request whose body, when given, goes as JSON (with its Content-Type) beside `headers`. */
+export function sendJson(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<JsonResponse> {
+  return request(url, {
+    method,
+    headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/** A suite's `call(method, path, body?, key?)`: the API host under /v1, with `key` (default: `defaultKey()`). */
+export function apiCaller(
+  gateway: () => TestGateway,
+  defaultKey: () => string,
+): (method: string, path: string, body?: unknown, key?: string) => Promise<JsonResponse> {
+  return (method, path, body, key = defaultKey()) =>
+    sendJson(`${gateway().apiUrl}/v1${path}`, method, bearer(key), body);
 }
 
 /**
