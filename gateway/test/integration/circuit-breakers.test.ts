@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { serviceDefinition, type ticket } from '@tix/protos';
 import { AppError, startGrpcServer, type RunningGrpcServer } from '@tix/kit';
-import { eventually, freePort, testLogger } from '@tix/kit/testing';
+import { eventually, freePort, testLogger, expectError } from '@tix/kit/testing';
 import { FULL_KEY, startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
 import { ticketMessage } from '../support/fake-tickets.js';
 import {
@@ -166,11 +166,7 @@ describe('circuit breakers (gateway, real gRPC services)', () => {
         body: form,
       });
       expect(performance.now() - started).to.be.below(1_000);
-      expect(upload.status).to.equal(503);
-      expect(upload.body).to.deep.equal({
-        ok: false,
-        error: { code: 503, message: 'The attachments service is unavailable' },
-      });
+      expectError(upload, 503, 'The attachments service is unavailable');
       expect((await request(`${attachmentsGateway.apiUrl}/readyz`)).body.data.breakers.attachments).to.equal(
         'open',
       );

@@ -363,11 +363,7 @@ describe('comment routes + real comment, ticket and lookup services (fresh datab
       const response = await request(`${withoutComments.apiUrl}/v1/comments/1?project=alpha`, {
         headers: bearer(keys.author),
       });
-      expect(response.status).to.equal(503);
-      expect(response.body).to.deep.equal({
-        ok: false,
-        error: { code: 503, message: 'The comments service is not deployed' },
-      });
+      expectError(response, 503, 'The comments service is not deployed');
     } finally {
       await withoutComments.close();
     }

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { AppError, startGrpcServer, type CallContext, type RunningGrpcServer } from '@tix/kit';
 import { eventually, testLogger } from '@tix/kit/testing';
 import { serviceDefinition, type ServiceName } from '@tix/protos';
-import { startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
+import { startFakeLookup, USERS, type FakeLookup } from '../support/fake-lookup.js';
 import { ticketMessage } from '../support/fake-tickets.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
@@ -186,13 +186,6 @@ describe('the data export over real streams (GET /api/me/data-export)', function
       'attachments',
     ]);
     expect((document.data.tickets as { id: number }[]).map((t) => t.id)).to.deep.equal([1, 2]);
-    expect(document.data.user).to.deep.equal({
-      id: 10,
-      name: 'Alice Admin',
-      email: 'alice@example.com',
-      role: 'admin',
-      is_active: true,
-      is_system: false,
-    });
+    expect(document.data.user).to.deep.equal(USERS[0]);
   });
 });

@@ -181,15 +181,7 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
     const response = await request(`${gateway.apiUrl}/v1/ticket-types?project_id=1abc`, {
       headers: bearer(FULL_KEY),
     });
-    expect(response.status).to.equal(400);
-    expect(response.body).to.deep.equal({
-      ok: false,
-      error: {
-        code: 400,
-        message: 'Invalid project_id',
-        validation_errors: { project_id: ['must be an integer'] },
-      },
-    });
+    expectError(response, 400, 'Invalid project_id', { project_id: ['must be an integer'] });
   });
 
   it('500 Internal server error when a handler throws unexpectedly (no internals leak)', async () => {

@@ -1,3 +1,4 @@
+import { expectError } from '@tix/kit/testing';
 import { expect } from 'chai';
 import { FULL_KEY, startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
 import {
@@ -46,20 +47,12 @@ describe('host roles', () => {
 
     it('does not serve /v1 on the app port without a key (404)', async () => {
       const response = await request(`${gateway.appUrl}/v1/projects`);
-      expect(response.status).to.equal(404);
-      expect(response.body).to.deep.equal({
-        ok: false,
-        error: { code: 404, message: 'Route GET /v1/projects not found' },
-      });
+      expectError(response, 404, 'Route GET /v1/projects not found');
     });
 
     it('does not serve /api on the API port (404)', async () => {
       const response = await request(`${gateway.apiUrl}/api/csrf-token`);
-      expect(response.status).to.equal(404);
-      expect(response.body).to.deep.equal({
-        ok: false,
-        error: { code: 404, message: 'Route GET /api/csrf-token not found' },
-      });
+      expectError(response, 404, 'Route GET /api/csrf-token not found');
     });
 
     it('serves /healthz on both ports without auth', async () => {
@@ -110,8 +103,7 @@ describe('host roles', () => {
         host: 'evil.example',
         headers: bearer(FULL_KEY),
       });
-      expect(response.status).to.equal(404);
-      expect(response.body).to.deep.equal({ ok: false, error: { code: 404, message: 'Unknown host' } });
+      expectError(response, 404, 'Unknown host');
       expect(response.headers['x-correlation-id']).to.be.a('string');
     });
 

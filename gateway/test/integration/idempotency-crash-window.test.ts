@@ -4,6 +4,7 @@
  * reaches a gateway that knows nothing of the key. The claimed key travels down with CreateTicket
  * (gRPC metadata), and the real ticket service answers the retry with the first ticket.
  */
+import { expectError } from '@tix/kit/testing';
 import { expect } from 'chai';
 import pg from 'pg';
 import { createServiceClient, type ServiceClient } from '@tix/kit';
@@ -159,11 +160,7 @@ describe('idempotency crash window: gateway record lost, real ticket service', f
     const restarted = await gateway({ redisUrl: null });
     const changed = { ...body, title: 'Crash window (mismatch, changed)' };
     const conflict = await post(restarted, createPath, apiKey, changed, 'crash-mismatch');
-    expect(conflict.status).to.equal(409);
-    expect(conflict.body).to.deep.equal({
-      ok: false,
-      error: { code: 409, message: 'Idempotency-Key was already used with a different request' },
-    });
+    expectError(conflict, 409, 'Idempotency-Key was already used with a different request');
     expect(await ticketsTitled(changed.title)).to.deep.equal([]);
     // The 409 was not stored: the original payload still gets its ticket.
     const original = await post(restarted, createPath, apiKey, body, 'crash-mismatch');

@@ -1,33 +1,18 @@
+import { expectError } from '@tix/kit/testing';
 import { expect } from 'chai';
 import {
   FIELD_SCHEMA,
   FULL_KEY,
   NO_TICKETS_READ_KEY,
+  PROJECTS,
   SCOPED_KEY,
   startFakeLookup,
   type FakeLookup,
 } from '../support/fake-lookup.js';
 import { bearer, request, startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
-const ACME = {
-  id: 1,
-  name: 'Acme Support',
-  slug: 'acme',
-  description: 'Acme customers',
-  prefix: 'ACME',
-  statuses: [
-    { slug: 'open', label: 'Open', is_closed: false, position: 0 },
-    { slug: 'closed', label: 'Closed', is_closed: true, position: 1 },
-  ],
-};
-const GLOBEX = {
-  id: 2,
-  name: 'Globex',
-  slug: 'globex',
-  description: '',
-  prefix: 'GLX',
-  statuses: [{ slug: 'open', label: 'Open', is_closed: false, position: 0 }],
-};
+/** Acme and Globex as the fake lookup holds them: the gateway presents a project with the same fields. */
+const [ACME, GLOBEX] = PROJECTS;
 const ACME_TYPES = [
   {
     id: 1,
@@ -133,26 +118,17 @@ describe('lookup routes on /v1 (fake lookup over gRPC)', () => {
 
     it('a scoped key naming another project by id gets 404', async () => {
       const response = await get('/v1/ticket-types?project_id=1', SCOPED_KEY);
-      expect(response.status).to.equal(404);
-      expect(response.body).to.deep.equal({ ok: false, error: { code: 404, message: 'Project not found' } });
+      expectError(response, 404, 'Project not found');
     });
 
     it('an unscoped key without project context gets 400 Project ID is required.', async () => {
       const response = await get('/v1/ticket-types', FULL_KEY);
-      expect(response.status).to.equal(400);
-      expect(response.body).to.deep.equal({
-        ok: false,
-        error: { code: 400, message: 'Project ID is required.' },
-      });
+      expectError(response, 400, 'Project ID is required.');
     });
 
     it('a key without tickets:read gets 403 before any project lookup', async () => {
       const response = await get('/v1/ticket-types?project_id=1', NO_TICKETS_READ_KEY);
-      expect(response.status).to.equal(403);
-      expect(response.body).to.deep.equal({
-        ok: false,
-        error: { code: 403, message: 'Missing required scope: tickets:read' },
-      });
+      expectError(response, 403, 'Missing required scope: tickets:read');
       expect(lookup.calls.ResolveProject).to.equal(undefined);
     });
 

@@ -1,4 +1,5 @@
 /** 402 quotas through real HTTP (Redis counters; the month comes from an injected clock). */
+import { expectError } from '@tix/kit/testing';
 import { expect } from 'chai';
 import { AppError } from '@tix/kit';
 import { FULL_KEY, SCOPED_KEY, startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
@@ -44,14 +45,11 @@ describe('402 quotas', function () {
       404,
     );
     const refused = await users(instance, READ_WRITE_KEY);
-    expect(refused.status).to.equal(402);
-    expect(refused.body).to.deep.equal({
-      ok: false,
-      error: {
-        code: 402,
-        message: 'Monthly API call limit reached',
-        validation_errors: { quota: 'monthly', limit: 3, used: 3, reset_at: '2099-12-01T00:00:00Z' },
-      },
+    expectError(refused, 402, 'Monthly API call limit reached', {
+      quota: 'monthly',
+      limit: 3,
+      used: 3,
+      reset_at: '2099-12-01T00:00:00Z',
     });
     expect(refused.headers.get('x-ratelimit-limit')).to.equal('100');
     // Another owner is not affected; refusals did not count.

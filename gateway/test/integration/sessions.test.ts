@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { OPERATIONS } from '../../src/routes/index.js';
 import { createClient } from 'redis';
-import { testLogger } from '@tix/kit/testing';
-import { startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
+import { testLogger, expectError } from '@tix/kit/testing';
+import { startFakeLookup, USERS, type FakeLookup } from '../support/fake-lookup.js';
 import { request, startTestGateway, type TestGateway } from '../support/test-gateway.js';
 import { closeRedis, connectRedis, type RedisClient } from '../../src/redis/connect-redis.js';
 import { createRedisSessionStore } from '../../src/sessions/redis-session-store.js';
@@ -11,14 +11,8 @@ import { createMemorySessionStore, type SessionStore } from '../../src/sessions/
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const COOKIE = /^tix_session=([A-Za-z0-9_-]{43}); Path=\/; HttpOnly; SameSite=Lax$/;
-const ALICE = {
-  id: 10,
-  name: 'Alice Admin',
-  email: 'alice@example.com',
-  role: 'admin',
-  is_active: true,
-  is_system: false,
-};
+/** The fake lookup's user 10, as the gateway presents users. */
+const ALICE = USERS[0]!;
 
 /** A tiny cookie-jar browser for the app host. */
 class Browser {
@@ -145,11 +139,7 @@ for (const storeKind of stores) {
       const browser = new Browser(gateway.appUrl);
       const token = await browser.csrfToken();
       const response = await browser.post('/api/auth/logout', {}, token, { 'Sec-Fetch-Site': 'cross-site' });
-      expect(response.status).to.equal(403);
-      expect(response.body).to.deep.equal({
-        ok: false,
-        error: { code: 403, message: 'Cross-site requests are not allowed' },
-      });
+      expectError(response, 403, 'Cross-site requests are not allowed');
     });
 
     it('signs in, rotates the session id and token, answers /me, signs out', async () => {
@@ -247,21 +237,12 @@ for (const storeKind of stores) {
         { email: 'alice@example.com', password: 'nope' },
         token,
       );
-      expect(wrong.status).to.equal(401);
-      expect(wrong.body).to.deep.equal({
-        ok: false,
-        error: { code: 401, message: 'Invalid email or password' },
-      });
+      expectError(wrong, 401, 'Invalid email or password');
 
       const missing = await browser.post('/api/auth/login', { email: '  ' }, token);
-      expect(missing.status).to.equal(422);
-      expect(missing.body).to.deep.equal({
-        ok: false,
-        error: {
-          code: 422,
-          message: 'Validation failed',
-          validation_errors: { email: ['Email is required'], password: ['Password is required'] },
-        },
+      expectError(missing, 422, 'Validation failed', {
+        email: ['Email is required'],
+        password: ['Password is required'],
       });
     });
 

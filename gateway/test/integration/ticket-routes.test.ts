@@ -93,15 +93,7 @@ describe('ticket routes: list, create, get, update, delete (fakes over gRPC)', (
         throw AppError.badRequest('Invalid q', { q: ['q must not contain NUL characters'] });
       });
       const response = await call('GET', '/tickets?project_id=1&q=x');
-      expect(response.status).to.equal(400);
-      expect(response.body).to.deep.equal({
-        ok: false,
-        error: {
-          code: 400,
-          message: 'Invalid q',
-          validation_errors: { q: ['q must not contain NUL characters'] },
-        },
-      });
+      expectError(response, 400, 'Invalid q', { q: ['q must not contain NUL characters'] });
     });
 
     it('answers 400 with validation_errors per parameter, without calling the service', async () => {
