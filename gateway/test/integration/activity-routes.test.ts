@@ -16,11 +16,13 @@ import { decodeCursor, encodeCursor } from '../../src/resources/activity-cursor.
 import {
   bearer,
   request,
+  sendJson,
   signedInBrowser,
   startTestGateway,
   type JsonResponse,
   type TestGateway,
 } from '../support/test-gateway.js';
+import { createAlphaAndBeta, createDefaultTypes } from '../support/lookup-seed.js';
 
 const PASSWORD = 'activity routes password';
 
@@ -76,23 +78,8 @@ describe('activity routes + real lookup, ticket and activity services (fresh dat
   before(async () => {
     lookup = await startTestLookupServer({ label: 'gateway_activity' });
     admin = createServiceClient('lookup', lookup.address, { deadlineMs: 10_000 });
-    ids.alpha = (
-      await admin.CreateProject({ name: 'Alpha', slug: 'alpha', prefix: 'ALP', description: '' })
-    ).id;
-    ids.beta = (await admin.CreateProject({ name: 'Beta', slug: 'beta', prefix: 'BET', description: '' })).id;
-    const types: Record<string, number> = {};
-    for (const project_slug of ['alpha', 'beta']) {
-      types[project_slug] = (
-        await admin.CreateTicketType({
-          project_slug,
-          name: 'Task',
-          slug: 'task',
-          description: '',
-          is_default: true,
-          field_schema_json: '[]',
-        })
-      ).id;
-    }
+    Object.assign(ids, await createAlphaAndBeta(admin));
+    const types: Record<string, number> = await createDefaultTypes(admin, ['alpha', 'beta']);
     ids.ada = (await admin.CreateUser({ name: 'Ada', email: 'ada@example.com', role: 'admin' })).id;
     await admin.CreateUser({ name: 'Vic', email: 'vic@example.com', role: 'viewer', password: PASSWORD });
     const full = await admin.CreateApiKey({
@@ -118,11 +105,15 @@ describe('activity routes + real lookup, ticket and activity services (fresh dat
     viewer = await signedInBrowser(gateway.appUrl, 'vic@example.com', PASSWORD);
 
     const create = async (project: string, title: string) => {
-      const created = await request(`${gateway.apiUrl}/v1/tickets?project=${project}`, {
-        method: 'POST',
-        headers: { ...bearer(keys.full), 'Content-Type': 'application/json' },
-        body: JSON.stringify({ title, ticket_type_id: types[project] }),
-      });
+      const created = await sendJson(
+        `${gateway.apiUrl}/v1/tickets?project=${project}`,
+        'POST',
+        bearer(keys.full),
+        {
+          title,
+          ticket_type_id: types[project],
+        },
+      );
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
       return created.body.data.ticket as Record<string, any>;
     };

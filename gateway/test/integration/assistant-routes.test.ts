@@ -15,11 +15,13 @@ import { deleteRedisKeys, startLimitsGateway, type LimitsGateway } from '../supp
 import {
   bearer,
   request,
+  sendJson,
   signedInBrowser,
   startTestGateway,
   type JsonResponse,
   type TestGateway,
 } from '../support/test-gateway.js';
+import { createAlphaAndBeta, createDefaultTypes } from '../support/lookup-seed.js';
 
 const PASSWORD = 'assistant routes password';
 /** Resolved tickets live only in the corpus, under ids the ticket service will not reach here. */
@@ -113,11 +115,16 @@ describe('assistant routes + real lookup, ticket and ai services (fresh database
 
   /** An open ticket created through the gateway, and its creation applied to the corpus. */
   async function open(project: 'alpha' | 'beta', title: string, description: string) {
-    const created = await request(`${gateway.apiUrl}/v1/tickets?project=${project}`, {
-      method: 'POST',
-      headers: { ...bearer(adminKey), 'Content-Type': 'application/json' },
-      body: JSON.stringify({ title, description, ticket_type_id: types[project] }),
-    });
+    const created = await sendJson(
+      `${gateway.apiUrl}/v1/tickets?project=${project}`,
+      'POST',
+      bearer(adminKey),
+      {
+        title,
+        description,
+        ticket_type_id: types[project],
+      },
+    );
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
     const ticket = created.body.data.ticket as { id: number; project_id: number; ticket_number: string };
     await assistant.apply(event('ticket.created', created.body.data.ticket));
@@ -129,11 +136,7 @@ describe('assistant routes + real lookup, ticket and ai services (fresh database
     headers: Record<string, string>,
     init: { method?: string; body?: unknown; baseUrl?: string } = {},
   ): Promise<JsonResponse> =>
-    request(`${init.baseUrl ?? gateway.appUrl}/api${path}`, {
-      method: init.method ?? 'GET',
-      headers: init.body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    });
+    sendJson(`${init.baseUrl ?? gateway.appUrl}/api${path}`, init.method ?? 'GET', headers, init.body);
   const suggest = (body: unknown, headers = agent, project = 'alpha') =>
     app(`/ai/suggest-reply?project=${project}`, headers, { method: 'POST', body });
 
@@ -146,22 +149,11 @@ describe('assistant routes + real lookup, ticket and ai services (fresh database
     const admin: ServiceClient<'lookup'> = createServiceClient('lookup', lookup.address, {
       deadlineMs: 10_000,
     });
-    ids.alpha = (
-      await admin.CreateProject({ name: 'Alpha', slug: 'alpha', prefix: 'ALP', description: '' })
-    ).id;
-    ids.beta = (await admin.CreateProject({ name: 'Beta', slug: 'beta', prefix: 'BET', description: '' })).id;
-    for (const project_slug of ['alpha', 'beta']) {
-      types[project_slug] = (
-        await admin.CreateTicketType({
-          project_slug,
-          name: 'Question',
-          slug: 'question',
-          description: '',
-          is_default: true,
-          field_schema_json: '[]',
-        })
-      ).id;
-    }
+    Object.assign(ids, await createAlphaAndBeta(admin));
+    Object.assign(
+      types,
+      await createDefaultTypes(admin, ['alpha', 'beta'], { name: 'Question', slug: 'question' }),
+    );
     await admin.CreateUser({ name: 'Ada', email: 'ada@example.com', role: 'admin' });
     ids.agent = (
       await admin.CreateUser({ name: 'Aga', email: 'aga@example.com', role: 'agent', password: PASSWORD })

@@ -10,12 +10,13 @@ import { expectError } from '@tix/kit/testing';
 import { startTestAiServer, type TestAiServer } from '@tix/ai-service/testing';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import {
-  request,
+  sendJson,
   signedInBrowser,
   startTestGateway,
   type JsonResponse,
   type TestGateway,
 } from '../support/test-gateway.js';
+import { createAlphaAndBeta } from '../support/lookup-seed.js';
 
 const PASSWORD = 'autonomy routes password';
 
@@ -33,12 +34,7 @@ describe('autonomy routes + real lookup and ai services (fresh databases)', func
     path: string,
     headers: Record<string, string>,
     init: { method?: string; body?: unknown } = {},
-  ) =>
-    request(`${gateway.appUrl}/api${path}`, {
-      method: init.method ?? 'GET',
-      headers: init.body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    });
+  ) => sendJson(`${gateway.appUrl}/api${path}`, init.method ?? 'GET', headers, init.body);
   const put = (body: unknown, headers = admin) =>
     app('/ai/autonomy/guardrails?project=alpha', headers, { method: 'PUT', body });
   const post = (path: string, body: unknown, headers = admin) => app(path, headers, { method: 'POST', body });
@@ -52,8 +48,7 @@ describe('autonomy routes + real lookup and ai services (fresh databases)', func
     const directory: ServiceClient<'lookup'> = createServiceClient('lookup', lookup.address, {
       deadlineMs: 10_000,
     });
-    await directory.CreateProject({ name: 'Alpha', slug: 'alpha', prefix: 'ALP', description: '' });
-    await directory.CreateProject({ name: 'Beta', slug: 'beta', prefix: 'BET', description: '' });
+    await createAlphaAndBeta(directory);
     adminId = (
       await directory.CreateUser({ name: 'Ada', email: 'ada@example.com', role: 'admin', password: PASSWORD })
     ).id;

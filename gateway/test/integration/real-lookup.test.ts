@@ -8,18 +8,8 @@ import { createTestVhost, eventually, testLogger, type TestVhost } from '@tix/ki
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { startRevocationListener, type RevocationListener } from '../../src/auth/revocation-listener.js';
 import { bearer, request, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { FIELD_SCHEMA } from '../support/fake-lookup.js';
 
-const FIELD_SCHEMA = [
-  {
-    name: 'severity',
-    label: 'Severity',
-    type: 'select',
-    required: true,
-    constraints: { allowed_values: ['low', 'high'] },
-    default_value: null,
-    order: 1,
-  },
-];
 const DEFAULT_STATUSES = [
   { slug: 'open', label: 'Open', is_closed: false, position: 0 },
   { slug: 'work_in_progress', label: 'Work in progress', is_closed: false, position: 1 },

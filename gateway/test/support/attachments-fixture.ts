@@ -16,6 +16,7 @@ import {
   type TestS3Server,
 } from '@tix/attachment-service/testing';
 import { bearer, request, startTestGateway, type JsonResponse, type TestGateway } from './test-gateway.js';
+import { apiKeyMaker, createAlphaAndBeta, createDefaultTypes } from './lookup-seed.js';
 
 /** The maximum file size on both sides. */
 export const MAX = 1024 * 1024;
@@ -107,28 +108,10 @@ export interface AttachmentRoutesFixture {
 export async function startAttachmentRoutesFixture(label: string): Promise<AttachmentRoutesFixture> {
   const lookup = await startTestLookupServer({ label: `${label}_lookup` });
   const admin = createServiceClient('lookup', lookup.address, { deadlineMs: 10_000 });
-  const alpha = await admin.CreateProject({ name: 'Alpha', slug: 'alpha', prefix: 'ALP', description: '' });
-  const beta = await admin.CreateProject({ name: 'Beta', slug: 'beta', prefix: 'BET', description: '' });
-  const type = (project_slug: string) =>
-    admin.CreateTicketType({
-      project_slug,
-      name: 'Task',
-      slug: 'task',
-      description: '',
-      is_default: true,
-      field_schema_json: '[]',
-    });
-  const types = { alpha: (await type('alpha')).id, beta: (await type('beta')).id };
+  const projects = await createAlphaAndBeta(admin);
+  const types = await createDefaultTypes(admin, ['alpha', 'beta']);
   const ada = await admin.CreateUser({ name: 'Ada', email: 'ada@example.com', role: 'agent' });
-  const key = async (scopes: string[], project_slug?: string) =>
-    (
-      await admin.CreateApiKey({
-        user_email: 'ada@example.com',
-        scopes,
-        name: `key ${scopes.join(' ')} ${project_slug ?? ''}`,
-        ...(project_slug ? { project_slug } : {}),
-      })
-    ).key;
+  const key = apiKeyMaker(admin, 'ada@example.com');
   const keys = {
     full: await key(['tickets:read', 'tickets:write']),
     readOnly: await key(['tickets:read']),
@@ -156,12 +139,12 @@ export async function startAttachmentRoutesFixture(label: string): Promise<Attac
     lenientGateway,
     s3,
     database,
-    ids: { alpha: alpha.id, beta: beta.id, ada: ada.id },
+    ids: { ...projects, ada: ada.id },
     keys,
     async createTicket(project = 'alpha') {
       const created = await ticketClient.CreateTicket(
         {
-          project_id: project === 'alpha' ? alpha.id : beta.id,
+          project_id: projects[project],
           ticket_type_id: types[project],
           title: 'With files',
           custom_fields_json: '',
