@@ -23,7 +23,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createLogger, databaseName, type LogLevel, type ServiceClient } from '@tix/kit';
+import { createLogger, databaseName, type ServiceClient } from '@tix/kit';
 import { eventually } from '@tix/kit/testing';
 import { seedActivity, type SeedActor } from './activity-seed.js';
 import { measureLag, runScenarios, type Scenario } from './activity-measure.js';
@@ -31,14 +31,14 @@ import { cpuSnapshot } from './cpu-usage.js';
 import { startFleetEnvironment, Teardown, type BenchEnvironment } from './environment.js';
 import type { Summary } from './measure.js';
 import { describeMachine } from './report.js';
-import { asksFor, readBenchCommandLine } from './command-line.js';
+import { readBenchCommandLine, type BenchRunOptions } from './command-line.js';
 
 export const ACTIVITY_TARGETS = { pollPerProjects: 1, filteredReadP99Ms: 50, lagP99Ms: 100 } as const;
 
 /** Throughput ratios this close under the target are equal: rounds on this machine spread by about as much. */
 const RATIO_NOISE = 0.05;
 
-interface ActivityBenchOptions {
+interface ActivityBenchOptions extends BenchRunOptions {
   entries: number;
   tickets: number;
   rounds: number;
@@ -47,13 +47,6 @@ interface ActivityBenchOptions {
   readConnections: number;
   rate: number;
   warmup: number;
-  logLevel: LogLevel;
-  out: string;
-}
-
-/** True when the command line asks for this bench (`--only activity`). */
-export function isActivityBench(argv: string[]): boolean {
-  return asksFor(argv, 'activity');
 }
 
 /** Reads this bench's command line; throws a usage message naming the bad option. */

@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
 import pg from 'pg';
-import { createLogger, databaseName, type LogLevel } from '@tix/kit';
+import { createLogger, databaseName } from '@tix/kit';
 import { eventually } from '@tix/kit/testing';
 import type { Scenario } from './activity-measure.js';
 import { createDesk, VOCABULARY } from './assist-desk.js';
@@ -31,7 +31,7 @@ import { seedAssistCorpus } from './assist-seed.js';
 import { cpuSnapshot, waitUntilQuiet } from './cpu-usage.js';
 import { startFleetEnvironment, Teardown } from './environment.js';
 import { describeMachine } from './report.js';
-import { asksFor, readBenchCommandLine } from './command-line.js';
+import { readBenchCommandLine, type BenchRunOptions } from './command-line.js';
 
 export const ASSIST_TARGETS = { suggestP95Ms: 250, searchP95Ms: 100, lagP99Ms: 1_000 } as const;
 
@@ -43,7 +43,7 @@ const LIVE_SEED = 77;
 /** Open tickets whose suggestion is asked once before the load, to report how many get one. */
 const SUGGESTION_SAMPLE = 40;
 
-interface AssistBenchOptions {
+interface AssistBenchOptions extends BenchRunOptions {
   documents: number;
   open: number;
   rounds: number;
@@ -51,13 +51,6 @@ interface AssistBenchOptions {
   connections: number;
   rate: number;
   warmup: number;
-  logLevel: LogLevel;
-  out: string;
-}
-
-/** True when the command line asks for this bench (`--only assist`). */
-export function isAssistBench(argv: string[]): boolean {
-  return asksFor(argv, 'assist');
 }
 
 /** Reads this bench's command line; throws a usage message naming the bad option. */

@@ -14,28 +14,20 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { LogLevel } from '@tix/kit';
 import { sampleRss, type RssSampler } from './attachments-rss.js';
 import { downloadOnce, idleOf, startWorld, uploadOnce } from './attachments-world.js';
 import { Teardown } from './environment.js';
-import { asksFor, readBenchCommandLine } from './command-line.js';
+import { readBenchCommandLine, type BenchRunOptions } from './command-line.js';
 
 const MB = 1024 * 1024;
 /** 64 KiB uploads and downloads before the idle RSS is taken. */
 const SMALL_WARMUP_ROUND_TRIPS = 50;
 
-interface UploadsBenchOptions {
+interface UploadsBenchOptions extends BenchRunOptions {
   files: number;
   sizeMb: number;
   budgetMb: number;
   warmup: number;
-  logLevel: LogLevel;
-  out: string;
-}
-
-/** True when the command line asks for this bench (`--only uploads`). */
-export function isUploadsBench(argv: string[]): boolean {
-  return asksFor(argv, 'uploads');
 }
 
 /** Reads this bench's command line; throws a usage message naming the bad option. */

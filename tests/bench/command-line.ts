@@ -42,6 +42,9 @@ export interface BenchCommandLine<Integer extends string, Text extends string, F
   out: string;
 }
 
+/** What every bench's options carry from its command line: the fleet's log level and the result file. */
+export type BenchRunOptions = Pick<BenchCommandLine<never, never, never>, 'logLevel' | 'out'>;
+
 /** Reads a bench's command line (strict: an unknown option throws a usage message naming it). */
 export function readBenchCommandLine<
   Integer extends string,

@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
-import { createLogger, createServiceClient, dropDatabase, type LogLevel } from '@tix/kit';
+import { createLogger, createServiceClient, dropDatabase } from '@tix/kit';
 import { createTestVhost, eventually, freePort } from '@tix/kit/testing';
 import { REPO_ROOT } from '@tix/local/fleet-layout';
 import { extraNodeFlags, startFleet } from '@tix/local/launcher';
@@ -45,7 +45,7 @@ import {
   seedListTickets,
 } from './gateway-compression.js';
 import { median } from './measure.js';
-import { asksFor, positiveInt, readBenchCommandLine } from './command-line.js';
+import { positiveInt, readBenchCommandLine, type BenchRunOptions } from './command-line.js';
 
 export const GATEWAY_COST_TARGET = 0.15;
 const OPERATIONS = ['projects', 'create'] as const;
@@ -66,7 +66,7 @@ export const UNTHROTTLED_LIMITS_ENV = {
     .join(','),
 } as const;
 
-interface GatewayBenchOptions {
+interface GatewayBenchOptions extends BenchRunOptions {
   rounds: number;
   duration: number;
   connections: number;
@@ -74,13 +74,6 @@ interface GatewayBenchOptions {
   scenarios: Scenario[];
   /** The compression scenario's page sizes (tickets per list). */
   pageSizes: number[];
-  logLevel: LogLevel;
-  out: string;
-}
-
-/** True when the command line asks for this bench (`--only gateway`). */
-export function isGatewayBench(argv: string[]): boolean {
-  return asksFor(argv, 'gateway');
 }
 
 /** Reads this bench's command line; throws a usage message naming the bad option. */

@@ -17,8 +17,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { createLogger, type LogLevel } from '@tix/kit';
-import { asksFor, readBenchCommandLine } from './command-line.js';
+import { createLogger } from '@tix/kit';
+import { readBenchCommandLine, type BenchRunOptions } from './command-line.js';
 import { startFleetEnvironment, Teardown } from './environment.js';
 import { median } from './measure.js';
 import { describeMachine } from './report.js';
@@ -27,7 +27,7 @@ import { seedPlanOf, seedTickets } from './seed.js';
 const MODES = ['offset', 'cursor', 'first'] as const;
 type Mode = (typeof MODES)[number];
 
-interface ListPagesOptions {
+interface ListPagesOptions extends BenchRunOptions {
   tickets: number;
   page: number;
   perPage: number;
@@ -35,13 +35,6 @@ interface ListPagesOptions {
   duration: number;
   connections: number;
   warmup: number;
-  logLevel: LogLevel;
-  out: string;
-}
-
-/** True when the command line asks for this bench (`--only list-pages`). */
-export function isListPagesBench(argv: string[]): boolean {
-  return asksFor(argv, 'list-pages');
 }
 
 /** Reads this bench's command line; throws a usage message naming the bad option. */

@@ -24,7 +24,7 @@
  */
 import pg from 'pg';
 import { createLogger, databaseName, type LogLevel } from '@tix/kit';
-import { isUploadsBench, runUploadsBench } from './attachments-memory.js';
+import { runUploadsBench } from './attachments-memory.js';
 import { startBaselineProcess } from './baseline-process.js';
 import { cpuSnapshot, waitUntilQuiet } from './cpu-usage.js';
 import {
@@ -62,12 +62,12 @@ import {
   seedProjects,
 } from './seed.js';
 import { checkShapes } from './shape-check.js';
-import { isGatewayBench, runGatewayBench, UNTHROTTLED_LIMITS_ENV } from './gateway-bench.js';
-import { isWebhookBench, runWebhookBench } from './webhooks-bench.js';
-import { isActivityBench, runActivityBench } from './activity-bench.js';
-import { isAssistBench, runAssistBench } from './assist-bench.js';
-import { cursorOfPage, isListPagesBench, runListPagesBench } from './list-pages-bench.js';
-import { readBenchCommandLine } from './command-line.js';
+import { runGatewayBench, UNTHROTTLED_LIMITS_ENV } from './gateway-bench.js';
+import { runWebhookBench } from './webhooks-bench.js';
+import { runActivityBench } from './activity-bench.js';
+import { runAssistBench } from './assist-bench.js';
+import { cursorOfPage, runListPagesBench } from './list-pages-bench.js';
+import { asksFor, readBenchCommandLine } from './command-line.js';
 
 interface BenchOptions {
   rounds: number;
@@ -159,22 +159,28 @@ async function drainOutbox(pool: pg.Pool): Promise<void> {
   log('warning: the outbox still had unpublished events after 60 s');
 }
 
+/** The benches that are a run of their own, by their `--only` name. */
+const OWN_RUNS: Record<string, (argv: string[]) => Promise<void>> = {
+  // Rate limiting + idempotency on vs off (gateway-bench.ts).
+  gateway: runGatewayBench,
+  // The attachment memory bench (attachments-memory.ts).
+  uploads: runUploadsBench,
+  // The webhook latency and throughput bench (webhooks-bench.ts).
+  webhooks: runWebhookBench,
+  // The activity feed's reads, polling and lag (activity-bench.ts).
+  activity: runActivityBench,
+  // Suggested replies, search and the corpus lag at 100,000 documents (assist-bench.ts).
+  assist: runAssistBench,
+  // A deep page of the ticket list, offset against cursor (list-pages-bench.ts).
+  'list-pages': runListPagesBench,
+};
+
 async function main(): Promise<void> {
   // Every bench drives one key far past the spec's 100 requests/min: the fleets they start inherit
   // limits that never refuse (the gateway bench measures what counting costs).
   Object.assign(process.env, UNTHROTTLED_LIMITS_ENV);
-  // `--only gateway`: rate limiting + idempotency on vs off, a run of its own (gateway-bench.ts).
-  if (isGatewayBench(process.argv.slice(2))) return runGatewayBench(process.argv.slice(2));
-  // `--only uploads`: the attachment memory bench, a run of its own (attachments-memory.ts).
-  if (isUploadsBench(process.argv.slice(2))) return runUploadsBench(process.argv.slice(2));
-  // `--only webhooks`: the webhook latency and throughput bench, a run of its own (webhooks-bench.ts).
-  if (isWebhookBench(process.argv.slice(2))) return runWebhookBench(process.argv.slice(2));
-  // `--only activity`: the activity feed's reads, polling and lag, a run of its own (activity-bench.ts).
-  if (isActivityBench(process.argv.slice(2))) return runActivityBench(process.argv.slice(2));
-  // `--only assist`: suggested replies, search and the corpus lag at 100,000 documents (assist-bench.ts).
-  if (isAssistBench(process.argv.slice(2))) return runAssistBench(process.argv.slice(2));
-  // `--only list-pages`: a deep page of the ticket list, offset against cursor (list-pages-bench.ts).
-  if (isListPagesBench(process.argv.slice(2))) return runListPagesBench(process.argv.slice(2));
+  const own = Object.entries(OWN_RUNS).find(([name]) => asksFor(process.argv.slice(2), name));
+  if (own) return own[1](process.argv.slice(2));
   const options = parseOptions(process.argv.slice(2));
   const teardown = new Teardown();
   let stopRun: (() => void) | undefined;

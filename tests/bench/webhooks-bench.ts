@@ -24,7 +24,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createLogger, type LogLevel } from '@tix/kit';
+import { createLogger } from '@tix/kit';
 import { startFleetEnvironment, Teardown, type BenchEnvironment } from './environment.js';
 import {
   BULK_SIZE,
@@ -34,24 +34,17 @@ import {
   type WebhookApi,
 } from './webhooks-measure.js';
 import { startBenchReceiver, type BenchReceiver } from './webhooks-receiver.js';
-import { asksFor, readBenchCommandLine } from './command-line.js';
+import { readBenchCommandLine, type BenchRunOptions } from './command-line.js';
 
 export const WEBHOOK_TARGETS = { p50Ms: 25, p99Ms: 100, deliveriesPerSecond: 1_000 } as const;
 
-interface WebhookBenchOptions {
+interface WebhookBenchOptions extends BenchRunOptions {
   latencySamples: number;
   warmup: number;
   duration: number;
   rate: number;
   burst: number;
   subscriptions: number;
-  logLevel: LogLevel;
-  out: string;
-}
-
-/** True when the command line asks for this bench (`--only webhooks`). */
-export function isWebhookBench(argv: string[]): boolean {
-  return asksFor(argv, 'webhooks');
 }
 
 /** Reads this bench's command line; throws a usage message naming the bad option. */
