@@ -23,12 +23,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createLogger, databaseName, type ServiceClient } from '@tix/kit';
+import { databaseName, type ServiceClient } from '@tix/kit';
 import { eventually } from '@tix/kit/testing';
 import { seedActivity, type SeedActor } from './activity-seed.js';
 import { measureLag, runScenarios, type Scenario } from './activity-measure.js';
 import { cpuSnapshot } from './cpu-usage.js';
-import { startFleetEnvironment, Teardown, type BenchEnvironment } from './environment.js';
+import { startBenchFleet, teardownOnSignal, type BenchEnvironment } from './environment.js';
 import type { Summary } from './measure.js';
 import { describeMachine } from './report.js';
 import { readBenchCommandLine, type BenchRunOptions } from './command-line.js';
@@ -225,19 +225,10 @@ export async function runActivityBench(argv: string[]): Promise<void> {
   const options = parseActivityOptions(argv);
   const startedAt = new Date();
   const loadAverage = os.loadavg().map((value) => Math.round(value * 100) / 100);
-  const teardown = new Teardown();
-  const onSignal = (signal: NodeJS.Signals) => {
-    log(`${signal}: cleaning up`);
-    void teardown.run().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const teardown = teardownOnSignal(log);
   try {
     log(`starting the fleet (load average ${loadAverage.join(', ')})`);
-    const environment = await startFleetEnvironment(teardown, {
-      logLevel: options.logLevel,
-      logger: createLogger({ service: 'bench', level: options.logLevel }),
-    });
+    const environment = await startBenchFleet(teardown, options.logLevel);
     const { appUrl, fleetUrl: apiUrl, lookup } = environment;
     const activityUrl = environment.databaseUrls.find((url) => url.endsWith('tix_activity'));
     if (!appUrl || !apiUrl || !lookup || !activityUrl) throw new Error('the fleet has no activity service');

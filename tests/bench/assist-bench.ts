@@ -22,14 +22,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
 import pg from 'pg';
-import { createLogger, databaseName } from '@tix/kit';
+import { databaseName } from '@tix/kit';
 import { eventually } from '@tix/kit/testing';
 import type { Scenario } from './activity-measure.js';
 import { createDesk, VOCABULARY } from './assist-desk.js';
 import { measureCorpusLag, measureLatency, type LatencySummary } from './assist-measure.js';
 import { seedAssistCorpus } from './assist-seed.js';
 import { cpuSnapshot, waitUntilQuiet } from './cpu-usage.js';
-import { startFleetEnvironment, Teardown } from './environment.js';
+import { startBenchFleet, teardownOnSignal } from './environment.js';
 import { describeMachine } from './report.js';
 import { readBenchCommandLine, type BenchRunOptions } from './command-line.js';
 
@@ -129,19 +129,10 @@ export async function runAssistBench(argv: string[]): Promise<void> {
   const options = parseAssistOptions(argv);
   const startedAt = new Date();
   const loadAverage = os.loadavg().map((value) => Math.round(value * 100) / 100);
-  const teardown = new Teardown();
-  const onSignal = (signal: NodeJS.Signals) => {
-    log(`${signal}: cleaning up`);
-    void teardown.run().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const teardown = teardownOnSignal(log);
   try {
     log(`starting the fleet (load average ${loadAverage.join(', ')})`);
-    const environment = await startFleetEnvironment(teardown, {
-      logLevel: options.logLevel,
-      logger: createLogger({ service: 'bench', level: options.logLevel }),
-    });
+    const environment = await startBenchFleet(teardown, options.logLevel);
     const { appUrl, fleetUrl: apiUrl, lookup, project } = environment;
     const aiUrl = environment.databaseUrls.find((url) => url.endsWith('tix_ai'));
     if (!appUrl || !apiUrl || !lookup || !aiUrl) throw new Error('the fleet has no ai service');

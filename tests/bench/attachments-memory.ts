@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sampleRss, type RssSampler } from './attachments-rss.js';
 import { downloadOnce, idleOf, startWorld, uploadOnce } from './attachments-world.js';
-import { Teardown } from './environment.js';
+import { teardownOnSignal } from './environment.js';
 import { readBenchCommandLine, type BenchRunOptions } from './command-line.js';
 
 const MB = 1024 * 1024;
@@ -77,10 +77,7 @@ async function measurePhase(
 /** The bench (see the file header). */
 export async function runUploadsBench(argv: string[]): Promise<void> {
   const options = parseUploadsOptions(argv);
-  const teardown = new Teardown();
-  const onSignal = () => void teardown.run().finally(() => process.exit(130));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const teardown = teardownOnSignal();
   try {
     log('starting the fleet');
     const world = await startWorld(teardown, options.logLevel);

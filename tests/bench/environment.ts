@@ -9,7 +9,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createServiceClient, dropDatabase, type Logger, type ServiceClient } from '@tix/kit';
+import {
+  createLogger,
+  createServiceClient,
+  dropDatabase,
+  type Logger,
+  type LogLevel,
+  type ServiceClient,
+} from '@tix/kit';
 import { createTestDatabase, createTestVhost, freePort } from '@tix/kit/testing';
 import { builtServices, migrationsDir, serviceDir } from '@tix/local/fleet-layout';
 import { startFleet } from '@tix/local/launcher';
@@ -43,6 +50,21 @@ export class Teardown {
     })();
     return this.running;
   }
+}
+
+/**
+ * A bench's teardown, also run when the bench is interrupted (SIGINT, SIGTERM), which then exits 130;
+ * `log`, when given, reports the signal.
+ */
+export function teardownOnSignal(log?: (message: string) => void): Teardown {
+  const teardown = new Teardown();
+  const onSignal = (signal: NodeJS.Signals) => {
+    log?.(`${signal}: cleaning up`);
+    void teardown.run().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return teardown;
 }
 
 export interface ProjectStatus {
@@ -109,6 +131,14 @@ export function assertFleetHasTickets(): void {
         'Run `pnpm bench --baseline-only` to measure the baseline alone.',
     );
   }
+}
+
+/** startFleetEnvironment for a bench: the fleet at `logLevel`, the environment's own log lines as `bench`. */
+export function startBenchFleet(teardown: Teardown, logLevel: LogLevel): Promise<BenchEnvironment> {
+  return startFleetEnvironment(teardown, {
+    logLevel,
+    logger: createLogger({ service: 'bench', level: logLevel }),
+  });
 }
 
 /**

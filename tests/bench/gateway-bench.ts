@@ -35,7 +35,7 @@ import {
   serviceDatabaseVariable,
   type ServiceName,
 } from '@tix/protos';
-import { Teardown } from './environment.js';
+import { teardownOnSignal, type Teardown } from './environment.js';
 import {
   DEFAULT_PAGE_SIZES,
   formatCompressionTable,
@@ -266,13 +266,7 @@ async function runLimitsScenario(
 export async function runGatewayBench(argv: string[]): Promise<void> {
   const options = parseGatewayOptions(argv);
   const startedAt = new Date();
-  const teardown = new Teardown();
-  const onSignal = (signal: NodeJS.Signals) => {
-    log(`${signal}: cleaning up`);
-    void teardown.run().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const teardown = teardownOnSignal(log);
   try {
     log('starting the fleet');
     const vhost = await createTestVhost('bench_gateway');

@@ -17,9 +17,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { createLogger } from '@tix/kit';
 import { readBenchCommandLine, type BenchRunOptions } from './command-line.js';
-import { startFleetEnvironment, Teardown } from './environment.js';
+import { startBenchFleet, Teardown } from './environment.js';
 import { median } from './measure.js';
 import { describeMachine } from './report.js';
 import { seedPlanOf, seedTickets } from './seed.js';
@@ -139,10 +138,7 @@ export async function runListPagesBench(argv: string[]): Promise<void> {
   const teardown = new Teardown();
   try {
     log('starting the fleet');
-    const environment = await startFleetEnvironment(teardown, {
-      logLevel: options.logLevel,
-      logger: createLogger({ service: 'bench', level: options.logLevel }),
-    });
+    const environment = await startBenchFleet(teardown, options.logLevel);
     const url = environment.fleetUrl!;
     const pool = new pg.Pool({ connectionString: environment.ticketsDatabaseUrl, max: 1 });
     teardown.add('close the bench database pool', () => pool.end());

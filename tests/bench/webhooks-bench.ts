@@ -24,8 +24,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createLogger } from '@tix/kit';
-import { startFleetEnvironment, Teardown, type BenchEnvironment } from './environment.js';
+import { startBenchFleet, teardownOnSignal, type BenchEnvironment } from './environment.js';
 import {
   BULK_SIZE,
   measureCapacity,
@@ -131,19 +130,10 @@ async function subscribe(
 export async function runWebhookBench(argv: string[]): Promise<void> {
   const options = parseWebhookOptions(argv);
   const startedAt = new Date();
-  const teardown = new Teardown();
-  const onSignal = (signal: NodeJS.Signals) => {
-    log(`${signal}: cleaning up`);
-    void teardown.run().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const teardown = teardownOnSignal(log);
   try {
     log('starting the fleet');
-    const environment = await startFleetEnvironment(teardown, {
-      logLevel: options.logLevel,
-      logger: createLogger({ service: 'bench', level: options.logLevel }),
-    });
+    const environment = await startBenchFleet(teardown, options.logLevel);
     const receiver = await startBenchReceiver();
     teardown.add('stop the receiver', () => receiver.close());
     const api = apiOf(environment);
