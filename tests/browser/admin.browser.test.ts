@@ -420,7 +420,7 @@ describe('the console administration screens in a browser', function () {
       const offered = await form
         .getByRole('group', { name: 'Events' })
         .getByRole('checkbox')
-        .evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).value));
+        .evaluateAll((boxes) => boxes.map((box) => (box as unknown as { value: string }).value));
       expect(offered).to.deep.equal([
         'ticket.created',
         'ticket.updated',

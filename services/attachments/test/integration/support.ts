@@ -292,7 +292,7 @@ export async function startServiceOverStore(
   const service = await startTestService(attachmentService({ objects }), {
     databaseUrl: fixture.server.databaseUrl,
     config: {
-      ticketsAddress: fixture.ticketServer.address,
+      peers: { tickets: fixture.ticketServer.address },
       uploads: { ...DEFAULT_UPLOAD_POLICY, spoolDir: fixture.server.spoolDir, ...uploads },
       // The fixture's own service sweeps; this one only serves the test's calls.
       sweepIntervalMs: 3_600_000,
