@@ -2,7 +2,11 @@
  * How the assistant's screens word things: action types, confidences, percentages, times and the
  * values an action or prediction touched. One place, so the panel, the queue and the admin agree.
  */
-import type { AutonomyActionType as ActionType } from '@tix/contract';
+import {
+  AUTONOMOUS_ACTION_STATUSES,
+  type AutonomousActionStatus,
+  type AutonomyActionType as ActionType,
+} from '@tix/contract';
 import type { components } from '../../generated/api';
 
 export type AutonomousAction = components['schemas']['AutonomousAction'];
@@ -25,15 +29,11 @@ export function actionLabel(type: string): string {
   return ACTION_LABELS[type as ActionType] ?? type.replace(/_/g, ' ');
 }
 
+/** The queue's status filter: the contract's statuses, the one still being written (`executing`) last. */
 export const ACTION_STATUSES = [
-  'pending_review',
-  'acknowledged',
-  'reverted',
-  'skipped_conflict',
-  'cancelled',
-  'failed',
+  ...AUTONOMOUS_ACTION_STATUSES.filter((status) => status !== 'executing'),
   'executing',
-] as const;
+] as const satisfies readonly AutonomousActionStatus[];
 
 export function statusLabel(status: string): string {
   const text = status.replace(/_/g, ' ');
