@@ -257,20 +257,24 @@ export function guardrailsDocumentSchema(project?: ProjectVocabulary) {
 /** The guardrails document (what an update must make whole). */
 export type GuardrailsDocument = z.output<ReturnType<typeof guardrailsDocumentSchema>>;
 
-/** The guardrails as GET answers them: the version first, the document, then who saved it when. */
-export const guardrailsSchema = z
-  .strictObject({
-    version: z.number().int().meta({ description: 'Starts at 1, +1 on each saved change.' }),
-    ...guardrailsDocumentSchema().shape,
-    updated_at: z
-      .string()
-      .meta({ description: 'When they were last saved (ISO 8601).', format: 'date-time' }),
-    updated_by: z
-      .object({ id: z.number().int(), name: z.string() })
-      .nullable()
-      .meta({ description: 'Who saved them last, with the name lookup has now; null for the defaults.' }),
-  })
-  .meta({ description: "A project's autonomy guardrails (docs/assistant.md)." });
+/**
+ * The guardrails as GET answers them: the version first, the document, then who saved it when.
+ * Built in a pure call so that a bundle using only the bounds (the console) leaves zod out.
+ */
+export const guardrailsSchema = /* @__PURE__ */ (() =>
+  z
+    .strictObject({
+      version: z.number().int().meta({ description: 'Starts at 1, +1 on each saved change.' }),
+      ...guardrailsDocumentSchema().shape,
+      updated_at: z
+        .string()
+        .meta({ description: 'When they were last saved (ISO 8601).', format: 'date-time' }),
+      updated_by: z
+        .object({ id: z.number().int(), name: z.string() })
+        .nullable()
+        .meta({ description: 'Who saved them last, with the name lookup has now; null for the defaults.' }),
+    })
+    .meta({ description: "A project's autonomy guardrails (docs/assistant.md)." }))();
 
 export type Guardrails = z.output<typeof guardrailsSchema>;
 
