@@ -87,31 +87,48 @@ function SearchForm({
   );
 }
 
+/**
+ * An effect's request for the search and ask panes: its answer while the effect is current, else
+ * nothing; the query's field errors shown beside the box (the `q` field's first), any other failure
+ * as a toast. Returns the effect's cleanup.
+ */
+function askInEffect<T>(
+  request: Promise<T>,
+  setAnswer: (answer: T) => void,
+  setErrors: (errors: string[] | undefined) => void,
+): () => void {
+  let current = true;
+  request
+    .then((answer) => {
+      if (!current) return;
+      setAnswer(answer);
+      setErrors(undefined);
+    })
+    .catch((error: unknown) => {
+      const fieldErrors = fieldErrorsOf(error);
+      if (fieldErrors && current) setErrors(fieldErrors.q ?? Object.values(fieldErrors).flat());
+      else showError(error);
+    });
+  return () => {
+    current = false;
+  };
+}
+
 function Search({ projectId, q, page }: { projectId: number; q: string; page: number }) {
   const [results, setResults] = useState<{ results: SearchResult[]; pagination: Pagination } | null>(null);
   const [errors, setErrors] = useState<string[] | undefined>(undefined);
   useEffect(() => {
     setResults(null);
     if (!q) return;
-    let current = true;
-    call(
-      api.GET('/search/tickets', {
-        params: { query: { q, page, per_page: PER_PAGE, project_id: projectId } },
-      }),
-    )
-      .then((answer) => {
-        if (!current) return;
-        setResults(answer);
-        setErrors(undefined);
-      })
-      .catch((error: unknown) => {
-        const fieldErrors = fieldErrorsOf(error);
-        if (fieldErrors && current) setErrors(fieldErrors.q ?? Object.values(fieldErrors).flat());
-        else showError(error);
-      });
-    return () => {
-      current = false;
-    };
+    return askInEffect(
+      call(
+        api.GET('/search/tickets', {
+          params: { query: { q, page, per_page: PER_PAGE, project_id: projectId } },
+        }),
+      ),
+      setResults,
+      setErrors,
+    );
   }, [projectId, q, page]);
 
   return (
@@ -164,21 +181,11 @@ function Ask({ projectId, question }: { projectId: number; question: string }) {
   useEffect(() => {
     setAnswer(null);
     if (!question) return;
-    let current = true;
-    call(api.GET('/search/ai', { params: { query: { q: question, project_id: projectId } } }))
-      .then((result) => {
-        if (!current) return;
-        setAnswer(result);
-        setErrors(undefined);
-      })
-      .catch((error: unknown) => {
-        const fieldErrors = fieldErrorsOf(error);
-        if (fieldErrors && current) setErrors(fieldErrors.q ?? Object.values(fieldErrors).flat());
-        else showError(error);
-      });
-    return () => {
-      current = false;
-    };
+    return askInEffect(
+      call(api.GET('/search/ai', { params: { query: { q: question, project_id: projectId } } })),
+      setAnswer,
+      setErrors,
+    );
   }, [projectId, question]);
 
   return (
