@@ -96,7 +96,18 @@ export interface RouteDeps {
 /** The example of a JSON body, typed as what its schema accepts. */
 type BodyExample<Body> = Body extends z.ZodType ? z.input<Body> : never;
 
-export interface Operation<
+/**
+ * Where an operation stands: the hosts that serve it, its project context and its group in the
+ * API description. The operations of one route file mostly share these (see operationGroup).
+ */
+export interface OperationPlace<P extends ProjectContextRule = ProjectContextRule> {
+  hosts: readonly HostRole[];
+  project: P;
+  tag: Tag;
+}
+
+/** An operation but for its place: what each declaration of an operationGroup says. */
+export interface OperationDeclaration<
   S extends RequestSchemas = RequestSchemas,
   P extends ProjectContextRule = ProjectContextRule,
   A extends Access = Access,
@@ -104,9 +115,7 @@ export interface Operation<
   method: HttpMethod;
   /** The express path under the host's prefix (/v1, /api), e.g. `/tickets/:id`. */
   path: string;
-  hosts: readonly HostRole[];
   access: A;
-  project: P;
   /** A ticket's write honouring If-Match (http/conditional.ts): documented with its 412. */
   ifMatch?: true;
   /** Body `project_id` names the project too, after the query one (creating tickets and webhooks). */
@@ -119,7 +128,6 @@ export interface Operation<
   upload?: { field: string };
 
   operationId: string;
-  tag: Tag;
   /** Its prose in the API description is resources/descriptions/, by this operationId. */
   summary: string;
   success: OperationSuccess;
@@ -129,6 +137,13 @@ export interface Operation<
   /** The handler: a function of the request's facts to the answer, which mount.ts writes. */
   handle(input: HandlerInput<S, P, A>): Promise<Answer> | Answer;
 }
+
+export interface Operation<
+  S extends RequestSchemas = RequestSchemas,
+  P extends ProjectContextRule = ProjectContextRule,
+  A extends Access = Access,
+>
+  extends OperationPlace<P>, OperationDeclaration<S, P, A> {}
 
 /** What the API description reads of an operation: everything but the handler. */
 export type OperationDescription = Omit<Operation, 'handle'>;
@@ -140,6 +155,19 @@ export function defineOperation<
   A extends Access = Access,
 >(operation: Operation<S, P, A>): Operation {
   return operation;
+}
+
+/**
+ * Declares the operations of one place (a route file's resource: its hosts, project context and
+ * tag, said once); each declaration says the rest, its handler's input typed as defineOperation's.
+ * Built when the routes are loaded: the operations are plain objects, as defineOperation's are.
+ */
+export function operationGroup<P extends ProjectContextRule>(place: OperationPlace<P>) {
+  return function declare<S extends RequestSchemas = Record<never, never>, A extends Access = Access>(
+    declaration: OperationDeclaration<S, P, A>,
+  ): Operation {
+    return defineOperation<S, P, A>({ ...place, ...declaration });
+  };
 }
 
 /** The API reference page (openapi/docs-page.ts), handed to its routes as the document is. */

@@ -22,7 +22,7 @@ import { userSchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
 import { json, single } from '../../resources/responses.js';
 import { z as zod } from '../../resources/zod-openapi.js';
-import { defineOperation, type Operation } from '../operation.js';
+import { operationGroup, type Operation } from '../operation.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
 
 export const INVALID_USER_ID_MESSAGE = 'Invalid user id';
@@ -80,17 +80,16 @@ function userOf(user: Parameters<typeof presentUser>[0]) {
   return presentUser(user);
 }
 
+const accountOperation = operationGroup({ hosts: ['app'], project: 'none', tag: 'Account' });
+
 export const ACCOUNT_OPERATIONS: Operation[] = [
-  defineOperation({
+  accountOperation({
     method: 'patch',
     path: '/me',
-    hosts: ['app'],
     access: { scope: null, role: 'viewer' },
-    project: 'none',
     request: { body: updateMeBody },
     bodyExample: { name: 'Ada Lovelace' },
     operationId: 'updateMe',
-    tag: 'Account',
     summary: 'Change your name',
     success: single(200, 'You, changed.', 'user', userSchema, EXAMPLES.user),
     errors: [422],
@@ -100,16 +99,13 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  accountOperation({
     method: 'put',
     path: '/me/password',
-    hosts: ['app'],
     access: { scope: null, role: 'viewer' },
-    project: 'none',
     request: { body: changePasswordBody },
     bodyExample: { current_password: 'correct horse battery staple', new_password: 'a longer passphrase 2' },
     operationId: 'changeMyPassword',
-    tag: 'Account',
     summary: 'Change your password',
     success: json(
       200,
@@ -135,12 +131,10 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  accountOperation({
     method: 'post',
     path: '/users',
-    hosts: ['app'],
     access: { scope: null, role: 'admin' },
-    project: 'none',
     request: { body: createUserBody },
     bodyExample: {
       name: 'Ada',
@@ -149,7 +143,6 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
       password: 'correct horse battery staple',
     },
     operationId: 'createUser',
-    tag: 'Account',
     summary: 'Create a user (admin)',
     success: single(201, 'The user.', 'user', userSchema, EXAMPLES.user),
     errors: [422],
@@ -167,16 +160,13 @@ export const ACCOUNT_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  accountOperation({
     method: 'patch',
     path: '/users/:id',
-    hosts: ['app'],
     access: { scope: null, role: 'admin' },
-    project: 'none',
     request: { params: userIdParams, body: updateUserBody },
     bodyExample: { role: 'team_lead', is_active: true },
     operationId: 'updateUser',
-    tag: 'Account',
     summary: "Change a user's name, role, active flag or password (admin)",
     success: single(200, 'The user.', 'user', userSchema, EXAMPLES.user),
     errors: [400, 404, 422],

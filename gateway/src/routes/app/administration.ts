@@ -19,7 +19,7 @@ import type { Project, ProjectResolver } from '../../projects/project-resolver.j
 import { projectSchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
 import { single } from '../../resources/responses.js';
-import { defineOperation, type Answer, type Operation } from '../operation.js';
+import { operationGroup, type Answer, type Operation } from '../operation.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
 
 /** A bound no valid prefix reaches; the lookup service says what a valid one is. */
@@ -154,13 +154,13 @@ function projectAnswer(projects: ProjectResolver, project: Project, status = 200
   return { data: { project: presentProject(project) }, status };
 }
 
+const administration = operationGroup({ hosts: ['app'], project: 'none', tag: 'Account' });
+
 export const ADMINISTRATION_OPERATIONS: Operation[] = [
-  defineOperation({
+  administration({
     method: 'post',
     path: '/projects',
-    hosts: ['app'],
     access: { scope: null, role: 'admin' },
-    project: 'none',
     request: { body: createProjectBody },
     bodyExample: {
       name: 'Helpdesk',
@@ -172,7 +172,6 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
       ],
     },
     operationId: 'createProject',
-    tag: 'Account',
     summary: 'Create a project with its workflow (admin)',
     success: single(201, 'The project.', 'project', projectSchema, EXAMPLES.project),
     errors: [422],
@@ -195,16 +194,13 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  administration({
     method: 'patch',
     path: '/projects/:id',
-    hosts: ['app'],
     access: { scope: null, role: 'admin' },
-    project: 'none',
     request: { params: projectIdParams, body: updateProjectBody },
     bodyExample: { name: 'Customer support', description: 'Questions from customers' },
     operationId: 'updateProject',
-    tag: 'Account',
     summary: "Change a project's name or description (admin)",
     success: single(200, 'The project.', 'project', projectSchema, EXAMPLES.project),
     errors: [404, 422],
@@ -220,16 +216,13 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  administration({
     method: 'post',
     path: '/projects/:id/statuses',
-    hosts: ['app'],
     access: { scope: null, role: 'admin' },
-    project: 'none',
     request: { params: projectIdParams, body: addStatusBody },
     bodyExample: { slug: 'in_review', label: 'In review', position: 2 },
     operationId: 'addProjectStatus',
-    tag: 'Account',
     summary: "Add a status to a project's workflow (admin)",
     success: single(201, 'The project with its new workflow.', 'project', projectSchema, EXAMPLES.project),
     errors: [404, 422],
@@ -247,16 +240,13 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  administration({
     method: 'patch',
     path: '/projects/:id/statuses/:slug',
-    hosts: ['app'],
     access: { scope: null, role: 'admin' },
-    project: 'none',
     request: { params: projectStatusParams, body: updateStatusBody },
     bodyExample: { label: 'Waiting for review', position: 1 },
     operationId: 'updateProjectStatus',
-    tag: 'Account',
     summary: 'Relabel, close or reopen, or move a status (admin)',
     success: single(200, 'The project with its workflow.', 'project', projectSchema, EXAMPLES.project),
     errors: [404, 422],
@@ -273,15 +263,12 @@ export const ADMINISTRATION_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  administration({
     method: 'delete',
     path: '/projects/:id/statuses/:slug',
-    hosts: ['app'],
     access: { scope: null, role: 'admin' },
-    project: 'none',
     request: { params: projectStatusParams, query: removeStatusQuery },
     operationId: 'removeProjectStatus',
-    tag: 'Account',
     summary: "Remove a status from a project's workflow (admin)",
     success: single(200, 'The project with its workflow.', 'project', projectSchema, EXAMPLES.project),
     errors: [404, 409, 422],

@@ -19,7 +19,7 @@ import { apiKeySchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
 import { counted, countedData, json, tagged } from '../../resources/responses.js';
 import { z as zod } from '../../resources/zod-openapi.js';
-import { defineOperation, type Operation } from '../operation.js';
+import { operationGroup, type Operation } from '../operation.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
 
 export const INVALID_API_KEY_ID_MESSAGE = 'Invalid API key id';
@@ -68,17 +68,16 @@ const apiKeyIdParams = z.object({
   id: idParam({ message: INVALID_API_KEY_ID_MESSAGE, description: 'API key id.', example: 12 }),
 });
 
+const apiKeyOperation = operationGroup({ hosts: ['app'], project: 'none', tag: 'Account' });
+
 // Admins only (access.role); the scope is null because API keys never reach these operations.
 export const API_KEY_OPERATIONS: Operation[] = [
-  defineOperation({
+  apiKeyOperation({
     method: 'get',
     path: '/api-keys',
-    hosts: ['app'],
     access: { scope: null, role: 'admin' },
-    project: 'none',
     request: { query: listApiKeysQuery },
     operationId: 'listApiKeys',
-    tag: 'Account',
     summary: 'List API keys (admin)',
     success: counted('The keys.', 'api_keys', apiKeySchema, EXAMPLES.apiKey),
     errors: [400, 404],
@@ -93,16 +92,13 @@ export const API_KEY_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  apiKeyOperation({
     method: 'post',
     path: '/api-keys',
-    hosts: ['app'],
     access: { scope: null, role: 'admin' },
-    project: 'none',
     request: { body: createApiKeyBody },
     bodyExample: { name: 'Zapier', scopes: ['tickets:read', 'tickets:write'], user_id: 3, project_id: 1 },
     operationId: 'createApiKey',
-    tag: 'Account',
     summary: 'Create an API key for a user (admin)',
     success: json(
       201,
@@ -134,15 +130,12 @@ export const API_KEY_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  apiKeyOperation({
     method: 'get',
     path: '/api-keys/:id',
-    hosts: ['app'],
     access: { scope: null, role: 'admin' },
-    project: 'none',
     request: { params: apiKeyIdParams },
     operationId: 'getApiKey',
-    tag: 'Account',
     summary: 'Get an API key (admin)',
     success: tagged(200, 'The key.', 'api_key', apiKeySchema, EXAMPLES.apiKey),
     errors: [400, 404],
@@ -155,15 +148,12 @@ export const API_KEY_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  apiKeyOperation({
     method: 'delete',
     path: '/api-keys/:id',
-    hosts: ['app'],
     access: { scope: null, role: 'admin' },
-    project: 'none',
     request: { params: apiKeyIdParams },
     operationId: 'revokeApiKey',
-    tag: 'Account',
     summary: 'Revoke an API key (admin)',
     success: json(
       200,

@@ -24,7 +24,7 @@ import {
 import { EXAMPLES } from '../../resources/examples.js';
 import { json } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
-import { defineOperation, type HandlerInput, type Operation } from '../operation.js';
+import { operationGroup, type HandlerInput, type Operation } from '../operation.js';
 import {
   AUTONOMY_KILLED,
   AUTONOMY_STATUS,
@@ -136,17 +136,18 @@ const answerSchema = z.object({
 const AGENT = { scope: 'tickets:write', role: 'agent' } as const;
 const READER = { scope: 'tickets:read', role: 'viewer' } as const;
 
+/** Suggestions and predictions within the request's project; search and answers over the one named, else all. */
+const assistantOperation = operationGroup({ hosts: ['app'], project: 'required', tag: 'Assistant' });
+const searchOperation = operationGroup({ hosts: ['app'], project: 'optional', tag: 'Search' });
+
 export const ASSISTANT_OPERATIONS: Operation[] = [
-  defineOperation({
+  assistantOperation({
     method: 'post',
     path: SUGGEST_REPLY_PATH,
-    hosts: ['app'],
     access: AGENT,
-    project: 'required',
     request: { body: suggestReplyBody },
     bodyExample: { ticket_id: 42, tone: 'friendly', max_sources: 3, min_confidence: 0.5 },
     operationId: 'suggestReply',
-    tag: 'Assistant',
     summary: 'Suggest a reply to a ticket',
     success: json(
       200,
@@ -171,15 +172,12 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  assistantOperation({
     method: 'get',
     path: `${SUGGEST_REPLY_PATH}/availability`,
-    hosts: ['app'],
     access: AGENT,
-    project: 'required',
     request: { query: availabilityQuery },
     operationId: 'getSuggestReplyAvailability',
-    tag: 'Assistant',
     summary: 'Whether replies can be suggested',
     success: json(200, 'Availability.', availabilitySchema, {
       available: true,
@@ -205,15 +203,12 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  searchOperation({
     method: 'get',
     path: '/search/tickets',
-    hosts: ['app'],
     access: READER,
-    project: 'optional',
     request: { query: searchTicketsQuery },
     operationId: 'searchTickets',
-    tag: 'Search',
     summary: 'Search tickets and comments',
     success: json(
       200,
@@ -236,15 +231,12 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  searchOperation({
     method: 'get',
     path: '/search/ai',
-    hosts: ['app'],
     access: READER,
-    project: 'optional',
     request: { query: searchAiQuery },
     operationId: 'answerQuestion',
-    tag: 'Search',
     summary: 'Ask a question',
     success: json(200, 'The answer and its sources.', answerSchema, {
       answer: EXAMPLES.suggestion.content,
@@ -269,15 +261,12 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  assistantOperation({
     method: 'get',
     path: '/ai/predictions',
-    hosts: ['app'],
     access: AGENT,
-    project: 'required',
     request: { query: listPredictionsQuery },
     operationId: 'listPredictions',
-    tag: 'Assistant',
     summary: "A ticket's predictions",
     success: json(200, "The ticket's predictions.", z.object({ predictions: z.array(predictionSchema) }), {
       predictions: [EXAMPLES.prediction],
@@ -292,15 +281,12 @@ export const ASSISTANT_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  assistantOperation({
     method: 'post',
     path: '/ai/predictions/:id/accept',
-    hosts: ['app'],
     access: AGENT,
-    project: 'required',
     request: { params: predictionIdParams },
     operationId: 'acceptPrediction',
-    tag: 'Assistant',
     summary: 'Record that a prediction was applied',
     success: json(200, 'The prediction, accepted.', z.object({ prediction: predictionSchema }), {
       prediction: { ...EXAMPLES.prediction, outcome: 'accepted' },

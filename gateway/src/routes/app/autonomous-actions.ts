@@ -14,7 +14,7 @@ import { ticketSchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
 import { json } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
-import { defineOperation, type Operation } from '../operation.js';
+import { defineOperation, operationGroup, type Operation } from '../operation.js';
 import { searchedProjectIds } from './assistant.js';
 import {
   acknowledgeBody,
@@ -114,16 +114,15 @@ const ACTION_EXAMPLE = {
 
 const PAGE_EXAMPLE = { page: 1, per_page: 50, total: 1, total_pages: 1 };
 
+const actionOperation = operationGroup({ hosts: ['app'], project: 'optional', tag: 'Assistant' });
+
 export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
-  defineOperation({
+  actionOperation({
     method: 'get',
     path: '/ai/autonomous-actions',
-    hosts: ['app'],
     access: AGENT,
-    project: 'optional',
     request: { query: listActionsQuery },
     operationId: 'listAutonomousActions',
-    tag: 'Assistant',
     summary: "The assistant's autonomous actions",
     success: json(200, 'A page of actions.', actionPageSchema, {
       actions: [ACTION_EXAMPLE],
@@ -144,15 +143,12 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  actionOperation({
     method: 'get',
     path: '/ai/audit-queue',
-    hosts: ['app'],
     access: TEAM_LEAD,
-    project: 'optional',
     request: { query: auditQueueQuery },
     operationId: 'listAuditQueue',
-    tag: 'Assistant',
     summary: 'Autonomous actions to review',
     success: json(200, 'A page of the queue, with counts.', auditQueueSchema, {
       actions: [ACTION_EXAMPLE],
@@ -182,16 +178,13 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  actionOperation({
     method: 'post',
     path: '/ai/audit-queue/:id/acknowledge',
-    hosts: ['app'],
     access: TEAM_LEAD,
-    project: 'optional',
     request: { params: actionIdParams, body: acknowledgeBody },
     bodyExample: { note: 'Right call.' },
     operationId: 'acknowledgeAutonomousAction',
-    tag: 'Assistant',
     summary: 'Acknowledge an autonomous action',
     success: json(200, 'The action, acknowledged.', z.object({ action: autonomousActionSchema }), {
       action: { ...ACTION_EXAMPLE, status: 'acknowledged' },
@@ -210,16 +203,13 @@ export const AUTONOMOUS_ACTION_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  actionOperation({
     method: 'post',
     path: '/ai/audit-queue/:id/revert',
-    hosts: ['app'],
     access: TEAM_LEAD,
-    project: 'optional',
     request: { params: actionIdParams, body: revertBody },
     bodyExample: { reason: 'Not urgent: a known issue.' },
     operationId: 'revertAutonomousAction',
-    tag: 'Assistant',
     summary: 'Revert an autonomous action exactly',
     success: json(
       200,

@@ -10,7 +10,7 @@ import type { ai } from '@tix/protos';
 import { EXAMPLES } from '../../resources/examples.js';
 import { json } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
-import { defineOperation, type Operation } from '../operation.js';
+import { operationGroup, type Operation } from '../operation.js';
 import { autonomySchema, killSwitchBody, updateGuardrailsBody } from './autonomy.schemas.js';
 
 export const AUTONOMY_PATH = '/ai/autonomy';
@@ -83,15 +83,16 @@ const KILLED_EXAMPLE = {
   status: { effective: 'killed', paused_actions: [] },
 };
 
+/** A project's autonomy and guardrails; the kill switch, global without a project, else the project's. */
+const projectAutonomyOperation = operationGroup({ hosts: ['app'], project: 'required', tag: 'Assistant' });
+const autonomyOperation = operationGroup({ hosts: ['app'], project: 'optional', tag: 'Assistant' });
+
 export const AUTONOMY_OPERATIONS: Operation[] = [
-  defineOperation({
+  projectAutonomyOperation({
     method: 'get',
     path: AUTONOMY_PATH,
-    hosts: ['app'],
     access: ADMIN,
-    project: 'required',
     operationId: 'getAutonomy',
-    tag: 'Assistant',
     summary: "A project's autonomy",
     success: json(200, 'The autonomy of the project.', z.object({ autonomy: autonomySchema }), {
       autonomy: AUTONOMY_EXAMPLE,
@@ -103,12 +104,10 @@ export const AUTONOMY_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  projectAutonomyOperation({
     method: 'put',
     path: `${AUTONOMY_PATH}/guardrails`,
-    hosts: ['app'],
     access: ADMIN,
-    project: 'required',
     request: { body: updateGuardrailsBody },
     bodyExample: {
       version: 7,
@@ -116,7 +115,6 @@ export const AUTONOMY_OPERATIONS: Operation[] = [
       scope: { statuses: ['open'] },
     },
     operationId: 'updateGuardrails',
-    tag: 'Assistant',
     summary: "Change a project's guardrails",
     success: json(
       200,
@@ -145,16 +143,13 @@ export const AUTONOMY_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  autonomyOperation({
     method: 'post',
     path: `${AUTONOMY_PATH}/kill`,
-    hosts: ['app'],
     access: ADMIN,
-    project: 'optional',
     request: { body: killSwitchBody },
     bodyExample: { reason: 'Tags applied to billing tickets look wrong' },
     operationId: 'activateKillSwitch',
-    tag: 'Assistant',
     summary: 'Stop autonomous actions',
     success: json(
       200,
@@ -182,16 +177,13 @@ export const AUTONOMY_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  autonomyOperation({
     method: 'post',
     path: `${AUTONOMY_PATH}/clear-kill`,
-    hosts: ['app'],
     access: ADMIN,
-    project: 'optional',
     request: { body: killSwitchBody },
     bodyExample: { reason: 'Tag predictions checked; resuming' },
     operationId: 'clearKillSwitch',
-    tag: 'Assistant',
     summary: 'Resume autonomous actions',
     success: json(200, 'The autonomy, resumed.', z.object({ autonomy: autonomySchema }), {
       autonomy: AUTONOMY_EXAMPLE,

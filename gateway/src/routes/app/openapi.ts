@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { AppError } from '@tix/kit';
-import { defineOperation, type Operation } from '../operation.js';
+import { operationGroup, type Operation } from '../operation.js';
 
 export const DOCS_ASSET_NOT_FOUND_MESSAGE = 'No such file of the API reference page';
 
@@ -19,15 +19,14 @@ export const docsAssetParams = z.object({
     .meta({ description: 'A file of the page.', example: 'swagger-ui.css' }),
 });
 
+const descriptionOperation = operationGroup({ hosts: ['app'], project: 'none', tag: 'API description' });
+
 export const API_DESCRIPTION_OPERATIONS: Operation[] = [
-  defineOperation({
+  descriptionOperation({
     method: 'get',
     path: '/openapi',
-    hosts: ['app'],
     access: 'public',
-    project: 'none',
     operationId: 'getOpenApiDocument',
-    tag: 'API description',
     summary: 'This OpenAPI 3.1 document',
     success: { kind: 'openapi_document' },
     errors: [],
@@ -40,14 +39,11 @@ export const API_DESCRIPTION_OPERATIONS: Operation[] = [
     }),
   }),
 
-  defineOperation({
+  descriptionOperation({
     method: 'get',
     path: '/docs',
-    hosts: ['app'],
     access: 'public',
-    project: 'none',
     operationId: 'getApiReferencePage',
-    tag: 'API description',
     summary: 'The API reference page (HTML)',
     success: { kind: 'docs_page' },
     errors: [],
@@ -60,15 +56,12 @@ export const API_DESCRIPTION_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  descriptionOperation({
     method: 'get',
     path: '/docs/:asset',
-    hosts: ['app'],
     access: 'public',
-    project: 'none',
     request: { params: docsAssetParams },
     operationId: 'getApiReferenceAsset',
-    tag: 'API description',
     summary: 'A static file of the reference page',
     success: { kind: 'docs_asset' },
     errors: [404],

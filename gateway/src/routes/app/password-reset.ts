@@ -21,7 +21,7 @@ import { idParam, passwordField, requiredTextField, textField } from '../../http
 import type { IssuedPasswordReset } from '../../mail/password-reset-mail.js';
 import { json, message } from '../../resources/responses.js';
 import { z as zod } from '../../resources/zod-openapi.js';
-import { defineOperation, type Operation } from '../operation.js';
+import { defineOperation, operationGroup, type Operation } from '../operation.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
 import { INVALID_USER_ID_MESSAGE } from './account.js';
 
@@ -70,17 +70,16 @@ function issuedReset(answer: {
   };
 }
 
+const sessionOperation = operationGroup({ hosts: ['app'], project: 'none', tag: 'Session' });
+
 export const PASSWORD_RESET_OPERATIONS: Operation[] = [
-  defineOperation({
+  sessionOperation({
     method: 'post',
     path: '/auth/forgot-password',
-    hosts: ['app'],
     access: { session: 'optional' },
-    project: 'none',
     request: { body: forgotPasswordBody },
     bodyExample: { email: 'ada@example.com' },
     operationId: 'forgotPassword',
-    tag: 'Session',
     summary: 'Ask for a password reset link by email',
     success: json(202, 'Accepted.', message, { message: FORGOT_PASSWORD_MESSAGE }),
     errors: [400, 422],
@@ -95,16 +94,13 @@ export const PASSWORD_RESET_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  sessionOperation({
     method: 'post',
     path: '/auth/reset-password',
-    hosts: ['app'],
     access: { session: 'optional' },
-    project: 'none',
     request: { body: resetPasswordBody },
     bodyExample: { token: 'q1Xv0b3Hk9PzR5tL8mW2yC4nF6jD0sA7gE1uI3oK5hM', new_password: 'a new passphrase 3' },
     operationId: 'resetPassword',
-    tag: 'Session',
     summary: 'Set a new password with a reset link',
     success: json(200, 'Done: sign in with the new password.', message, { message: PASSWORD_RESET_MESSAGE }),
     errors: [400, 422],

@@ -22,7 +22,7 @@ import { EXAMPLES } from '../../resources/examples.js';
 import { allowedSessionOperations } from '../../middleware/require-access.js';
 import { json, message } from '../../resources/responses.js';
 import { z as zod } from '../../resources/zod-openapi.js';
-import { defineOperation, type Operation } from '../operation.js';
+import { operationGroup, type Operation } from '../operation.js';
 
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password';
 
@@ -41,15 +41,14 @@ export const LoginBody = z.object(
   { error: 'Expected a JSON object' },
 );
 
+const sessionOperation = operationGroup({ hosts: ['app'], project: 'none', tag: 'Session' });
+
 export const SESSION_OPERATIONS: Operation[] = [
-  defineOperation({
+  sessionOperation({
     method: 'get',
     path: '/csrf-token',
-    hosts: ['app'],
     access: { session: 'optional' },
-    project: 'none',
     operationId: 'getCsrfToken',
-    tag: 'Session',
     summary: 'Get the CSRF token of the session (starting one)',
     success: json(
       200,
@@ -69,16 +68,13 @@ export const SESSION_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  sessionOperation({
     method: 'post',
     path: '/auth/login',
-    hosts: ['app'],
     access: { session: 'optional' },
-    project: 'none',
     request: { body: LoginBody },
     bodyExample: { email: 'ada@example.com', password: 'correct horse battery staple' },
     operationId: 'login',
-    tag: 'Session',
     summary: 'Sign in with email and password',
     success: json(
       200,
@@ -111,14 +107,11 @@ export const SESSION_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  sessionOperation({
     method: 'post',
     path: '/auth/logout',
-    hosts: ['app'],
     access: { session: 'optional' },
-    project: 'none',
     operationId: 'logout',
-    tag: 'Session',
     summary: 'Sign out',
     success: json(200, 'Confirmation; the session cookie is cleared.', message, { message: 'Signed out' }),
     errors: [],
@@ -128,14 +121,11 @@ export const SESSION_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  sessionOperation({
     method: 'get',
     path: '/auth/me',
-    hosts: ['app'],
     access: { session: 'signed_in' },
-    project: 'none',
     operationId: 'getSignedInUser',
-    tag: 'Session',
     summary: 'The signed-in user, and what they may do',
     success: json(
       200,

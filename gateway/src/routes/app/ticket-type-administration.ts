@@ -21,7 +21,7 @@ import { givenFields } from '../../http/validate.js';
 import { ticketTypeSchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
 import { single } from '../../resources/responses.js';
-import { defineOperation, type Operation } from '../operation.js';
+import { operationGroup, type Operation } from '../operation.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
 
 export const INVALID_TICKET_TYPE_ID_MESSAGE = 'Invalid ticket type id';
@@ -85,13 +85,13 @@ const updateTicketTypeBody = z.object(
   { error: BODY_NOT_OBJECT_MESSAGE },
 );
 
+const ticketTypeAdministration = operationGroup({ hosts: ['app'], project: 'required', tag: 'Account' });
+
 export const TICKET_TYPE_ADMINISTRATION_OPERATIONS: Operation[] = [
-  defineOperation({
+  ticketTypeAdministration({
     method: 'post',
     path: '/ticket-types',
-    hosts: ['app'],
     access: { scope: null, role: 'admin' },
-    project: 'required',
     request: { body: createTicketTypeBody },
     bodyExample: {
       name: 'Bug',
@@ -107,7 +107,6 @@ export const TICKET_TYPE_ADMINISTRATION_OPERATIONS: Operation[] = [
       ],
     },
     operationId: 'createTicketType',
-    tag: 'Account',
     summary: 'Create a ticket type in the project (admin)',
     success: single(201, 'The ticket type.', 'ticket_type', ticketTypeSchema, EXAMPLES.ticketType),
     errors: [422],
@@ -131,12 +130,10 @@ export const TICKET_TYPE_ADMINISTRATION_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  ticketTypeAdministration({
     method: 'patch',
     path: '/ticket-types/:id',
-    hosts: ['app'],
     access: { scope: null, role: 'admin' },
-    project: 'required',
     request: { params: ticketTypeIdParams, body: updateTicketTypeBody },
     bodyExample: {
       name: 'Incident',
@@ -151,7 +148,6 @@ export const TICKET_TYPE_ADMINISTRATION_OPERATIONS: Operation[] = [
       ],
     },
     operationId: 'updateTicketType',
-    tag: 'Account',
     summary: 'Change or retire a ticket type of the project (admin)',
     success: single(200, 'The ticket type.', 'ticket_type', ticketTypeSchema, EXAMPLES.ticketType),
     errors: [404, 409, 422],

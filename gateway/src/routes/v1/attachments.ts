@@ -15,7 +15,7 @@ import { receiveSingleFile, type FileSink } from '../../http/multipart-upload.js
 import { attachmentSchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
 import { confirmation, json, list, tagged } from '../../resources/responses.js';
-import { defineOperation, type Operation } from '../operation.js';
+import { operationGroup, type Operation } from '../operation.js';
 import {
   attachmentIdParams,
   FILE_FIELD,
@@ -105,16 +105,19 @@ function transferContext(call: OutgoingContext, limits: AttachmentLimits): Outgo
   return { ...call, deadlineMs: limits.transferDeadlineMs };
 }
 
+const attachmentOperation = operationGroup({
+  hosts: ['api', 'app'],
+  project: 'required',
+  tag: 'Attachments',
+});
+
 export const ATTACHMENT_OPERATIONS: Operation[] = [
-  defineOperation({
+  attachmentOperation({
     method: 'get',
     path: '/tickets/:id/attachments',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'viewer' },
-    project: 'required',
     request: { params: ticketIdParams },
     operationId: 'listAttachments',
-    tag: 'Attachments',
     summary: 'List the attachments of a ticket',
     success: json(200, 'The attachments.', list('attachments', attachmentSchema), {
       attachments: [EXAMPLES.attachment],
@@ -129,16 +132,13 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  attachmentOperation({
     method: 'post',
     path: '/tickets/:id/attachments',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'agent' },
-    project: 'required',
     request: { params: ticketIdParams },
     upload: { field: FILE_FIELD },
     operationId: 'uploadAttachment',
-    tag: 'Attachments',
     summary: 'Upload a file to a ticket',
     success: tagged(201, 'The stored attachment.', 'attachment', attachmentSchema, EXAMPLES.attachment),
     errors: [400, 404, 409, 422],
@@ -166,15 +166,12 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  attachmentOperation({
     method: 'get',
     path: '/attachments/:id',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'viewer' },
-    project: 'required',
     request: { params: attachmentIdParams },
     operationId: 'getAttachment',
-    tag: 'Attachments',
     summary: 'Get the metadata of an attachment (additive)',
     success: tagged(200, 'The attachment.', 'attachment', attachmentSchema, EXAMPLES.attachment),
     errors: [400, 404],
@@ -185,15 +182,12 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  attachmentOperation({
     method: 'delete',
     path: '/attachments/:id',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'agent' },
-    project: 'required',
     request: { params: attachmentIdParams },
     operationId: 'deleteAttachment',
-    tag: 'Attachments',
     summary: 'Delete an attachment',
     success: confirmation('Attachment deleted'),
     errors: [400, 404],
@@ -206,15 +200,12 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  attachmentOperation({
     method: 'get',
     path: '/attachments/:id/download',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'viewer' },
-    project: 'required',
     request: { params: attachmentIdParams },
     operationId: 'downloadAttachment',
-    tag: 'Attachments',
     summary: 'Download the bytes of an attachment',
     success: { kind: 'file_download' },
     errors: [400, 404],

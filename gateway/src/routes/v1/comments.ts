@@ -11,7 +11,7 @@ import { EXAMPLES } from '../../resources/examples.js';
 import { confirmation, count, json, list, tagged } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
 import { dataStream } from '../../http/envelope.js';
-import { defineOperation, type Operation } from '../operation.js';
+import { operationGroup, type Operation } from '../operation.js';
 import {
   commentIdParams,
   createCommentBody,
@@ -38,16 +38,15 @@ export function updateCommentRequest(
   };
 }
 
+const commentOperation = operationGroup({ hosts: ['api', 'app'], project: 'required', tag: 'Comments' });
+
 export const COMMENT_OPERATIONS: Operation[] = [
-  defineOperation({
+  commentOperation({
     method: 'get',
     path: '/tickets/:id/comments',
-    hosts: ['api', 'app'],
     access: { scope: 'comments:read', role: 'viewer' },
-    project: 'required',
     request: { params: ticketIdParams, query: listCommentsQuery },
     operationId: 'listComments',
-    tag: 'Comments',
     summary: 'List the comments of a ticket',
     success: json(
       200,
@@ -78,16 +77,13 @@ export const COMMENT_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  commentOperation({
     method: 'post',
     path: '/tickets/:id/comments',
-    hosts: ['api', 'app'],
     access: { scope: 'comments:write', role: 'agent' },
-    project: 'required',
     request: { params: ticketIdParams, body: createCommentBody },
     bodyExample: { content: 'Restarted the printer; please try again.', is_internal: false },
     operationId: 'createComment',
-    tag: 'Comments',
     summary: 'Comment on a ticket',
     success: tagged(201, 'The created comment.', 'comment', commentSchema, EXAMPLES.comment),
     errors: [400, 404, 409, 422],
@@ -109,15 +105,12 @@ export const COMMENT_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  commentOperation({
     method: 'get',
     path: '/comments/:id',
-    hosts: ['api', 'app'],
     access: { scope: 'comments:read', role: 'viewer' },
-    project: 'required',
     request: { params: commentIdParams },
     operationId: 'getComment',
-    tag: 'Comments',
     summary: 'Get a comment',
     success: tagged(200, 'The comment.', 'comment', commentSchema, EXAMPLES.comment),
     errors: [400, 404],
@@ -128,16 +121,13 @@ export const COMMENT_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  commentOperation({
     method: 'put',
     path: '/comments/:id',
-    hosts: ['api', 'app'],
     access: { scope: 'comments:write', role: 'agent' },
-    project: 'required',
     request: { params: commentIdParams, body: updateCommentBody },
     bodyExample: { content: 'Restarted the printer twice; please try again.' },
     operationId: 'updateComment',
-    tag: 'Comments',
     summary: 'Edit a comment',
     success: tagged(200, 'The edited comment.', 'comment', commentSchema, EXAMPLES.comment),
     errors: [400, 403, 404, 409, 422],
@@ -151,15 +141,12 @@ export const COMMENT_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  commentOperation({
     method: 'delete',
     path: '/comments/:id',
-    hosts: ['api', 'app'],
     access: { scope: 'comments:write', role: 'agent' },
-    project: 'required',
     request: { params: commentIdParams },
     operationId: 'deleteComment',
-    tag: 'Comments',
     summary: 'Delete a comment',
     success: confirmation('Comment deleted'),
     errors: [400, 403, 404],

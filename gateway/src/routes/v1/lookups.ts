@@ -11,17 +11,18 @@ import { counted, countedData, tagged } from '../../resources/responses.js';
 import { userIdParams } from '../app/account.js';
 import { projectIdParams } from '../app/administration.js';
 import { ticketTypeIdParams } from '../app/ticket-type-administration.js';
-import { defineOperation, type Operation } from '../operation.js';
+import { operationGroup, type Operation } from '../operation.js';
+
+/** Lookups of the whole fleet (projects and users), and those within the request's project (ticket types). */
+const lookup = operationGroup({ hosts: ['api', 'app'], project: 'none', tag: 'Lookups' });
+const projectLookup = operationGroup({ hosts: ['api', 'app'], project: 'required', tag: 'Lookups' });
 
 export const LOOKUP_OPERATIONS: Operation[] = [
-  defineOperation({
+  lookup({
     method: 'get',
     path: '/projects',
-    hosts: ['api', 'app'],
     access: { scope: null, role: 'viewer' },
-    project: 'none',
     operationId: 'listProjects',
-    tag: 'Lookups',
     summary: 'List projects',
     success: counted('The projects the key can see.', 'projects', projectSchema, EXAMPLES.project),
     errors: [],
@@ -34,15 +35,12 @@ export const LOOKUP_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  lookup({
     method: 'get',
     path: '/projects/:id',
-    hosts: ['api', 'app'],
     access: { scope: null, role: 'viewer' },
-    project: 'none',
     request: { params: projectIdParams },
     operationId: 'getProject',
-    tag: 'Lookups',
     summary: 'Get a project (additive)',
     success: tagged(200, 'The project with its workflow.', 'project', projectSchema, EXAMPLES.project),
     errors: [400, 404],
@@ -58,14 +56,11 @@ export const LOOKUP_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  projectLookup({
     method: 'get',
     path: '/ticket-types',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'viewer' },
-    project: 'required',
     operationId: 'listTicketTypes',
-    tag: 'Lookups',
     summary: 'List the ticket types of the project',
     success: counted(
       'The ticket types, with their custom-field schemas.',
@@ -80,15 +75,12 @@ export const LOOKUP_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  projectLookup({
     method: 'get',
     path: '/ticket-types/:id',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'viewer' },
-    project: 'required',
     request: { params: ticketTypeIdParams },
     operationId: 'getTicketType',
-    tag: 'Lookups',
     summary: 'Get a ticket type of the project (additive)',
     success: tagged(
       200,
@@ -104,14 +96,11 @@ export const LOOKUP_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  lookup({
     method: 'get',
     path: '/users',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'viewer' },
-    project: 'none',
     operationId: 'listUsers',
-    tag: 'Lookups',
     summary: 'List users',
     success: counted('The users.', 'users', userSchema, EXAMPLES.user),
     errors: [],
@@ -121,15 +110,12 @@ export const LOOKUP_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  lookup({
     method: 'get',
     path: '/users/:id',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'viewer' },
-    project: 'none',
     request: { params: userIdParams },
     operationId: 'getUser',
-    tag: 'Lookups',
     summary: 'Get a user (additive)',
     success: tagged(200, 'The user.', 'user', userSchema, EXAMPLES.user),
     errors: [400, 404],

@@ -16,7 +16,7 @@ import { paginationSchema, ticketSchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
 import { confirmation, json, linked, tagged } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
-import { defineOperation, type Operation } from '../operation.js';
+import { operationGroup, type Operation } from '../operation.js';
 import {
   bulkUpdateRequest,
   createTicketRequest,
@@ -82,16 +82,15 @@ function oneTicket(description: string, example: TicketJson = EXAMPLES.ticket, s
   return tagged(status, description, 'ticket', ticketSchema, example);
 }
 
+const ticketOperation = operationGroup({ hosts: ['api', 'app'], project: 'required', tag: 'Tickets' });
+
 export const TICKET_OPERATIONS: Operation[] = [
-  defineOperation({
+  ticketOperation({
     method: 'get',
     path: '/tickets',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'viewer' },
-    project: 'required',
     request: { query: listTicketsQuery, strictQuery: true },
     operationId: 'listTickets',
-    tag: 'Tickets',
     summary: 'List or search tickets',
     success: linked(
       json(
@@ -159,12 +158,10 @@ export const TICKET_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  ticketOperation({
     method: 'post',
     path: '/tickets',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'agent' },
-    project: 'required',
     projectFromBody: true,
     request: { body: createTicketBody },
     bodyExample: {
@@ -177,7 +174,6 @@ export const TICKET_OPERATIONS: Operation[] = [
       tags: ['billing'],
     },
     operationId: 'createTicket',
-    tag: 'Tickets',
     summary: 'Create a ticket',
     success: oneTicket('The created ticket.', EXAMPLES.ticket, 201),
     errors: [400, 409, 422],
@@ -188,16 +184,13 @@ export const TICKET_OPERATIONS: Operation[] = [
   }),
 
   // Mounted before /tickets/:id, so that `bulk-update` is a path of its own (GET on it is 405, not an id).
-  defineOperation({
+  ticketOperation({
     method: 'post',
     path: '/tickets/bulk-update',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'agent' },
-    project: 'required',
     request: { body: bulkUpdateBody },
     bodyExample: { ticket_ids: [42, 43], status: 'closed', priority: 'low' },
     operationId: 'bulkUpdateTickets',
-    tag: 'Tickets',
     summary: 'Update many tickets at once',
     success: json(
       200,
@@ -217,15 +210,12 @@ export const TICKET_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  ticketOperation({
     method: 'get',
     path: '/tickets/:id',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'viewer' },
-    project: 'required',
     request: { params: ticketIdParams },
     operationId: 'getTicket',
-    tag: 'Tickets',
     summary: 'Get a ticket',
     success: oneTicket('The ticket.'),
     errors: [400, 404],
@@ -235,16 +225,13 @@ export const TICKET_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  ticketOperation({
     method: 'put',
     path: '/tickets/:id',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'agent' },
-    project: 'required',
     request: { params: ticketIdParams, body: updateTicketBody },
     bodyExample: { title: 'Printer on fire (3rd floor)', status: 'waiting', version: 2 },
     operationId: 'updateTicket',
-    tag: 'Tickets',
     summary: 'Update a ticket',
     ifMatch: true,
     success: oneTicket('The updated ticket.'),
@@ -261,15 +248,12 @@ export const TICKET_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  ticketOperation({
     method: 'delete',
     path: '/tickets/:id',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:delete', role: 'team_lead' },
-    project: 'required',
     request: { params: ticketIdParams },
     operationId: 'deleteTicket',
-    tag: 'Tickets',
     summary: 'Delete a ticket (soft delete)',
     ifMatch: true,
     success: confirmation('Ticket deleted'),
@@ -287,16 +271,13 @@ export const TICKET_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  ticketOperation({
     method: 'patch',
     path: '/tickets/:id/status',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'agent' },
-    project: 'required',
     request: { params: ticketIdParams, body: moveTicketBody },
     bodyExample: { status: 'closed', after_id: 12, resolution_type: 'resolved' },
     operationId: 'moveTicket',
-    tag: 'Tickets',
     summary: 'Move a ticket to a status lane',
     ifMatch: true,
     success: oneTicket('The moved ticket.'),
@@ -313,16 +294,13 @@ export const TICKET_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  ticketOperation({
     method: 'post',
     path: '/tickets/:id/merge',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'agent' },
-    project: 'required',
     request: { params: ticketIdParams, body: mergeTicketBody },
     bodyExample: { target_id: 42 },
     operationId: 'mergeTicket',
-    tag: 'Tickets',
     summary: 'Merge a ticket into another (additive)',
     success: oneTicket('The merged ticket.', EXAMPLES.mergedTicket),
     errors: [400, 404, 409, 422],
@@ -335,15 +313,12 @@ export const TICKET_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  ticketOperation({
     method: 'post',
     path: '/tickets/:id/restore',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'agent' },
-    project: 'required',
     request: { params: ticketIdParams },
     operationId: 'restoreTicket',
-    tag: 'Tickets',
     summary: 'Restore a deleted ticket (additive)',
     success: oneTicket('The restored ticket.'),
     errors: [400, 404, 409],

@@ -20,7 +20,7 @@ import { givenFields } from '../../http/validate.js';
 import { EXAMPLES } from '../../resources/examples.js';
 import { confirmation, counted, json, single } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
-import { defineOperation, type Operation } from '../operation.js';
+import { operationGroup, type Operation } from '../operation.js';
 import {
   presentDelivery,
   presentPing,
@@ -40,18 +40,17 @@ import {
 
 export const PROJECT_MISMATCH_MESSAGE = 'project_id must be the project of the request';
 
+const webhookOperation = operationGroup({ hosts: ['api', 'app'], project: 'required', tag: 'Webhooks' });
+
 // On the session host, webhooks are managed by admins (docs/decisions.md, "Roles, one table for
 // both hosts"); keys keep the spec's scopes.
 export const WEBHOOK_OPERATIONS: Operation[] = [
-  defineOperation({
+  webhookOperation({
     method: 'get',
     path: '/webhooks',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'admin' },
-    project: 'required',
     request: { query: listWebhooksQuery },
     operationId: 'listWebhooks',
-    tag: 'Webhooks',
     summary: 'List your webhook subscriptions in the project',
     success: counted('The subscriptions.', 'webhooks', webhookSchema, EXAMPLES.webhook),
     errors: [400],
@@ -64,12 +63,10 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  webhookOperation({
     method: 'post',
     path: '/webhooks',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'admin' },
-    project: 'required',
     projectFromBody: true,
     request: { body: createWebhookBody },
     bodyExample: {
@@ -78,7 +75,6 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
       project_id: 1,
     },
     operationId: 'createWebhook',
-    tag: 'Webhooks',
     summary: 'Subscribe a URL to events',
     success: single(
       201,
@@ -105,15 +101,12 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  webhookOperation({
     method: 'delete',
     path: '/webhooks/:id',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'admin' },
-    project: 'required',
     request: { params: webhookIdParams },
     operationId: 'deleteWebhook',
-    tag: 'Webhooks',
     summary: 'Delete a webhook subscription',
     success: confirmation('Webhook deleted'),
     errors: [400, 404],
@@ -126,15 +119,12 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  webhookOperation({
     method: 'get',
     path: '/webhooks/:id/deliveries',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'admin' },
-    project: 'required',
     request: { params: webhookIdParams, query: listDeliveriesQuery, strictQuery: true },
     operationId: 'listWebhookDeliveries',
-    tag: 'Webhooks',
     summary: 'The delivery log of a webhook (additive)',
     success: json(
       200,
@@ -158,15 +148,12 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  webhookOperation({
     method: 'post',
     path: '/webhooks/:id/deliveries/:deliveryId/redeliver',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'admin' },
-    project: 'required',
     request: { params: deliveryParams },
     operationId: 'redeliverWebhookDelivery',
-    tag: 'Webhooks',
     summary: 'Deliver an event again (additive)',
     success: json(202, 'The queued delivery.', z.object({ delivery: deliverySchema }), {
       delivery: { ...EXAMPLES.delivery, status: 'pending', attempts: [] },
@@ -182,15 +169,12 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  webhookOperation({
     method: 'get',
     path: '/webhooks/:id',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:read', role: 'admin' },
-    project: 'required',
     request: { params: webhookIdParams },
     operationId: 'getWebhook',
-    tag: 'Webhooks',
     summary: 'One webhook subscription (additive)',
     success: single(200, 'The subscription.', 'webhook', webhookDetailSchema, EXAMPLES.webhookDetail),
     errors: [400, 404],
@@ -200,16 +184,13 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  webhookOperation({
     method: 'patch',
     path: '/webhooks/:id',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'admin' },
-    project: 'required',
     request: { params: webhookIdParams, body: updateWebhookBody },
     bodyExample: { is_active: false },
     operationId: 'updateWebhook',
-    tag: 'Webhooks',
     summary: 'Change, pause or resume a webhook (additive)',
     success: single(200, 'The subscription as changed.', 'webhook', webhookDetailSchema, {
       ...EXAMPLES.webhookDetail,
@@ -231,16 +212,13 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  webhookOperation({
     method: 'post',
     path: '/webhooks/:id/rotate-secret',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'admin' },
-    project: 'required',
     request: { params: webhookIdParams, body: rotateSecretBody },
     bodyExample: { overlap_seconds: 3600 },
     operationId: 'rotateWebhookSecret',
-    tag: 'Webhooks',
     summary: 'Rotate the signing secret (additive)',
     success: single(
       200,
@@ -263,15 +241,12 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  webhookOperation({
     method: 'post',
     path: '/webhooks/:id/ping',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'admin' },
-    project: 'required',
     request: { params: webhookIdParams },
     operationId: 'pingWebhook',
-    tag: 'Webhooks',
     summary: 'Send a signed test delivery now (additive)',
     success: single(200, 'The outcome.', 'ping', pingResultSchema, EXAMPLES.ping),
     errors: [400, 404],
@@ -281,16 +256,13 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     },
   }),
 
-  defineOperation({
+  webhookOperation({
     method: 'post',
     path: '/webhooks/:id/deliveries/redeliver',
-    hosts: ['api', 'app'],
     access: { scope: 'tickets:write', role: 'admin' },
-    project: 'required',
     request: { params: webhookIdParams, body: redeliverFailedBody },
     bodyExample: { since: '2026-05-02T10:11:00Z', status: 'failed' },
     operationId: 'redeliverFailedWebhookDeliveries',
-    tag: 'Webhooks',
     summary: 'Redeliver every failed delivery since a time (additive)',
     success: json(
       202,
