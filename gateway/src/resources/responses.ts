@@ -115,3 +115,11 @@ export const message = zod.object({ message: zod.string().meta({ description: 'W
 export function confirmation(example: string): OperationSuccess {
   return json(200, 'Confirmation.', message, { message: example });
 }
+
+/** What a deletion answers once its service call has: the service's confirmation, `data: { message }`. */
+export async function confirmed(
+  deletion: Promise<{ message: string }>,
+): Promise<{ data: { message: string } }> {
+  const { message } = await deletion;
+  return { data: { message } };
+}

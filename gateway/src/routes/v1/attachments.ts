@@ -14,7 +14,7 @@ import { presentAttachment, type attachment } from '@tix/protos';
 import { receiveSingleFile, type FileSink } from '../../http/multipart-upload.js';
 import { attachmentSchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
-import { confirmation, json, list, tagged } from '../../resources/responses.js';
+import { confirmation, confirmed, json, list, tagged } from '../../resources/responses.js';
 import { operationGroup, type Operation } from '../operation.js';
 import {
   attachmentIdParams,
@@ -191,12 +191,10 @@ export const ATTACHMENT_OPERATIONS: Operation[] = [
     summary: 'Delete an attachment',
     success: confirmation('Attachment deleted'),
     errors: [400, 404],
-    async handle({ params, services, project, call }) {
-      const { message } = await services.attachments.DeleteAttachment(
-        { project_id: project.id, id: params.id },
-        call,
+    handle({ params, services, project, call }) {
+      return confirmed(
+        services.attachments.DeleteAttachment({ project_id: project.id, id: params.id }, call),
       );
-      return { data: { message } };
     },
   }),
 

@@ -8,7 +8,7 @@ import { presentComment, type comment } from '@tix/protos';
 import { givenFields } from '../../http/validate.js';
 import { commentSchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
-import { confirmation, count, json, list, tagged } from '../../resources/responses.js';
+import { confirmation, confirmed, count, json, list, tagged } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
 import { dataStream } from '../../http/envelope.js';
 import { operationGroup, type Operation } from '../operation.js';
@@ -150,12 +150,8 @@ export const COMMENT_OPERATIONS: Operation[] = [
     summary: 'Delete a comment',
     success: confirmation('Comment deleted'),
     errors: [400, 403, 404],
-    async handle({ params, services, project, call }) {
-      const { message } = await services.comments.DeleteComment(
-        { project_id: project.id, id: params.id },
-        call,
-      );
-      return { data: { message } };
+    handle({ params, services, project, call }) {
+      return confirmed(services.comments.DeleteComment({ project_id: project.id, id: params.id }, call));
     },
   }),
 ];

@@ -14,7 +14,7 @@ import { invalidQuery } from '../../http/validate.js';
 import { holdsScope, missingScopeMessage } from '../../middleware/require-access.js';
 import { paginationSchema, ticketSchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
-import { confirmation, json, linked, tagged } from '../../resources/responses.js';
+import { confirmation, confirmed, json, linked, tagged } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
 import { operationGroup, type Operation } from '../operation.js';
 import {
@@ -258,16 +258,17 @@ export const TICKET_OPERATIONS: Operation[] = [
     ifMatch: true,
     success: confirmation('Ticket deleted'),
     errors: [400, 404, 409],
-    async handle({ params, ifMatch, services, project, call }) {
-      const { message } = await services.tickets.DeleteTicket(
-        {
-          project_id: project.id,
-          id: params.id,
-          expected_version: expectedTicketVersion(ifMatch, params.id),
-        },
-        call,
+    handle({ params, ifMatch, services, project, call }) {
+      return confirmed(
+        services.tickets.DeleteTicket(
+          {
+            project_id: project.id,
+            id: params.id,
+            expected_version: expectedTicketVersion(ifMatch, params.id),
+          },
+          call,
+        ),
       );
-      return { data: { message } };
     },
   }),
 

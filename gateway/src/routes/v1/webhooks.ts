@@ -18,7 +18,7 @@ import {
 } from '../../resources/components.js';
 import { givenFields } from '../../http/validate.js';
 import { EXAMPLES } from '../../resources/examples.js';
-import { confirmation, counted, json, single } from '../../resources/responses.js';
+import { confirmation, confirmed, counted, json, single } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
 import { operationGroup, type Operation } from '../operation.js';
 import {
@@ -110,12 +110,8 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     summary: 'Delete a webhook subscription',
     success: confirmation('Webhook deleted'),
     errors: [400, 404],
-    async handle({ params, services, project, call }) {
-      const { message } = await services.webhooks.DeleteWebhook(
-        { project_id: project.id, id: params.id },
-        call,
-      );
-      return { data: { message } };
+    handle({ params, services, project, call }) {
+      return confirmed(services.webhooks.DeleteWebhook({ project_id: project.id, id: params.id }, call));
     },
   }),
 
