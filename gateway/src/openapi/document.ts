@@ -191,59 +191,44 @@ export function errorStatusesOf(operation: OperationDescription): number[] {
 
 // ---- headers and parameters ----------------------------------------------------------------------
 
+/** A response header of the document: its type and description, and its example when it has one. */
+function header(type: 'string' | 'integer', description: string, example?: string | number) {
+  return { description, schema: { type }, ...(example === undefined ? {} : { example }) };
+}
+
 const HEADERS = {
-  'X-Correlation-ID': {
-    description: "The request's identifier (yours when you sent a well-formed one); quote it when reporting.",
-    schema: { type: 'string' as const },
-  },
-  'X-RateLimit-Limit': {
-    description: 'Requests allowed in the window.',
-    schema: { type: 'integer' as const },
-  },
-  'X-RateLimit-Remaining': {
-    description: 'Requests left in the window.',
-    schema: { type: 'integer' as const },
-  },
-  'X-RateLimit-Reset': {
-    description: 'When the window frees up (Unix seconds).',
-    schema: { type: 'integer' as const },
-  },
-  'Retry-After': {
-    description: 'Seconds to wait before retrying.',
-    schema: { type: 'integer' as const },
-  },
+  'X-Correlation-ID': header(
+    'string',
+    "The request's identifier (yours when you sent a well-formed one); quote it when reporting.",
+  ),
+  'X-RateLimit-Limit': header('integer', 'Requests allowed in the window.'),
+  'X-RateLimit-Remaining': header('integer', 'Requests left in the window.'),
+  'X-RateLimit-Reset': header('integer', 'When the window frees up (Unix seconds).'),
+  'Retry-After': header('integer', 'Seconds to wait before retrying.'),
   'X-Idempotency-Replay': {
     description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key.',
     schema: { type: 'string' as const, enum: ['true'] },
   },
-  ETag: {
-    description:
-      "The answer's tag: strong for one resource (send it back in If-None-Match to GET it only when it " +
+  ETag: header(
+    'string',
+    "The answer's tag: strong for one resource (send it back in If-None-Match to GET it only when it " +
       "changed, or in If-Match on a ticket's write to make it conditional), weak (`W/`) for a poll's " +
       'position (send it back in If-None-Match with the next poll).',
-    schema: { type: 'string' as const },
-    example: '"t42.3"',
-  },
-  Location: {
-    description:
-      'The path of the created resource on this host, which answers GET with it (for a resource of a ' +
+    '"t42.3"',
+  ),
+  Location: header(
+    'string',
+    'The path of the created resource on this host, which answers GET with it (for a resource of a ' +
       "project, in the request's project context; after adding a status, the project).",
-    schema: { type: 'string' as const },
-    example: '/v1/tickets/42',
-  },
-  Link: {
-    description:
-      'The neighbouring pages (RFC 8288): `rel="next"`, `"prev"`, `"first"` and `"last"` with pages, `"next"` ' +
+    '/v1/tickets/42',
+  ),
+  Link: header(
+    'string',
+    'The neighbouring pages (RFC 8288): `rel="next"`, `"prev"`, `"first"` and `"last"` with pages, `"next"` ' +
       'and `"first"` in cursor mode. Each is this request with only `page` or `cursor` changed; no `next`: the last page.',
-    schema: { type: 'string' as const },
-    example:
-      '</v1/tickets?per_page=50&cursor=eyJmIjoi...>; rel="next", </v1/tickets?per_page=50&cursor=>; rel="first"',
-  },
-  'X-Poll-Interval': {
-    description: 'Seconds to wait before polling again.',
-    schema: { type: 'integer' as const },
-    example: 10,
-  },
+    '</v1/tickets?per_page=50&cursor=eyJmIjoi...>; rel="next", </v1/tickets?per_page=50&cursor=>; rel="first"',
+  ),
+  'X-Poll-Interval': header('integer', 'Seconds to wait before polling again.', 10),
 };
 
 type HeaderName = keyof typeof HEADERS;

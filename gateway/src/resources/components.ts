@@ -34,6 +34,11 @@ import {
 } from '@tix/protos';
 import { EXAMPLES } from './examples.js';
 
+/** A resource declared in the contract, named in the document (`components/schemas/<id>`) with its examples. */
+function named<Resource extends z.ZodType>(resource: Resource, id: string, ...examples: unknown[]): Resource {
+  return resource.meta({ id, examples });
+}
+
 /** Spec Pagination object. */
 export const paginationSchema = z
   .object({
@@ -48,73 +53,51 @@ export const paginationSchema = z
   });
 
 /** Spec Project, declared in the contract; named here, with its example. */
-export const projectSchema = projectResource.meta({ id: 'Project', examples: [EXAMPLES.project] });
+export const projectSchema = named(projectResource, 'Project', EXAMPLES.project);
 
 /** Spec Ticket type, declared in the contract; named here, with its example. */
-export const ticketTypeSchema = ticketTypeResource.meta({
-  id: 'TicketType',
-  examples: [EXAMPLES.ticketType],
-});
+export const ticketTypeSchema = named(ticketTypeResource, 'TicketType', EXAMPLES.ticketType);
 
 /** Spec User, declared in the contract; named here, with its example. */
-export const userSchema = userResource.meta({ id: 'User', examples: [EXAMPLES.user] });
+export const userSchema = named(userResource, 'User', EXAMPLES.user);
 
 /** An API key as admins see it, declared in the contract; named here, with its example. */
-export const apiKeySchema = apiKeyResource.meta({ id: 'ApiKey', examples: [EXAMPLES.apiKey] });
+export const apiKeySchema = named(apiKeyResource, 'ApiKey', EXAMPLES.apiKey);
 
 /** Spec Ticket, declared in the contract; named here, with the presenters' examples. */
-export const ticketSchema = ticketResource.meta({
-  id: 'Ticket',
-  examples: [EXAMPLES.ticket, EXAMPLES.mergedTicket],
-});
+export const ticketSchema = named(ticketResource, 'Ticket', EXAMPLES.ticket, EXAMPLES.mergedTicket);
 
 /** Spec Comment, declared in the contract; named here, with its example. */
-export const commentSchema = commentResource.meta({ id: 'Comment', examples: [EXAMPLES.comment] });
+export const commentSchema = named(commentResource, 'Comment', EXAMPLES.comment);
 
 /** Spec Attachment, declared in the contract; named here, with its example. */
-export const attachmentSchema = attachmentResource.meta({
-  id: 'Attachment',
-  examples: [EXAMPLES.attachment],
-});
+export const attachmentSchema = named(attachmentResource, 'Attachment', EXAMPLES.attachment);
 
 /** A project's guardrails, declared in the contract; named here, with the example GET shows. */
-export const guardrailsSchema = guardrailsResource.meta({
-  id: 'Guardrails',
-  examples: [EXAMPLES.guardrails],
-});
+export const guardrailsSchema = named(guardrailsResource, 'Guardrails', EXAMPLES.guardrails);
 
 /** Spec Webhook and the delivery log, declared in the contract; named here, with their examples. */
-export const webhookSchema = webhookResource.meta({ id: 'Webhook', examples: [EXAMPLES.webhook] });
+export const webhookSchema = named(webhookResource, 'Webhook', EXAMPLES.webhook);
 
-export const createdWebhookSchema = createdWebhookResource.meta({
-  id: 'CreatedWebhook',
-  examples: [EXAMPLES.createdWebhook],
-});
+export const createdWebhookSchema = named(createdWebhookResource, 'CreatedWebhook', EXAMPLES.createdWebhook);
 
-export const deliverySchema = deliveryResource.meta({ id: 'Delivery', examples: [EXAMPLES.delivery] });
+export const deliverySchema = named(deliveryResource, 'Delivery', EXAMPLES.delivery);
 
-export const webhookDetailSchema = webhookDetailResource.meta({
-  id: 'WebhookDetail',
-  examples: [EXAMPLES.webhookDetail],
-});
+export const webhookDetailSchema = named(webhookDetailResource, 'WebhookDetail', EXAMPLES.webhookDetail);
 
-export const rotatedWebhookSchema = rotatedWebhookResource.meta({
-  id: 'RotatedWebhook',
-  examples: [EXAMPLES.rotatedWebhook],
-});
+export const rotatedWebhookSchema = named(rotatedWebhookResource, 'RotatedWebhook', EXAMPLES.rotatedWebhook);
 
-export const pingResultSchema = pingResultResource.meta({ id: 'PingResult', examples: [EXAMPLES.ping] });
+export const pingResultSchema = named(pingResultResource, 'PingResult', EXAMPLES.ping);
 
 /** An activity entry and a streamed event, declared in the contract; named here, with examples. */
-export const activitySchema = activityResource.meta({
-  id: 'Activity',
-  examples: [EXAMPLES.activity, EXAMPLES.commentActivity],
-});
+export const activitySchema = named(
+  activityResource,
+  'Activity',
+  EXAMPLES.activity,
+  EXAMPLES.commentActivity,
+);
 
-export const streamedEventSchema = streamedEventResource.meta({
-  id: 'StreamedEvent',
-  examples: [EXAMPLES.streamedEvent],
-});
+export const streamedEventSchema = named(streamedEventResource, 'StreamedEvent', EXAMPLES.streamedEvent);
 
 /** How sure the assistant is, and the label of that (protos confidenceLabel). */
 export const confidenceFields = {
