@@ -79,45 +79,9 @@ export function createGatewayLimits(options: GatewayLimitsOptions): GatewayLimit
     };
     const guard = new RedisFallback(client, logger);
     fallback = guard;
-    rates = {
-      take: (...args) =>
-        guard.run(
-          () => redis.rates.take(...args),
-          () => memoryRates.take(...args),
-        ),
-      peek: (...args) =>
-        guard.run(
-          () => redis.rates.peek(...args),
-          () => memoryRates.peek(...args),
-        ),
-      close: () => Promise.resolve(),
-    };
-    idempotencyStore = {
-      claim: (...args) =>
-        guard.run(
-          () => redis.idempotency.claim(...args),
-          () => memoryIdempotency.claim(...args),
-        ),
-      complete: (...args) =>
-        guard.run(
-          () => redis.idempotency.complete(...args),
-          () => memoryIdempotency.complete(...args),
-        ),
-      release: (...args) =>
-        guard.run(
-          () => redis.idempotency.release(...args),
-          () => memoryIdempotency.release(...args),
-        ),
-      close: () => Promise.resolve(),
-    };
-    quotas = {
-      take: (...args) =>
-        guard.run(
-          () => redis.quotas.take(...args),
-          () => memoryQuotas.take(...args),
-        ),
-      close: () => Promise.resolve(),
-    };
+    rates = guard.store(redis.rates, memoryRates, ['take', 'peek']);
+    idempotencyStore = guard.store(redis.idempotency, memoryIdempotency, ['claim', 'complete', 'release']);
+    quotas = guard.store(redis.quotas, memoryQuotas, ['take']);
   }
 
   const afterAuthentication: Middleware[] = [];

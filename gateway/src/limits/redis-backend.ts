@@ -70,6 +70,28 @@ export class RedisFallback {
     return result;
   }
 
+  /**
+   * The store whose every call of `calls` runs as `run` does: on `onRedis`, else on `inMemory`. Its
+   * close does nothing: the Redis client and the in-process stores are closed by their owners.
+   */
+  store<T extends { close(): Promise<void> }>(
+    onRedis: T,
+    inMemory: T,
+    calls: readonly Exclude<keyof T, 'close'>[],
+  ): T {
+    const store: Record<PropertyKey, unknown> = { close: () => Promise.resolve() };
+    for (const name of calls) {
+      const viaRedis = onRedis[name] as (...args: unknown[]) => Promise<unknown>;
+      const viaMemory = inMemory[name] as (...args: unknown[]) => Promise<unknown>;
+      store[name] = (...args: unknown[]) =>
+        this.run(
+          () => viaRedis.apply(onRedis, args),
+          () => viaMemory.apply(inMemory, args),
+        );
+    }
+    return store as T;
+  }
+
   private markDown(error: unknown): void {
     if (this.degraded) return;
     this.degraded = true;
