@@ -663,6 +663,38 @@ function apiServer(servers: OpenApiServers) {
   };
 }
 
+/**
+ * The ways to authenticate, by SECURITY_SCHEMES name: an API key on the API host, the session and
+ * its CSRF token on the app host.
+ */
+const SECURITY_SCHEME_COMPONENTS = {
+  [SECURITY_SCHEMES.ApiKeyBearer]: {
+    type: 'http' as const,
+    scheme: 'bearer',
+    bearerFormat: 'API key',
+    description: '`Authorization: Bearer <API key>`, on the API host only. Keys carry scopes.',
+  },
+  [SECURITY_SCHEMES.ApiKeyHeader]: {
+    type: 'apiKey' as const,
+    in: 'header' as const,
+    name: 'X-API-Key',
+    description: 'The same API key in `X-API-Key` (when both are sent, the Bearer token wins).',
+  },
+  [SECURITY_SCHEMES.SessionCookie]: {
+    type: 'apiKey' as const,
+    in: 'cookie' as const,
+    name: 'tix_session',
+    description: 'The browser session on the app host (HttpOnly, SameSite=Lax).',
+  },
+  [SECURITY_SCHEMES.CsrfToken]: {
+    type: 'apiKey' as const,
+    in: 'header' as const,
+    name: 'X-CSRF-Token',
+    description:
+      'The CSRF token of the session (GET /api/csrf-token), required on POST, PUT, PATCH and DELETE.',
+  },
+};
+
 /** Builds the document of `operations` (pure; see openApiDocument for the per-process copy). */
 export function buildOpenApiDocument(
   operations: readonly OperationDescription[] = OPERATIONS,
@@ -670,31 +702,9 @@ export function buildOpenApiDocument(
 ): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   for (const [name, schema] of Object.entries(COMPONENT_SCHEMAS)) registry.register(name, schema);
-  registry.registerComponent('securitySchemes', SECURITY_SCHEMES.ApiKeyBearer, {
-    type: 'http',
-    scheme: 'bearer',
-    bearerFormat: 'API key',
-    description: '`Authorization: Bearer <API key>`, on the API host only. Keys carry scopes.',
-  });
-  registry.registerComponent('securitySchemes', SECURITY_SCHEMES.ApiKeyHeader, {
-    type: 'apiKey',
-    in: 'header',
-    name: 'X-API-Key',
-    description: 'The same API key in `X-API-Key` (when both are sent, the Bearer token wins).',
-  });
-  registry.registerComponent('securitySchemes', SECURITY_SCHEMES.SessionCookie, {
-    type: 'apiKey',
-    in: 'cookie',
-    name: 'tix_session',
-    description: 'The browser session on the app host (HttpOnly, SameSite=Lax).',
-  });
-  registry.registerComponent('securitySchemes', SECURITY_SCHEMES.CsrfToken, {
-    type: 'apiKey',
-    in: 'header',
-    name: 'X-CSRF-Token',
-    description:
-      'The CSRF token of the session (GET /api/csrf-token), required on POST, PUT, PATCH and DELETE.',
-  });
+  for (const [name, scheme] of Object.entries(SECURITY_SCHEME_COMPONENTS)) {
+    registry.registerComponent('securitySchemes', name, scheme);
+  }
   for (const [name, header] of Object.entries(HEADERS)) registry.registerComponent('headers', name, header);
   for (const [name, parameter] of Object.entries(PARAMETERS)) {
     registry.registerComponent('parameters', name, parameter);
