@@ -77,6 +77,14 @@ function ticketAnswer(answer: ticket.ApiTicket__Output) {
   return { data: { ticket: ticketOf(answer) }, etag: ticketEtag(answer) };
 }
 
+/**
+ * A write of ticket `id` that holds only at the version If-Match names (http/conditional.ts
+ * expectedTicketVersion); without If-Match, at any version.
+ */
+function atIfMatchVersion<Request>(request: Request, ifMatch: string | undefined, id: number) {
+  return { ...request, expected_version: expectedTicketVersion(ifMatch, id) };
+}
+
 /** The success of an operation answering one ticket, `data: { ticket }` with its ETag. */
 function oneTicket(description: string, example: TicketJson = EXAMPLES.ticket, status = 200) {
   return tagged(status, description, 'ticket', ticketSchema, example);
@@ -237,14 +245,8 @@ export const TICKET_OPERATIONS: Operation[] = [
     success: oneTicket('The updated ticket.'),
     errors: [400, 404, 409, 422],
     async handle({ params, body, ifMatch, services, project, call }) {
-      const updated = await services.tickets.UpdateTicket(
-        {
-          ...updateTicketRequest(project.id, params.id, body),
-          expected_version: expectedTicketVersion(ifMatch, params.id),
-        },
-        call,
-      );
-      return ticketAnswer(updated);
+      const request = atIfMatchVersion(updateTicketRequest(project.id, params.id, body), ifMatch, params.id);
+      return ticketAnswer(await services.tickets.UpdateTicket(request, call));
     },
   }),
 
@@ -284,14 +286,8 @@ export const TICKET_OPERATIONS: Operation[] = [
     success: oneTicket('The moved ticket.'),
     errors: [400, 404, 409, 422],
     async handle({ params, body, ifMatch, services, project, call }) {
-      const moved = await services.tickets.MoveTicket(
-        {
-          ...moveTicketRequest(project.id, params.id, body),
-          expected_version: expectedTicketVersion(ifMatch, params.id),
-        },
-        call,
-      );
-      return ticketAnswer(moved);
+      const request = atIfMatchVersion(moveTicketRequest(project.id, params.id, body), ifMatch, params.id);
+      return ticketAnswer(await services.tickets.MoveTicket(request, call));
     },
   }),
 
