@@ -1,29 +1,21 @@
 /** Asks for a reset link by email (the answer is the same whether or not the address has an account). */
 import { useState } from 'preact/hooks';
-import { api, call, fieldErrorsOf, showError } from '../api/client';
+import { api, call } from '../api/client';
 import { Button } from '../ui/button';
 import { Field } from '../ui/field';
+import { useSubmit } from '../ui/submit';
 
 export default function ForgotPassword() {
   const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const { busy, errors, run } = useSubmit();
   const [sent, setSent] = useState<string | null>(null);
 
   async function submit(event: Event) {
     event.preventDefault();
-    setBusy(true);
-    setErrors({});
-    try {
+    await run(async () => {
       const answer = await call(api.POST('/auth/forgot-password', { body: { email } }));
       setSent(answer.message);
-    } catch (error) {
-      const fields = fieldErrorsOf(error);
-      if (fields) setErrors(fields);
-      else showError(error);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

@@ -1,17 +1,17 @@
 /** The page of the mailed link (`/reset-password?token=…`): choose a new password, then sign in. */
 import { useState } from 'preact/hooks';
-import { api, call, fieldErrorsOf, showError } from '../api/client';
+import { api, call } from '../api/client';
 import { navigate } from '../router';
 import { Button } from '../ui/button';
 import { Field, FormError } from '../ui/field';
+import { useSubmit } from '../ui/submit';
 import type { ScreenProps } from './screen';
 
 export default function ResetPassword({ query }: ScreenProps) {
   const token = query.get('token') ?? '';
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const { busy, errors, setErrors, run } = useSubmit();
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -19,18 +19,10 @@ export default function ResetPassword({ query }: ScreenProps) {
       setErrors({ confirmation: ['The two passwords differ'] });
       return;
     }
-    setBusy(true);
-    setErrors({});
-    try {
+    await run(async () => {
       await call(api.POST('/auth/reset-password', { body: { token, new_password: password } }));
       navigate('/sign-in?reset=1', { replace: true });
-    } catch (error) {
-      const fields = fieldErrorsOf(error);
-      if (fields) setErrors(fields);
-      else showError(error);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   const tokenError =

@@ -9,9 +9,10 @@ import { useId, useState } from 'preact/hooks';
 import { ApiError, fieldErrorsOf, showError } from '../../api/client';
 import { EmptyState, Loading } from '../../ui/empty-state';
 import { ErrorList, FormError } from '../../ui/field';
+import type { FieldErrors } from '../../ui/submit';
 import './admin.css';
 
-export type FieldErrors = Record<string, string[]>;
+export type { FieldErrors };
 
 /** Statuses a form shows as its own error (the request was understood and refused), not a toast. */
 const FORM_REFUSALS = new Set([403, 404, 409, 422]);

@@ -6,12 +6,13 @@
  * 24 hours, and the threshold preview.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, fieldErrorsOf, isConflict, showError } from '../../api/client';
+import { api, call, isConflict, showError } from '../../api/client';
 import type { components } from '../../generated/api';
 import { currentProject } from '../../projects';
 import { Button } from '../../ui/button';
 import { askConflict } from '../../ui/conflict-dialog';
 import { EmptyState, Loading } from '../../ui/empty-state';
+import { useSubmit } from '../../ui/submit';
 import { toast } from '../../ui/toast';
 import { effectiveText, loadAutonomy, type Autonomy } from '../assistant/autonomy';
 import { ACTION_TYPES, actionLabel, valueText, when, type ActionType } from '../assistant/format';
@@ -36,9 +37,8 @@ export default function GuardrailsScreen() {
   const [autonomy, setAutonomy] = useState<Autonomy | null>(null);
   const [saved, setSaved] = useState<Guardrails | null>(null);
   const [draft, setDraft] = useState<Guardrails | null>(null);
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const { busy, errors, setErrors, run } = useSubmit();
   const [warnings, setWarnings] = useState<string[]>([]);
-  const [busy, setBusy] = useState(false);
   const [users, setUsers] = useState<User[]>([]);
   const [ticketTypes, setTicketTypes] = useState<TicketType[]>([]);
 
@@ -72,11 +72,9 @@ export default function GuardrailsScreen() {
       toast('Nothing changed.');
       return;
     }
-    setBusy(true);
-    setErrors({});
     let version = saved.version;
     let mine = draft;
-    try {
+    await run(async () => {
       for (;;) {
         try {
           const answer = await call(
@@ -116,13 +114,7 @@ export default function GuardrailsScreen() {
           version = theirs.version;
         }
       }
-    } catch (error) {
-      const fieldErrors = fieldErrorsOf(error);
-      if (fieldErrors) setErrors(fieldErrors);
-      else showError(error);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   if (!project) return <EmptyState title="No project yet: an administrator creates one." />;

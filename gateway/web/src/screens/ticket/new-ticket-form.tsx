@@ -4,10 +4,11 @@
  * first and then by the server (POST /tickets; a 422 is shown beside each field).
  */
 import { useState } from 'preact/hooks';
-import { api, call, fieldErrorsOf, showError } from '../../api/client';
+import { api, call } from '../../api/client';
 import type { Project } from '../../projects';
 import { Button } from '../../ui/button';
 import { Field, FormError, SelectField, TextAreaField } from '../../ui/field';
+import { useSubmit } from '../../ui/submit';
 import {
   checkCustomFields,
   CustomFieldInput,
@@ -57,8 +58,7 @@ export function NewTicketForm({
   const [assignee, setAssignee] = useState('');
   const [tags, setTags] = useState('');
   const [drafts, setDrafts] = useState<CustomFieldDrafts>(() => draftsOf(schema));
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, errors, setErrors, run } = useSubmit();
 
   function chooseType(id: number) {
     setTypeId(id);
@@ -85,8 +85,7 @@ export function NewTicketForm({
     const found = clientErrors(customFields);
     setErrors(found);
     if (Object.keys(found).length > 0 || !type) return;
-    setBusy(true);
-    try {
+    await run(async () => {
       const answer = await call(
         api.POST('/tickets', {
           params: { query: { project_id: project.id } },
@@ -102,13 +101,7 @@ export function NewTicketForm({
         }),
       );
       onCreated(answer.ticket);
-    } catch (error) {
-      const fieldErrors = fieldErrorsOf(error);
-      if (fieldErrors) setErrors(fieldErrors);
-      else showError(error);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   if (types.length === 0) {

@@ -4,11 +4,12 @@
  * statuses that take one).
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, fieldErrorsOf, showError } from '../../api/client';
+import { api, call } from '../../api/client';
 import type { Project } from '../../projects';
 import { Button } from '../../ui/button';
 import { RESOLUTIONS, resolutionLabel, type Resolution, type Ticket } from './model';
 import { SelectField } from '../../ui/field';
+import { useSubmit } from '../../ui/submit';
 
 export function StatusControl({
   ticket,
@@ -23,8 +24,7 @@ export function StatusControl({
 }) {
   const [status, setStatus] = useState(ticket.status);
   const [resolution, setResolution] = useState<Resolution>(ticket.resolution_type ?? 'resolved');
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, errors, run } = useSubmit();
   useEffect(() => {
     setStatus(ticket.status);
     setResolution(ticket.resolution_type ?? 'resolved');
@@ -36,9 +36,7 @@ export function StatusControl({
 
   async function submit(event: Event) {
     event.preventDefault();
-    setBusy(true);
-    setErrors({});
-    try {
+    await run(async () => {
       const answer = await call(
         api.PATCH('/tickets/{id}/status', {
           params: { path: { id: ticket.id }, query: { project_id: project.id } },
@@ -46,13 +44,7 @@ export function StatusControl({
         }),
       );
       onSaved(answer.ticket);
-    } catch (error) {
-      const fieldErrors = fieldErrorsOf(error);
-      if (fieldErrors) setErrors(fieldErrors);
-      else showError(error);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   const current = (
