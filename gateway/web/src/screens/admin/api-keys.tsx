@@ -63,22 +63,16 @@ function CreateKeyForm({
   }
 
   return (
-    <AdminForm form={form} placed={placed} label="New API key" onSubmit={submit}>
+    <AdminForm form={form} placed={placed} label="New API key" onSubmit={submit} submit="Create API key">
       <div class="admin-row">
         <Field
           label="Key name"
-          name="name"
           hint="What it is for: Zapier, nightly export."
-          value={name}
-          onValue={setName}
-          errors={form.fieldErrors.name}
+          {...form.field('name', name, setName)}
         />
         <SelectField
           label="Acts as user"
-          name="user_id"
           hint="The key has this user's role as well as its scopes."
-          value={userId}
-          onValue={setUserId}
           options={[
             { value: '', label: 'Choose a user' },
             ...owners.map((user) => ({
@@ -86,33 +80,18 @@ function CreateKeyForm({
               label: `${user.name} (${user.role.replace('_', ' ')})`,
             })),
           ]}
-          errors={form.fieldErrors.user_id}
+          {...form.field('user_id', userId, setUserId)}
         />
         <SelectField
           label="Project"
-          name="project_id"
-          value={projectId}
-          onValue={setProjectId}
           options={[
             { value: '', label: 'Every project' },
             ...(projects.value ?? []).map((project) => ({ value: String(project.id), label: project.name })),
           ]}
-          errors={form.fieldErrors.project_id}
+          {...form.field('project_id', projectId, setProjectId)}
         />
       </div>
-      <CheckboxGroup
-        legend="Scopes"
-        name="scopes"
-        options={SCOPES}
-        chosen={scopes}
-        onChosen={setScopes}
-        errors={form.fieldErrors.scopes}
-      />
-      <div>
-        <Button kind="primary" type="submit" busy={form.busy}>
-          Create API key
-        </Button>
-      </div>
+      <CheckboxGroup legend="Scopes" options={SCOPES} {...form.choice('scopes', scopes, setScopes)} />
     </AdminForm>
   );
 }

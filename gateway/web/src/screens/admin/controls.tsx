@@ -7,6 +7,7 @@
 import type { ComponentChildren } from 'preact';
 import { useId, useState } from 'preact/hooks';
 import { ApiError, fieldErrorsOf, showError } from '../../api/client';
+import { Button } from '../../ui/button';
 import { EmptyState, Loading } from '../../ui/empty-state';
 import { ErrorList, FormError } from '../../ui/field';
 import type { FieldErrors } from '../../ui/submit';
@@ -24,6 +25,32 @@ export interface FormState {
   /** Runs `action`; answers true when it succeeded. Errors land in fieldErrors/formError or a toast. */
   run: (action: () => Promise<void>) => Promise<boolean>;
   clear: () => void;
+  /** A text, select or textarea control's props: its name is the API's field, whose errors it shows. */
+  field: (name: string, value: string, onValue: (value: string) => void) => BoundControl;
+  /** A CheckboxField's props, bound the same way. */
+  checkbox: (name: string, checked: boolean, onChecked: (checked: boolean) => void) => BoundCheckbox;
+  /** A CheckboxGroup's props, bound the same way. */
+  choice: (name: string, chosen: readonly string[], onChosen: (chosen: string[]) => void) => BoundChoice;
+}
+
+interface Bound {
+  name: string;
+  errors: string[] | undefined;
+}
+
+export interface BoundControl extends Bound {
+  value: string;
+  onValue: (value: string) => void;
+}
+
+export interface BoundCheckbox extends Bound {
+  checked: boolean;
+  onChecked: (checked: boolean) => void;
+}
+
+export interface BoundChoice extends Bound {
+  chosen: readonly string[];
+  onChosen: (chosen: string[]) => void;
 }
 
 export function useForm(): FormState {
@@ -52,7 +79,17 @@ export function useForm(): FormState {
       setBusy(false);
     }
   }
-  return { busy, fieldErrors, formError, run, clear };
+  const bound = (name: string): Bound => ({ name, errors: fieldErrors[name] });
+  return {
+    busy,
+    fieldErrors,
+    formError,
+    run,
+    clear,
+    field: (name, value, onValue) => ({ ...bound(name), value, onValue }),
+    checkbox: (name, checked, onChecked) => ({ ...bound(name), checked, onChecked }),
+    choice: (name, chosen, onChosen) => ({ ...bound(name), chosen, onChosen }),
+  };
 }
 
 /** The messages of `errors` under keys no control of the form shows (e.g. `body`), for the form error. */
@@ -188,6 +225,7 @@ export function AdminTable<Row>({
  * A form of an administration screen: the browser does not validate (the server's 422 names the
  * fields), submitting runs `onSubmit` through the form's `run`, and the form's error shows above the
  * controls together with field errors no control shows (`otherErrors`, or those not in `placed`).
+ * The controls end with the primary button `submit` names, and `actions` beside it when given.
  */
 export function AdminForm({
   form,
@@ -195,6 +233,8 @@ export function AdminForm({
   otherErrors,
   label,
   onSubmit,
+  submit,
+  actions,
   children,
 }: {
   form: FormState;
@@ -202,6 +242,8 @@ export function AdminForm({
   otherErrors?: readonly string[];
   label?: string;
   onSubmit: () => Promise<void>;
+  submit: string;
+  actions?: ComponentChildren;
   children: ComponentChildren;
 }) {
   const unplaced = otherErrors ?? unplacedErrors(form.fieldErrors, placed);
@@ -217,6 +259,12 @@ export function AdminForm({
     >
       <FormError message={[form.formError, ...unplaced].filter(Boolean).join(' ') || null} />
       {children}
+      <div class={actions ? 'admin-inline' : undefined}>
+        <Button kind="primary" type="submit" busy={form.busy}>
+          {submit}
+        </Button>
+        {actions}
+      </div>
     </form>
   );
 }

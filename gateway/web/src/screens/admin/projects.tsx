@@ -83,32 +83,24 @@ function NewProjectForm() {
       placed={[...placed, 'statuses', ...placedStatusKeys]}
       label="New project"
       onSubmit={submit}
+      submit="Create project"
     >
       <div class="admin-row">
-        <Field label="Name" name="name" value={name} onValue={setName} errors={form.fieldErrors.name} />
+        <Field label="Name" {...form.field('name', name, setName)} />
         <Field
           label="Slug"
-          name="slug"
           hint="Lower-case words joined by hyphens; used in links."
-          value={slug}
-          onValue={setSlug}
-          errors={form.fieldErrors.slug}
+          {...form.field('slug', slug, setSlug)}
         />
         <Field
           label="Prefix"
-          name="prefix"
           hint="Upper-case letters and digits of ticket numbers: SUP."
-          value={prefix}
-          onValue={setPrefix}
-          errors={form.fieldErrors.prefix}
+          {...form.field('prefix', prefix, setPrefix)}
         />
       </div>
       <TextAreaField
         label="Description (optional)"
-        name="description"
-        value={description}
-        onValue={setDescription}
-        errors={form.fieldErrors.description}
+        {...form.field('description', description, setDescription)}
       />
       <fieldset class="admin-fieldset">
         <legend>Workflow</legend>
@@ -184,11 +176,6 @@ function NewProjectForm() {
           Add a status
         </Button>
       </fieldset>
-      <div>
-        <Button kind="primary" type="submit" busy={form.busy}>
-          Create project
-        </Button>
-      </div>
     </AdminForm>
   );
 }
@@ -207,24 +194,22 @@ function ProjectDetailsForm({ project }: { project: Project }) {
   }
 
   return (
-    <AdminForm form={form} placed={['name', 'description']} label="Project details" onSubmit={submit}>
+    <AdminForm
+      form={form}
+      placed={['name', 'description']}
+      label="Project details"
+      onSubmit={submit}
+      submit="Save project"
+    >
       <p class="muted">
         Slug <code>{project.slug}</code>, ticket prefix <code>{project.prefix}</code>: these never change,
         links and ticket numbers use them.
       </p>
-      <Field label="Project name" name="name" value={name} onValue={setName} errors={form.fieldErrors.name} />
+      <Field label="Project name" {...form.field('name', name, setName)} />
       <TextAreaField
         label="Project description"
-        name="description"
-        value={description}
-        onValue={setDescription}
-        errors={form.fieldErrors.description}
+        {...form.field('description', description, setDescription)}
       />
-      <div>
-        <Button kind="primary" type="submit" busy={form.busy}>
-          Save project
-        </Button>
-      </div>
     </AdminForm>
   );
 }

@@ -85,15 +85,15 @@ function TicketTypeForm({
         otherErrors={formErrors}
         label={type ? `Edit ${type.name}` : 'New ticket type'}
         onSubmit={submit}
+        submit={type ? 'Save ticket type' : 'Create ticket type'}
+        actions={
+          <Button kind="quiet" onClick={() => setQuery({ type: null })}>
+            Close
+          </Button>
+        }
       >
         <div class="admin-row">
-          <Field
-            label="Type name"
-            name="name"
-            value={name}
-            onValue={setName}
-            errors={form.fieldErrors.name}
-          />
+          <Field label="Type name" {...form.field('name', name, setName)} />
           {type ? (
             <p class="muted">
               Slug <code>{type.slug}</code> (never changes)
@@ -101,37 +101,17 @@ function TicketTypeForm({
           ) : (
             <Field
               label="Type slug"
-              name="slug"
               hint="Lower-case words joined by underscores: bug."
-              value={slug}
-              onValue={setSlug}
-              errors={form.fieldErrors.slug}
+              {...form.field('slug', slug, setSlug)}
             />
           )}
         </div>
-        <TextAreaField
-          label="Type description"
-          name="description"
-          value={description}
-          onValue={setDescription}
-          errors={form.fieldErrors.description}
-        />
+        <TextAreaField label="Type description" {...form.field('description', description, setDescription)} />
         <CheckboxField
           label="Default type (new tickets that name no type get it)"
-          name="is_default"
-          checked={isDefault}
-          onChecked={setIsDefault}
-          errors={form.fieldErrors.is_default}
+          {...form.checkbox('is_default', isDefault, setIsDefault)}
         />
         <FieldEditor fields={fields} onFields={setFields} errors={form.fieldErrors} />
-        <div class="admin-inline">
-          <Button kind="primary" type="submit" busy={form.busy}>
-            {type ? 'Save ticket type' : 'Create ticket type'}
-          </Button>
-          <Button kind="quiet" onClick={() => setQuery({ type: null })}>
-            Close
-          </Button>
-        </div>
       </AdminForm>
       {type && (
         <div class="admin-retire">

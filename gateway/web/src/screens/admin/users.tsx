@@ -48,48 +48,27 @@ function CreateUserForm({ onCreated }: { onCreated: (user: User) => void }) {
   }
 
   return (
-    <AdminForm form={form} placed={placed} onSubmit={submit}>
-      <Field
-        label="Name"
-        name="name"
-        value={name}
-        onValue={setName}
-        errors={form.fieldErrors.name}
-        required
-      />
+    <AdminForm form={form} placed={placed} onSubmit={submit} submit="Create user">
+      <Field label="Name" {...form.field('name', name, setName)} required />
       <Field
         label="Email"
-        name="email"
         type="email"
         autoComplete="off"
-        value={email}
-        onValue={setEmail}
-        errors={form.fieldErrors.email}
+        {...form.field('email', email, setEmail)}
         required
       />
       <SelectField
         label="Role"
-        name="role"
-        value={role}
-        onValue={(value) => setRole(value as Role)}
         options={ROLE_OPTIONS}
-        errors={form.fieldErrors.role}
+        {...form.field('role', role, (value) => setRole(value as Role))}
       />
       <Field
         label="Password (optional)"
-        name="password"
         type="password"
         autoComplete="new-password"
         hint="Without one, the user signs in after you send them a reset link."
-        value={password}
-        onValue={setPassword}
-        errors={form.fieldErrors.password}
+        {...form.field('password', password, setPassword)}
       />
-      <div>
-        <Button kind="primary" type="submit" busy={form.busy}>
-          Create user
-        </Button>
-      </div>
     </AdminForm>
   );
 }

@@ -50,39 +50,25 @@ function CreateWebhookForm({
   }
 
   return (
-    <AdminForm form={form} placed={placed} label="New webhook" onSubmit={submit}>
+    <AdminForm form={form} placed={placed} label="New webhook" onSubmit={submit} submit="Create webhook">
       <Field
         label="Payload URL"
-        name="url"
         type="url"
         hint="Receives a signed POST for each event. In production: https and a public host."
-        value={url}
-        onValue={setUrl}
-        errors={form.fieldErrors.url}
+        {...form.field('url', url, setUrl)}
       />
       <CheckboxGroup
         legend="Events"
-        name="events"
         options={SUBSCRIBABLE_EVENT_TYPES}
-        chosen={events}
-        onChosen={setEvents}
-        errors={form.fieldErrors.events}
+        {...form.choice('events', events, setEvents)}
       />
       <Field
         label="Signing secret (optional)"
-        name="secret"
         type="password"
         autoComplete="off"
         hint="16 to 256 printable characters without spaces; leave empty and Tix generates one."
-        value={secret}
-        onValue={setSecret}
-        errors={form.fieldErrors.secret}
+        {...form.field('secret', secret, setSecret)}
       />
-      <div>
-        <Button kind="primary" type="submit" busy={form.busy}>
-          Create webhook
-        </Button>
-      </div>
     </AdminForm>
   );
 }

@@ -131,44 +131,20 @@ function AddStatusForm({ project, onProject }: EditorProps) {
     ...project.statuses.map((status, index) => ({ value: String(index), label: `Before ${status.label}` })),
   ];
   return (
-    <AdminForm form={form} placed={placed} label="Add a status" onSubmit={submit}>
+    <AdminForm form={form} placed={placed} label="Add a status" onSubmit={submit} submit="Add status">
       <div class="admin-row">
         <Field
           label="Status slug"
-          name="slug"
           hint="Lower-case words joined by underscores: in_review."
-          value={slug}
-          onValue={setSlug}
-          errors={form.fieldErrors.slug}
+          {...form.field('slug', slug, setSlug)}
         />
-        <Field
-          label="Status label"
-          name="label"
-          value={label}
-          onValue={setLabel}
-          errors={form.fieldErrors.label}
-        />
-        <SelectField
-          label="Place"
-          name="position"
-          value={position}
-          onValue={setPosition}
-          options={places}
-          errors={form.fieldErrors.position}
-        />
+        <Field label="Status label" {...form.field('label', label, setLabel)} />
+        <SelectField label="Place" options={places} {...form.field('position', position, setPosition)} />
       </div>
       <CheckboxField
         label="Closed (tickets here are resolved)"
-        name="is_closed"
-        checked={closed}
-        onChecked={setClosed}
-        errors={form.fieldErrors.is_closed}
+        {...form.checkbox('is_closed', closed, setClosed)}
       />
-      <div>
-        <Button kind="primary" type="submit" busy={form.busy}>
-          Add status
-        </Button>
-      </div>
     </AdminForm>
   );
 }
