@@ -10,6 +10,7 @@ import { signal } from '@preact/signals';
 import { Button } from './button';
 import { Dialog } from './dialog';
 import './dialog.css';
+import { ColumnHeads } from './table';
 
 export interface ConflictRow {
   label: string;
@@ -52,13 +53,7 @@ export function ConflictHost() {
             {current.question.detail ? ` ${current.question.detail}` : ''}
           </p>
           <table class="conflict-table">
-            <thead>
-              <tr>
-                <th scope="col">Field</th>
-                <th scope="col">Yours</th>
-                <th scope="col">Theirs (saved)</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={['Field', 'Yours', 'Theirs (saved)']} />
             <tbody>
               {current.question.rows.map((row) => (
                 <tr key={row.label}>

@@ -10,6 +10,7 @@ import { ApiError, fieldErrorsOf, showError } from '../../api/client';
 import { Button } from '../../ui/button';
 import { EmptyState, Loading } from '../../ui/empty-state';
 import { ErrorList, FormError } from '../../ui/field';
+import { ColumnHeads } from '../../ui/table';
 import type { FieldErrors } from '../../ui/submit';
 import './admin.css';
 
@@ -206,15 +207,7 @@ export function AdminTable<Row>({
   return (
     <div class="admin-table-wrap">
       <table class="admin-table" aria-label={label}>
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th key={column} scope="col">
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <ColumnHeads columns={columns} />
         <tbody>{rows.map(children)}</tbody>
       </table>
     </div>

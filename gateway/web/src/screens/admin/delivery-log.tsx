@@ -9,6 +9,7 @@ import type { components } from '../../generated/api';
 import type { Project } from '../../projects';
 import { Button } from '../../ui/button';
 import { EmptyState, Loading } from '../../ui/empty-state';
+import { ColumnHeads } from '../../ui/table';
 import { toast } from '../../ui/toast';
 import { formatTime, useLoaded } from './use-loaded';
 
@@ -70,15 +71,7 @@ export function DeliveryLog({ project, webhook }: { project: Project; webhook: W
       ) : (
         <div class="admin-table-wrap">
           <table class="admin-table" aria-label={`Deliveries to ${webhook.url}`}>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">State</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Created</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={['Event', 'State', 'Attempts', 'Created', 'Actions']} />
             <tbody>
               {deliveries.map((delivery) => (
                 <tr key={delivery.id} data-delivery={delivery.id}>

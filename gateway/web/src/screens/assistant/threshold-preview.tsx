@@ -12,6 +12,7 @@ import { Loading } from '../../ui/empty-state';
 import { ACTION_TYPES, actionLabel, percent, type ActionType } from './format';
 // The guardrails screen's sheet, for the form and this preview.
 import { Options, optionsOf } from '../../ui/field';
+import { ColumnHeads } from '../../ui/table';
 
 type PreviewQuery = operations['previewAutonomyThreshold']['parameters']['query'];
 
@@ -173,15 +174,9 @@ function PreviewTables({ preview }: { preview: Preview }) {
           Last {preview.window.days} days: {preview.sample.predictions} predictions, {preview.sample.labelled}{' '}
           with a known outcome ({preview.source === 'backtest' ? 'backtest' : 'recorded'})
         </caption>
-        <thead>
-          <tr>
-            <th scope="col">Threshold</th>
-            <th scope="col">Would apply</th>
-            <th scope="col">Coverage</th>
-            <th scope="col">Precision (95% interval)</th>
-            <th scope="col">Errors a week</th>
-          </tr>
-        </thead>
+        <ColumnHeads
+          columns={['Threshold', 'Would apply', 'Coverage', 'Precision (95% interval)', 'Errors a week']}
+        />
         <tbody>
           <tr>
             <th scope="row">Chosen {at.threshold}</th>
@@ -205,13 +200,7 @@ function PreviewTables({ preview }: { preview: Preview }) {
       </table>
       <table class="preview-table preview-curve">
         <caption>The curve</caption>
-        <thead>
-          <tr>
-            <th scope="col">Threshold</th>
-            <th scope="col">Coverage</th>
-            <th scope="col">Precision</th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={['Threshold', 'Coverage', 'Precision']} />
         <tbody>
           {preview.curve.map((point) => (
             <tr
@@ -229,13 +218,7 @@ function PreviewTables({ preview }: { preview: Preview }) {
       {preview.by_value.length > 0 && (
         <table class="preview-table">
           <caption>By value at the chosen threshold</caption>
-          <thead>
-            <tr>
-              <th scope="col">Value</th>
-              <th scope="col">Would apply</th>
-              <th scope="col">Precision</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={['Value', 'Would apply', 'Precision']} />
           <tbody>
             {preview.by_value.map((row) => (
               <tr key={row.value}>

@@ -29,6 +29,7 @@ import { NewTicketForm } from './new-ticket-form';
 import type { ScreenProps } from '../screen';
 import './ticket.css';
 import { Options, optionsOf } from '../../ui/field';
+import { ColumnHeads } from '../../ui/table';
 
 export const SORTS = [
   { value: '-created_at', label: 'Newest first' },
@@ -96,18 +97,9 @@ function TicketRows({
   return (
     <table class="tickets-table">
       <caption class="visually-hidden">Tickets of {project.name}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Number</th>
-          <th scope="col">Title</th>
-          <th scope="col">Status</th>
-          <th scope="col">Priority</th>
-          <th scope="col">Assignee</th>
-          <th scope="col">Type</th>
-          <th scope="col">Tags</th>
-          <th scope="col">Updated</th>
-        </tr>
-      </thead>
+      <ColumnHeads
+        columns={['Number', 'Title', 'Status', 'Priority', 'Assignee', 'Type', 'Tags', 'Updated']}
+      />
       <tbody>
         {tickets.map((ticket) => (
           <tr key={ticket.id} data-id={ticket.id}>
