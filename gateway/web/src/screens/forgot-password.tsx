@@ -2,12 +2,12 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../api/client';
 import { Button } from '../ui/button';
-import { Field } from '../ui/field';
 import { useSubmit } from '../ui/submit';
+import { EmailField } from './account-fields';
 
 export default function ForgotPassword() {
   const [email, setEmail] = useState('');
-  const { busy, errors, run } = useSubmit();
+  const { busy, run, field } = useSubmit();
   const [sent, setSent] = useState<string | null>(null);
 
   async function submit(event: Event) {
@@ -28,16 +28,7 @@ export default function ForgotPassword() {
       ) : (
         <form class="form" onSubmit={(event) => void submit(event)} noValidate>
           <p>Enter the address of your account; we will mail you a link to choose a new password.</p>
-          <Field
-            label="Email"
-            type="email"
-            name="email"
-            autoComplete="username"
-            required
-            value={email}
-            onValue={setEmail}
-            errors={errors.email}
-          />
+          <EmailField {...field('email', email, setEmail)} />
           <Button kind="primary" type="submit" busy={busy}>
             Send the link
           </Button>

@@ -3,15 +3,16 @@ import { useState } from 'preact/hooks';
 import { api, call } from '../api/client';
 import { navigate } from '../router';
 import { Button } from '../ui/button';
-import { Field, FormError } from '../ui/field';
+import { FormError } from '../ui/field';
 import { useSubmit } from '../ui/submit';
+import { PasswordField } from './account-fields';
 import type { ScreenProps } from './screen';
 
 export default function ResetPassword({ query }: ScreenProps) {
   const token = query.get('token') ?? '';
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const { busy, errors, setErrors, run } = useSubmit();
+  const { busy, errors, setErrors, run, field } = useSubmit();
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -32,25 +33,15 @@ export default function ResetPassword({ query }: ScreenProps) {
       <h1>Choose a new password</h1>
       <form class="form" onSubmit={(event) => void submit(event)} noValidate>
         <FormError message={tokenError ? `${tokenError} You can ask for a new link below.` : null} />
-        <Field
+        <PasswordField
           label="New password"
-          type="password"
-          name="new_password"
           autoComplete="new-password"
-          required
-          value={password}
-          onValue={setPassword}
-          errors={errors.new_password}
+          {...field('new_password', password, setPassword)}
         />
-        <Field
+        <PasswordField
           label="New password again"
-          type="password"
-          name="confirmation"
           autoComplete="new-password"
-          required
-          value={confirmation}
-          onValue={setConfirmation}
-          errors={errors.confirmation}
+          {...field('confirmation', confirmation, setConfirmation)}
         />
         <Button kind="primary" type="submit" busy={busy} disabled={!token}>
           Set the password

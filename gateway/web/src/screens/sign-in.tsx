@@ -1,10 +1,12 @@
 /** Sign-in: email and password; back to the wanted route (`?next=`) afterwards. */
 import { useState } from 'preact/hooks';
-import { fieldErrorsOf, ApiError } from '../api/client';
+import { ApiError } from '../api/client';
 import { navigate } from '../router';
 import { signIn } from '../session';
 import { Button } from '../ui/button';
-import { Field, FormError } from '../ui/field';
+import { FormError } from '../ui/field';
+import { useSubmit } from '../ui/submit';
+import { EmailField, PasswordField } from './account-fields';
 import type { ScreenProps } from './screen';
 
 /** Only a path of this console (never another origin) is followed after sign-in. */
@@ -17,26 +19,21 @@ export function safeNext(next: string | null): string {
 export default function SignIn({ query }: ScreenProps) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
+  const { busy, run, field } = useSubmit();
   const [formError, setFormError] = useState<string | null>(null);
   const reset = query.get('reset') === '1';
 
   async function submit(event: Event) {
     event.preventDefault();
-    setBusy(true);
-    setFieldErrors({});
     setFormError(null);
-    try {
-      await signIn(email, password);
-      navigate(safeNext(query.get('next')), { replace: true });
-    } catch (error) {
-      const fields = fieldErrorsOf(error);
-      if (fields) setFieldErrors(fields);
-      else setFormError(error instanceof ApiError || error instanceof Error ? error.message : String(error));
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await signIn(email, password);
+        navigate(safeNext(query.get('next')), { replace: true });
+      },
+      (error) =>
+        setFormError(error instanceof ApiError || error instanceof Error ? error.message : String(error)),
+    );
   }
 
   return (
@@ -49,25 +46,11 @@ export default function SignIn({ query }: ScreenProps) {
       )}
       <form class="form" onSubmit={(event) => void submit(event)} noValidate>
         <FormError message={formError} />
-        <Field
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="username"
-          required
-          value={email}
-          onValue={setEmail}
-          errors={fieldErrors.email}
-        />
-        <Field
+        <EmailField {...field('email', email, setEmail)} />
+        <PasswordField
           label="Password"
-          type="password"
-          name="password"
           autoComplete="current-password"
-          required
-          value={password}
-          onValue={setPassword}
-          errors={fieldErrors.password}
+          {...field('password', password, setPassword)}
         />
         <Button kind="primary" type="submit" busy={busy}>
           Sign in

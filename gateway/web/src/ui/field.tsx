@@ -97,6 +97,20 @@ interface ControlProps {
   disabled?: boolean;
 }
 
+/** A control's name (the API's field), value, setter and that field's errors, from one call. */
+export type BoundControl = Required<Pick<ControlProps, 'name' | 'value' | 'onValue'>> &
+  Pick<ControlProps, 'errors'>;
+
+/** Binds a control to the field `name` of a form whose 422 errors are `errors`. */
+export function bindControl(
+  errors: Record<string, string[]>,
+  name: string,
+  value: string,
+  onValue: (value: string) => void,
+): BoundControl {
+  return { name, value, onValue, errors: errors[name] };
+}
+
 interface FieldProps extends ControlProps {
   name: string;
   type?: 'text' | 'email' | 'password' | 'number' | 'search' | 'url';

@@ -6,6 +6,7 @@
  */
 import { useState } from 'preact/hooks';
 import { fieldErrorsOf, showError } from '../api/client';
+import { bindControl, type BoundControl } from './field';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -13,14 +14,22 @@ export interface Submit {
   busy: boolean;
   errors: FieldErrors;
   setErrors: (errors: FieldErrors) => void;
-  /** Runs `action` with the errors cleared; a 422 lands in `errors`, anything else in a toast. */
-  run: (action: () => Promise<void>) => Promise<void>;
+  /**
+   * Runs `action` with the errors cleared; a 422 lands in `errors`, anything else in `otherwise`
+   * (a toast by default).
+   */
+  run: (action: () => Promise<void>, otherwise?: (error: unknown) => void) => Promise<void>;
+  /** A ui/field.tsx control's props: its name is the API's field, whose errors it shows. */
+  field: (name: string, value: string, onValue: (value: string) => void) => BoundControl;
 }
 
 export function useSubmit(): Submit {
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
-  async function run(action: () => Promise<void>): Promise<void> {
+  async function run(
+    action: () => Promise<void>,
+    otherwise: (error: unknown) => void = showError,
+  ): Promise<void> {
     setBusy(true);
     setErrors({});
     try {
@@ -28,10 +37,16 @@ export function useSubmit(): Submit {
     } catch (error) {
       const fields = fieldErrorsOf(error);
       if (fields) setErrors(fields);
-      else showError(error);
+      else otherwise(error);
     } finally {
       setBusy(false);
     }
   }
-  return { busy, errors, setErrors, run };
+  return {
+    busy,
+    errors,
+    setErrors,
+    run,
+    field: (name, value, onValue) => bindControl(errors, name, value, onValue),
+  };
 }

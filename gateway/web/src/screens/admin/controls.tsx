@@ -9,7 +9,7 @@ import { useId, useState } from 'preact/hooks';
 import { ApiError, fieldErrorsOf, showError } from '../../api/client';
 import { Button } from '../../ui/button';
 import { EmptyState, Loading } from '../../ui/empty-state';
-import { ErrorList, FormError } from '../../ui/field';
+import { bindControl, ErrorList, FormError, type BoundControl } from '../../ui/field';
 import { ColumnHeads } from '../../ui/table';
 import type { FieldErrors } from '../../ui/submit';
 import './admin.css';
@@ -37,11 +37,6 @@ export interface FormState {
 interface Bound {
   name: string;
   errors: string[] | undefined;
-}
-
-export interface BoundControl extends Bound {
-  value: string;
-  onValue: (value: string) => void;
 }
 
 export interface BoundCheckbox extends Bound {
@@ -87,7 +82,7 @@ export function useForm(): FormState {
     formError,
     run,
     clear,
-    field: (name, value, onValue) => ({ ...bound(name), value, onValue }),
+    field: (name, value, onValue) => bindControl(fieldErrors, name, value, onValue),
     checkbox: (name, checked, onChecked) => ({ ...bound(name), checked, onChecked }),
     choice: (name, chosen, onChosen) => ({ ...bound(name), chosen, onChosen }),
   };

@@ -58,7 +58,7 @@ export function NewTicketForm({
   const [assignee, setAssignee] = useState('');
   const [tags, setTags] = useState('');
   const [drafts, setDrafts] = useState<CustomFieldDrafts>(() => draftsOf(schema));
-  const { busy, errors, setErrors, run } = useSubmit();
+  const { busy, errors, setErrors, run, field } = useSubmit();
 
   function chooseType(id: number) {
     setTypeId(id);
@@ -121,51 +121,32 @@ export function NewTicketForm({
       />
       <SelectField
         label="Type"
-        name="ticket_type_id"
-        value={String(typeId)}
         options={types.map((candidate) => ({ value: String(candidate.id), label: candidate.name }))}
-        onValue={(value) => chooseType(Number(value))}
-        errors={errors.ticket_type_id}
+        {...field('ticket_type_id', String(typeId), (value) => chooseType(Number(value)))}
       />
-      <Field label="Title" name="title" value={title} onValue={setTitle} errors={errors.title} required />
+      <Field label="Title" {...field('title', title, setTitle)} required />
       <TextAreaField
         label="Description"
-        name="description"
-        value={description}
-        onValue={setDescription}
-        errors={errors.description}
+        {...field('description', description, setDescription)}
         hint="Markdown"
         rows={4}
       />
       <div class="tickets-new-row">
         <SelectField
           label="Priority"
-          name="priority"
-          value={priority}
           options={PRIORITIES.map((value) => ({ value, label: capitalised(value) }))}
-          onValue={(value) => setPriority(value as Priority)}
-          errors={errors.priority}
+          {...field('priority', priority, (value) => setPriority(value as Priority))}
         />
         <SelectField
           label="Assignee"
-          name="assigned_to"
-          value={assignee}
           options={[
             { value: '', label: 'Unassigned' },
             ...assignableUsers(users).map((user) => ({ value: String(user.id), label: user.name })),
           ]}
-          onValue={setAssignee}
-          errors={errors.assigned_to}
+          {...field('assigned_to', assignee, setAssignee)}
         />
       </div>
-      <Field
-        label="Tags"
-        name="tags"
-        value={tags}
-        onValue={setTags}
-        errors={errors.tags}
-        hint="Separated by commas"
-      />
+      <Field label="Tags" {...field('tags', tags, setTags)} hint="Separated by commas" />
       {schema.length > 0 && (
         <fieldset class="tickets-new-custom">
           <legend>{type?.name} fields</legend>

@@ -24,7 +24,7 @@ export function StatusControl({
 }) {
   const [status, setStatus] = useState(ticket.status);
   const [resolution, setResolution] = useState<Resolution>(ticket.resolution_type ?? 'resolved');
-  const { busy, errors, run } = useSubmit();
+  const { busy, run, field } = useSubmit();
   useEffect(() => {
     setStatus(ticket.status);
     setResolution(ticket.resolution_type ?? 'resolved');
@@ -68,20 +68,14 @@ export function StatusControl({
       <form class="ticket-status-form" noValidate onSubmit={(event) => void submit(event)}>
         <SelectField
           label="New status"
-          name="status"
-          value={status}
           options={project.statuses.map((option) => ({ value: option.slug, label: option.label }))}
-          onValue={setStatus}
-          errors={errors.status}
+          {...field('status', status, setStatus)}
         />
         {needsResolution && (
           <SelectField
             label="Resolution"
-            name="resolution_type"
-            value={resolution}
             options={RESOLUTIONS}
-            onValue={(value) => setResolution(value as Resolution)}
-            errors={errors.resolution_type}
+            {...field('resolution_type', resolution, (value) => setResolution(value as Resolution))}
           />
         )}
         <Button type="submit" busy={busy} disabled={unchanged}>
