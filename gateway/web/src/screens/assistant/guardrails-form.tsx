@@ -7,6 +7,7 @@ import { useId } from 'preact/hooks';
 import { GUARDRAIL_BOUNDS, guardrailBound, thresholdBound } from '@tix/contract';
 import type { components } from '../../generated/api';
 import type { Project } from '../../projects';
+import { ErrorList } from '../../ui/field';
 import { ACTION_TYPES, actionLabel, type ActionType } from './format';
 import { getAt, MODES, PRIORITIES, type Guardrails } from './guardrails-model';
 
@@ -17,17 +18,6 @@ export interface FormState {
   draft: Guardrails;
   errors: Record<string, string[]>;
   set: (path: string, value: unknown) => void;
-}
-
-function Errors({ id, messages }: { id: string; messages: string[] | undefined }) {
-  if (!messages?.length) return null;
-  return (
-    <ul class="field-errors" id={id}>
-      {messages.map((message) => (
-        <li key={message}>{message}</li>
-      ))}
-    </ul>
-  );
 }
 
 function described(id: string, hint: string | undefined, messages: string[] | undefined) {
@@ -75,7 +65,7 @@ function NumberSetting({
         aria-invalid={messages?.length ? 'true' : undefined}
         aria-describedby={described(id, hint, messages)}
       />
-      <Errors id={`${id}-errors`} messages={messages} />
+      <ErrorList id={`${id}-errors`} errors={messages} />
     </div>
   );
 }
@@ -100,7 +90,7 @@ function ModeSetting({ form, path, label }: { form: FormState; path: string; lab
           </option>
         ))}
       </select>
-      <Errors id={`${id}-errors`} messages={messages} />
+      <ErrorList id={`${id}-errors`} errors={messages} />
     </div>
   );
 }
@@ -119,7 +109,7 @@ function CheckboxSetting({ form, path, label }: { form: FormState; path: string;
         aria-describedby={described(id, undefined, messages)}
       />
       <label for={id}>{label}</label>
-      <Errors id={`${id}-errors`} messages={messages} />
+      <ErrorList id={`${id}-errors`} errors={messages} />
     </div>
   );
 }
@@ -178,7 +168,7 @@ function ChoiceList<T extends string | number>({
           {option.label}
         </label>
       ))}
-      <Errors id={`${id}-errors`} messages={messages} />
+      <ErrorList id={`${id}-errors`} errors={messages} />
     </fieldset>
   );
 }
@@ -235,7 +225,7 @@ function TagListSetting({
         aria-invalid={messages?.length ? 'true' : undefined}
         aria-describedby={described(id, hint, messages)}
       />
-      <Errors id={`${id}-errors`} messages={messages} />
+      <ErrorList id={`${id}-errors`} errors={messages} />
     </div>
   );
 }
