@@ -41,6 +41,9 @@ export interface AssistantPanelProps {
   onChanged: () => void;
 }
 
+/** What each pane of the panel about the ticket's assistant actions takes. */
+type TicketPaneProps = Pick<AssistantPanelProps, 'ticket' | 'projectId' | 'onChanged'>;
+
 const REASONS: Record<string, string> = {
   disabled: 'The assistant is turned off.',
   insufficient_history: 'Not enough resolved tickets yet to learn from.',
@@ -271,15 +274,7 @@ async function saveChange(
   }
 }
 
-function Predictions({
-  ticket,
-  projectId,
-  onChanged,
-}: {
-  ticket: Ticket;
-  projectId: number;
-  onChanged: () => void;
-}) {
+function Predictions({ ticket, projectId, onChanged }: TicketPaneProps) {
   const [predictions, setPredictions] = useState<Prediction[] | null>(null);
   const [users, setUsers] = useState<Map<number, User>>(new Map());
   const [applying, setApplying] = useState<number | null>(null);
@@ -377,15 +372,7 @@ function Predictions({
   );
 }
 
-function TicketActions({
-  ticket,
-  projectId,
-  onChanged,
-}: {
-  ticket: Ticket;
-  projectId: number;
-  onChanged: () => void;
-}) {
+function TicketActions({ ticket, projectId, onChanged }: TicketPaneProps) {
   const [actions, setActions] = useState<AutonomousAction[] | null>(null);
   const [review, setReview] = useState<ReviewRequest | null>(null);
 
