@@ -1,8 +1,10 @@
 /**
  * Form controls the administration screens share beside ui/field.tsx's (text, select, textarea): a
  * checkbox and a checkbox group, each labelled and showing its 422 field errors (linked by
- * aria-describedby), a titled panel, and `useForm`, the one submit path: busy flag, 422 -> field
- * errors, other refusals of the form -> a form error, everything else -> showError.
+ * aria-describedby), a titled panel, and `useForm`, the administration forms' submit path: busy
+ * flag, 422 -> field errors, other refusals of the form -> a form error, everything else ->
+ * showError (ui/submit.ts's `useSubmit` is the same path for the other screens, with refusals in a
+ * toast). `form.field`/`checkbox`/`choice` bind a control to its field by the API's name.
  */
 import type { ComponentChildren } from 'preact';
 import { useId, useState } from 'preact/hooks';
