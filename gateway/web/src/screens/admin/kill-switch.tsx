@@ -70,6 +70,10 @@ export default function KillSwitchScreen() {
   if (!project) return <EmptyState title="No project yet: an administrator creates one." />;
   if (!autonomy) return <Loading what="the kill switch" />;
   const kill = autonomy.kill_switch;
+  const scopes: [Scope, string][] = [
+    ['project', `This project (${project.name})`],
+    ['global', 'Every project'],
+  ];
   return (
     <section class="screen kill-screen">
       <h1>
@@ -109,26 +113,18 @@ export default function KillSwitchScreen() {
       >
         <fieldset class="kill-scope">
           <legend>Where</legend>
-          <label>
-            <input
-              type="radio"
-              name="scope"
-              value="project"
-              checked={scope === 'project'}
-              onChange={() => setScope('project')}
-            />{' '}
-            This project ({project.name})
-          </label>
-          <label>
-            <input
-              type="radio"
-              name="scope"
-              value="global"
-              checked={scope === 'global'}
-              onChange={() => setScope('global')}
-            />{' '}
-            Every project
-          </label>
+          {scopes.map(([value, label]) => (
+            <label key={value}>
+              <input
+                type="radio"
+                name="scope"
+                value={value}
+                checked={scope === value}
+                onChange={() => setScope(value)}
+              />{' '}
+              {label}
+            </label>
+          ))}
         </fieldset>
         <div class="field">
           <label for={reasonId}>Reason</label>
