@@ -4,13 +4,12 @@
  * role matrix, and the comment service's refusals reaching the client as the spec's envelopes.
  */
 import { expect } from 'chai';
-import { createServiceClient, type ServiceClient } from '@tix/kit';
-import { startTestCommentServer, type TestCommentServer } from '@tix/comment-service/testing';
-import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
-import { startTestTicketServer, type TestTicketServer } from '@tix/ticket-service/testing';
-import { expectError } from '@tix/kit/testing';
-import { apiCaller, bearer, request, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { startTestCommentServer } from '@tix/comment-service/testing';
+import { startTestTicketServer } from '@tix/ticket-service/testing';
+import { expectError, suiteFixture } from '@tix/kit/testing';
+import { apiCaller, bearer, request, startTestGateway } from '../support/test-gateway.js';
 import { apiKeyMaker, createAlphaAndBeta, createDefaultTypes } from '../support/lookup-seed.js';
+import { startRealServices } from '../support/real-services.js';
 
 type Role = 'admin' | 'team_lead' | 'agent' | 'viewer';
 type Actor = 'author' | 'agent' | 'lead' | 'admin' | 'viewer';
@@ -19,55 +18,42 @@ const ALL_SCOPES = ['tickets:read', 'tickets:write', 'tickets:delete', 'comments
 
 describe('comment routes + real comment, ticket and lookup services (fresh databases)', function () {
   this.timeout(60_000);
-  let lookup: TestLookupServer;
-  let admin: ServiceClient<'lookup'>;
-  let tickets: TestTicketServer;
-  let comments: TestCommentServer;
-  let gateway: TestGateway;
   const users = {} as Record<Actor, number>;
   const keys = {} as Record<Actor | 'readOnly' | 'noComments' | 'scopedBeta', string>;
   let taskType: { alpha: number; beta: number };
 
-  before(async () => {
-    lookup = await startTestLookupServer({ label: 'gateway_comments' });
-    admin = createServiceClient('lookup', lookup.address, { deadlineMs: 10_000 });
-    await createAlphaAndBeta(admin);
-    taskType = await createDefaultTypes(admin, ['alpha', 'beta']);
-    const actor = async (name: Actor, role: Role) => {
-      const user = await admin.CreateUser({ name, email: `${name}@example.com`, role });
-      users[name] = user.id;
-      keys[name] = (await admin.CreateApiKey({ user_email: user.email, scopes: ALL_SCOPES, name })).key;
-    };
-    await actor('author', 'agent');
-    await actor('agent', 'agent');
-    await actor('lead', 'team_lead');
-    await actor('admin', 'admin');
-    await actor('viewer', 'viewer');
-    const key = apiKeyMaker(admin, 'author@example.com', (scopes) => `key ${scopes.join(' ')}`);
-    keys.readOnly = await key(['tickets:read', 'comments:read']);
-    keys.noComments = await key(['tickets:read', 'tickets:write']);
-    keys.scopedBeta = await key(ALL_SCOPES, 'beta');
-
-    tickets = await startTestTicketServer({
-      lookupAddress: lookup.address,
-      label: 'gateway_comments_tickets',
-    });
-    comments = await startTestCommentServer({ ticketsAddress: tickets.address, label: 'gateway_comments' });
-    gateway = await startTestGateway({
-      services: { lookup: lookup.address, tickets: tickets.address, comments: comments.address },
-    });
-  });
-
-  after(async () => {
-    await gateway?.close();
-    await comments?.stop();
-    await tickets?.stop();
-    admin?.close();
-    await lookup?.stop();
-  });
+  const fleet = suiteFixture(() =>
+    startRealServices({
+      label: 'gateway_comments',
+      seed: async (admin) => {
+        await createAlphaAndBeta(admin);
+        taskType = await createDefaultTypes(admin, ['alpha', 'beta']);
+        const actor = async (name: Actor, role: Role) => {
+          const user = await admin.CreateUser({ name, email: `${name}@example.com`, role });
+          users[name] = user.id;
+          keys[name] = (await admin.CreateApiKey({ user_email: user.email, scopes: ALL_SCOPES, name })).key;
+        };
+        await actor('author', 'agent');
+        await actor('agent', 'agent');
+        await actor('lead', 'team_lead');
+        await actor('admin', 'admin');
+        await actor('viewer', 'viewer');
+        const key = apiKeyMaker(admin, 'author@example.com', (scopes) => `key ${scopes.join(' ')}`);
+        keys.readOnly = await key(['tickets:read', 'comments:read']);
+        keys.noComments = await key(['tickets:read', 'tickets:write']);
+        keys.scopedBeta = await key(ALL_SCOPES, 'beta');
+      },
+      peers: {
+        tickets: ({ lookup }) =>
+          startTestTicketServer({ lookupAddress: lookup, label: 'gateway_comments_tickets' }),
+        comments: ({ tickets }) =>
+          startTestCommentServer({ ticketsAddress: tickets!, label: 'gateway_comments' }),
+      },
+    }),
+  );
 
   const call = apiCaller(
-    () => gateway,
+    () => fleet.gateway,
     () => keys.author,
   );
 
@@ -84,6 +70,17 @@ describe('comment routes + real comment, ticket and lookup services (fresh datab
     const response = await call('POST', `/tickets/${ticket}/comments?project=alpha`, body, key);
     expect(response.status, JSON.stringify(response.body)).to.equal(201);
     return response.body.data.comment as Record<string, any>;
+  }
+
+  /** In `project`, the ticket's comments, a new comment on it and the comment itself are 404. */
+  async function expectHiddenIn(project: 'alpha' | 'beta', ticket: number, commentId: number): Promise<void> {
+    expectError(await call('GET', `/tickets/${ticket}/comments?project=${project}`), 404, 'Ticket not found');
+    expectError(
+      await call('POST', `/tickets/${ticket}/comments?project=${project}`, { content: 'x' }),
+      404,
+      'Ticket not found',
+    );
+    expectError(await call('GET', `/comments/${commentId}?project=${project}`), 404, 'Comment not found');
   }
 
   it('runs the spec flow: create (201), list, get, update, delete (200 message), then 404', async () => {
@@ -196,13 +193,7 @@ describe('comment routes + real comment, ticket and lookup services (fresh datab
     const comment = await newComment(ticket, { content: 'alpha only' });
     expectError(await call('GET', `/tickets/${ticket}/comments`), 400, 'Project ID is required.');
     expectError(await call('GET', `/comments/${comment.id}`), 400, 'Project ID is required.');
-    expectError(await call('GET', `/tickets/${ticket}/comments?project=beta`), 404, 'Ticket not found');
-    expectError(
-      await call('POST', `/tickets/${ticket}/comments?project=beta`, { content: 'x' }),
-      404,
-      'Ticket not found',
-    );
-    expectError(await call('GET', `/comments/${comment.id}?project=beta`), 404, 'Comment not found');
+    await expectHiddenIn('beta', ticket, comment.id);
     // A key scoped to beta ignores ?project=alpha and never reaches alpha's comment.
     for (const [method, body] of [
       ['GET', undefined],
@@ -229,13 +220,7 @@ describe('comment routes + real comment, ticket and lookup services (fresh datab
     expect((await call('DELETE', `/tickets/${ticket}?project=alpha`, undefined, keys.lead)).status).to.equal(
       200,
     );
-    expectError(await call('GET', `/tickets/${ticket}/comments?project=alpha`), 404, 'Ticket not found');
-    expectError(
-      await call('POST', `/tickets/${ticket}/comments?project=alpha`, { content: 'x' }),
-      404,
-      'Ticket not found',
-    );
-    expectError(await call('GET', `/comments/${comment.id}?project=alpha`), 404, 'Comment not found');
+    await expectHiddenIn('alpha', ticket, comment.id);
   });
 
   it('path ids and include_internal are validated (400); unknown methods are 405', async () => {
@@ -288,7 +273,7 @@ describe('comment routes + real comment, ticket and lookup services (fresh datab
         content_html: ['Content HTML must be at most 50000 characters after sanitizing'],
       },
     );
-    const malformed = await request(`${gateway.apiUrl}/v1${path}`, {
+    const malformed = await request(`${fleet.gateway.apiUrl}/v1${path}`, {
       method: 'POST',
       headers: { ...bearer(keys.author), 'Content-Type': 'application/json' },
       body: '{"content": ',
@@ -357,7 +342,7 @@ describe('comment routes + real comment, ticket and lookup services (fresh datab
 
   it('answers 503 when the comment service is not deployed', async () => {
     const withoutComments = await startTestGateway({
-      services: { lookup: lookup.address, tickets: tickets.address },
+      services: { lookup: fleet.lookup.address, tickets: fleet.tickets.address },
     });
     try {
       const response = await request(`${withoutComments.apiUrl}/v1/comments/1?project=alpha`, {
