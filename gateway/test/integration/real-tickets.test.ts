@@ -4,72 +4,49 @@
  * as the spec's envelopes.
  */
 import { expect } from 'chai';
-import { createServiceClient, type ServiceClient } from '@tix/kit';
-import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { startTestTicketServer } from '@tix/ticket-service/testing';
-import { expectError } from '@tix/kit/testing';
-import { apiCaller, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { expectError, suiteFixture } from '@tix/kit/testing';
+import { apiCaller } from '../support/test-gateway.js';
 import { FIELD_SCHEMA } from '../support/fake-lookup.js';
 import { apiKeyMaker, createAlphaAndBeta, createDefaultType } from '../support/lookup-seed.js';
+import { startRealServices } from '../support/real-services.js';
 
 describe('ticket routes + real ticket and lookup services (fresh databases)', function () {
   this.timeout(60_000);
-  let lookup: TestLookupServer;
-  let admin: ServiceClient<'lookup'>;
-  let tickets: Awaited<ReturnType<typeof startTestTicketServer>>;
-  let gateway: TestGateway;
   const ids: { alpha: number; beta: number; bug: number; task: number; ada: number; al: number } =
     {} as never;
   const keys: { full: string; noDelete: string; scopedBeta: string } = {} as never;
 
-  before(async () => {
-    lookup = await startTestLookupServer({ label: 'gateway_tickets' });
-    admin = createServiceClient('lookup', lookup.address, { deadlineMs: 10_000 });
-    const { alpha, beta } = await createAlphaAndBeta(admin);
-    const bug = await admin.CreateTicketType({
-      project_slug: 'alpha',
-      name: 'Bug',
-      slug: 'bug',
-      description: '',
-      is_default: true,
-      field_schema_json: JSON.stringify(FIELD_SCHEMA),
-    });
-    const task = await admin.CreateTicketType({
-      project_slug: 'beta',
-      name: 'Task',
-      slug: 'task',
-      description: '',
-      is_default: true,
-      field_schema_json: '[]',
-    });
-    const ada = await admin.CreateUser({ name: 'Ada', email: 'ada@example.com', role: 'admin' });
-    const al = await admin.CreateUser({ name: 'Al', email: 'al@example.com', role: 'agent' });
-    Object.assign(ids, {
-      alpha,
-      beta,
-      bug: bug.id,
-      task: task.id,
-      ada: ada.id,
-      al: al.id,
-    });
-    const key = apiKeyMaker(admin, 'ada@example.com');
-    keys.full = await key(['tickets:read', 'tickets:write', 'tickets:delete']);
-    keys.noDelete = await key(['tickets:read', 'tickets:write']);
-    keys.scopedBeta = await key(['tickets:read', 'tickets:write', 'tickets:delete'], 'beta');
-
-    tickets = await startTestTicketServer({ lookupAddress: lookup.address, label: 'gateway_tickets' });
-    gateway = await startTestGateway({ services: { lookup: lookup.address, tickets: tickets.address } });
-  });
-
-  after(async () => {
-    await gateway?.close();
-    await tickets?.stop();
-    admin?.close();
-    await lookup?.stop();
-  });
+  const fleet = suiteFixture(() =>
+    startRealServices({
+      label: 'gateway_tickets',
+      seed: async (admin) => {
+        const { alpha, beta } = await createAlphaAndBeta(admin);
+        const bug = await admin.CreateTicketType({
+          project_slug: 'alpha',
+          name: 'Bug',
+          slug: 'bug',
+          description: '',
+          is_default: true,
+          field_schema_json: JSON.stringify(FIELD_SCHEMA),
+        });
+        const task = await createDefaultType(admin, 'beta');
+        const ada = await admin.CreateUser({ name: 'Ada', email: 'ada@example.com', role: 'admin' });
+        const al = await admin.CreateUser({ name: 'Al', email: 'al@example.com', role: 'agent' });
+        Object.assign(ids, { alpha, beta, bug: bug.id, task, ada: ada.id, al: al.id });
+        const key = apiKeyMaker(admin, 'ada@example.com');
+        keys.full = await key(['tickets:read', 'tickets:write', 'tickets:delete']);
+        keys.noDelete = await key(['tickets:read', 'tickets:write']);
+        keys.scopedBeta = await key(['tickets:read', 'tickets:write', 'tickets:delete'], 'beta');
+      },
+      peers: {
+        tickets: ({ lookup }) => startTestTicketServer({ lookupAddress: lookup, label: 'gateway_tickets' }),
+      },
+    }),
+  );
 
   const call = apiCaller(
-    () => gateway,
+    () => fleet.gateway,
     () => keys.full,
   );
 
@@ -118,39 +95,20 @@ describe('ticket routes + real ticket and lookup services (fresh databases)', fu
   });
 
   it("passes the service's 422s through: custom fields, ticket type, assignee", async () => {
-    expectError(
-      await call('POST', '/tickets?project=alpha', { ticket_type_id: ids.bug, title: 'x' }),
-      422,
-      'Validation failed',
-      ['custom_fields.severity'],
-    );
-    expectError(
-      await call('POST', '/tickets?project=alpha', {
-        ticket_type_id: ids.bug,
-        title: 'x',
-        custom_fields: { severity: 'medium', colour: 'red' },
-      }),
-      422,
-      'Validation failed',
-      ['custom_fields.severity', 'custom_fields.colour'],
-    );
-    expectError(
-      await call('POST', '/tickets?project=alpha', { ticket_type_id: ids.task, title: 'x' }),
-      422,
-      'Validation failed',
-      ['ticket_type_id'],
-    );
-    expectError(
-      await call('POST', '/tickets?project=alpha', {
-        ticket_type_id: ids.bug,
-        title: 'x',
-        assigned_to: 999_999,
-        custom_fields: { severity: 'low' },
-      }),
-      422,
-      'Validation failed',
-      ['assigned_to'],
-    );
+    for (const [body, fields] of [
+      [{ ticket_type_id: ids.bug, title: 'x' }, ['custom_fields.severity']],
+      [
+        { ticket_type_id: ids.bug, title: 'x', custom_fields: { severity: 'medium', colour: 'red' } },
+        ['custom_fields.severity', 'custom_fields.colour'],
+      ],
+      [{ ticket_type_id: ids.task, title: 'x' }, ['ticket_type_id']],
+      [
+        { ticket_type_id: ids.bug, title: 'x', assigned_to: 999_999, custom_fields: { severity: 'low' } },
+        ['assigned_to'],
+      ],
+    ] as const) {
+      expectError(await call('POST', '/tickets?project=alpha', body), 422, 'Validation failed', fields);
+    }
   });
 
   it('updates with a version (+1), refuses a stale one with 409, unassigns with 0', async () => {
@@ -189,9 +147,9 @@ describe('ticket routes + real ticket and lookup services (fresh databases)', fu
 
   it('moves with placement and resolution; the board shows lanes in workflow order with exact counts', async () => {
     const project = (
-      await admin.CreateProject({ name: 'Gamma', slug: 'gamma', prefix: 'GAM', description: '' })
+      await fleet.admin.CreateProject({ name: 'Gamma', slug: 'gamma', prefix: 'GAM', description: '' })
     ).slug;
-    const typeId = await createDefaultType(admin, project);
+    const typeId = await createDefaultType(fleet.admin, project);
     const first = await create({ ticket_type_id: typeId, title: 'A' }, project);
     const second = await create({ ticket_type_id: typeId, title: 'B' }, project);
     const third = await create({ ticket_type_id: typeId, title: 'C' }, project);
@@ -241,9 +199,9 @@ describe('ticket routes + real ticket and lookup services (fresh databases)', fu
 
   it('lists with filters, sort, q and pagination', async () => {
     const project = (
-      await admin.CreateProject({ name: 'Delta', slug: 'delta', prefix: 'DEL', description: '' })
+      await fleet.admin.CreateProject({ name: 'Delta', slug: 'delta', prefix: 'DEL', description: '' })
     ).slug;
-    const typeId = await createDefaultType(admin, project);
+    const typeId = await createDefaultType(fleet.admin, project);
     const low = await create({ ticket_type_id: typeId, title: 'Low printer', priority: 'low' }, project);
     const critical = await create(
       {
