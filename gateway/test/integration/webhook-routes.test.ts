@@ -6,19 +6,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { createServiceClient, type ServiceClient } from '@tix/kit';
-import { eventually, expectError } from '@tix/kit/testing';
-import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
-import { startTestWebhookServer, type TestWebhookServer } from '@tix/webhook-service/testing';
-import { apiCaller, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { eventually, expectError, suiteFixture } from '@tix/kit/testing';
+import { startTestWebhookServer } from '@tix/webhook-service/testing';
+import { apiCaller } from '../support/test-gateway.js';
 import { apiKeyMaker, createAlphaAndBeta } from '../support/lookup-seed.js';
+import { startRealServices } from '../support/real-services.js';
 
 describe('webhook routes + real webhook and lookup services (fresh databases)', function () {
   this.timeout(60_000);
-  let lookup: TestLookupServer;
-  let admin: ServiceClient<'lookup'>;
-  let webhooks: TestWebhookServer;
-  let gateway: TestGateway;
   /** A receiver answering `receiverStatus` to every delivery. */
   let receiver: http.Server;
   let receiverUrl = '';
@@ -26,43 +21,46 @@ describe('webhook routes + real webhook and lookup services (fresh databases)', 
   const ids = { alpha: 0, beta: 0 };
   const keys = { ada: '', al: '', readOnly: '', scopedBeta: '' };
 
+  const fleet = suiteFixture(() =>
+    startRealServices({
+      label: 'gateway_webhooks',
+      seed: async (admin) => {
+        Object.assign(ids, await createAlphaAndBeta(admin));
+        await admin.CreateUser({ name: 'Ada', email: 'ada@example.com', role: 'admin' });
+        await admin.CreateUser({ name: 'Al', email: 'al@example.com', role: 'agent' });
+        const key = (email: string, scopes: string[], project_slug?: string) =>
+          apiKeyMaker(
+            admin,
+            email,
+            (named, slug) => `${email} ${named.join(' ')} ${slug ?? ''}`,
+          )(scopes, project_slug);
+        keys.ada = await key('ada@example.com', ['tickets:read', 'tickets:write']);
+        keys.al = await key('al@example.com', ['tickets:read', 'tickets:write']);
+        keys.readOnly = await key('ada@example.com', ['tickets:read']);
+        keys.scopedBeta = await key('ada@example.com', ['tickets:read', 'tickets:write'], 'beta');
+      },
+      peers: {
+        webhooks: () => startTestWebhookServer({ label: 'gateway_webhooks', attemptTimeoutMs: 1_000 }),
+      },
+    }),
+  );
+
   before(async () => {
-    lookup = await startTestLookupServer({ label: 'gateway_webhooks' });
-    admin = createServiceClient('lookup', lookup.address, { deadlineMs: 10_000 });
-    Object.assign(ids, await createAlphaAndBeta(admin));
-    await admin.CreateUser({ name: 'Ada', email: 'ada@example.com', role: 'admin' });
-    await admin.CreateUser({ name: 'Al', email: 'al@example.com', role: 'agent' });
-    const key = (email: string, scopes: string[], project_slug?: string) =>
-      apiKeyMaker(
-        admin,
-        email,
-        (named, slug) => `${email} ${named.join(' ')} ${slug ?? ''}`,
-      )(scopes, project_slug);
-    keys.ada = await key('ada@example.com', ['tickets:read', 'tickets:write']);
-    keys.al = await key('al@example.com', ['tickets:read', 'tickets:write']);
-    keys.readOnly = await key('ada@example.com', ['tickets:read']);
-    keys.scopedBeta = await key('ada@example.com', ['tickets:read', 'tickets:write'], 'beta');
-    webhooks = await startTestWebhookServer({ label: 'gateway_webhooks', attemptTimeoutMs: 1_000 });
     receiver = http.createServer((incoming, outgoing) => {
       incoming.resume();
       incoming.on('end', () => outgoing.writeHead(receiverStatus).end());
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/log`;
-    gateway = await startTestGateway({ services: { lookup: lookup.address, webhooks: webhooks.address } });
   });
 
   after(async () => {
-    await gateway?.close();
     receiver?.closeAllConnections();
     await new Promise((resolve) => receiver?.close(resolve));
-    await webhooks?.stop();
-    admin?.close();
-    await lookup?.stop();
   });
 
   const call = apiCaller(
-    () => gateway,
+    () => fleet.gateway,
     () => keys.ada,
   );
 
@@ -212,7 +210,7 @@ describe('webhook routes + real webhook and lookup services (fresh databases)', 
     };
     receiverStatus = 500;
     for (const [index, id] of eventIds.entries()) {
-      await webhooks.fanOut({
+      await fleet.webhooks.fanOut({
         id,
         type: 'ticket.created',
         occurred_at: '2026-11-21T10:00:00.000Z',
