@@ -7,39 +7,32 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { createServiceClient, type ServiceClient } from '@tix/kit';
-import { eventually, expectError } from '@tix/kit/testing';
-import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
-import { request, startTestGateway, type JsonResponse, type TestGateway } from '../support/test-gateway.js';
+import { eventually, expectError, suiteFixture } from '@tix/kit/testing';
+import { request, type JsonResponse } from '../support/test-gateway.js';
+import { startRealServices } from '../support/real-services.js';
 
 const PASSWORD = 'old passphrase for reset';
 
 describe('password reset routes (gateway + real lookup)', function () {
   this.timeout(60_000);
-  let lookup: TestLookupServer;
-  let admin: ServiceClient<'lookup'>;
-  let gateway: TestGateway;
   let mailDir: string;
 
-  before(async () => {
-    lookup = await startTestLookupServer({ label: 'gateway_reset' });
-    admin = createServiceClient('lookup', lookup.address, { deadlineMs: 10_000 });
+  const fleet = suiteFixture(async () => {
     mailDir = await mkdtemp(path.join(os.tmpdir(), 'tix-reset-routes-'));
-    gateway = await startTestGateway({
-      services: { lookup: lookup.address },
-      mail: { smtpUrl: undefined, from: 'Tix <no-reply@tix.test>', dir: mailDir },
-      appUrl: 'https://app.tix.test',
+    return startRealServices({
+      label: 'gateway_reset',
+      gateway: {
+        mail: { smtpUrl: undefined, from: 'Tix <no-reply@tix.test>', dir: mailDir },
+        appUrl: 'https://app.tix.test',
+      },
     });
   });
   after(async () => {
-    await gateway.close();
-    admin.close();
-    await lookup.stop();
     await rm(mailDir, { recursive: true, force: true });
   });
 
   async function anonymous(): Promise<Record<string, string>> {
-    const start = await request(`${gateway.appUrl}/api/csrf-token`);
+    const start = await request(`${fleet.gateway.appUrl}/api/csrf-token`);
     return {
       cookie: start.headers.get('set-cookie')!.split(';')[0]!,
       'x-csrf-token': start.body.data.token as string,
@@ -48,7 +41,11 @@ describe('password reset routes (gateway + real lookup)', function () {
   }
 
   const post = (pathName: string, headers: Record<string, string>, body: unknown): Promise<JsonResponse> =>
-    request(`${gateway.appUrl}/api${pathName}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    request(`${fleet.gateway.appUrl}/api${pathName}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+    });
 
   async function signIn(email: string, password: string): Promise<Record<string, string>> {
     const login = await post('/auth/login', await anonymous(), { email, password });
@@ -74,7 +71,7 @@ describe('password reset routes (gateway + real lookup)', function () {
   }
 
   it('ends every session of the user on this gateway at once, without waiting for the event', async () => {
-    const user = await admin.CreateUser({
+    const user = await fleet.admin.CreateUser({
       name: 'Rita',
       email: 'rita@example.com',
       role: 'agent',
@@ -90,7 +87,7 @@ describe('password reset routes (gateway + real lookup)', function () {
     });
     expect(reset.status, JSON.stringify(reset.body)).to.equal(200);
     for (const headers of sessions) {
-      const me = await request(`${gateway.appUrl}/api/auth/me`, { headers });
+      const me = await request(`${fleet.gateway.appUrl}/api/auth/me`, { headers });
       expect(me.status).to.equal(401);
     }
     await signIn(user.email, 'new passphrase for reset');
