@@ -6,36 +6,23 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { createServiceClient, type ServiceClient } from '@tix/kit';
-import { expectError } from '@tix/kit/testing';
+import { expectError, suiteFixture } from '@tix/kit/testing';
 import type { DomainEvent, EventActor, EventType, FieldChange } from '@tix/protos';
-import { startTestActivityServer, type TestActivityServer } from '@tix/activity-service/testing';
-import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
-import { startTestTicketServer, type TestTicketServer } from '@tix/ticket-service/testing';
+import { startTestActivityServer } from '@tix/activity-service/testing';
+import { startTestTicketServer } from '@tix/ticket-service/testing';
 import { decodeCursor, encodeCursor } from '../../src/resources/activity-cursor.js';
-import {
-  bearer,
-  request,
-  sendJson,
-  signedInBrowser,
-  startTestGateway,
-  type JsonResponse,
-  type TestGateway,
-} from '../support/test-gateway.js';
+import { bearer, request, sendJson, signedInBrowser, type JsonResponse } from '../support/test-gateway.js';
 import { createAlphaAndBeta, createDefaultTypes } from '../support/lookup-seed.js';
+import { startRealServices } from '../support/real-services.js';
 
 const PASSWORD = 'activity routes password';
 
 describe('activity routes + real lookup, ticket and activity services (fresh databases)', function () {
   this.timeout(60_000);
-  let lookup: TestLookupServer;
-  let admin: ServiceClient<'lookup'>;
-  let tickets: TestTicketServer;
-  let activity: TestActivityServer;
-  let gateway: TestGateway;
   let viewer: Record<string, string>;
   const ids = { alpha: 0, beta: 0, ada: 0, keyId: 0 };
   const keys = { full: '', ticketsOnly: '' };
+  let types: Record<string, number>;
   /** The tickets as the API answered them: T1 in alpha, T2 in beta. */
   const ticket: Record<'t1' | 't2', Record<string, any>> = { t1: {}, t2: {} };
 
@@ -67,46 +54,52 @@ describe('activity routes + real lookup, ticket and activity services (fresh dat
 
   /** Records the events of one write, in order. */
   async function record(...events: DomainEvent[]): Promise<void> {
-    for (const each of events) await activity.record(each);
+    for (const each of events) await fleet.activity.record(each);
   }
 
   const app = (path: string, headers: Record<string, string> = viewer): Promise<JsonResponse> =>
-    request(`${gateway.appUrl}/api${path}`, { headers });
+    request(`${fleet.gateway.appUrl}/api${path}`, { headers });
   const api = (path: string, key = keys.full, headers: Record<string, string> = {}): Promise<JsonResponse> =>
-    request(`${gateway.apiUrl}/v1${path}`, { headers: { ...bearer(key), ...headers } });
+    request(`${fleet.gateway.apiUrl}/v1${path}`, { headers: { ...bearer(key), ...headers } });
+
+  const fleet = suiteFixture(() =>
+    startRealServices({
+      label: 'gateway_activity',
+      seed: async (admin) => {
+        Object.assign(ids, await createAlphaAndBeta(admin));
+        types = await createDefaultTypes(admin, ['alpha', 'beta']);
+        ids.ada = (await admin.CreateUser({ name: 'Ada', email: 'ada@example.com', role: 'admin' })).id;
+        await admin.CreateUser({ name: 'Vic', email: 'vic@example.com', role: 'viewer', password: PASSWORD });
+        const full = await admin.CreateApiKey({
+          user_email: 'ada@example.com',
+          scopes: ['tickets:read', 'tickets:write', 'comments:read'],
+          name: 'full',
+        });
+        keys.full = full.key;
+        ids.keyId = full.id;
+        keys.ticketsOnly = (
+          await admin.CreateApiKey({
+            user_email: 'ada@example.com',
+            scopes: ['tickets:read'],
+            project_slug: 'alpha',
+            name: 'tickets only',
+          })
+        ).key;
+      },
+      peers: {
+        tickets: ({ lookup }) => startTestTicketServer({ lookupAddress: lookup, label: 'gateway_activity' }),
+        activity: ({ lookup }) =>
+          startTestActivityServer({ lookupAddress: lookup, label: 'gateway_activity' }),
+      },
+    }),
+  );
 
   before(async () => {
-    lookup = await startTestLookupServer({ label: 'gateway_activity' });
-    admin = createServiceClient('lookup', lookup.address, { deadlineMs: 10_000 });
-    Object.assign(ids, await createAlphaAndBeta(admin));
-    const types: Record<string, number> = await createDefaultTypes(admin, ['alpha', 'beta']);
-    ids.ada = (await admin.CreateUser({ name: 'Ada', email: 'ada@example.com', role: 'admin' })).id;
-    await admin.CreateUser({ name: 'Vic', email: 'vic@example.com', role: 'viewer', password: PASSWORD });
-    const full = await admin.CreateApiKey({
-      user_email: 'ada@example.com',
-      scopes: ['tickets:read', 'tickets:write', 'comments:read'],
-      name: 'full',
-    });
-    keys.full = full.key;
-    ids.keyId = full.id;
-    keys.ticketsOnly = (
-      await admin.CreateApiKey({
-        user_email: 'ada@example.com',
-        scopes: ['tickets:read'],
-        project_slug: 'alpha',
-        name: 'tickets only',
-      })
-    ).key;
-    tickets = await startTestTicketServer({ lookupAddress: lookup.address, label: 'gateway_activity' });
-    activity = await startTestActivityServer({ lookupAddress: lookup.address, label: 'gateway_activity' });
-    gateway = await startTestGateway({
-      services: { lookup: lookup.address, tickets: tickets.address, activity: activity.address },
-    });
-    viewer = await signedInBrowser(gateway.appUrl, 'vic@example.com', PASSWORD);
+    viewer = await signedInBrowser(fleet.gateway.appUrl, 'vic@example.com', PASSWORD);
 
     const create = async (project: string, title: string) => {
       const created = await sendJson(
-        `${gateway.apiUrl}/v1/tickets?project=${project}`,
+        `${fleet.gateway.apiUrl}/v1/tickets?project=${project}`,
         'POST',
         bearer(keys.full),
         {
@@ -150,14 +143,6 @@ describe('activity routes + real lookup, ticket and activity services (fresh dat
         writeTypes: ['ticket.created'],
       }),
     );
-  });
-
-  after(async () => {
-    await gateway?.close();
-    await activity?.stop();
-    await tickets?.stop();
-    admin?.close();
-    await lookup?.stop();
   });
 
   it('GET /api/activity: every project, newest first, one entry per write, with the snapshot and its cursor', async () => {
@@ -384,7 +369,7 @@ describe('activity routes + real lookup, ticket and activity services (fresh dat
   });
 
   it('410 for a cursor older than what retention kept', async () => {
-    await activity.sweep(new Date(Date.now() + 60_000));
+    await fleet.activity.sweep(new Date(Date.now() + 60_000));
     expectError(
       await app(`/activity/new?cursor=${encodeCursor('activity', 0)}`),
       410,
