@@ -6,22 +6,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { createServiceClient, type ServiceClient } from '@tix/kit';
+import { suiteFixture } from '@tix/kit/testing';
 import { confidenceLabel, type DomainEvent, type EventType } from '@tix/protos';
-import { startTestAiServer, type TestAiServer } from '@tix/ai-service/testing';
-import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
-import { startTestTicketServer, type TestTicketServer } from '@tix/ticket-service/testing';
+import { startTestAiServer } from '@tix/ai-service/testing';
+import { startTestTicketServer } from '@tix/ticket-service/testing';
 import { deleteRedisKeys, startLimitsGateway, type LimitsGateway } from '../support/limits-gateway.js';
-import {
-  bearer,
-  request,
-  sendJson,
-  signedInBrowser,
-  startTestGateway,
-  type JsonResponse,
-  type TestGateway,
-} from '../support/test-gateway.js';
-import { createAlphaAndBeta, createDefaultTypes } from '../support/lookup-seed.js';
+import { bearer, request, sendJson, signedInBrowser, type JsonResponse } from '../support/test-gateway.js';
+import { apiKeyMaker, createAlphaAndBeta, createDefaultTypes } from '../support/lookup-seed.js';
+import { startRealServices } from '../support/real-services.js';
 
 const PASSWORD = 'assistant routes password';
 /** Resolved tickets live only in the corpus, under ids the ticket service will not reach here. */
@@ -29,10 +21,6 @@ const CORPUS_IDS_FROM = 100_000;
 
 describe('assistant routes + real lookup, ticket and ai services (fresh databases)', function () {
   this.timeout(90_000);
-  let lookup: TestLookupServer;
-  let tickets: TestTicketServer;
-  let assistant: TestAiServer;
-  let gateway: TestGateway;
   const ids = { alpha: 0, beta: 0, agent: 0 };
   const types: Record<string, number> = {};
   let adminKey = '';
@@ -40,6 +28,31 @@ describe('assistant routes + real lookup, ticket and ai services (fresh database
   let viewer: Record<string, string>;
   let nextCorpusId = CORPUS_IDS_FROM;
   let nextCommentId = CORPUS_IDS_FROM;
+
+  const fleet = suiteFixture(() =>
+    startRealServices({
+      label: 'gateway_assistant',
+      seed: async (admin) => {
+        Object.assign(ids, await createAlphaAndBeta(admin));
+        Object.assign(
+          types,
+          await createDefaultTypes(admin, ['alpha', 'beta'], { name: 'Question', slug: 'question' }),
+        );
+        await admin.CreateUser({ name: 'Ada', email: 'ada@example.com', role: 'admin' });
+        ids.agent = (
+          await admin.CreateUser({ name: 'Aga', email: 'aga@example.com', role: 'agent', password: PASSWORD })
+        ).id;
+        await admin.CreateUser({ name: 'Vic', email: 'vic@example.com', role: 'viewer', password: PASSWORD });
+        const key = apiKeyMaker(admin, 'ada@example.com', () => 'seed');
+        adminKey = await key(['tickets:read', 'tickets:write']);
+      },
+      peers: {
+        tickets: ({ lookup }) => startTestTicketServer({ lookupAddress: lookup, label: 'gateway_assistant' }),
+        ai: ({ lookup, tickets }) =>
+          startTestAiServer({ lookupAddress: lookup, ticketsAddress: tickets, label: 'gateway_assistant' }),
+      },
+    }),
+  );
 
   const event = (
     type: EventType,
@@ -58,7 +71,7 @@ describe('assistant routes + real lookup, ticket and ai services (fresh database
   });
 
   const comment = (ticket: { id: number; project_id: number }, content: string, isInternal: boolean) =>
-    assistant.apply({
+    fleet.ai.apply({
       ...event('comment.created', {
         id: nextCommentId++,
         ticket_id: ticket.id,
@@ -96,7 +109,7 @@ describe('assistant routes + real lookup, ticket and ai services (fresh database
       created_at: new Date(Date.now() - 3_600_000).toISOString(),
       updated_at: new Date(Date.now() - 3_600_000).toISOString(),
     };
-    await assistant.apply(event('ticket.created', created));
+    await fleet.ai.apply(event('ticket.created', created));
     if (options.internalNote) await comment(created, options.internalNote, true);
     await comment(created, options.reply, false);
     const closed = {
@@ -108,7 +121,7 @@ describe('assistant routes + real lookup, ticket and ai services (fresh database
       // Closed after the reply: the reply that resolved it is the last one written before.
       updated_at: new Date().toISOString(),
     };
-    await assistant.apply(
+    await fleet.ai.apply(
       event('ticket.updated', closed, ['ticket.updated', 'ticket.status_changed', 'ticket.assigned']),
     );
   }
@@ -116,7 +129,7 @@ describe('assistant routes + real lookup, ticket and ai services (fresh database
   /** An open ticket created through the gateway, and its creation applied to the corpus. */
   async function open(project: 'alpha' | 'beta', title: string, description: string) {
     const created = await sendJson(
-      `${gateway.apiUrl}/v1/tickets?project=${project}`,
+      `${fleet.gateway.apiUrl}/v1/tickets?project=${project}`,
       'POST',
       bearer(adminKey),
       {
@@ -127,7 +140,7 @@ describe('assistant routes + real lookup, ticket and ai services (fresh database
     );
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
     const ticket = created.body.data.ticket as { id: number; project_id: number; ticket_number: string };
-    await assistant.apply(event('ticket.created', created.body.data.ticket));
+    await fleet.ai.apply(event('ticket.created', created.body.data.ticket));
     return ticket;
   }
 
@@ -136,7 +149,7 @@ describe('assistant routes + real lookup, ticket and ai services (fresh database
     headers: Record<string, string>,
     init: { method?: string; body?: unknown; baseUrl?: string } = {},
   ): Promise<JsonResponse> =>
-    sendJson(`${init.baseUrl ?? gateway.appUrl}/api${path}`, init.method ?? 'GET', headers, init.body);
+    sendJson(`${init.baseUrl ?? fleet.gateway.appUrl}/api${path}`, init.method ?? 'GET', headers, init.body);
   const suggest = (body: unknown, headers = agent, project = 'alpha') =>
     app(`/ai/suggest-reply?project=${project}`, headers, { method: 'POST', body });
 
@@ -145,39 +158,8 @@ describe('assistant routes + real lookup, ticket and ai services (fresh database
   let betaTicket: { id: number; project_id: number; ticket_number: string };
 
   before(async () => {
-    lookup = await startTestLookupServer({ label: 'gateway_assistant' });
-    const admin: ServiceClient<'lookup'> = createServiceClient('lookup', lookup.address, {
-      deadlineMs: 10_000,
-    });
-    Object.assign(ids, await createAlphaAndBeta(admin));
-    Object.assign(
-      types,
-      await createDefaultTypes(admin, ['alpha', 'beta'], { name: 'Question', slug: 'question' }),
-    );
-    await admin.CreateUser({ name: 'Ada', email: 'ada@example.com', role: 'admin' });
-    ids.agent = (
-      await admin.CreateUser({ name: 'Aga', email: 'aga@example.com', role: 'agent', password: PASSWORD })
-    ).id;
-    await admin.CreateUser({ name: 'Vic', email: 'vic@example.com', role: 'viewer', password: PASSWORD });
-    adminKey = (
-      await admin.CreateApiKey({
-        user_email: 'ada@example.com',
-        scopes: ['tickets:read', 'tickets:write'],
-        name: 'seed',
-      })
-    ).key;
-    admin.close();
-    tickets = await startTestTicketServer({ lookupAddress: lookup.address, label: 'gateway_assistant' });
-    assistant = await startTestAiServer({
-      lookupAddress: lookup.address,
-      ticketsAddress: tickets.address,
-      label: 'gateway_assistant',
-    });
-    gateway = await startTestGateway({
-      services: { lookup: lookup.address, tickets: tickets.address, ai: assistant.address },
-    });
-    agent = await signedInBrowser(gateway.appUrl, 'aga@example.com', PASSWORD);
-    viewer = await signedInBrowser(gateway.appUrl, 'vic@example.com', PASSWORD);
+    agent = await signedInBrowser(fleet.gateway.appUrl, 'aga@example.com', PASSWORD);
+    viewer = await signedInBrowser(fleet.gateway.appUrl, 'vic@example.com', PASSWORD);
 
     for (let i = 0; i < 8; i += 1) {
       await resolved('alpha', {
@@ -204,13 +186,6 @@ describe('assistant routes + real lookup, ticket and ai services (fresh database
     );
     vatTicket = await open('alpha', 'Wrong VAT number on my invoice', 'The invoice VAT number is outdated.');
     betaTicket = await open('beta', 'Password reset email missing', 'The reset email never arrived.');
-  });
-
-  after(async () => {
-    await gateway?.close();
-    await assistant?.stop();
-    await tickets?.stop();
-    await lookup?.stop();
   });
 
   describe('POST /api/ai/suggest-reply', () => {
@@ -253,7 +228,8 @@ describe('assistant routes + real lookup, ticket and ai services (fresh database
 
     it('refuses: 401 signed out, 400 without a project, 404 a ticket of another project, 403 viewers, 422 bad bodies', async () => {
       expect(
-        (await request(`${gateway.appUrl}/api/ai/suggest-reply?project=alpha`, { method: 'POST' })).status,
+        (await request(`${fleet.gateway.appUrl}/api/ai/suggest-reply?project=alpha`, { method: 'POST' }))
+          .status,
       ).to.equal(401);
       const noProject = await app('/ai/suggest-reply', agent, {
         method: 'POST',
@@ -329,7 +305,7 @@ describe('assistant routes + real lookup, ticket and ai services (fresh database
 
     it('30 suggestions an hour per caller, then 429 with Retry-After; availability reports the rest without spending it', async () => {
       limited = await startLimitsGateway({
-        services: { lookup: lookup.address, tickets: tickets.address, ai: assistant.address },
+        services: fleet.addresses,
       });
       const browser = await signedInBrowser(limited.appUrl, 'aga@example.com', PASSWORD);
       const availability = () =>
@@ -402,7 +378,7 @@ describe('assistant routes + real lookup, ticket and ai services (fresh database
         expect((await app(`/search/tickets?${query}`, viewer)).status, query).to.equal(400);
       }
       expect((await app('/search/tickets?q=x&project=nope', viewer)).status).to.equal(404);
-      expect((await request(`${gateway.appUrl}/api/search/tickets?q=x`)).status).to.equal(401);
+      expect((await request(`${fleet.gateway.appUrl}/api/search/tickets?q=x`)).status).to.equal(401);
     });
   });
 

@@ -53,6 +53,8 @@ export type RealServices<Peers extends PeerStarters> = {
   /** The lookup's admin client (open until stop()). */
   admin: ServiceClient<'lookup'>;
   gateway: TestGateway;
+  /** Where each service listens (what the gateway is in front of). */
+  addresses: StartedAddresses;
   stop(): Promise<void>;
 };
 
@@ -80,7 +82,7 @@ export async function startRealServices<Peers extends PeerStarters>(
     }
     const gateway = await startTestGateway({ ...options.gateway, services: started });
     stops.push(() => gateway.close());
-    return { ...peers, lookup, admin, gateway, stop } as RealServices<Peers>;
+    return { ...peers, lookup, admin, gateway, addresses: started, stop } as RealServices<Peers>;
   } catch (error) {
     await stop();
     throw error;
