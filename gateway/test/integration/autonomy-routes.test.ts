@@ -5,36 +5,46 @@
  * (409) and a bad reason (422); availability reports a kill.
  */
 import { expect } from 'chai';
-import { createServiceClient, type ServiceClient } from '@tix/kit';
-import { expectError } from '@tix/kit/testing';
-import { startTestAiServer, type TestAiServer } from '@tix/ai-service/testing';
-import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
-import {
-  sendJson,
-  signedInBrowser,
-  startTestGateway,
-  type JsonResponse,
-  type TestGateway,
-} from '../support/test-gateway.js';
+import { expectError, suiteFixture } from '@tix/kit/testing';
+import { startTestAiServer } from '@tix/ai-service/testing';
+import { sendJson, signedInBrowser, type JsonResponse } from '../support/test-gateway.js';
 import { createAlphaAndBeta } from '../support/lookup-seed.js';
+import { startRealServices } from '../support/real-services.js';
 
 const PASSWORD = 'autonomy routes password';
 
 describe('autonomy routes + real lookup and ai services (fresh databases)', function () {
   this.timeout(60_000);
-  let lookup: TestLookupServer;
-  let assistant: TestAiServer;
-  let gateway: TestGateway;
   let admin: Record<string, string>;
   let agent: Record<string, string>;
   let lead: Record<string, string>;
   let adminId = 0;
 
+  const fleet = suiteFixture(() =>
+    startRealServices({
+      label: 'gateway_autonomy',
+      seed: async (directory) => {
+        await createAlphaAndBeta(directory);
+        const user = (name: string, role: string) =>
+          directory.CreateUser({
+            name,
+            email: `${name.toLowerCase()}@example.com`,
+            role,
+            password: PASSWORD,
+          });
+        adminId = (await user('Ada', 'admin')).id;
+        await user('Aga', 'agent');
+        await user('Lea', 'team_lead');
+      },
+      peers: { ai: ({ lookup }) => startTestAiServer({ lookupAddress: lookup, label: 'gateway_autonomy' }) },
+    }),
+  );
+
   const app = (
     path: string,
     headers: Record<string, string>,
     init: { method?: string; body?: unknown } = {},
-  ) => sendJson(`${gateway.appUrl}/api${path}`, init.method ?? 'GET', headers, init.body);
+  ) => sendJson(`${fleet.gateway.appUrl}/api${path}`, init.method ?? 'GET', headers, init.body);
   const put = (body: unknown, headers = admin) =>
     app('/ai/autonomy/guardrails?project=alpha', headers, { method: 'PUT', body });
   const post = (path: string, body: unknown, headers = admin) => app(path, headers, { method: 'POST', body });
@@ -44,33 +54,9 @@ describe('autonomy routes + real lookup and ai services (fresh databases)', func
   };
 
   before(async () => {
-    lookup = await startTestLookupServer({ label: 'gateway_autonomy' });
-    const directory: ServiceClient<'lookup'> = createServiceClient('lookup', lookup.address, {
-      deadlineMs: 10_000,
-    });
-    await createAlphaAndBeta(directory);
-    adminId = (
-      await directory.CreateUser({ name: 'Ada', email: 'ada@example.com', role: 'admin', password: PASSWORD })
-    ).id;
-    await directory.CreateUser({ name: 'Aga', email: 'aga@example.com', role: 'agent', password: PASSWORD });
-    await directory.CreateUser({
-      name: 'Lea',
-      email: 'lea@example.com',
-      role: 'team_lead',
-      password: PASSWORD,
-    });
-    directory.close();
-    assistant = await startTestAiServer({ lookupAddress: lookup.address, label: 'gateway_autonomy' });
-    gateway = await startTestGateway({ services: { lookup: lookup.address, ai: assistant.address } });
-    admin = await signedInBrowser(gateway.appUrl, 'ada@example.com', PASSWORD);
-    agent = await signedInBrowser(gateway.appUrl, 'aga@example.com', PASSWORD);
-    lead = await signedInBrowser(gateway.appUrl, 'lea@example.com', PASSWORD);
-  });
-
-  after(async () => {
-    await gateway?.close();
-    await assistant?.stop();
-    await lookup?.stop();
+    admin = await signedInBrowser(fleet.gateway.appUrl, 'ada@example.com', PASSWORD);
+    agent = await signedInBrowser(fleet.gateway.appUrl, 'aga@example.com', PASSWORD);
+    lead = await signedInBrowser(fleet.gateway.appUrl, 'lea@example.com', PASSWORD);
   });
 
   it('refuses agents and team leads on every route (403), and a read without a project (400)', async () => {
