@@ -5,7 +5,7 @@
  * another project's attachment id, 503 while the store is down, and no 500 for any bad input.
  */
 import { expect } from 'chai';
-import { expectError } from '@tix/kit/testing';
+import { expectError, suiteFixture } from '@tix/kit/testing';
 import {
   binaryPng,
   exe,
@@ -14,19 +14,11 @@ import {
   PNG,
   rawMultipart,
   startAttachmentRoutesFixture,
-  type AttachmentRoutesFixture,
 } from '../support/attachments-fixture.js';
 
 describe('attachment routes: refusals (real services and store)', function () {
   this.timeout(120_000);
-  let f: AttachmentRoutesFixture;
-
-  before(async () => {
-    f = await startAttachmentRoutesFixture('gateway_attachment_refusals');
-  });
-  after(async () => {
-    await f?.stop();
-  });
+  const f = suiteFixture(() => startAttachmentRoutesFixture('gateway_attachment_refusals'));
 
   it('refuses an over-limit upload with 422 and leaves no object and no row (declared and streamed sizes)', async () => {
     const ticketId = await f.createTicket();

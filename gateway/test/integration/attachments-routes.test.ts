@@ -5,27 +5,19 @@
  * the list, one attachment, HEAD, and deletion with its events.
  */
 import { expect } from 'chai';
-import { expectError } from '@tix/kit/testing';
+import { expectError, suiteFixture } from '@tix/kit/testing';
 import {
   binaryPng,
   form,
   PNG,
   rawMultipart,
   startAttachmentRoutesFixture,
-  type AttachmentRoutesFixture,
 } from '../support/attachments-fixture.js';
 import { bearer } from '../support/test-gateway.js';
 
 describe('attachment routes: uploads, downloads, deletion (real services and store)', function () {
   this.timeout(120_000);
-  let f: AttachmentRoutesFixture;
-
-  before(async () => {
-    f = await startAttachmentRoutesFixture('gateway_attachments');
-  });
-  after(async () => {
-    await f?.stop();
-  });
+  const f = suiteFixture(() => startAttachmentRoutesFixture('gateway_attachments'));
 
   it('uploads a binary file with a non-ASCII name and downloads the exact bytes with the spec headers', async () => {
     const ticketId = await f.createTicket();

@@ -104,7 +104,7 @@ export interface AttachmentRoutesFixture {
   stop(): Promise<void>;
 }
 
-/** Starts the fixture (see the file header); call stop() in `after`. */
+/** Starts the fixture (see the file header); a suite takes it with kit's suiteFixture, which stops it. */
 export async function startAttachmentRoutesFixture(label: string): Promise<AttachmentRoutesFixture> {
   const lookup = await startTestLookupServer({ label: `${label}_lookup` });
   const admin = createServiceClient('lookup', lookup.address, { deadlineMs: 10_000 });
