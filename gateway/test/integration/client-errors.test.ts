@@ -5,31 +5,24 @@
  */
 import { expect } from 'chai';
 import { metricsRegistry } from '@tix/kit';
-import { expectError, metricValue } from '@tix/kit/testing';
-import { startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
-import { request, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { expectError, metricValue, suiteFixture } from '@tix/kit/testing';
+import { startFakeLookupGateway } from '../support/fake-lookup.js';
+import { request } from '../support/test-gateway.js';
 
 describe('browser error reports (POST /api/client-errors)', () => {
-  let lookup: FakeLookup;
-  let gateway: TestGateway;
+  const fake = suiteFixture(() => startFakeLookupGateway());
   let browser: { Cookie: string; 'X-CSRF-Token': string };
 
   before(async () => {
-    lookup = await startFakeLookup();
-    gateway = await startTestGateway({ services: { lookup: lookup.address } });
-    const start = await request(`${gateway.appUrl}/api/csrf-token`);
+    const start = await request(`${fake.gateway.appUrl}/api/csrf-token`);
     browser = {
       Cookie: start.headers.get('set-cookie')!.split(';')[0]!,
       'X-CSRF-Token': start.body.data.token as string,
     };
   });
-  after(async () => {
-    await gateway.close();
-    await lookup.stop();
-  });
 
   const report = (body: unknown, headers: Record<string, string> = browser) =>
-    request(`${gateway.appUrl}/api/client-errors`, {
+    request(`${fake.gateway.appUrl}/api/client-errors`, {
       method: 'POST',
       headers: { ...headers, 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
@@ -56,7 +49,7 @@ describe('browser error reports (POST /api/client-errors)', () => {
   });
 
   it('is open before signing in, but not to a caller without any session', async () => {
-    const response = await request(`${gateway.appUrl}/api/client-errors`, {
+    const response = await request(`${fake.gateway.appUrl}/api/client-errors`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ message: 'x' }),

@@ -1,14 +1,8 @@
 import { expect } from 'chai';
 import { AppError } from '@tix/kit';
-import { expectError, freePort } from '@tix/kit/testing';
-import { startFakeLookup, FULL_KEY, NO_TICKETS_READ_KEY, type FakeLookup } from '../support/fake-lookup.js';
-import {
-  bearer,
-  request,
-  startTestGateway,
-  type JsonResponse,
-  type TestGateway,
-} from '../support/test-gateway.js';
+import { expectError, freePort, suiteFixture } from '@tix/kit/testing';
+import { startFakeLookupGateway, FULL_KEY, NO_TICKETS_READ_KEY } from '../support/fake-lookup.js';
+import { bearer, request, startTestGateway, type JsonResponse } from '../support/test-gateway.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -20,34 +14,24 @@ function expectErrorResponse(response: JsonResponse, status: number, message: st
 }
 
 describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake lookup over gRPC)', () => {
-  let lookup: FakeLookup;
-  let gateway: TestGateway;
-
-  before(async () => {
-    lookup = await startFakeLookup();
-    gateway = await startTestGateway({ services: { lookup: lookup.address }, bodyLimitBytes: 2048 });
-  });
-  after(async () => {
-    await gateway.close();
-    await lookup.stop();
-  });
-  afterEach(() => lookup.reset());
+  const fake = suiteFixture(() => startFakeLookupGateway({ bodyLimitBytes: 2048 }));
+  afterEach(() => fake.lookup.reset());
 
   it('404 names the method and path of an unknown route', async () => {
     expectErrorResponse(
-      await request(`${gateway.apiUrl}/v1/nope`, { headers: bearer(FULL_KEY) }),
+      await request(`${fake.gateway.apiUrl}/v1/nope`, { headers: bearer(FULL_KEY) }),
       404,
       'Route GET /v1/nope not found',
     );
     expectErrorResponse(
-      await request(`${gateway.apiUrl}/elsewhere?x=1`),
+      await request(`${fake.gateway.apiUrl}/elsewhere?x=1`),
       404,
       'Route GET /elsewhere not found',
     );
   });
 
   it('405 with an Allow header for a known path asked with another method', async () => {
-    const response = await request(`${gateway.apiUrl}/v1/projects`, {
+    const response = await request(`${fake.gateway.apiUrl}/v1/projects`, {
       method: 'DELETE',
       headers: bearer(FULL_KEY),
     });
@@ -56,7 +40,7 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
   });
 
   it('400 Malformed JSON body', async () => {
-    const response = await request(`${gateway.apiUrl}/v1/projects`, {
+    const response = await request(`${fake.gateway.apiUrl}/v1/projects`, {
       method: 'POST',
       headers: { ...bearer(FULL_KEY), 'Content-Type': 'application/json' },
       body: '{"title": ',
@@ -68,7 +52,7 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
     const nested = (depth: number, open = '{"a":', close = '}') =>
       `${open.repeat(depth)}1${close.repeat(depth)}`;
     const post = (body: string) =>
-      request(`${gateway.apiUrl}/v1/projects`, {
+      request(`${fake.gateway.apiUrl}/v1/projects`, {
         method: 'POST',
         headers: { ...bearer(FULL_KEY), 'Content-Type': 'application/json' },
         body,
@@ -91,13 +75,13 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
   });
 
   it('400 for a body that is not valid UTF-8, 415 for JSON declared in another charset', async () => {
-    const invalid = await request(`${gateway.apiUrl}/v1/projects`, {
+    const invalid = await request(`${fake.gateway.apiUrl}/v1/projects`, {
       method: 'POST',
       headers: { ...bearer(FULL_KEY), 'Content-Type': 'application/json' },
       body: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]),
     });
     expectErrorResponse(invalid, 400, 'Request body is not valid UTF-8');
-    const latin1 = await request(`${gateway.apiUrl}/v1/projects`, {
+    const latin1 = await request(`${fake.gateway.apiUrl}/v1/projects`, {
       method: 'POST',
       headers: { ...bearer(FULL_KEY), 'Content-Type': 'application/json; charset=ISO-8859-1' },
       body: '{"name":"caf\u00e9"}',
@@ -106,13 +90,13 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
   });
 
   it('413 for a body over BODY_LIMIT, 415 for a non-JSON body on POST', async () => {
-    const tooLarge = await request(`${gateway.apiUrl}/v1/projects`, {
+    const tooLarge = await request(`${fake.gateway.apiUrl}/v1/projects`, {
       method: 'POST',
       headers: { ...bearer(FULL_KEY), 'Content-Type': 'application/json' },
       body: JSON.stringify({ content: 'x'.repeat(4096) }),
     });
     expectErrorResponse(tooLarge, 413, 'Request body too large (limit 2048 bytes)');
-    const notJson = await request(`${gateway.apiUrl}/v1/projects`, {
+    const notJson = await request(`${fake.gateway.apiUrl}/v1/projects`, {
       method: 'POST',
       headers: { ...bearer(FULL_KEY), 'Content-Type': 'text/plain' },
       body: 'hello',
@@ -121,37 +105,39 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
   });
 
   it('401 without a key, 401 Invalid API key for unknown and malformed keys', async () => {
-    const missing = await request(`${gateway.apiUrl}/v1/projects`);
+    const missing = await request(`${fake.gateway.apiUrl}/v1/projects`);
     expectErrorResponse(missing, 401, 'API key required');
     expect(missing.headers.get('www-authenticate')).to.equal('Bearer');
     expectErrorResponse(
-      await request(`${gateway.apiUrl}/v1/projects`, { headers: bearer('tix_unknown_key_999') }),
+      await request(`${fake.gateway.apiUrl}/v1/projects`, { headers: bearer('tix_unknown_key_999') }),
       401,
       'Invalid API key',
     );
     expectErrorResponse(
-      await request(`${gateway.apiUrl}/v1/projects`, { headers: { 'X-API-Key': 'tix_unknown_key_999' } }),
+      await request(`${fake.gateway.apiUrl}/v1/projects`, {
+        headers: { 'X-API-Key': 'tix_unknown_key_999' },
+      }),
       401,
       'Invalid API key',
     );
     expectErrorResponse(
-      await request(`${gateway.apiUrl}/v1/projects`, { headers: { Authorization: 'Bearer ' } }),
+      await request(`${fake.gateway.apiUrl}/v1/projects`, { headers: { Authorization: 'Bearer ' } }),
       401,
       'Invalid API key',
     );
-    const callsBefore = lookup.calls.AuthenticateApiKey ?? 0;
+    const callsBefore = fake.lookup.calls.AuthenticateApiKey ?? 0;
     // Not a plausible key at all: refused without asking lookup.
     expectErrorResponse(
-      await request(`${gateway.apiUrl}/v1/projects`, { headers: bearer('short') }),
+      await request(`${fake.gateway.apiUrl}/v1/projects`, { headers: bearer('short') }),
       401,
       'Invalid API key',
     );
-    expect(lookup.calls.AuthenticateApiKey ?? 0).to.equal(callsBefore);
+    expect(fake.lookup.calls.AuthenticateApiKey ?? 0).to.equal(callsBefore);
   });
 
   it('403 names the missing scope', async () => {
     expectErrorResponse(
-      await request(`${gateway.apiUrl}/v1/ticket-types?project_id=1`, {
+      await request(`${fake.gateway.apiUrl}/v1/ticket-types?project_id=1`, {
         headers: bearer(NO_TICKETS_READ_KEY),
       }),
       403,
@@ -161,24 +147,24 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
 
   it('400 Project ID is required. and 404 Project not found', async () => {
     expectErrorResponse(
-      await request(`${gateway.apiUrl}/v1/ticket-types`, { headers: bearer(FULL_KEY) }),
+      await request(`${fake.gateway.apiUrl}/v1/ticket-types`, { headers: bearer(FULL_KEY) }),
       400,
       'Project ID is required.',
     );
     expectErrorResponse(
-      await request(`${gateway.apiUrl}/v1/ticket-types?project_id=99`, { headers: bearer(FULL_KEY) }),
+      await request(`${fake.gateway.apiUrl}/v1/ticket-types?project_id=99`, { headers: bearer(FULL_KEY) }),
       404,
       'Project not found',
     );
     expectErrorResponse(
-      await request(`${gateway.apiUrl}/v1/ticket-types?project=nope`, { headers: bearer(FULL_KEY) }),
+      await request(`${fake.gateway.apiUrl}/v1/ticket-types?project=nope`, { headers: bearer(FULL_KEY) }),
       404,
       'Project not found',
     );
   });
 
   it('400 with validation_errors for a malformed project_id', async () => {
-    const response = await request(`${gateway.apiUrl}/v1/ticket-types?project_id=1abc`, {
+    const response = await request(`${fake.gateway.apiUrl}/v1/ticket-types?project_id=1abc`, {
       headers: bearer(FULL_KEY),
     });
     expectError(response, 400, 'Invalid project_id', { project_id: ['must be an integer'] });
@@ -186,33 +172,36 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
 
   it('500 Internal server error when a handler throws unexpectedly (no internals leak)', async () => {
     // Project "broken" has a ticket type whose field schema is not JSON: the presenter throws.
-    const response = await request(`${gateway.apiUrl}/v1/ticket-types?project=broken`, {
+    const response = await request(`${fake.gateway.apiUrl}/v1/ticket-types?project=broken`, {
       headers: bearer(FULL_KEY),
     });
     expectErrorResponse(response, 500, 'Internal server error');
   });
 
   it('500 when the service fails unexpectedly, with its message hidden', async () => {
-    lookup.override('ListUsers', () => Promise.reject(new TypeError('password=hunter2 in stack')));
+    fake.lookup.override('ListUsers', () => Promise.reject(new TypeError('password=hunter2 in stack')));
     expectErrorResponse(
-      await request(`${gateway.apiUrl}/v1/users`, { headers: bearer(FULL_KEY) }),
+      await request(`${fake.gateway.apiUrl}/v1/users`, { headers: bearer(FULL_KEY) }),
       500,
       'Internal server error',
     );
   });
 
   it('a service AppError keeps its kind and message', async () => {
-    lookup.override('ListUsers', () => Promise.reject(AppError.conflict('Rare simultaneous write')));
+    fake.lookup.override('ListUsers', () => Promise.reject(AppError.conflict('Rare simultaneous write')));
     expectErrorResponse(
-      await request(`${gateway.apiUrl}/v1/users`, { headers: bearer(FULL_KEY) }),
+      await request(`${fake.gateway.apiUrl}/v1/users`, { headers: bearer(FULL_KEY) }),
       409,
       'Rare simultaneous write',
     );
   });
 
   it('504 when the service is slower than the deadline', async () => {
-    const slowGateway = await startTestGateway({ services: { lookup: lookup.address }, deadlineMs: 200 });
-    lookup.override(
+    const slowGateway = await startTestGateway({
+      services: { lookup: fake.lookup.address },
+      deadlineMs: 200,
+    });
+    fake.lookup.override(
       'ListUsers',
       () => new Promise((resolve) => setTimeout(() => resolve({ users: [] }), 1_000)),
     );
@@ -248,17 +237,17 @@ describe('error paths answer the envelope with X-Correlation-ID (real HTTP, fake
   });
 
   it('echoes a well-formed X-Correlation-ID and passes it to the service; replaces a malformed one', async () => {
-    const good = await request(`${gateway.apiUrl}/v1/users`, {
+    const good = await request(`${fake.gateway.apiUrl}/v1/users`, {
       headers: { ...bearer(FULL_KEY), 'X-Correlation-ID': 'client-trace-42' },
     });
     expect(good.status).to.equal(200);
     expect(good.headers.get('x-correlation-id')).to.equal('client-trace-42');
-    expect(lookup.lastContext.ListUsers?.correlationId).to.equal('client-trace-42');
+    expect(fake.lookup.lastContext.ListUsers?.correlationId).to.equal('client-trace-42');
 
-    const bad = await request(`${gateway.apiUrl}/v1/users`, {
+    const bad = await request(`${fake.gateway.apiUrl}/v1/users`, {
       headers: { ...bearer(FULL_KEY), 'X-Correlation-ID': 'has spaces; and {braces}' },
     });
     expect(bad.headers.get('x-correlation-id')).to.match(UUID);
-    expect(lookup.lastContext.ListUsers?.correlationId).to.equal(bad.headers.get('x-correlation-id'));
+    expect(fake.lookup.lastContext.ListUsers?.correlationId).to.equal(bad.headers.get('x-correlation-id'));
   });
 });

@@ -1,4 +1,4 @@
-import { expectError } from '@tix/kit/testing';
+import { expectError, suiteFixture } from '@tix/kit/testing';
 import { expect } from 'chai';
 import {
   FIELD_SCHEMA,
@@ -6,13 +6,15 @@ import {
   NO_TICKETS_READ_KEY,
   PROJECTS,
   SCOPED_KEY,
-  startFakeLookup,
-  type FakeLookup,
+  startFakeLookupGateway,
+  USERS,
 } from '../support/fake-lookup.js';
-import { bearer, request, startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { bearer, request, startTestGateway } from '../support/test-gateway.js';
 
 /** Acme and Globex as the fake lookup holds them: the gateway presents a project with the same fields. */
 const [ACME, GLOBEX] = PROJECTS;
+/** Carol (id 12, an inactive viewer) as the fake lookup holds her: a user is presented with the same fields. */
+const [, , CAROL] = USERS;
 const ACME_TYPES = [
   {
     id: 1,
@@ -46,20 +48,11 @@ const GLOBEX_TYPES = [
 ];
 
 describe('lookup routes on /v1 (fake lookup over gRPC)', () => {
-  let lookup: FakeLookup;
-  let gateway: TestGateway;
+  const fake = suiteFixture(() => startFakeLookupGateway());
+  afterEach(() => fake.lookup.reset());
 
-  before(async () => {
-    lookup = await startFakeLookup();
-    gateway = await startTestGateway({ services: { lookup: lookup.address } });
-  });
-  after(async () => {
-    await gateway.close();
-    await lookup.stop();
-  });
-  afterEach(() => lookup.reset());
-
-  const get = (path: string, key: string) => request(`${gateway.apiUrl}${path}`, { headers: bearer(key) });
+  const get = (path: string, key: string) =>
+    request(`${fake.gateway.apiUrl}${path}`, { headers: bearer(key) });
 
   describe('GET /v1/projects', () => {
     it('lists every project for an unscoped key', async () => {
@@ -82,7 +75,7 @@ describe('lookup routes on /v1 (fake lookup over gRPC)', () => {
 
     it('passes the API key principal to the service', async () => {
       await get('/v1/projects', SCOPED_KEY);
-      expect(lookup.lastContext.ListProjects?.principal).to.deep.equal({
+      expect(fake.lookup.lastContext.ListProjects?.principal).to.deep.equal({
         kind: 'api_key',
         user_id: 11,
         role: 'agent',
@@ -129,11 +122,11 @@ describe('lookup routes on /v1 (fake lookup over gRPC)', () => {
     it('a key without tickets:read gets 403 before any project lookup', async () => {
       const response = await get('/v1/ticket-types?project_id=1', NO_TICKETS_READ_KEY);
       expectError(response, 403, 'Missing required scope: tickets:read');
-      expect(lookup.calls.ResolveProject).to.equal(undefined);
+      expect(fake.lookup.calls.ResolveProject).to.equal(undefined);
     });
 
     it('resolves each project once and serves repeats (by slug or id) from the cache', async () => {
-      const fresh = await startTestGateway({ services: { lookup: lookup.address } });
+      const fresh = await startTestGateway({ services: { lookup: fake.lookup.address } });
       try {
         for (const query of ['project=acme', 'project=acme', 'project_id=1']) {
           const response = await request(`${fresh.apiUrl}/v1/ticket-types?${query}`, {
@@ -141,8 +134,8 @@ describe('lookup routes on /v1 (fake lookup over gRPC)', () => {
           });
           expect(response.body.data.ticket_types).to.deep.equal(ACME_TYPES);
         }
-        expect(lookup.calls.ResolveProject).to.equal(1);
-        expect(lookup.calls.ListTicketTypes).to.equal(3);
+        expect(fake.lookup.calls.ResolveProject).to.equal(1);
+        expect(fake.lookup.calls.ListTicketTypes).to.equal(3);
       } finally {
         await fresh.close();
       }
@@ -155,32 +148,7 @@ describe('lookup routes on /v1 (fake lookup over gRPC)', () => {
       expect(response.body).to.deep.equal({
         ok: true,
         data: {
-          users: [
-            {
-              id: 10,
-              name: 'Alice Admin',
-              email: 'alice@example.com',
-              role: 'admin',
-              is_active: true,
-              is_system: false,
-            },
-            {
-              id: 11,
-              name: 'Bob Agent',
-              email: 'bob@example.com',
-              role: 'agent',
-              is_active: true,
-              is_system: false,
-            },
-            {
-              id: 12,
-              name: 'Carol Viewer',
-              email: 'carol@example.com',
-              role: 'viewer',
-              is_active: false,
-              is_system: false,
-            },
-          ],
+          users: USERS,
           count: 3,
         },
       });
@@ -202,12 +170,12 @@ describe('lookup routes on /v1 (fake lookup over gRPC)', () => {
       const etag = response.headers.get('etag')!;
       expect(etag).to.match(/^"d[A-Za-z0-9_-]+"$/);
       expect(response.headers.get('cache-control')).to.equal('private, no-cache');
-      const again = await request(`${gateway.apiUrl}/v1/projects/1`, {
+      const again = await request(`${fake.gateway.apiUrl}/v1/projects/1`, {
         headers: { ...bearer(FULL_KEY), 'If-None-Match': etag },
       });
       expect(again.status).to.equal(304);
       // Read afresh each time, not from the project resolver's cache.
-      expect(lookup.calls.ListProjects).to.equal(2);
+      expect(fake.lookup.calls.ListProjects).to.equal(2);
     });
 
     it('GET /v1/projects/{id}: 404 for an unknown project and, to a scoped key, for another project', async () => {
@@ -241,14 +209,7 @@ describe('lookup routes on /v1 (fake lookup over gRPC)', () => {
       expect(response.body).to.deep.equal({
         ok: true,
         data: {
-          user: {
-            id: 12,
-            name: 'Carol Viewer',
-            email: 'carol@example.com',
-            role: 'viewer',
-            is_active: false,
-            is_system: false,
-          },
+          user: CAROL,
         },
       });
       expect(response.headers.get('etag')).to.match(/^"d/);
@@ -267,15 +228,15 @@ describe('lookup routes on /v1 (fake lookup over gRPC)', () => {
         expect(response.status, path).to.equal(400);
         expect(response.body.error.message, path).to.equal(message);
       }
-      expect(lookup.calls.ListProjects).to.equal(undefined);
-      expect(lookup.calls.GetTicketType).to.equal(undefined);
-      expect(lookup.calls.GetUsers).to.equal(undefined);
+      expect(fake.lookup.calls.ListProjects).to.equal(undefined);
+      expect(fake.lookup.calls.GetTicketType).to.equal(undefined);
+      expect(fake.lookup.calls.GetUsers).to.equal(undefined);
     });
   });
 
   describe('API key cache', () => {
     it('authenticates a key once and then serves it from memory', async () => {
-      const gatewayWithFreshCache = await startTestGateway({ services: { lookup: lookup.address } });
+      const gatewayWithFreshCache = await startTestGateway({ services: { lookup: fake.lookup.address } });
       try {
         for (let i = 0; i < 3; i += 1) {
           const response = await request(`${gatewayWithFreshCache.apiUrl}/v1/users`, {
@@ -283,18 +244,21 @@ describe('lookup routes on /v1 (fake lookup over gRPC)', () => {
           });
           expect(response.status).to.equal(200);
         }
-        expect(lookup.calls.AuthenticateApiKey).to.equal(1);
+        expect(fake.lookup.calls.AuthenticateApiKey).to.equal(1);
       } finally {
         await gatewayWithFreshCache.close();
       }
     });
 
     it('with AUTH_CACHE_TTL_MS=0 asks lookup every time', async () => {
-      const uncached = await startTestGateway({ services: { lookup: lookup.address }, authCacheTtlMs: 0 });
+      const uncached = await startTestGateway({
+        services: { lookup: fake.lookup.address },
+        authCacheTtlMs: 0,
+      });
       try {
         await request(`${uncached.apiUrl}/v1/users`, { headers: bearer(FULL_KEY) });
         await request(`${uncached.apiUrl}/v1/users`, { headers: bearer(FULL_KEY) });
-        expect(lookup.calls.AuthenticateApiKey).to.equal(2);
+        expect(fake.lookup.calls.AuthenticateApiKey).to.equal(2);
       } finally {
         await uncached.close();
       }

@@ -6,16 +6,11 @@
  */
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect } from 'chai';
+import { suiteFixture } from '@tix/kit/testing';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { buildOpenApiDocument } from '../../src/openapi/document.js';
-import { FULL_KEY, PASSWORDS, startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
-import {
-  bearer,
-  request,
-  signedInBrowser,
-  startTestGateway,
-  type TestGateway,
-} from '../support/test-gateway.js';
+import { FULL_KEY, PASSWORDS, startFakeLookupGateway } from '../support/fake-lookup.js';
+import { bearer, request, signedInBrowser } from '../support/test-gateway.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
@@ -28,20 +23,10 @@ function concretePath(path: string): string {
 }
 
 describe('the API description on the app host', () => {
-  let lookup: FakeLookup;
-  let gateway: TestGateway;
-
-  before(async () => {
-    lookup = await startFakeLookup();
-    gateway = await startTestGateway({ services: { lookup: lookup.address } });
-  });
-  after(async () => {
-    await gateway.close();
-    await lookup.stop();
-  });
+  const fake = suiteFixture(() => startFakeLookupGateway());
 
   it('GET /api/openapi answers the OpenAPI 3.1 document as plain JSON, without credentials', async () => {
-    const response = await fetch(`${gateway.appUrl}/api/openapi`);
+    const response = await fetch(`${fake.gateway.appUrl}/api/openapi`);
     expect(response.status).to.equal(200);
     expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
     expect(response.headers.get('x-correlation-id')).to.be.a('string').and.not.equal('');
@@ -53,19 +38,19 @@ describe('the API description on the app host', () => {
   });
 
   it('answers HEAD /api/openapi without a body', async () => {
-    const response = await fetch(`${gateway.appUrl}/api/openapi`, { method: 'HEAD' });
+    const response = await fetch(`${fake.gateway.appUrl}/api/openapi`, { method: 'HEAD' });
     expect(response.status).to.equal(200);
     expect(await response.text()).to.equal('');
   });
 
   it('is not served on the API host', async () => {
-    const response = await fetch(`${gateway.apiUrl}/v1/openapi`);
+    const response = await fetch(`${fake.gateway.apiUrl}/v1/openapi`);
     expect(response.status).to.equal(401);
     expect(((await response.json()) as { ok: boolean }).ok).to.equal(false);
   });
 
   it('GET /api/docs answers the reference page with a self-only script policy', async () => {
-    const response = await fetch(`${gateway.appUrl}/api/docs`);
+    const response = await fetch(`${fake.gateway.appUrl}/api/docs`);
     expect(response.status).to.equal(200);
     expect(response.headers.get('content-type')).to.equal('text/html; charset=utf-8');
     const policy = response.headers.get('content-security-policy') ?? '';
@@ -79,7 +64,7 @@ describe('the API description on the app host', () => {
   });
 
   it('serves every file the page loads, with its content type', async () => {
-    const html = await (await fetch(`${gateway.appUrl}/api/docs`)).text();
+    const html = await (await fetch(`${fake.gateway.appUrl}/api/docs`)).text();
     const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
     const expected: Record<string, string> = {
       '.js': 'text/javascript; charset=utf-8',
@@ -89,7 +74,7 @@ describe('the API description on the app host', () => {
     expect(urls).to.have.length.greaterThanOrEqual(4);
     for (const url of urls) {
       expect(url.startsWith('/api/docs/'), url).to.equal(true);
-      const response = await fetch(`${gateway.appUrl}${url}`);
+      const response = await fetch(`${fake.gateway.appUrl}${url}`);
       expect(response.status, url).to.equal(200);
       const extension = url.slice(url.lastIndexOf('.'));
       expect(response.headers.get('content-type'), url).to.equal(expected[extension]);
@@ -100,17 +85,17 @@ describe('the API description on the app host', () => {
   });
 
   it('configures Swagger UI without the public validator and without sending requests', async () => {
-    const html = await (await fetch(`${gateway.appUrl}/api/docs`)).text();
+    const html = await (await fetch(`${fake.gateway.appUrl}/api/docs`)).text();
     const init = /src="([^"]*tix-init\.js)"/.exec(html)![1]!;
-    const script = await (await fetch(`${gateway.appUrl}${init}`)).text();
+    const script = await (await fetch(`${fake.gateway.appUrl}${init}`)).text();
     expect(script).to.include('validatorUrl: null').and.include('supportedSubmitMethods: []');
-    const bundle = await fetch(`${gateway.appUrl}/api/docs/swagger-ui-bundle.js`);
+    const bundle = await fetch(`${fake.gateway.appUrl}/api/docs/swagger-ui-bundle.js`);
     expect((await bundle.text()).length).to.be.greaterThan(500_000);
   });
 
   it('answers an unknown file of the page with a 404 envelope', async () => {
     for (const name of ['nope.js', '..%2Fpackage.json', 'index.html']) {
-      const response = await fetch(`${gateway.appUrl}/api/docs/${name}`);
+      const response = await fetch(`${fake.gateway.appUrl}/api/docs/${name}`);
       expect(response.status, name).to.equal(404);
       const body = (await response.json()) as { ok: boolean; error: { code: number } };
       expect(body.ok).to.equal(false);
@@ -119,10 +104,10 @@ describe('the API description on the app host', () => {
   });
 
   it('serves every documented operation on each of its hosts, with exactly the documented methods', async () => {
-    const document = (await request(`${gateway.appUrl}/api/openapi`)).body as OpenAPIV3_1.Document;
+    const document = (await request(`${fake.gateway.appUrl}/api/openapi`)).body as OpenAPIV3_1.Document;
     // Signed in afresh for each path: the loop itself signs out (POST /auth/logout).
     const signIn = () =>
-      signedInBrowser(gateway.appUrl, 'alice@example.com', PASSWORDS['alice@example.com']!);
+      signedInBrowser(fake.gateway.appUrl, 'alice@example.com', PASSWORDS['alice@example.com']!);
     const problems: string[] = [];
     for (const [path, item] of Object.entries(document.paths ?? {})) {
       // An operation names its servers when the session host serves it; otherwise it is the API host's.
@@ -133,8 +118,8 @@ describe('the API description on the app host', () => {
         const methods = documented.filter((method) => serversOf(method).includes(server));
         const onApp = server.startsWith('{app_url}');
         const url = onApp
-          ? `${gateway.appUrl}/api${concretePath(path)}?project_id=1`
-          : `${gateway.apiUrl}/v1${concretePath(path)}?project_id=1`;
+          ? `${fake.gateway.appUrl}/api${concretePath(path)}?project_id=1`
+          : `${fake.gateway.apiUrl}/v1${concretePath(path)}?project_id=1`;
         const headers = onApp ? await signIn() : bearer(FULL_KEY);
 
         const options = await fetch(url, { method: 'OPTIONS', headers });

@@ -1,10 +1,12 @@
 /**
  * A fake lookup service: a real gRPC server (kit startGrpcServer, port 0) answering from a small
- * in-memory data set. Tests swap individual handlers (`override`) and read call counts.
+ * in-memory data set. Tests swap individual handlers (`override`) and read call counts. Suites that
+ * need only it behind a test gateway start both with startFakeLookupGateway.
  */
 import { serviceDefinition, type lookup } from '@tix/protos';
 import { AppError, startGrpcServer, type CallContext, type RunningGrpcServer } from '@tix/kit';
 import { testLogger } from '@tix/kit/testing';
+import { startTestGateway, type TestGateway, type TestGatewayOptions } from './test-gateway.js';
 
 type Handler = (request: never, context: CallContext) => unknown;
 
@@ -220,5 +222,28 @@ export async function startFakeLookup(): Promise<FakeLookup> {
       for (const key of Object.keys(calls)) delete calls[key];
     },
     stop: () => server.shutdown(100),
+  };
+}
+
+export interface FakeLookupGateway {
+  lookup: FakeLookup;
+  /** A test gateway in front of the fake lookup alone. */
+  gateway: TestGateway;
+  stop(): Promise<void>;
+}
+
+/** Starts the fake and a test gateway (`options` besides its services); a suite takes it with kit's suiteFixture. */
+export async function startFakeLookupGateway(
+  options: Omit<TestGatewayOptions, 'services'> = {},
+): Promise<FakeLookupGateway> {
+  const lookup = await startFakeLookup();
+  const gateway = await startTestGateway({ ...options, services: { lookup: lookup.address } });
+  return {
+    lookup,
+    gateway,
+    async stop() {
+      await gateway.close();
+      await lookup.stop();
+    },
   };
 }
