@@ -3,9 +3,10 @@
  * that counts CreateTicket calls (each call would be one ticket).
  */
 import { expect } from 'chai';
+import { suiteFixture } from '@tix/kit/testing';
 import type { ticket } from '@tix/protos';
-import { FULL_KEY, startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
-import { startFakeTickets, ticketMessage, type FakeTickets } from '../support/fake-tickets.js';
+import { FULL_KEY, startFakeLookup } from '../support/fake-lookup.js';
+import { startFakeTickets, ticketMessage } from '../support/fake-tickets.js';
 import { READ_WRITE_KEY } from '../support/fake-ticket-gateway.js';
 import { limitsGatewaysPerTest, testRedisPrefix, type LimitsGateway } from '../support/limits-gateway.js';
 import { bearer } from '../support/test-gateway.js';
@@ -19,8 +20,8 @@ interface RawResponse {
 
 describe('Idempotency-Key on POST', function () {
   this.timeout(30_000);
-  let lookup: FakeLookup;
-  let tickets: FakeTickets;
+  const lookup = suiteFixture(startFakeLookup);
+  const tickets = suiteFixture(startFakeTickets);
   let nextId = 100;
   const { start: gateway } = limitsGatewaysPerTest(() => ({
     lookup: lookup.address,
@@ -45,10 +46,6 @@ describe('Idempotency-Key on POST', function () {
   };
   const BODY = { ticket_type_id: 2, title: 'Printer on fire', priority: 'high' };
 
-  before(async () => {
-    lookup = await startFakeLookup();
-    tickets = await startFakeTickets();
-  });
   beforeEach(() => {
     // Every CreateTicket is a new ticket with a new id.
     tickets.override('CreateTicket', (request: ticket.CreateTicketRequest__Output) =>
@@ -65,10 +62,6 @@ describe('Idempotency-Key on POST', function () {
   afterEach(() => {
     lookup.reset();
     tickets.reset();
-  });
-  after(async () => {
-    await tickets.stop();
-    await lookup.stop();
   });
 
   it('replays the stored response byte for byte, marked, without creating again', async () => {

@@ -3,9 +3,9 @@
  * of fake lookup and ticket services, on a real Redis unless stated.
  */
 import { expect } from 'chai';
-import { freePort } from '@tix/kit/testing';
-import { FULL_KEY, SCOPED_KEY, startFakeLookup, type FakeLookup } from '../support/fake-lookup.js';
-import { startFakeTickets, type FakeTickets } from '../support/fake-tickets.js';
+import { freePort, suiteFixture } from '@tix/kit/testing';
+import { FULL_KEY, SCOPED_KEY, startFakeLookup } from '../support/fake-lookup.js';
+import { startFakeTickets } from '../support/fake-tickets.js';
 import { limitsGatewaysPerTest, testRedisPrefix, type LimitsGateway } from '../support/limits-gateway.js';
 import { bearer, request, type JsonResponse } from '../support/test-gateway.js';
 
@@ -20,8 +20,8 @@ function rateHeaders(response: JsonResponse) {
 
 describe('rate limits (sliding window)', function () {
   this.timeout(30_000);
-  let lookup: FakeLookup;
-  let tickets: FakeTickets;
+  const lookup = suiteFixture(startFakeLookup);
+  const tickets = suiteFixture(startFakeTickets);
   const { start: gateway } = limitsGatewaysPerTest(() => ({
     lookup: lookup.address,
     tickets: tickets.address,
@@ -29,17 +29,9 @@ describe('rate limits (sliding window)', function () {
   const projects = (instance: LimitsGateway, key = FULL_KEY) =>
     request(`${instance.apiUrl}/v1/projects`, { headers: bearer(key) });
 
-  before(async () => {
-    lookup = await startFakeLookup();
-    tickets = await startFakeTickets();
-  });
   afterEach(() => {
     lookup.reset();
     tickets.reset();
-  });
-  after(async () => {
-    await tickets.stop();
-    await lookup.stop();
   });
 
   it('allows 100 requests of a key in 60 s; the 101st gets 429 with Retry-After and the envelope', async () => {
