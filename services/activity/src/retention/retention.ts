@@ -7,7 +7,7 @@
  * only rises and the deletes are idempotent.
  */
 import type pg from 'pg';
-import { startPeriodicJob, type Logger, type PeriodicJob } from '@tix/kit';
+import { startSweepJob, type Logger, type PeriodicJob } from '@tix/kit';
 import type { LogName } from '../log/log-store.js';
 
 /** Rows deleted per statement, so a large sweep never holds long locks. */
@@ -53,17 +53,12 @@ export function startRetentionJob(options: {
   logger: Logger;
   intervalMs?: number;
 }): PeriodicJob<SweepCounts> {
-  return startPeriodicJob({
+  return startSweepJob({
     name: 'retention sweep',
-    intervalMs: options.intervalMs ?? 3_600_000,
-    firstRunAfterMs: 5_000,
+    intervalMs: options.intervalMs,
     logger: options.logger,
-    run: async () => {
-      const cutoff = new Date(Date.now() - options.retentionDays * 86_400_000);
-      const counts = await sweepLogs(options.pool, cutoff);
-      if (counts.activities + counts.events > 0)
-        options.logger.info(counts, 'retention: swept expired activity');
-      return counts;
-    },
+    sweep: () => sweepLogs(options.pool, new Date(Date.now() - options.retentionDays * 86_400_000)),
+    deleted: (counts) => counts.activities + counts.events,
+    message: 'retention: swept expired activity',
   });
 }

@@ -50,3 +50,37 @@ export function startPeriodicJob<Result>(options: PeriodicJobOptions<Result>): P
     },
   };
 }
+
+export interface SweepJobOptions<Result> {
+  /** Names the job in its logs, e.g. "retention sweep". */
+  name: string;
+  logger: Logger;
+  /** Time between passes (default: an hour). */
+  intervalMs?: number;
+  /** One pass: deletes what has expired and answers what it deleted. */
+  sweep: () => Promise<Result>;
+  /** How many rows the pass deleted: a pass that deleted none logs nothing. */
+  deleted: (result: Result) => number;
+  /** The log line of a pass that deleted rows, with `fields(result)` (default: the result itself). */
+  message: string;
+  fields?: (result: Result) => object;
+}
+
+/**
+ * A retention sweep: a periodic job whose first pass runs 5 s after start and then every hour,
+ * logging at info what each pass deleted, if anything. The delete must be idempotent (replicas).
+ */
+export function startSweepJob<Result>(options: SweepJobOptions<Result>): PeriodicJob<Result> {
+  return startPeriodicJob({
+    name: options.name,
+    intervalMs: options.intervalMs ?? 3_600_000,
+    firstRunAfterMs: 5_000,
+    logger: options.logger,
+    run: async () => {
+      const result = await options.sweep();
+      if (options.deleted(result) > 0)
+        options.logger.info(options.fields?.(result) ?? (result as object), options.message);
+      return result;
+    },
+  });
+}

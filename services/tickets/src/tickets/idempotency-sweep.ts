@@ -7,7 +7,7 @@
  * sweep only keeps the table small. Several replicas may sweep at once; the delete is idempotent.
  */
 import type pg from 'pg';
-import { startPeriodicJob, type Logger, type PeriodicJob } from '@tix/kit';
+import { startSweepJob, type Logger, type PeriodicJob } from '@tix/kit';
 import { prepared } from '../db.js';
 
 /** How long a recorded key answers a retry with its ticket (spec: idempotency retention 1 hour). */
@@ -36,15 +36,13 @@ export function startIdempotencySweep(options: {
   intervalMs?: number;
   retentionSeconds?: number;
 }): PeriodicJob<number> {
-  return startPeriodicJob({
+  return startSweepJob({
     name: 'idempotency sweep',
-    intervalMs: options.intervalMs ?? 3_600_000,
-    firstRunAfterMs: 5_000,
+    intervalMs: options.intervalMs,
     logger: options.logger,
-    run: async () => {
-      const deleted = await deleteExpiredIdempotencyRecords(options.pool, options.retentionSeconds);
-      if (deleted > 0) options.logger.info({ deleted }, 'idempotency sweep: deleted expired records');
-      return deleted;
-    },
+    sweep: () => deleteExpiredIdempotencyRecords(options.pool, options.retentionSeconds),
+    deleted: (deleted) => deleted,
+    message: 'idempotency sweep: deleted expired records',
+    fields: (deleted) => ({ deleted }),
   });
 }

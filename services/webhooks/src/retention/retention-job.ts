@@ -6,7 +6,7 @@
  * event that can still arrive twice. Several replicas may run it at once; the deletes are idempotent.
  */
 import type pg from 'pg';
-import { startPeriodicJob, type Logger, type PeriodicJob } from '@tix/kit';
+import { startSweepJob, type Logger, type PeriodicJob } from '@tix/kit';
 import { deleteExpired, type RetentionCounts } from './retention-store.js';
 
 /** Starts the periodic pass; the first one runs shortly after start. */
@@ -16,17 +16,12 @@ export function startRetentionJob(options: {
   logger: Logger;
   intervalMs?: number;
 }): PeriodicJob<RetentionCounts> {
-  return startPeriodicJob({
+  return startSweepJob({
     name: 'retention pass',
-    intervalMs: options.intervalMs ?? 3_600_000,
-    firstRunAfterMs: 5_000,
+    intervalMs: options.intervalMs,
     logger: options.logger,
-    run: async () => {
-      const counts = await deleteExpired(options.pool, options.retentionDays);
-      if (counts.deliveries + counts.events + counts.webhooks > 0) {
-        options.logger.info(counts, 'retention: deleted expired webhook data');
-      }
-      return counts;
-    },
+    sweep: () => deleteExpired(options.pool, options.retentionDays),
+    deleted: (counts) => counts.deliveries + counts.events + counts.webhooks,
+    message: 'retention: deleted expired webhook data',
   });
 }
