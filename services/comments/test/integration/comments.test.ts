@@ -1,30 +1,28 @@
 import { expect } from 'chai';
 import { presentComment } from '@tix/protos';
-import { refusalOf, startCommentFixture, listAll } from './support.js';
+import { refusalOf, commentSuite, startCommentFixture, listAll } from './support.js';
 import { suiteFixture } from '@tix/kit/testing';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('comments: create, read, list, update, delete against real services', function () {
   this.timeout(60_000);
-  const f = suiteFixture(() => startCommentFixture('comments_crud'));
+  const f = commentSuite('comments_crud');
   let project: number;
-  let ticket: number;
 
   before(async () => {
     project = f.support.id;
-    ticket = await f.newTicket();
   });
 
   it('creates an internal note by default, authored by the caller, and answers it whole; GET answers the same', async () => {
     const created = await f.client.CreateComment(
-      { project_id: project, ticket_id: ticket, content: '  Checked the logs.\n' },
+      { project_id: project, ticket_id: f.ticket, content: '  Checked the logs.\n' },
       f.as('agent'),
     );
     const json = presentComment(created);
     expect(json).to.deep.equal({
       id: created.id,
-      ticket_id: ticket,
+      ticket_id: f.ticket,
       user_id: f.users.agent.id,
       content: '  Checked the logs.\n',
       content_html: null,
@@ -39,7 +37,7 @@ describe('comments: create, read, list, update, delete against real services', f
   });
 
   it('creates a public reply with HTML when asked', async () => {
-    const created = await f.newComment(ticket, {
+    const created = await f.newComment(f.ticket, {
       content: 'Fixed',
       content_html: '<p>Fixed</p>',
       is_internal: false,
@@ -79,7 +77,7 @@ describe('comments: create, read, list, update, delete against real services', f
   });
 
   it('update changes only the given fields; content_html null clears it; updated_at moves', async () => {
-    const original = await f.newComment(ticket, { content: 'Draft', content_html: '<p>Draft</p>' });
+    const original = await f.newComment(f.ticket, { content: 'Draft', content_html: '<p>Draft</p>' });
     const edited = await f.client.UpdateComment(
       { project_id: project, id: original.id, content: 'Final', content_html: null },
       f.as('agent'),
@@ -107,7 +105,7 @@ describe('comments: create, read, list, update, delete against real services', f
   });
 
   it('internal -> public is allowed; public -> internal is refused (422 on is_internal), and stays public', async () => {
-    const note = await f.newComment(ticket, { content: 'Will be shared' });
+    const note = await f.newComment(f.ticket, { content: 'Will be shared' });
     const shared = await f.client.UpdateComment(
       { project_id: project, id: note.id, is_internal: false },
       f.as('agent'),
@@ -133,7 +131,7 @@ describe('comments: create, read, list, update, delete against real services', f
   });
 
   it('delete answers a message; afterwards the comment is 404 everywhere and out of the list', async () => {
-    const doomed = await f.newComment(ticket, { content: 'Oops' });
+    const doomed = await f.newComment(f.ticket, { content: 'Oops' });
     expect(await f.client.DeleteComment({ project_id: project, id: doomed.id }, f.as('agent'))).to.deep.equal(
       {
         message: 'Comment deleted',
@@ -153,7 +151,7 @@ describe('comments: create, read, list, update, delete against real services', f
     ).to.deep.equal(notFound);
     const list = await listAll(
       f.client,
-      { project_id: project, ticket_id: ticket, include_internal: true },
+      { project_id: project, ticket_id: f.ticket, include_internal: true },
       f.as('agent'),
     );
     expect(list.comments.map((c) => c.id)).not.to.include(doomed.id);

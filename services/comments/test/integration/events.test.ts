@@ -1,16 +1,10 @@
 import { expect } from 'chai';
 import { presentComment, type CommentJson, type EventActor } from '@tix/protos';
-import { outboxMark, outboxSince, refusalOf, startCommentFixture, type OutboxRow } from './support.js';
-import { suiteFixture } from '@tix/kit/testing';
+import { outboxMark, outboxSince, refusalOf, commentSuite, type OutboxRow } from './support.js';
 
 describe('comments: domain events in the outbox', function () {
   this.timeout(60_000);
-  const f = suiteFixture(() => startCommentFixture('comments_events'));
-  let ticket: number;
-
-  before(async () => {
-    ticket = await f.newTicket();
-  });
+  const f = commentSuite('comments_events');
 
   /** Runs `operation` and returns the outbox rows it wrote. */
   async function written(operation: () => Promise<unknown>): Promise<OutboxRow[]> {
@@ -50,7 +44,7 @@ describe('comments: domain events in the outbox', function () {
     let created: CommentJson | undefined;
     const rows = await written(async () => {
       created = presentComment(
-        await f.newComment(ticket, { content: 'New', content_html: '<p onclick="x">New</p>' }),
+        await f.newComment(f.ticket, { content: 'New', content_html: '<p onclick="x">New</p>' }),
       );
     });
     expectOneEvent(rows, 'comment.created', created!, created!.created_at, {
@@ -61,7 +55,7 @@ describe('comments: domain events in the outbox', function () {
   });
 
   it('update: comment.updated with the comment after the change; a no-op update writes nothing', async () => {
-    const original = await f.newComment(ticket, { content: 'Before', is_internal: true });
+    const original = await f.newComment(f.ticket, { content: 'Before', is_internal: true });
     let updated: CommentJson | undefined;
     // Through a browser session: the actor is the user.
     const session = { principal: { ...f.as('agent').principal!, kind: 'session' as const } };
@@ -88,7 +82,7 @@ describe('comments: domain events in the outbox', function () {
   });
 
   it('delete: comment.deleted with the comment as it was', async () => {
-    const doomed = presentComment(await f.newComment(ticket, { content: 'Bye' }));
+    const doomed = presentComment(await f.newComment(f.ticket, { content: 'Bye' }));
     const before = new Date().toISOString();
     const rows = await written(() =>
       f.client.DeleteComment({ project_id: f.support.id, id: doomed.id }, f.as('agent')),
@@ -106,9 +100,9 @@ describe('comments: domain events in the outbox', function () {
   });
 
   it('refused operations write no event', async () => {
-    const comment = await f.newComment(ticket, { content: 'Public', is_internal: false });
+    const comment = await f.newComment(f.ticket, { content: 'Public', is_internal: false });
     const rows = await written(async () => {
-      await refusalOf(f.newComment(ticket, { content: '' }));
+      await refusalOf(f.newComment(f.ticket, { content: '' }));
       await refusalOf(f.newComment(999_999, { content: 'x' }));
       await refusalOf(
         f.client.UpdateComment(

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { presentComment } from '@tix/protos';
-import { outboxMark, outboxSince, refusalOf, startCommentFixture } from './support.js';
-import { suiteFixture } from '@tix/kit/testing';
+import { outboxMark, outboxSince, refusalOf, commentSuite } from './support.js';
 
 /** The hex SHA-256 of the UTF-8 text, computed here rather than by the code under test. */
 function sha256(text: string): string {
@@ -13,12 +12,7 @@ const EDITED = { kind: 'conflict', message: 'Comment was edited after this actio
 
 describe('comments: a delete guarded by the content hash (expected_content_sha256)', function () {
   this.timeout(60_000);
-  const f = suiteFixture(() => startCommentFixture('comments_guarded_delete'));
-  let ticket: number;
-
-  before(async () => {
-    ticket = await f.newTicket();
-  });
+  const f = commentSuite('comments_guarded_delete');
 
   async function stored(id: number): Promise<{ content: string } | undefined> {
     const { rows } = await f.sql.query<{ content: string }>('SELECT content FROM comments WHERE id = $1', [
@@ -29,7 +23,7 @@ describe('comments: a delete guarded by the content hash (expected_content_sha25
 
   it('with the hash of the current content: deleted, with the same comment.deleted as a plain delete', async () => {
     // Non-ASCII content: the hash is of its UTF-8 bytes, not of UTF-16 code units.
-    const created = await f.newComment(ticket, { content: 'AI draft: Grüße — try the reset link 👍' });
+    const created = await f.newComment(f.ticket, { content: 'AI draft: Grüße — try the reset link 👍' });
     const mark = await outboxMark(f.sql);
     expect(
       await f.client.DeleteComment(
@@ -50,7 +44,7 @@ describe('comments: a delete guarded by the content hash (expected_content_sha25
   });
 
   it('accepts the hash in upper case', async () => {
-    const created = await f.newComment(ticket, { content: 'Shouting hex' });
+    const created = await f.newComment(f.ticket, { content: 'Shouting hex' });
     await f.client.DeleteComment(
       {
         project_id: f.support.id,
@@ -63,7 +57,7 @@ describe('comments: a delete guarded by the content hash (expected_content_sha25
   });
 
   it('after an edit of the content: 409, the comment stays as edited, and no event is written', async () => {
-    const created = await f.newComment(ticket, { content: 'AI draft: restart the router' });
+    const created = await f.newComment(f.ticket, { content: 'AI draft: restart the router' });
     await f.client.UpdateComment(
       { project_id: f.support.id, id: created.id, content: 'Restart the router, then call us' },
       f.as('lead'),
@@ -82,7 +76,7 @@ describe('comments: a delete guarded by the content hash (expected_content_sha25
   });
 
   it('an edit that leaves the content as it was (an internal note made public) does not block it', async () => {
-    const created = await f.newComment(ticket, { content: 'Note made public later', is_internal: true });
+    const created = await f.newComment(f.ticket, { content: 'Note made public later', is_internal: true });
     await f.client.UpdateComment(
       { project_id: f.support.id, id: created.id, is_internal: false },
       f.as('agent'),
@@ -95,7 +89,7 @@ describe('comments: a delete guarded by the content hash (expected_content_sha25
   });
 
   it('checks and deletes under the row lock: an edit committed while it waits makes it 409', async () => {
-    const created = await f.newComment(ticket, { content: 'AI draft: under the lock' });
+    const created = await f.newComment(f.ticket, { content: 'AI draft: under the lock' });
     const editor = await f.sql.connect();
     try {
       await editor.query('BEGIN');
@@ -129,7 +123,7 @@ describe('comments: a delete guarded by the content hash (expected_content_sha25
   });
 
   it('without a hash: deleted whatever its content, as before', async () => {
-    const created = await f.newComment(ticket, { content: 'First version' });
+    const created = await f.newComment(f.ticket, { content: 'First version' });
     await f.client.UpdateComment(
       { project_id: f.support.id, id: created.id, content: 'Second version' },
       f.as('agent'),
@@ -141,7 +135,7 @@ describe('comments: a delete guarded by the content hash (expected_content_sha25
   });
 
   it('a value that is no SHA-256 is 400 and writes nothing; the permission and 404 checks still come first', async () => {
-    const created = await f.newComment(ticket, { content: 'Keep me' });
+    const created = await f.newComment(f.ticket, { content: 'Keep me' });
     const mark = await outboxMark(f.sql);
     for (const bad of ['', 'abc', sha256('x').slice(0, 63) + 'g']) {
       expect(
@@ -187,7 +181,7 @@ describe('comments: a delete guarded by the content hash (expected_content_sha25
         principal: { ...context.principal!, via: { type: 'ai_revert' as const, id: 41 } },
       };
     };
-    const created = await f.newComment(ticket, { content: 'AI draft reply: clear the cache' });
+    const created = await f.newComment(f.ticket, { content: 'AI draft reply: clear the cache' });
     const denied = {
       kind: 'permission_denied',
       message: 'Only the author or an admin can delete this comment',

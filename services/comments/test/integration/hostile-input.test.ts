@@ -1,23 +1,20 @@
 import { expect } from 'chai';
 import { MAX_INT32 } from '@tix/protos';
-import { refusalOf, startCommentFixture, listAll } from './support.js';
-import { suiteFixture } from '@tix/kit/testing';
+import { refusalOf, commentSuite, listAll } from './support.js';
 
 /** Input PostgreSQL cannot store, absurd sizes and ids are refused as the caller's fault, never a 500. */
 describe('comments: hostile input is refused, never answered with 500', function () {
   this.timeout(60_000);
-  const f = suiteFixture(() => startCommentFixture('comments_hostile'));
-  let ticket: number;
+  const f = commentSuite('comments_hostile');
   let existing: number;
 
   before(async () => {
-    ticket = await f.newTicket();
-    existing = (await f.newComment(ticket)).id;
+    existing = (await f.newComment(f.ticket)).id;
   });
 
   it('NUL bytes in content and content_html are 422 (create and update)', async () => {
     expect(
-      await refusalOf(f.newComment(ticket, { content: 'a\u0000b', content_html: '<p>\u0000</p>' })),
+      await refusalOf(f.newComment(f.ticket, { content: 'a\u0000b', content_html: '<p>\u0000</p>' })),
     ).to.deep.equal({
       kind: 'validation_failed',
       message: 'Validation failed',
@@ -40,7 +37,7 @@ describe('comments: hostile input is refused, never answered with 500', function
   it('50001-character content and content_html are 422; 50000 fits', async () => {
     expect(
       await refusalOf(
-        f.newComment(ticket, { content: 'a'.repeat(50_001), content_html: 'b'.repeat(50_001) }),
+        f.newComment(f.ticket, { content: 'a'.repeat(50_001), content_html: 'b'.repeat(50_001) }),
       ),
     ).to.deep.equal({
       kind: 'validation_failed',
@@ -50,21 +47,21 @@ describe('comments: hostile input is refused, never answered with 500', function
         content_html: ['Content HTML must be at most 50000 characters'],
       },
     });
-    const max = await f.newComment(ticket, { content: 'é'.repeat(50_000) });
+    const max = await f.newComment(f.ticket, { content: 'é'.repeat(50_000) });
     expect(max.content).to.equal('é'.repeat(50_000));
   });
 
   it('blank content is 422', async () => {
-    expect((await refusalOf(f.newComment(ticket, { content: '' }))).validation_errors).to.deep.equal({
+    expect((await refusalOf(f.newComment(f.ticket, { content: '' }))).validation_errors).to.deep.equal({
       content: ['Content cannot be empty'],
     });
-    expect((await refusalOf(f.newComment(ticket, { content: ' \n ' }))).validation_errors).to.deep.equal({
+    expect((await refusalOf(f.newComment(f.ticket, { content: ' \n ' }))).validation_errors).to.deep.equal({
       content: ['Content cannot be empty'],
     });
   });
 
   it('a lone surrogate cannot cross gRPC (protobuf strings are UTF-8): it arrives as U+FFFD and is stored, not a 500', async () => {
-    const created = await f.newComment(ticket, { content: 'x\udc00' });
+    const created = await f.newComment(f.ticket, { content: 'x\udc00' });
     expect(created.content).to.match(/^x\ufffd+$/);
   });
 
@@ -83,7 +80,7 @@ describe('comments: hostile input is refused, never answered with 500', function
         await refusalOf(
           listAll(
             f.client,
-            { project_id: MAX_INT32, ticket_id: ticket, include_internal: true },
+            { project_id: MAX_INT32, ticket_id: f.ticket, include_internal: true },
             f.as('agent'),
           ),
         )
@@ -94,7 +91,7 @@ describe('comments: hostile input is refused, never answered with 500', function
   it('writes without a principal are 401', async () => {
     expect(
       await refusalOf(
-        f.client.CreateComment({ project_id: f.support.id, ticket_id: ticket, content: 'x' }, {}),
+        f.client.CreateComment({ project_id: f.support.id, ticket_id: f.ticket, content: 'x' }, {}),
       ),
     ).to.deep.equal({ kind: 'unauthenticated', message: 'Authentication required' });
   });

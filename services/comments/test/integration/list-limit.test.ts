@@ -1,14 +1,11 @@
 import { expect } from 'chai';
-import { startCommentFixture, listAll } from './support.js';
-import { suiteFixture } from '@tix/kit/testing';
+import { commentSuite, listAll } from './support.js';
 
 describe('comments: the list returns at most the oldest 1000', function () {
   this.timeout(60_000);
-  const f = suiteFixture(() => startCommentFixture('comments_limit'));
-  let ticket: number;
+  const f = commentSuite('comments_limit');
 
   before(async () => {
-    ticket = await f.newTicket();
     // 1001 comments seeded in SQL, created one second apart, inserted in a shuffled order so that
     // neither id order nor insertion order matches time order; every third one is public.
     const order = Array.from({ length: 1001 }, (_, index) => index).sort(
@@ -20,18 +17,18 @@ describe('comments: the list returns at most the oldest 1000', function () {
               timestamptz '2026-01-01T00:00:00Z' + n * interval '1 second',
               timestamptz '2026-01-01T00:00:00Z' + n * interval '1 second'
          FROM unnest($4::int[]) AS n`,
-      [f.support.id, ticket, f.users.agent.id, order],
+      [f.support.id, f.ticket, f.users.agent.id, order],
     );
   });
 
   it('1001 comments -> the 1000 oldest, in time order, count 1000', async () => {
     const list = await listAll(
       f.client,
-      { project_id: f.support.id, ticket_id: ticket, include_internal: true },
+      { project_id: f.support.id, ticket_id: f.ticket, include_internal: true },
       f.as('agent'),
     );
     expect(list.count).to.equal(1000);
-    expect(list.ticket_id).to.equal(ticket);
+    expect(list.ticket_id).to.equal(f.ticket);
     expect(list.comments.map((c) => c.content)).to.deep.equal(
       Array.from({ length: 1000 }, (_, n) => `comment ${n}`),
     );
@@ -69,7 +66,7 @@ describe('comments: the list returns at most the oldest 1000', function () {
   it('include_internal false: the oldest public comments (the limit applies to what is shown)', async () => {
     const list = await listAll(
       f.client,
-      { project_id: f.support.id, ticket_id: ticket, include_internal: false },
+      { project_id: f.support.id, ticket_id: f.ticket, include_internal: false },
       f.as('agent'),
     );
     const expected = Array.from({ length: 1001 }, (_, n) => n).filter((n) => n % 3 === 0);

@@ -1,16 +1,10 @@
 import { expect } from 'chai';
-import { refusalOf, startCommentFixture, type Who } from './support.js';
-import { suiteFixture } from '@tix/kit/testing';
+import { refusalOf, commentSuite, type Who } from './support.js';
 
 /** The author is the demo agent; everyone else acts on the agent's comment. */
 describe('comments: role matrix for edit and delete (real services)', function () {
   this.timeout(60_000);
-  const f = suiteFixture(() => startCommentFixture('comments_roles'));
-  let ticket: number;
-
-  before(async () => {
-    ticket = await f.newTicket();
-  });
+  const f = commentSuite('comments_roles');
 
   // [who, may edit, may delete]
   const matrix: [Who, boolean, boolean][] = [
@@ -23,7 +17,7 @@ describe('comments: role matrix for edit and delete (real services)', function (
 
   for (const [who, mayEdit, mayDelete] of matrix) {
     it(`${who === 'agent' ? 'the author (agent)' : who}: edit ${mayEdit ? 'allowed' : '403'}, delete ${mayDelete ? 'allowed' : '403'}`, async () => {
-      const comment = await f.newComment(ticket, { content: 'Written by the agent' }, 'agent');
+      const comment = await f.newComment(f.ticket, { content: 'Written by the agent' }, 'agent');
       const address = { project_id: f.support.id, id: comment.id };
       const edit = f.client.UpdateComment({ ...address, content: `Edited by ${who}` }, f.as(who));
       if (mayEdit) {
@@ -53,7 +47,7 @@ describe('comments: role matrix for edit and delete (real services)', function (
   }
 
   it("a team lead may also publish an agent's internal note; the author of a comment stays its author", async () => {
-    const note = await f.newComment(ticket, { content: 'Internal' }, 'agent');
+    const note = await f.newComment(f.ticket, { content: 'Internal' }, 'agent');
     const edited = await f.client.UpdateComment(
       { project_id: f.support.id, id: note.id, is_internal: false },
       f.as('lead'),

@@ -1,15 +1,9 @@
 import { expect } from 'chai';
-import { refusalOf, startCommentFixture } from './support.js';
-import { suiteFixture } from '@tix/kit/testing';
+import { refusalOf, commentSuite } from './support.js';
 
 describe('comments: content_html is sanitized before it is stored (real services)', function () {
   this.timeout(60_000);
-  const f = suiteFixture(() => startCommentFixture('comments_html'));
-  let ticket: number;
-
-  before(async () => {
-    ticket = await f.newTicket();
-  });
+  const f = commentSuite('comments_html');
 
   async function stored(id: number): Promise<string | null> {
     const { rows } = await f.sql.query<{ content_html: string | null }>(
@@ -31,7 +25,7 @@ describe('comments: content_html is sanitized before it is stored (real services
       '<a rel="noopener noreferrer nofollow" target="_blank">click</a> ' +
       '<a href="https://docs.example.com/fix" title="Fix" rel="noopener noreferrer nofollow" target="_blank">docs</a>' +
       '<ul><li>step</li></ul>';
-    const created = await f.newComment(ticket, { content: 'Hello team', content_html: hostile });
+    const created = await f.newComment(f.ticket, { content: 'Hello team', content_html: hostile });
     expect(created.content_html).to.equal(expected);
     expect(await stored(created.id)).to.equal(expected);
     const read = await f.client.GetComment({ project_id: f.support.id, id: created.id }, f.as('agent'));
@@ -41,7 +35,7 @@ describe('comments: content_html is sanitized before it is stored (real services
   });
 
   it('updates are sanitized the same way', async () => {
-    const created = await f.newComment(ticket, { content: 'x', content_html: '<p>ok</p>' });
+    const created = await f.newComment(f.ticket, { content: 'x', content_html: '<p>ok</p>' });
     const updated = await f.client.UpdateComment(
       {
         project_id: f.support.id,
@@ -55,21 +49,21 @@ describe('comments: content_html is sanitized before it is stored (real services
   });
 
   it('HTML that sanitizes to nothing is stored as no HTML (null)', async () => {
-    const created = await f.newComment(ticket, { content: 'x', content_html: '<script>alert(1)</script>' });
+    const created = await f.newComment(f.ticket, { content: 'x', content_html: '<script>alert(1)</script>' });
     expect(created.content_html).to.equal(undefined);
     expect(await stored(created.id)).to.equal(null);
   });
 
   it('sanitizing must not push the value over the limit: 50000 characters that grow on escaping are 422', async () => {
     expect(
-      await refusalOf(f.newComment(ticket, { content: 'x', content_html: '&'.repeat(50_000) })),
+      await refusalOf(f.newComment(f.ticket, { content: 'x', content_html: '&'.repeat(50_000) })),
     ).to.deep.equal({
       kind: 'validation_failed',
       message: 'Validation failed',
       validation_errors: { content_html: ['Content HTML must be at most 50000 characters after sanitizing'] },
     });
     // Exactly at the limit after sanitizing is fine.
-    const atLimit = await f.newComment(ticket, { content: 'x', content_html: 'a'.repeat(50_000) });
+    const atLimit = await f.newComment(f.ticket, { content: 'x', content_html: 'a'.repeat(50_000) });
     expect(atLimit.content_html).to.have.length(50_000);
   });
 });

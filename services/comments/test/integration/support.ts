@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { AppError, createServiceClient, type OutgoingContext, type ServiceClient } from '@tix/kit';
 import type { comment, lookup, Principal } from '@tix/protos';
+import { suiteFixture } from '@tix/kit/testing';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { startTestTicketServer, type TestTicketServer } from '@tix/ticket-service/testing';
 import { startTestCommentServer, type TestCommentServer } from '../../src/testing.js';
@@ -120,6 +121,22 @@ export async function startCommentFixture(label: string): Promise<CommentFixture
       await lookupServer.stop();
     },
   };
+}
+
+/**
+ * A suite's fixture (suiteFixture: started in its first `before`, stopped after it) with `ticket`, a
+ * live support ticket made at start for the suite's comments.
+ */
+export function commentSuite(label: string): CommentFixture & { ticket: number } {
+  return suiteFixture(async () => {
+    const fixture = await startCommentFixture(label);
+    try {
+      return Object.assign(fixture, { ticket: await fixture.newTicket() });
+    } catch (error) {
+      await fixture.stop();
+      throw error;
+    }
+  });
 }
 
 /** kind + message + validation errors of a refused call (fails the test when it succeeded). */
