@@ -8,17 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { createServiceClient } from '@tix/kit';
-import {
-  createTestDatabase,
-  createTestVhost,
-  eventually,
-  expectCleanStop,
-  expectConfigRefused,
-  expectOutboxRelayed,
-  startServingMainProcess,
-  type TestDatabase,
-  type TestVhost,
-} from '@tix/kit/testing';
+import { eventually, exerciseMainProcess, expectConfigRefused, mainProcessStores } from '@tix/kit/testing';
 import type { Principal } from '@tix/protos';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { startTestTicketServer, type TestTicketServer } from '@tix/ticket-service/testing';
@@ -28,16 +18,13 @@ import { PNG_BYTES, upload } from './support.js';
 
 describe('attachments: the service process (src/main.ts)', function () {
   this.timeout(90_000);
-  let database: TestDatabase;
-  let vhost: TestVhost;
+  const stores = mainProcessStores('attachments_main', ATTACHMENTS_MIGRATIONS_DIR);
   let lookup: TestLookupServer;
   let tickets: TestTicketServer;
   let s3: TestS3Server;
   let spoolDir: string;
 
   before(async () => {
-    database = await createTestDatabase('attachments_main', ATTACHMENTS_MIGRATIONS_DIR);
-    vhost = await createTestVhost('attachments_main');
     lookup = await startTestLookupServer({ label: 'attachments_main_lookup' });
     tickets = await startTestTicketServer({
       lookupAddress: lookup.address,
@@ -51,20 +38,18 @@ describe('attachments: the service process (src/main.ts)', function () {
     await s3.stop();
     await tickets.stop();
     await lookup.stop();
-    await database.drop();
-    await vhost.drop();
     await rm(spoolDir, { recursive: true, force: true });
   });
 
   it('waits for the store, creates its bucket, serves uploads, relays the event and stops on SIGTERM', async () => {
     // The store is "not up yet" when the process starts, as under the launcher.
     await s3.cut();
-    const { main, client } = await startServingMainProcess(
+    await exerciseMainProcess(
       import.meta.url,
       'attachments',
       {
-        ATTACHMENTS_DATABASE_URL: database.url,
-        AMQP_URL: vhost.url,
+        ATTACHMENTS_DATABASE_URL: stores.database.url,
+        AMQP_URL: stores.vhost.url,
         TICKETS_SERVICE_ADDR: tickets.address,
         S3_ENDPOINT: s3.config.endpoint,
         S3_ACCESS_KEY: s3.config.accessKey,
@@ -72,44 +57,42 @@ describe('attachments: the service process (src/main.ts)', function () {
         S3_BUCKET: s3.config.bucket,
         ATTACHMENT_SPOOL_DIR: spoolDir,
       },
-      { wait: false },
-    );
-    const lookupClient = createServiceClient('lookup', lookup.address, { deadlineMs: 5_000 });
-    const ticketClient = createServiceClient('tickets', tickets.address, { deadlineMs: 5_000 });
-    try {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(await client.checkHealth(300)).to.equal(false);
-      await s3.restore();
-      await eventually(() => client.checkHealth(), 20_000);
+      { databaseUrl: stores.database.url, relayed: ['attachment.created'], wait: false },
+      async (client) => {
+        const lookupClient = createServiceClient('lookup', lookup.address, { deadlineMs: 5_000 });
+        const ticketClient = createServiceClient('tickets', tickets.address, { deadlineMs: 5_000 });
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          expect(await client.checkHealth(300)).to.equal(false);
+          await s3.restore();
+          await eventually(() => client.checkHealth(), 20_000);
 
-      const demo = await lookupClient.SeedDemo({});
-      const project = demo.projects.find((p) => p.slug === 'platform')!;
-      const type = demo.ticket_types.find((t) => t.slug === 'task')!;
-      const user = demo.users[0]!;
-      const principal: Principal = { kind: 'api_key', user_id: user.id, role: 'admin', scopes: [] };
-      const ticket = await ticketClient.CreateTicket(
-        { project_id: project.id, ticket_type_id: type.id, title: 'From main', custom_fields_json: '' },
-        { principal },
-      );
-      const created = await upload({ client }, { principal }, PNG_BYTES, {
-        projectId: project.id,
-        ticketId: ticket.id,
-        filename: 'main.png',
-      });
-      expect(created).to.deep.include({
-        ticket_id: ticket.id,
-        mime_type: 'image/png',
-        original_filename: 'main.png',
-      });
-      expect(await s3.objectKeys()).to.have.length(1);
-      await expectOutboxRelayed(database.url, ['attachment.created']);
-      await expectCleanStop(main, client);
-    } finally {
-      client.close();
-      lookupClient.close();
-      ticketClient.close();
-      await main.kill();
-    }
+          const demo = await lookupClient.SeedDemo({});
+          const project = demo.projects.find((p) => p.slug === 'platform')!;
+          const type = demo.ticket_types.find((t) => t.slug === 'task')!;
+          const user = demo.users[0]!;
+          const principal: Principal = { kind: 'api_key', user_id: user.id, role: 'admin', scopes: [] };
+          const ticket = await ticketClient.CreateTicket(
+            { project_id: project.id, ticket_type_id: type.id, title: 'From main', custom_fields_json: '' },
+            { principal },
+          );
+          const created = await upload({ client }, { principal }, PNG_BYTES, {
+            projectId: project.id,
+            ticketId: ticket.id,
+            filename: 'main.png',
+          });
+          expect(created).to.deep.include({
+            ticket_id: ticket.id,
+            mime_type: 'image/png',
+            original_filename: 'main.png',
+          });
+          expect(await s3.objectKeys()).to.have.length(1);
+        } finally {
+          lookupClient.close();
+          ticketClient.close();
+        }
+      },
+    );
   });
 
   it('refuses to start with a bad configuration, naming the variables (exit 78)', async () => {

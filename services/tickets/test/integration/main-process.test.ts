@@ -1,60 +1,49 @@
 import { expect } from 'chai';
 import { createServiceClient } from '@tix/kit';
-import {
-  createTestDatabase,
-  createTestVhost,
-  expectCleanStop,
-  expectConfigRefused,
-  expectOutboxRelayed,
-  startServingMainProcess,
-  type TestDatabase,
-  type TestVhost,
-} from '@tix/kit/testing';
+import { exerciseMainProcess, expectConfigRefused, mainProcessStores } from '@tix/kit/testing';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { TICKETS_MIGRATIONS_DIR } from '../../src/server.js';
 import { ticketOf } from './support.js';
 
 describe('tickets: the service process (src/main.ts)', function () {
   this.timeout(60_000);
-  let database: TestDatabase;
-  let vhost: TestVhost;
+  const stores = mainProcessStores('tickets_main', TICKETS_MIGRATIONS_DIR);
   let lookup: TestLookupServer;
 
   before(async () => {
-    database = await createTestDatabase('tickets_main', TICKETS_MIGRATIONS_DIR);
-    vhost = await createTestVhost('tickets_main');
     lookup = await startTestLookupServer({ label: 'tickets_main_lookup' });
   });
   after(async () => {
     await lookup.stop();
-    await database.drop();
-    await vhost.drop();
   });
 
   it('serves gRPC with lookup behind it, relays the outbox to RabbitMQ, and stops cleanly on SIGTERM', async () => {
-    const { main, client } = await startServingMainProcess(import.meta.url, 'tickets', {
-      TICKETS_DATABASE_URL: database.url,
-      AMQP_URL: vhost.url,
-      LOOKUP_SERVICE_ADDR: lookup.address,
-    });
-    const lookupClient = createServiceClient('lookup', lookup.address, { deadlineMs: 5_000 });
-    try {
-      const demo = await lookupClient.SeedDemo({});
-      const project = demo.projects.find((p) => p.slug === 'support')!;
-      const type = demo.ticket_types.find((t) => t.slug === 'question')!;
-      const user = demo.users[0]!;
-      const created = await client.CreateTicket(
-        { project_id: project.id, ticket_type_id: type.id, title: 'From main', custom_fields_json: '' },
-        { principal: { kind: 'api_key', user_id: user.id, role: 'admin', scopes: [] } },
-      );
-      expect(ticketOf(created)).to.deep.include({ ticket_number: 'SUP-1', title: 'From main' });
-      await expectOutboxRelayed(database.url, ['ticket.created']);
-      await expectCleanStop(main, client);
-    } finally {
-      client.close();
-      lookupClient.close();
-      await main.kill();
-    }
+    await exerciseMainProcess(
+      import.meta.url,
+      'tickets',
+      {
+        TICKETS_DATABASE_URL: stores.database.url,
+        AMQP_URL: stores.vhost.url,
+        LOOKUP_SERVICE_ADDR: lookup.address,
+      },
+      { databaseUrl: stores.database.url, relayed: ['ticket.created'] },
+      async (client) => {
+        const lookupClient = createServiceClient('lookup', lookup.address, { deadlineMs: 5_000 });
+        try {
+          const demo = await lookupClient.SeedDemo({});
+          const project = demo.projects.find((p) => p.slug === 'support')!;
+          const type = demo.ticket_types.find((t) => t.slug === 'question')!;
+          const user = demo.users[0]!;
+          const created = await client.CreateTicket(
+            { project_id: project.id, ticket_type_id: type.id, title: 'From main', custom_fields_json: '' },
+            { principal: { kind: 'api_key', user_id: user.id, role: 'admin', scopes: [] } },
+          );
+          expect(ticketOf(created)).to.deep.include({ ticket_number: 'SUP-1', title: 'From main' });
+        } finally {
+          lookupClient.close();
+        }
+      },
+    );
   });
 
   it('refuses to start with a bad configuration, naming the variables (exit 78)', async () => {

@@ -22,6 +22,7 @@ import {
   type TixServiceDefinition,
 } from '../service.js';
 
+export * from './config.js';
 export * from './envelope.js';
 export * from './metrics.js';
 
@@ -353,6 +354,55 @@ export async function expectCleanStop(
 ): Promise<void> {
   expect(await main.stop(), main.output()).to.equal(0);
   expect(await client.checkHealth(500)).to.equal(false);
+}
+
+/**
+ * What a main-process suite's process serves: a fresh migrated database and a fresh RabbitMQ virtual
+ * host, both named after `label`, made in the suite's first `before` and dropped after it.
+ */
+export function mainProcessStores(
+  label: string,
+  migrationsDir: string,
+): { database: TestDatabase; vhost: TestVhost; stop(): Promise<void> } {
+  return suiteFixture(async () => {
+    const database = await createTestDatabase(label, migrationsDir);
+    const vhost = await createTestVhost(label).catch(async (error: unknown) => {
+      await database.drop();
+      throw error;
+    });
+    return {
+      database,
+      vhost,
+      async stop() {
+        await database.drop();
+        await vhost.drop();
+      },
+    };
+  });
+}
+
+/**
+ * A main-process test's run: the process serving (startServingMainProcess), `exercise` against its
+ * client (healthy first unless `wait: false`), then the outbox of `databaseUrl` relayed as `relayed`
+ * (expectOutboxRelayed) and a clean stop (expectCleanStop); the client is closed and the process
+ * killed however the run ends.
+ */
+export async function exerciseMainProcess<N extends ServiceName>(
+  from: string,
+  service: N,
+  env: NodeJS.ProcessEnv,
+  options: { databaseUrl: string; relayed: readonly string[]; wait?: boolean },
+  exercise: (client: ServiceClient<N>) => Promise<void>,
+): Promise<void> {
+  const { main, client } = await startServingMainProcess(from, service, env, { wait: options.wait });
+  try {
+    await exercise(client);
+    await expectOutboxRelayed(options.databaseUrl, options.relayed);
+    await expectCleanStop(main, client);
+  } finally {
+    client.close();
+    await main.kill();
+  }
 }
 
 /** A bad configuration: the process exits 78 (EX_CONFIG) at once, its output naming each of `mentions`. */
