@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ConfigError } from '@tix/kit';
+import { expectOwnDatabase } from '@tix/kit/testing';
 import { loadConfig } from '../../src/config.js';
 
 describe('comments config', () => {
@@ -22,15 +23,7 @@ describe('comments config', () => {
   });
 
   it('uses its own database on DATABASE_URL, unless COMMENTS_DATABASE_URL overrides it', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgresql://u:p@db:6543/postgres' }).databaseUrl).to.equal(
-      'postgresql://u:p@db:6543/tix_comments',
-    );
-    expect(
-      loadConfig({
-        DATABASE_URL: 'postgresql://u:p@db/postgres',
-        COMMENTS_DATABASE_URL: 'postgresql://x@y/z',
-      }).databaseUrl,
-    ).to.equal('postgresql://x@y/z');
+    expectOwnDatabase(loadConfig, 'tix_comments', 'COMMENTS_DATABASE_URL');
   });
 
   it('reads the ticket service address, deadline, pool size and port', () => {

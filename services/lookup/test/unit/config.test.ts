@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ConfigError } from '@tix/kit';
+import { expectOwnDatabase } from '@tix/kit/testing';
 import { loadConfig } from '../../src/config.js';
 
 describe('lookup config', () => {
@@ -22,13 +23,7 @@ describe('lookup config', () => {
   });
 
   it('uses its own database on DATABASE_URL, unless LOOKUP_DATABASE_URL overrides it', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgresql://u:p@db:6543/postgres' }).databaseUrl).to.equal(
-      'postgresql://u:p@db:6543/tix_lookup',
-    );
-    expect(
-      loadConfig({ DATABASE_URL: 'postgresql://u:p@db/postgres', LOOKUP_DATABASE_URL: 'postgresql://x@y/z' })
-        .databaseUrl,
-    ).to.equal('postgresql://x@y/z');
+    expectOwnDatabase(loadConfig, 'tix_lookup', 'LOOKUP_DATABASE_URL');
   });
 
   it('reads the gRPC address, log level and environment', () => {

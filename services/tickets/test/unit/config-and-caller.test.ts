@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ConfigError } from '@tix/kit';
+import { expectOwnDatabase } from '@tix/kit/testing';
 import { loadConfig } from '../../src/config.js';
 import { requireAuthor, sourceTypeOf } from '../../src/shared/caller.js';
 import { describeError, refusal } from './support.js';
@@ -25,13 +26,7 @@ describe('tickets config', () => {
   });
 
   it('uses its own database on DATABASE_URL, unless TICKETS_DATABASE_URL overrides it', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgresql://u:p@db:6543/postgres' }).databaseUrl).to.equal(
-      'postgresql://u:p@db:6543/tix_tickets',
-    );
-    expect(
-      loadConfig({ DATABASE_URL: 'postgresql://u:p@db/postgres', TICKETS_DATABASE_URL: 'postgresql://x@y/z' })
-        .databaseUrl,
-    ).to.equal('postgresql://x@y/z');
+    expectOwnDatabase(loadConfig, 'tix_tickets', 'TICKETS_DATABASE_URL');
   });
 
   it('reads addresses, deadlines, pool size and cache TTLs (0 disables a cache)', () => {
