@@ -12,21 +12,12 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { AppError } from '@tix/kit';
+import { refusal } from '@tix/kit/testing';
 import { removeStaleSpoolFiles, spoolChunks } from '../../src/uploads/spool.js';
 
 async function* from(chunks: Buffer[], options: { thenHang?: boolean } = {}): AsyncGenerator<Buffer> {
   for (const chunk of chunks) yield chunk;
   if (options.thenHang) await new Promise(() => undefined);
-}
-
-async function refusal(run: Promise<unknown>): Promise<AppError> {
-  try {
-    await run;
-  } catch (error) {
-    expect(error).to.be.instanceOf(AppError);
-    return error as AppError;
-  }
-  throw new Error('expected a refusal');
 }
 
 describe('spool', () => {

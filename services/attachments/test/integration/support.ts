@@ -6,13 +6,7 @@
 import net from 'node:net';
 import { expect } from 'chai';
 import pg from 'pg';
-import {
-  AppError,
-  createServiceClient,
-  fromGrpcError,
-  type OutgoingContext,
-  type ServiceClient,
-} from '@tix/kit';
+import { createServiceClient, fromGrpcError, type OutgoingContext, type ServiceClient } from '@tix/kit';
 import { startTestService } from '@tix/kit/testing';
 import type { attachment, lookup, Principal } from '@tix/protos';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
@@ -27,6 +21,8 @@ import {
   type TestAttachmentServer,
   type TestS3Server,
 } from '../../src/testing.js';
+
+export { refusalOf } from '@tix/kit/testing';
 
 export interface DemoData {
   support: lookup.Project__Output;
@@ -204,24 +200,6 @@ export async function download(
   }
   if (!first) throw new Error('the download sent no message');
   return { attachment: first, bytes: Buffer.concat(chunks), messages };
-}
-
-/** The AppError a call was refused with, as a plain object (fails the test when it succeeded). */
-export async function refusalOf(
-  call: Promise<unknown>,
-): Promise<{ kind: string; message: string; validation_errors?: unknown }> {
-  try {
-    await call;
-  } catch (error) {
-    expect(error).to.be.instanceOf(AppError);
-    const appError = error as AppError;
-    return {
-      kind: appError.kind,
-      message: appError.message,
-      ...(appError.validationErrors ? { validation_errors: appError.validationErrors } : {}),
-    };
-  }
-  throw new Error('expected the call to be refused');
 }
 
 /** Rows of the attachment table (all, deleted too), oldest first. */

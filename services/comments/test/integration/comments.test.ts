@@ -10,7 +10,7 @@ describe('comments: create, read, list, update, delete against real services', f
   const f = commentSuite('comments_crud');
   let project: number;
 
-  before(async () => {
+  before(() => {
     project = f.support.id;
   });
 

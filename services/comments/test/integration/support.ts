@@ -3,14 +3,15 @@
  * databases) on free ports, typed gRPC clients, SQL on the comment database, and the demo users plus
  * a second agent, so every role and "someone else" can act.
  */
-import { expect } from 'chai';
 import pg from 'pg';
-import { AppError, createServiceClient, type OutgoingContext, type ServiceClient } from '@tix/kit';
+import { createServiceClient, type OutgoingContext, type ServiceClient } from '@tix/kit';
 import type { comment, lookup, Principal } from '@tix/protos';
 import { suiteFixture } from '@tix/kit/testing';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { startTestTicketServer, type TestTicketServer } from '@tix/ticket-service/testing';
 import { startTestCommentServer, type TestCommentServer } from '../../src/testing.js';
+
+export { outboxMark, outboxSince, refusalOf, type OutboxRow } from '@tix/kit/testing';
 
 export type Who = 'admin' | 'lead' | 'agent' | 'otherAgent' | 'viewer';
 
@@ -139,7 +140,6 @@ export function commentSuite(label: string): CommentFixture & { ticket: number }
   });
 }
 
-/** kind + message + validation errors of a refused call (fails the test when it succeeded). */
 /** Every comment a ListComments call streams, with the list's count and ticket id as the API shows them. */
 export async function listAll(
   client: ServiceClient<'comments'>,
@@ -149,52 +149,4 @@ export async function listAll(
   const comments: comment.Comment__Output[] = [];
   for await (const item of client.ListComments(request, context)) comments.push(item);
   return { comments, count: comments.length, ticket_id: request.ticket_id };
-}
-
-export async function refusalOf(
-  call: Promise<unknown>,
-): Promise<{ kind: string; message: string; validation_errors?: unknown }> {
-  try {
-    await call;
-  } catch (error) {
-    expect(error).to.be.instanceOf(AppError);
-    const appError = error as AppError;
-    return {
-      kind: appError.kind,
-      message: appError.message,
-      ...(appError.validationErrors ? { validation_errors: appError.validationErrors } : {}),
-    };
-  }
-  throw new Error('expected the call to be refused');
-}
-
-export interface OutboxRow {
-  seq: string;
-  id: string;
-  event_type: string;
-  payload: {
-    id: string;
-    type: string;
-    source: string;
-    project_id?: number;
-    occurred_at: string;
-    actor?: unknown;
-    changes?: unknown;
-    data: unknown;
-  };
-}
-
-/** The outbox's newest sequence number (0 when empty), to read only what an operation writes next. */
-export async function outboxMark(sql: pg.Pool): Promise<number> {
-  const { rows } = await sql.query<{ max: string | null }>('SELECT max(seq) FROM outbox_events');
-  return Number(rows[0]?.max ?? 0);
-}
-
-/** Outbox rows written after `mark`, in order. */
-export async function outboxSince(sql: pg.Pool, mark: number): Promise<OutboxRow[]> {
-  const { rows } = await sql.query<OutboxRow>(
-    'SELECT seq, id, event_type, payload FROM outbox_events WHERE seq > $1 ORDER BY seq',
-    [mark],
-  );
-  return rows;
 }

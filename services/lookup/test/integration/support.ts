@@ -1,8 +1,9 @@
 /** A real lookup service per test file: fresh database, gRPC server on a free port, typed client, SQL access. */
-import { expect } from 'chai';
 import pg from 'pg';
-import { AppError, createServiceClient, type ServiceClient } from '@tix/kit';
+import { createServiceClient, type ServiceClient } from '@tix/kit';
 import { startTestLookupServer, type TestLookupServer } from '../../src/testing.js';
+
+export { refusal, refusalOf } from '@tix/kit/testing';
 
 export interface LookupFixture {
   server: TestLookupServer;
@@ -26,29 +27,6 @@ export async function startLookupFixture(options: { now?: () => Date } = {}): Pr
       await sql.end();
       await server.stop();
     },
-  };
-}
-
-/** The AppError a call was refused with (fails the test when it succeeded). */
-export async function refusal(call: Promise<unknown>): Promise<AppError> {
-  try {
-    await call;
-  } catch (error) {
-    expect(error).to.be.instanceOf(AppError);
-    return error as AppError;
-  }
-  throw new Error('expected the call to be refused');
-}
-
-/** kind + message + validation errors of a refusal, for whole-value assertions. */
-export async function refusalOf(
-  call: Promise<unknown>,
-): Promise<{ kind: string; message: string; validation_errors?: unknown }> {
-  const error = await refusal(call);
-  return {
-    kind: error.kind,
-    message: error.message,
-    ...(error.validationErrors ? { validation_errors: error.validationErrors } : {}),
   };
 }
 

@@ -2,13 +2,14 @@
  * A real fleet slice per test file: a lookup service (fresh database, demo data) and a ticket
  * service (fresh database) on free ports, typed gRPC clients, and SQL access to both databases.
  */
-import { expect } from 'chai';
 import pg from 'pg';
-import { AppError, createServiceClient, type OutgoingContext, type ServiceClient } from '@tix/kit';
+import { createServiceClient, type OutgoingContext, type ServiceClient } from '@tix/kit';
 import type { lookup, Principal, ticket, TicketJson } from '@tix/protos';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import type { LookupCacheTtls } from '../../src/config.js';
 import { startTestTicketServer, type TestTicketServer } from '../../src/testing.js';
+
+export { refusal, refusalOf, outboxMark, outboxSince, type OutboxRow } from '@tix/kit/testing';
 
 export interface DemoData {
   support: lookup.Project__Output;
@@ -95,18 +96,6 @@ export async function startTicketFixture(options: { cacheTtls?: Partial<LookupCa
   return fixture;
 }
 
-/** The AppError a call was refused with (fails the test when it succeeded). */
-export async function refusal(call: Promise<unknown>): Promise<AppError> {
-  try {
-    await call;
-  } catch (error) {
-    expect(error).to.be.instanceOf(AppError);
-    return error as AppError;
-  }
-  throw new Error('expected the call to be refused');
-}
-
-/** kind + message + validation errors of a refusal, for whole-value assertions. */
 /** The ticket an RPC answered, as the API shows it (its JSON, parsed). */
 export function ticketOf(answer: ticket.ApiTicket__Output | null | undefined): TicketJson {
   if (!answer) throw new Error('the answer holds no ticket');
@@ -128,49 +117,6 @@ export async function searchAll(
   for await (const batch of f.client.SearchTicketsJson({ sort: '', ...request }, f.agent))
     found.push(...ticketsOf(batch));
   return found;
-}
-
-export async function refusalOf(
-  call: Promise<unknown>,
-): Promise<{ kind: string; message: string; validation_errors?: unknown }> {
-  const error = await refusal(call);
-  return {
-    kind: error.kind,
-    message: error.message,
-    ...(error.validationErrors ? { validation_errors: error.validationErrors } : {}),
-  };
-}
-
-export interface OutboxRow {
-  seq: string;
-  id: string;
-  event_type: string;
-  payload: {
-    id: string;
-    type: string;
-    source: string;
-    project_id?: number;
-    occurred_at: string;
-    actor?: unknown;
-    changes?: unknown;
-    defaulted_fields?: string[];
-    data: unknown;
-  };
-}
-
-/** The outbox's newest sequence number (0 when empty), to read only what an operation writes next. */
-export async function outboxMark(sql: pg.Pool): Promise<number> {
-  const { rows } = await sql.query<{ max: string | null }>('SELECT max(seq) FROM outbox_events');
-  return Number(rows[0]?.max ?? 0);
-}
-
-/** Outbox rows written after `mark`, in order. */
-export async function outboxSince(sql: pg.Pool, mark: number): Promise<OutboxRow[]> {
-  const { rows } = await sql.query<OutboxRow>(
-    'SELECT seq, id, event_type, payload FROM outbox_events WHERE seq > $1 ORDER BY seq',
-    [mark],
-  );
-  return rows;
 }
 
 /** A minimal valid CreateTicket request in the support project (type `question`). */

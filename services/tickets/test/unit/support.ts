@@ -1,8 +1,9 @@
 /** Helpers for unit tests: a project workflow and ticket rows to work on, and refusals. */
-import { expect } from 'chai';
-import { AppError } from '@tix/kit';
+import type { AppError } from '@tix/kit';
 import type { ProjectWorkflow } from '../../src/lookup/workflow.js';
 import type { TicketRow } from '../../src/tickets/ticket-row.js';
+
+export { refusal } from '@tix/kit/testing';
 
 /** The default workflow (open, work_in_progress, waiting, closed), prefix SUP, id 7. */
 export const SUPPORT: ProjectWorkflow = {
@@ -53,17 +54,6 @@ export function ticketRow(overrides: Partial<TicketRow> = {}): TicketRow {
     deletedAt: null,
     ...overrides,
   };
-}
-
-/** Runs `action` and returns the AppError it throws (failing the test when it does not throw one). */
-export async function refusal(action: () => unknown): Promise<AppError> {
-  try {
-    await action();
-  } catch (error) {
-    expect(error).to.be.instanceOf(AppError);
-    return error as AppError;
-  }
-  throw new Error('expected an AppError');
 }
 
 /** kind, message and validation errors of an AppError, for whole-value assertions. */

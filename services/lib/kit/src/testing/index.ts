@@ -25,6 +25,8 @@ import {
 export * from './config.js';
 export * from './envelope.js';
 export * from './metrics.js';
+export * from './outbox.js';
+export * from './refusal.js';
 
 export interface TestDatabase {
   url: string;
