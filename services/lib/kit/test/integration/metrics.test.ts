@@ -10,7 +10,6 @@ import {
   AppError,
   createServiceClient,
   newDomainEvent,
-  OUTBOX_NOTIFY_TRIGGER_SQL,
   outboxInsert,
   startGrpcServer,
   startMetricsServer,
@@ -28,20 +27,7 @@ import {
   type TestDatabase,
   type TestVhost,
 } from '../../src/testing/index.js';
-
-const OUTBOX_TABLE = `
-CREATE TABLE "outbox_events" (
-  "seq" BIGSERIAL NOT NULL PRIMARY KEY,
-  "id" UUID NOT NULL UNIQUE,
-  "event_type" VARCHAR(100) NOT NULL,
-  "payload" JSONB NOT NULL,
-  "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-  "published_at" TIMESTAMPTZ(3),
-  "attempts" INTEGER NOT NULL DEFAULT 0,
-  "last_error" TEXT
-);
-CREATE INDEX "outbox_events_published_at_seq_idx" ON "outbox_events"("published_at", "seq");
-${OUTBOX_NOTIFY_TRIGGER_SQL}`;
+import { OUTBOX_TABLE } from './fixtures/outbox-table.js';
 
 describe('metrics recorded by the kit', function () {
   this.timeout(30_000);

@@ -4,7 +4,6 @@ import pg from 'pg';
 import { EVENTS_EXCHANGE, type DomainEvent } from '@tix/protos';
 import {
   newDomainEvent,
-  OUTBOX_NOTIFY_TRIGGER_SQL,
   outboxInsert,
   startOutboxRelay,
   type OutboxRelay,
@@ -19,22 +18,7 @@ import {
   type TestDatabase,
   type TestVhost,
 } from '../../src/testing/index.js';
-
-/** The table the Prisma model in outbox.ts produces, plus the NOTIFY trigger. */
-const OUTBOX_TABLE = `
-CREATE TABLE "outbox_events" (
-  "seq" BIGSERIAL NOT NULL PRIMARY KEY,
-  "id" UUID NOT NULL UNIQUE,
-  "event_type" VARCHAR(100) NOT NULL,
-  "payload" JSONB NOT NULL,
-  "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-  "published_at" TIMESTAMPTZ(3),
-  "attempts" INTEGER NOT NULL DEFAULT 0,
-  "last_error" TEXT
-);
-CREATE INDEX "outbox_events_published_at_seq_idx" ON "outbox_events"("published_at", "seq");
-CREATE TABLE "things" ("id" SERIAL PRIMARY KEY, "name" TEXT NOT NULL);
-${OUTBOX_NOTIFY_TRIGGER_SQL}`;
+import { OUTBOX_TABLE } from './fixtures/outbox-table.js';
 
 describe('outbox relay', function () {
   this.timeout(60_000);
@@ -52,6 +36,7 @@ describe('outbox relay', function () {
     pool = new pg.Pool({ connectionString: database.url });
     pool.on('error', () => undefined);
     await pool.query(OUTBOX_TABLE);
+    await pool.query('CREATE TABLE "things" ("id" SERIAL PRIMARY KEY, "name" TEXT NOT NULL);');
     const broker = new URL(vhost.url);
     proxy = await startTcpProxy({ host: broker.hostname, port: Number(broker.port || 5672) });
     const viaProxy = new URL(vhost.url);
