@@ -12,6 +12,8 @@ import {
   startConsumer,
   type Broker,
   type BrokerOptions,
+  type ConsumeOptions,
+  type Consumer,
   type Logger,
 } from '../../src/index.js';
 import {
@@ -137,20 +139,32 @@ describe('broker connection layer (real RabbitMQ vhost)', function () {
         bodies.push(message.content.toString());
       }
     };
-    return { queue, topology, lines, open, send, depth, deadLettered };
+    /**
+     * Consumes the test's queue as text on `broker` (a new one by default), 5 at a time unless
+     * `options` say otherwise; each body goes into `into` unless they give a handler of their own.
+     */
+    const consumeText = (
+      options: Partial<ConsumeOptions<string>> & { into?: string[] },
+      broker: Broker = open(),
+    ): Consumer => {
+      const { into, ...rest } = options;
+      return broker.consume({
+        queue,
+        prefetch: 5,
+        decode: (content) => content.toString(),
+        handle: (body) => {
+          into?.push(body);
+        },
+        ...rest,
+      });
+    };
+    return { queue, topology, lines, open, send, depth, deadLettered, consumeText };
   }
 
   it('publishes with confirms and acknowledges each message once its handler resolved', async () => {
-    const { queue, open, send, depth } = setUp();
+    const { send, depth, consumeText } = setUp();
     const handled: string[] = [];
-    const consumer = open().consume({
-      queue,
-      prefetch: 10,
-      decode: (content) => content.toString(),
-      handle: (body) => {
-        handled.push(body);
-      },
-    });
+    const consumer = consumeText({ into: handled, prefetch: 10 });
     await eventually(() => consumer.isConsuming());
     await send('one', 'two', 'three');
     await eventually(() => handled.length === 3);
@@ -160,13 +174,11 @@ describe('broker connection layer (real RabbitMQ vhost)', function () {
   });
 
   it('acknowledges only after the handler resolved: a message in progress when the connection drops is delivered again', async () => {
-    const { queue, open, send, depth } = setUp();
+    const { send, depth, consumeText } = setUp();
     const firstAttempt = gate();
     const deliveries: string[] = [];
-    const consumer = open().consume({
-      queue,
+    const consumer = consumeText({
       prefetch: 1,
-      decode: (content) => content.toString(),
       handle: async (body) => {
         deliveries.push(body);
         if (deliveries.length === 1) await firstAttempt.promise;
@@ -186,12 +198,9 @@ describe('broker connection layer (real RabbitMQ vhost)', function () {
   });
 
   it('retries a transient handler failure in place, and dead-letters a permanent one', async () => {
-    const { queue, open, send, depth, deadLettered } = setUp();
+    const { queue, send, depth, deadLettered, consumeText } = setUp();
     const attempts = new Map<string, number>();
-    const consumer = open().consume({
-      queue,
-      prefetch: 5,
-      decode: (content) => content.toString(),
+    const consumer = consumeText({
       handle: (body) => {
         const attempt = (attempts.get(body) ?? 0) + 1;
         attempts.set(body, attempt);
@@ -233,15 +242,13 @@ describe('broker connection layer (real RabbitMQ vhost)', function () {
   });
 
   it('never holds more than `prefetch` messages unacknowledged', async () => {
-    const { queue, open, send, depth } = setUp();
+    const { send, depth, consumeText } = setUp();
     const release = gate();
     let busy = 0;
     let mostBusy = 0;
     let done = 0;
-    const consumer = open().consume({
-      queue,
+    const consumer = consumeText({
       prefetch: 3,
-      decode: (content) => content.toString(),
       handle: async () => {
         busy += 1;
         mostBusy = Math.max(mostBusy, busy);
@@ -262,20 +269,18 @@ describe('broker connection layer (real RabbitMQ vhost)', function () {
   });
 
   it('reconnects after the connection drops: consumes and publishes again, one warning per outage', async () => {
-    const { queue, open, send, lines } = setUp();
+    const { queue, open, send, lines, consumeText } = setUp();
     const connectionChanges: boolean[] = [];
     const consumingChanges: boolean[] = [];
     const handled: string[] = [];
     const broker = open({ onConnectionChange: (connected) => connectionChanges.push(connected) });
-    const consumer = broker.consume({
-      queue,
-      prefetch: 5,
-      decode: (content) => content.toString(),
-      handle: (body) => {
-        handled.push(body);
+    const consumer = consumeText(
+      {
+        into: handled,
+        onConsumingChange: (consuming) => consumingChanges.push(consuming),
       },
-      onConsumingChange: (consuming) => consumingChanges.push(consuming),
-    });
+      broker,
+    );
     const publisher = broker.publisher();
     await eventually(() => consumer.isConsuming());
 
@@ -304,16 +309,9 @@ describe('broker connection layer (real RabbitMQ vhost)', function () {
   });
 
   it('rides out a connection closed by the broker itself: the error is logged, never thrown', async () => {
-    const { queue, open, send, lines } = setUp();
+    const { open, send, lines, consumeText } = setUp();
     const handled: string[] = [];
-    const consumer = open({ url: vhost.url }).consume({
-      queue,
-      prefetch: 5,
-      decode: (content) => content.toString(),
-      handle: (body) => {
-        handled.push(body);
-      },
-    });
+    const consumer = consumeText({ into: handled }, open({ url: vhost.url }));
     await eventually(() => consumer.isConsuming());
     // Closes the connections of this test's vhost only (the inspector's too; it is reopened).
     await promisify(execFile)('rabbitmqctl', [
@@ -333,17 +331,10 @@ describe('broker connection layer (real RabbitMQ vhost)', function () {
   });
 
   it('reopens a publisher channel the broker closed (missing exchange) on the same connection', async () => {
-    const { queue, open, send, lines } = setUp();
+    const { queue, open, send, lines, consumeText } = setUp();
     const handled: string[] = [];
     const broker = open();
-    const consumer = broker.consume({
-      queue,
-      prefetch: 5,
-      decode: (content) => content.toString(),
-      handle: (body) => {
-        handled.push(body);
-      },
-    });
+    const consumer = consumeText({ into: handled }, broker);
     await eventually(() => consumer.isConsuming());
     const publisher = broker.publisher();
     const refused = await publisher
@@ -365,16 +356,11 @@ describe('broker connection layer (real RabbitMQ vhost)', function () {
   });
 
   it('subscribes again when its queue is deleted under it (the topology declares it again)', async () => {
-    const { queue, open, send } = setUp();
+    const { queue, send, consumeText } = setUp();
     const consumingChanges: boolean[] = [];
     const handled: string[] = [];
-    const consumer = open().consume({
-      queue,
-      prefetch: 5,
-      decode: (content) => content.toString(),
-      handle: (body) => {
-        handled.push(body);
-      },
+    const consumer = consumeText({
+      into: handled,
       onConsumingChange: (consuming) => consumingChanges.push(consuming),
     });
     await eventually(() => consumer.isConsuming());
@@ -412,18 +398,19 @@ describe('broker connection layer (real RabbitMQ vhost)', function () {
   });
 
   it('stop lets a handler in progress finish within the grace period, and takes nothing after', async () => {
-    const { queue, open, send, depth } = setUp();
+    const { open, send, depth, consumeText } = setUp();
     const handled: string[] = [];
     const broker = open();
-    const consumer = broker.consume({
-      queue,
-      prefetch: 1,
-      decode: (content) => content.toString(),
-      handle: async (body) => {
-        await pause(300);
-        handled.push(body);
+    const consumer = consumeText(
+      {
+        prefetch: 1,
+        handle: async (body) => {
+          await pause(300);
+          handled.push(body);
+        },
       },
-    });
+      broker,
+    );
     await eventually(() => consumer.isConsuming());
     await send('in progress', 'left in the queue');
     await pause(50);
@@ -464,18 +451,11 @@ describe('broker connection layer (real RabbitMQ vhost)', function () {
   });
 
   it('starts without a broker and connects as soon as there is one', async () => {
-    const { queue, open, send, lines } = setUp();
+    const { open, send, lines, consumeText } = setUp();
     await cutProxy();
     const broker = open();
     const handled: string[] = [];
-    const consumer = broker.consume({
-      queue,
-      prefetch: 5,
-      decode: (content) => content.toString(),
-      handle: (body) => {
-        handled.push(body);
-      },
-    });
+    const consumer = consumeText({ into: handled }, broker);
     await pause(300);
     expect(broker.isConnected()).to.equal(false);
     const refused = await broker
