@@ -329,37 +329,25 @@ describe('lookup: changing users (UpdateUser, ChangePassword, user.updated)', ()
   });
 
   describe('ChangePassword', () => {
+    /** The refusal of a ChangePassword as `principal` (none: not signed in). */
+    const changeRefused = (current_password: string, new_password: string, principal?: Principal) =>
+      refusalOf(lookup.client.ChangePassword({ current_password, new_password }, principal && { principal }));
+
     it('needs a signed-in user', async () => {
-      expect(
-        await refusalOf(
-          lookup.client.ChangePassword({ current_password: 'old password', new_password: 'x'.repeat(9) }),
-        ),
-      ).to.deep.equal({ kind: 'unauthenticated', message: 'Authentication required' });
+      expect(await changeRefused('old password', 'x'.repeat(9))).to.deep.equal({
+        kind: 'unauthenticated',
+        message: 'Authentication required',
+      });
     });
 
     it('refuses a wrong current password and an invalid new one (422), writing nothing', async () => {
       const count = (await events()).length;
-      const session = { principal: sessionOf(ada) };
-      expect(
-        await refusalOf(
-          lookup.client.ChangePassword(
-            { current_password: 'wrong password', new_password: 'a new password' },
-            session,
-          ),
-        ),
-      ).to.deep.equal({
+      expect(await changeRefused('wrong password', 'a new password', sessionOf(ada))).to.deep.equal({
         kind: 'validation_failed',
         message: 'Validation failed',
         validation_errors: { current_password: ['Current password is incorrect'] },
       });
-      expect(
-        await refusalOf(
-          lookup.client.ChangePassword(
-            { current_password: 'wrong password', new_password: 'short' },
-            session,
-          ),
-        ),
-      ).to.deep.equal({
+      expect(await changeRefused('wrong password', 'short', sessionOf(ada))).to.deep.equal({
         kind: 'validation_failed',
         message: 'Validation failed',
         validation_errors: {
@@ -372,27 +360,18 @@ describe('lookup: changing users (UpdateUser, ChangePassword, user.updated)', ()
 
     it('refuses a user without a password as a wrong current password', async () => {
       const nel = await lookup.client.CreateUser({ name: 'Nel', email: 'nel@example.com', role: 'agent' });
-      expect(
-        await refusalOf(
-          lookup.client.ChangePassword(
-            { current_password: '', new_password: 'a new password' },
-            { principal: sessionOf(nel) },
-          ),
-        ),
-      ).to.deep.include({ validation_errors: { current_password: ['Current password is incorrect'] } });
+      expect(await changeRefused('', 'a new password', sessionOf(nel))).to.deep.include({
+        validation_errors: { current_password: ['Current password is incorrect'] },
+      });
     });
 
     it('answers 401 for a principal whose user is unknown or inactive', async () => {
       const bob = (await lookup.client.ListUsers({})).users.find((user) => user.email === 'bob@example.com')!;
       for (const principal of [sessionOf({ id: 424242, role: 'agent' }), sessionOf(bob)]) {
-        expect(
-          await refusalOf(
-            lookup.client.ChangePassword(
-              { current_password: 'x', new_password: 'a new password' },
-              { principal },
-            ),
-          ),
-        ).to.deep.equal({ kind: 'unauthenticated', message: 'Authentication required' });
+        expect(await changeRefused('x', 'a new password', principal)).to.deep.equal({
+          kind: 'unauthenticated',
+          message: 'Authentication required',
+        });
       }
     });
 
