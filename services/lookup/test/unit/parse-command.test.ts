@@ -11,14 +11,16 @@ function usageError(argv: string[]): string {
   throw new Error(`expected a UsageError for ${argv.join(' ')}`);
 }
 
+/** `argv` parses to running `command`, its output JSON when `json`. */
+function expectRun(argv: string[], command: object, json = false): void {
+  expect(parseCommandLine(argv)).to.deep.equal({ kind: 'run', json, command });
+}
+
 describe('CLI command line', () => {
   it('parses project create with the default workflow (empty statuses) and --json', () => {
-    expect(
-      parseCommandLine(['project', 'create', '--name', 'Acme', '--slug', 'acme', '--prefix', 'AC', '--json']),
-    ).to.deep.equal({
-      kind: 'run',
-      json: true,
-      command: {
+    expectRun(
+      ['project', 'create', '--name', 'Acme', '--slug', 'acme', '--prefix', 'AC', '--json'],
+      {
         name: 'project create',
         projectName: 'Acme',
         slug: 'acme',
@@ -26,27 +28,26 @@ describe('CLI command line', () => {
         description: '',
         statuses: [],
       },
-    });
+      true,
+    );
   });
 
   it('parses project create with --statuses and --description (also as --opt=value)', () => {
-    const parsed = parseCommandLine([
-      'project',
-      'create',
-      '--name=Acme',
-      '--slug',
-      'acme',
-      '--prefix',
-      'AC',
-      '--statuses',
-      'new:New,done:Done:closed',
-      '--description',
-      'Our work',
-    ]);
-    expect(parsed).to.deep.equal({
-      kind: 'run',
-      json: false,
-      command: {
+    expectRun(
+      [
+        'project',
+        'create',
+        '--name=Acme',
+        '--slug',
+        'acme',
+        '--prefix',
+        'AC',
+        '--statuses',
+        'new:New,done:Done:closed',
+        '--description',
+        'Our work',
+      ],
+      {
         name: 'project create',
         projectName: 'Acme',
         slug: 'acme',
@@ -57,34 +58,18 @@ describe('CLI command line', () => {
           { slug: 'done', label: 'Done', is_closed: true },
         ],
       },
-    });
+    );
   });
 
   it('parses ticket-type create; --fields defaults to an empty schema', () => {
-    expect(
-      parseCommandLine([
-        'ticket-type',
-        'create',
-        '--project',
-        'acme',
-        '--name',
-        'Bug',
-        '--slug',
-        'bug',
-        '--default',
-      ]),
-    ).to.deep.equal({
-      kind: 'run',
-      json: false,
-      command: {
-        name: 'ticket-type create',
-        projectSlug: 'acme',
-        typeName: 'Bug',
-        slug: 'bug',
-        description: '',
-        isDefault: true,
-        fieldsJson: '[]',
-      },
+    expectRun(['ticket-type', 'create', '--project', 'acme', '--name', 'Bug', '--slug', 'bug', '--default'], {
+      name: 'ticket-type create',
+      projectSlug: 'acme',
+      typeName: 'Bug',
+      slug: 'bug',
+      description: '',
+      isDefault: true,
+      fieldsJson: '[]',
     });
     const fields = '[{"name":"x","label":"X","type":"text"}]';
     const parsed = parseCommandLine([
@@ -104,12 +89,11 @@ describe('CLI command line', () => {
   });
 
   it('parses user create with and without --password', () => {
-    expect(
-      parseCommandLine(['user', 'create', '--name', 'Bo', '--email', 'bo@x.io', '--role', 'agent']),
-    ).to.deep.equal({
-      kind: 'run',
-      json: false,
-      command: { name: 'user create', userName: 'Bo', email: 'bo@x.io', role: 'agent' },
+    expectRun(['user', 'create', '--name', 'Bo', '--email', 'bo@x.io', '--role', 'agent'], {
+      name: 'user create',
+      userName: 'Bo',
+      email: 'bo@x.io',
+      role: 'agent',
     });
     expect(
       parseCommandLine([
@@ -128,46 +112,25 @@ describe('CLI command line', () => {
   });
 
   it('parses user create with --password-stdin', () => {
-    expect(
-      parseCommandLine([
-        'user',
-        'create',
-        '--name',
-        'Bo',
-        '--email',
-        'bo@x.io',
-        '--role',
-        'agent',
-        '--password-stdin',
-      ]),
-    ).to.deep.equal({
-      kind: 'run',
-      json: false,
-      command: { name: 'user create', userName: 'Bo', email: 'bo@x.io', role: 'agent', passwordStdin: true },
-    });
+    expectRun(
+      ['user', 'create', '--name', 'Bo', '--email', 'bo@x.io', '--role', 'agent', '--password-stdin'],
+      { name: 'user create', userName: 'Bo', email: 'bo@x.io', role: 'agent', passwordStdin: true },
+    );
   });
 
   it('parses user list, active users only unless --all', () => {
-    expect(parseCommandLine(['user', 'list', '--json'])).to.deep.equal({
-      kind: 'run',
-      json: true,
-      command: { name: 'user list', all: false },
-    });
-    expect(parseCommandLine(['user', 'list', '--all'])).to.deep.equal({
-      kind: 'run',
-      json: false,
-      command: { name: 'user list', all: true },
-    });
+    expectRun(['user', 'list', '--json'], { name: 'user list', all: false }, true);
+    expectRun(['user', 'list', '--all'], { name: 'user list', all: true });
   });
 
   it('parses user update with each of its options', () => {
-    expect(parseCommandLine(['user', 'update', '--email', 'bo@x.io', '--name', 'Bo B.'])).to.deep.equal({
-      kind: 'run',
-      json: false,
-      command: { name: 'user update', email: 'bo@x.io', userName: 'Bo B.' },
+    expectRun(['user', 'update', '--email', 'bo@x.io', '--name', 'Bo B.'], {
+      name: 'user update',
+      email: 'bo@x.io',
+      userName: 'Bo B.',
     });
-    expect(
-      parseCommandLine([
+    expectRun(
+      [
         'user',
         'update',
         '--email',
@@ -177,34 +140,28 @@ describe('CLI command line', () => {
         '--deactivate',
         '--password-stdin',
         '--json',
-      ]),
-    ).to.deep.equal({
-      kind: 'run',
-      json: true,
-      command: {
+      ],
+      {
         name: 'user update',
         email: 'bo@x.io',
         role: 'viewer',
         isActive: false,
         passwordStdin: true,
       },
-    });
-    expect(parseCommandLine(['user', 'update', '--email', 'bo@x.io', '--activate'])).to.deep.equal({
-      kind: 'run',
-      json: false,
-      command: { name: 'user update', email: 'bo@x.io', isActive: true },
+      true,
+    );
+    expectRun(['user', 'update', '--email', 'bo@x.io', '--activate'], {
+      name: 'user update',
+      email: 'bo@x.io',
+      isActive: true,
     });
     // Nothing to change is the service's answer (422 on body), not a usage error.
-    expect(parseCommandLine(['user', 'update', '--email', 'bo@x.io'])).to.deep.equal({
-      kind: 'run',
-      json: false,
-      command: { name: 'user update', email: 'bo@x.io' },
-    });
+    expectRun(['user', 'update', '--email', 'bo@x.io'], { name: 'user update', email: 'bo@x.io' });
   });
 
   it('parses key create, splitting and trimming the scope list', () => {
-    expect(
-      parseCommandLine([
+    expectRun(
+      [
         'key',
         'create',
         '--user',
@@ -215,59 +172,36 @@ describe('CLI command line', () => {
         'acme',
         '--name',
         'CI',
-      ]),
-    ).to.deep.equal({
-      kind: 'run',
-      json: false,
-      command: {
+      ],
+      {
         name: 'key create',
         userEmail: 'a@b.io',
         scopes: ['tickets:read', 'comments:read'],
         projectSlug: 'acme',
         keyName: 'CI',
       },
-    });
+    );
   });
 
   it('parses key list, key revoke and seed --demo', () => {
-    expect(parseCommandLine(['key', 'list', '--json'])).to.deep.equal({
-      kind: 'run',
-      json: true,
-      command: { name: 'key list' },
+    expectRun(['key', 'list', '--json'], { name: 'key list' }, true);
+    expectRun(['key', 'list', '--user', 'a@b.io', '--project', 'p'], {
+      name: 'key list',
+      userEmail: 'a@b.io',
+      projectSlug: 'p',
     });
-    expect(parseCommandLine(['key', 'list', '--user', 'a@b.io', '--project', 'p'])).to.deep.equal({
-      kind: 'run',
-      json: false,
-      command: { name: 'key list', userEmail: 'a@b.io', projectSlug: 'p' },
-    });
-    expect(parseCommandLine(['key', 'revoke', '--id', '42'])).to.deep.equal({
-      kind: 'run',
-      json: false,
-      command: { name: 'key revoke', id: 42 },
-    });
-    expect(parseCommandLine(['seed', '--demo', '--json'])).to.deep.equal({
-      kind: 'run',
-      json: true,
-      command: { name: 'seed demo', withTickets: true },
-    });
-    expect(parseCommandLine(['seed', '--demo', '--without-tickets'])).to.deep.equal({
-      kind: 'run',
-      json: false,
-      command: { name: 'seed demo', withTickets: false },
-    });
+    expectRun(['key', 'revoke', '--id', '42'], { name: 'key revoke', id: 42 });
+    expectRun(['seed', '--demo', '--json'], { name: 'seed demo', withTickets: true }, true);
+    expectRun(['seed', '--demo', '--without-tickets'], { name: 'seed demo', withTickets: false });
   });
 
   it('parses ai eval: every project and k = 3 unless given', () => {
-    expect(parseCommandLine(['ai', 'eval'])).to.deep.equal({
-      kind: 'run',
-      json: false,
-      command: { name: 'ai eval', k: 3 },
-    });
-    expect(parseCommandLine(['ai', 'eval', '--project', 'support', '--k', '5', '--json'])).to.deep.equal({
-      kind: 'run',
-      json: true,
-      command: { name: 'ai eval', projectSlug: 'support', k: 5 },
-    });
+    expectRun(['ai', 'eval'], { name: 'ai eval', k: 3 });
+    expectRun(
+      ['ai', 'eval', '--project', 'support', '--k', '5', '--json'],
+      { name: 'ai eval', projectSlug: 'support', k: 5 },
+      true,
+    );
   });
 
   it('parses project update, status add/update/remove and ticket-type update; absent options stay absent', () => {
