@@ -16,6 +16,7 @@ import {
   startAttachmentFixture,
   upload,
   type AttachmentFixture,
+  type UploadOptions,
 } from './support.js';
 
 const MAX = 256 * 1024;
@@ -29,6 +30,10 @@ describe('upload refusals (nothing left behind)', function () {
   let f: AttachmentFixture;
   let ticketId: number;
   let project: number;
+
+  /** The refusal of an upload of `bytes` by the agent to the suite's ticket, with `options` (filename, type, ...). */
+  const refusedUpload = (bytes: Buffer, options: Partial<UploadOptions> = {}) =>
+    refusalOf(upload(f, f.agent, bytes, { projectId: project, ticketId, ...options }));
 
   before(async () => {
     f = await startAttachmentFixture({ uploads: { maxBytes: MAX, idleTimeoutMs: 1_000 } });
@@ -48,9 +53,7 @@ describe('upload refusals (nothing left behind)', function () {
   }
 
   it('refuses a file over the maximum with 422, and stores nothing', async () => {
-    const refusal = await refusalOf(
-      upload(f, f.agent, binaryPng(MAX + 1), { projectId: project, ticketId, filename: 'big.png' }),
-    );
+    const refusal = await refusedUpload(binaryPng(MAX + 1), { filename: 'big.png' });
     expect(refusal).to.deep.equal(fileError('File is larger than 256 KB'));
     await expectNothingLeft();
   });
@@ -69,27 +72,13 @@ describe('upload refusals (nothing left behind)', function () {
   });
 
   it('refuses a Windows executable renamed .png and claimed image/png', async () => {
-    const refusal = await refusalOf(
-      upload(f, f.agent, exeBytes(), {
-        projectId: project,
-        ticketId,
-        filename: 'holiday.png',
-        declaredType: 'image/png',
-      }),
-    );
+    const refusal = await refusedUpload(exeBytes(), { filename: 'holiday.png', declaredType: 'image/png' });
     expect(refusal).to.deep.equal(fileError('File type application/x-msdownload is not allowed'));
     await expectNothingLeft();
   });
 
   it('refuses a real PNG claimed as another type', async () => {
-    const refusal = await refusalOf(
-      upload(f, f.agent, PNG_BYTES, {
-        projectId: project,
-        ticketId,
-        filename: 'a.jpg',
-        declaredType: 'image/jpeg',
-      }),
-    );
+    const refusal = await refusedUpload(PNG_BYTES, { filename: 'a.jpg', declaredType: 'image/jpeg' });
     expect(refusal).to.deep.equal(fileError('File content is image/png, not the declared image/jpeg'));
     await expectNothingLeft();
   });
@@ -97,9 +86,7 @@ describe('upload refusals (nothing left behind)', function () {
   it('refuses HTML, whatever it claims', async () => {
     const html = Buffer.from('<html><body><script>alert(1)</script></body></html>');
     for (const declaredType of ['text/html', 'image/png', '']) {
-      const refusal = await refusalOf(
-        upload(f, f.agent, html, { projectId: project, ticketId, filename: 'x.html', declaredType }),
-      );
+      const refusal = await refusedUpload(html, { filename: 'x.html', declaredType });
       expect(refusal, declaredType).to.deep.equal(fileError('File type is not supported'));
     }
     await expectNothingLeft();
@@ -107,25 +94,11 @@ describe('upload refusals (nothing left behind)', function () {
 
   it('refuses binary bytes claimed as text, and an empty file', async () => {
     const binary = Buffer.from([0x41, 0x00, 0x42, 0xff, 0xfe]);
+    expect(await refusedUpload(binary, { filename: 'a.txt', declaredType: 'text/plain' })).to.deep.equal(
+      fileError('File declared as text/plain is not UTF-8 text'),
+    );
     expect(
-      await refusalOf(
-        upload(f, f.agent, binary, {
-          projectId: project,
-          ticketId,
-          filename: 'a.txt',
-          declaredType: 'text/plain',
-        }),
-      ),
-    ).to.deep.equal(fileError('File declared as text/plain is not UTF-8 text'));
-    expect(
-      await refusalOf(
-        upload(f, f.agent, Buffer.alloc(0), {
-          projectId: project,
-          ticketId,
-          filename: 'empty.txt',
-          declaredType: 'text/plain',
-        }),
-      ),
+      await refusedUpload(Buffer.alloc(0), { filename: 'empty.txt', declaredType: 'text/plain' }),
     ).to.deep.equal(fileError('File is empty'));
     await expectNothingLeft();
   });
@@ -152,9 +125,10 @@ describe('upload refusals (nothing left behind)', function () {
       kind: 'unauthenticated',
       message: 'Authentication required',
     });
-    expect(
-      await refusalOf(upload(f, f.agent, PNG_BYTES, { projectId: project, ticketId, secondHeader: true })),
-    ).to.deep.equal({ kind: 'bad_request', message: 'Only the first upload message may carry the header' });
+    expect(await refusedUpload(PNG_BYTES, { secondHeader: true })).to.deep.equal({
+      kind: 'bad_request',
+      message: 'Only the first upload message may carry the header',
+    });
     expect(await refusalOf(upload(f, f.agent, PNG_BYTES, { projectId: 0, ticketId }))).to.deep.equal({
       kind: 'bad_request',
       message: 'Project ID is required.',
@@ -177,28 +151,20 @@ describe('upload refusals (nothing left behind)', function () {
   });
 
   it('records nothing when the client cancels mid-upload (the service sees the data end, then the cancel)', async () => {
-    const cancelled = await refusalOf(
-      upload(f, f.agent, binaryPng(200 * 1024), {
-        projectId: project,
-        ticketId,
-        filename: 'gone.png',
-        cancelAfterBytes: 128 * 1024,
-        cancelDelayMs: 300,
-      }),
-    );
+    const cancelled = await refusedUpload(binaryPng(200 * 1024), {
+      filename: 'gone.png',
+      cancelAfterBytes: 128 * 1024,
+      cancelDelayMs: 300,
+    });
     expect(cancelled.kind).to.equal('unavailable');
     await expectNothingLeft();
   });
 
   it('gives up on an upload cancelled before its call was established (no end, no cancel reaches it)', async () => {
-    const cancelled = await refusalOf(
-      upload(f, f.agent, binaryPng(200 * 1024), {
-        projectId: project,
-        ticketId,
-        filename: 'gone.png',
-        cancelAfterBytes: 128 * 1024,
-      }),
-    );
+    const cancelled = await refusedUpload(binaryPng(200 * 1024), {
+      filename: 'gone.png',
+      cancelAfterBytes: 128 * 1024,
+    });
     expect(cancelled.kind).to.equal('unavailable');
     // The idle timeout (1 s here) frees the spool file.
     await expectNothingLeft();
