@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { presentComment } from '@tix/protos';
-import { outboxMark, outboxSince, refusalOf, commentSuite } from './support.js';
+import { outboxMark, outboxSince, refusalOf, commentSuite, type Who } from './support.js';
 
 /** The hex SHA-256 of the UTF-8 text, computed here rather than by the code under test. */
 function sha256(text: string): string {
@@ -14,6 +14,10 @@ describe('comments: a delete guarded by the content hash (expected_content_sha25
   this.timeout(60_000);
   const f = commentSuite('comments_guarded_delete');
 
+  /** DeleteComment of `id` guarded by the content hash `sha`, as `who` (default: the agent). */
+  const guardedDelete = (id: number, sha: string, who: Who = 'agent') =>
+    f.client.DeleteComment({ project_id: f.support.id, id, expected_content_sha256: sha }, f.as(who));
+
   async function stored(id: number): Promise<{ content: string } | undefined> {
     const { rows } = await f.sql.query<{ content: string }>('SELECT content FROM comments WHERE id = $1', [
       id,
@@ -25,12 +29,9 @@ describe('comments: a delete guarded by the content hash (expected_content_sha25
     // Non-ASCII content: the hash is of its UTF-8 bytes, not of UTF-16 code units.
     const created = await f.newComment(f.ticket, { content: 'AI draft: Grüße — try the reset link 👍' });
     const mark = await outboxMark(f.sql);
-    expect(
-      await f.client.DeleteComment(
-        { project_id: f.support.id, id: created.id, expected_content_sha256: sha256(created.content) },
-        f.as('agent'),
-      ),
-    ).to.deep.equal({ message: 'Comment deleted' });
+    expect(await guardedDelete(created.id, sha256(created.content))).to.deep.equal({
+      message: 'Comment deleted',
+    });
     expect(await stored(created.id)).to.equal(undefined);
     const rows = await outboxSince(f.sql, mark);
     expect(rows.map((row) => row.event_type)).to.deep.equal(['comment.deleted']);
@@ -45,14 +46,7 @@ describe('comments: a delete guarded by the content hash (expected_content_sha25
 
   it('accepts the hash in upper case', async () => {
     const created = await f.newComment(f.ticket, { content: 'Shouting hex' });
-    await f.client.DeleteComment(
-      {
-        project_id: f.support.id,
-        id: created.id,
-        expected_content_sha256: sha256(created.content).toUpperCase(),
-      },
-      f.as('agent'),
-    );
+    await guardedDelete(created.id, sha256(created.content).toUpperCase());
     expect(await stored(created.id)).to.equal(undefined);
   });
 
@@ -63,14 +57,7 @@ describe('comments: a delete guarded by the content hash (expected_content_sha25
       f.as('lead'),
     );
     const mark = await outboxMark(f.sql);
-    expect(
-      await refusalOf(
-        f.client.DeleteComment(
-          { project_id: f.support.id, id: created.id, expected_content_sha256: sha256(created.content) },
-          f.as('agent'),
-        ),
-      ),
-    ).to.deep.equal(EDITED);
+    expect(await refusalOf(guardedDelete(created.id, sha256(created.content)))).to.deep.equal(EDITED);
     expect(await stored(created.id)).to.deep.equal({ content: 'Restart the router, then call us' });
     expect(await outboxSince(f.sql, mark)).to.deep.equal([]);
   });
@@ -81,10 +68,7 @@ describe('comments: a delete guarded by the content hash (expected_content_sha25
       { project_id: f.support.id, id: created.id, is_internal: false },
       f.as('agent'),
     );
-    await f.client.DeleteComment(
-      { project_id: f.support.id, id: created.id, expected_content_sha256: sha256(created.content) },
-      f.as('agent'),
-    );
+    await guardedDelete(created.id, sha256(created.content));
     expect(await stored(created.id)).to.equal(undefined);
   });
 
@@ -94,12 +78,7 @@ describe('comments: a delete guarded by the content hash (expected_content_sha25
     try {
       await editor.query('BEGIN');
       await editor.query('SELECT id FROM comments WHERE id = $1 FOR UPDATE', [created.id]);
-      const deleting = refusalOf(
-        f.client.DeleteComment(
-          { project_id: f.support.id, id: created.id, expected_content_sha256: sha256(created.content) },
-          f.as('agent'),
-        ),
-      );
+      const deleting = refusalOf(guardedDelete(created.id, sha256(created.content)));
       // Wait until the delete's transaction is queued behind the editor's lock.
       for (let waited = 0; ; waited += 1) {
         const { rows } = await f.sql.query<{ n: number }>(
@@ -138,37 +117,19 @@ describe('comments: a delete guarded by the content hash (expected_content_sha25
     const created = await f.newComment(f.ticket, { content: 'Keep me' });
     const mark = await outboxMark(f.sql);
     for (const bad of ['', 'abc', sha256('x').slice(0, 63) + 'g']) {
-      expect(
-        await refusalOf(
-          f.client.DeleteComment(
-            { project_id: f.support.id, id: created.id, expected_content_sha256: bad },
-            f.as('agent'),
-          ),
-        ),
-      ).to.deep.equal({
+      expect(await refusalOf(guardedDelete(created.id, bad))).to.deep.equal({
         kind: 'bad_request',
         message: 'expected_content_sha256 must be 64 hexadecimal characters',
       });
     }
-    expect(
-      await refusalOf(
-        f.client.DeleteComment(
-          { project_id: f.support.id, id: created.id, expected_content_sha256: sha256(created.content) },
-          f.as('otherAgent'),
-        ),
-      ),
-    ).to.deep.equal({
+    expect(await refusalOf(guardedDelete(created.id, sha256(created.content), 'otherAgent'))).to.deep.equal({
       kind: 'permission_denied',
       message: 'Only the author or an admin can delete this comment',
     });
-    expect(
-      await refusalOf(
-        f.client.DeleteComment(
-          { project_id: f.support.id, id: 999_999, expected_content_sha256: sha256(created.content) },
-          f.as('agent'),
-        ),
-      ),
-    ).to.deep.equal({ kind: 'not_found', message: 'Comment not found' });
+    expect(await refusalOf(guardedDelete(999_999, sha256(created.content)))).to.deep.equal({
+      kind: 'not_found',
+      message: 'Comment not found',
+    });
     expect(await stored(created.id)).to.deep.equal({ content: 'Keep me' });
     expect(await outboxSince(f.sql, mark)).to.deep.equal([]);
   });
