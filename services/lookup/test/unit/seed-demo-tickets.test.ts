@@ -26,6 +26,21 @@ const users = [
   },
 ];
 
+/** The support project with the default workflow (open, work_in_progress, waiting, closed). */
+const SUPPORT = {
+  id: 1,
+  name: 'Support',
+  slug: 'support',
+  prefix: 'SUP',
+  description: '',
+  statuses: ['open', 'work_in_progress', 'waiting', 'closed'].map((slug, position) => ({
+    slug,
+    label: slug,
+    isClosed: slug === 'closed',
+    position,
+  })),
+};
+
 describe('demo tickets', () => {
   it('fill every lane of each demo workflow and are written by users whose role may write them', () => {
     const defaultLanes = ['open', 'work_in_progress', 'waiting', 'closed'];
@@ -82,13 +97,6 @@ describe('demo tickets', () => {
         },
       },
     } as unknown as DemoTicketPeers;
-    const statuses = ['open', 'work_in_progress', 'waiting', 'closed'].map((slug, position) => ({
-      slug,
-      label: slug,
-      isClosed: slug === 'closed',
-      position,
-    }));
-    const project = { id: 1, name: 'Support', slug: 'support', prefix: 'SUP', description: '', statuses };
     const ticketTypes = DEMO_TICKET_TYPES.filter((type) => type.projectSlug === 'support').map(
       (type, index) => ({
         ...type,
@@ -98,7 +106,7 @@ describe('demo tickets', () => {
       }),
     );
     const outcome = await seedDemoTickets(peers, {
-      projects: [project],
+      projects: [SUPPORT],
       ticketTypes,
       users,
       correlationId: 'c',
@@ -149,15 +157,8 @@ describe('demo tickets', () => {
       tickets: { ListTickets: down, CreateTicket: down, MoveTicket: down },
       comments: { CreateComment: down },
     } as unknown as DemoTicketPeers;
-    const statuses = ['open', 'work_in_progress', 'waiting', 'closed'].map((slug, position) => ({
-      slug,
-      label: slug,
-      isClosed: slug === 'closed',
-      position,
-    }));
-    const project = { id: 1, name: 'Support', slug: 'support', prefix: 'SUP', description: '', statuses };
     try {
-      await seedDemoTickets(peers, { projects: [project], ticketTypes: [], users, correlationId: 'c' });
+      await seedDemoTickets(peers, { projects: [SUPPORT], ticketTypes: [], users, correlationId: 'c' });
       expect.fail('expected a refusal');
     } catch (error) {
       expect(error).to.be.instanceOf(AppError);
