@@ -1,20 +1,13 @@
 import { expect } from 'chai';
 import { freePort } from '@tix/kit/testing';
-import { tix } from './cli-support.js';
-import { startLookupFixture, type LookupFixture } from './support.js';
+import { cliSuite, tix } from './cli-support.js';
 
 const USAGE_HINT = 'Run "pnpm tix --help" for the commands and their options.\n';
 
 describe('admin CLI (pnpm tix): bad command lines, help and an unreachable service', function () {
   this.timeout(60_000);
-  let lookup: LookupFixture;
-  let env: Record<string, string>;
+  const lookup = cliSuite();
 
-  before(async () => {
-    lookup = await startLookupFixture();
-    env = { LOOKUP_SERVICE_ADDR: lookup.server.address };
-  });
-  after(() => lookup.stop());
   it('bad command lines exit 2 with a message naming the problem, without calling the service', async () => {
     const cases: [string[], string][] = [
       [[], 'tix: no command given\n'],
@@ -39,7 +32,7 @@ describe('admin CLI (pnpm tix): bad command lines, help and an unreachable servi
     }
   });
   it('--help prints the usage on stdout and exits 0', async () => {
-    const run = await tix(['--help'], env);
+    const run = await tix(['--help'], lookup.env);
     expect(run.code).to.equal(0);
     expect(run.stdout).to.match(/^Usage: pnpm tix <command>/);
     expect(run.stdout).to.contain('key revoke --id ID');

@@ -3,6 +3,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { suiteFixture } from '@tix/kit/testing';
+import { startLookupFixture, type LookupFixture } from './support.js';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/tix.js');
 
@@ -41,4 +43,12 @@ export function json(run: Run): Record<string, unknown> {
   const value: unknown = JSON.parse(run.stdout);
   expect(value).to.be.an('object').and.not.be.an('array');
   return value as Record<string, unknown>;
+}
+
+/** A CLI suite's lookup fixture (suiteFixture) with `env`, the environment that points `tix` at it. */
+export function cliSuite(): LookupFixture & { env: Record<string, string> } {
+  return suiteFixture(async () => {
+    const lookup = await startLookupFixture();
+    return Object.assign(lookup, { env: { LOOKUP_SERVICE_ADDR: lookup.server.address } });
+  });
 }

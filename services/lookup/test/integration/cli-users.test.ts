@@ -1,23 +1,16 @@
 import { expect } from 'chai';
-import { json, tix } from './cli-support.js';
-import { refusalOf, startLookupFixture, type LookupFixture } from './support.js';
+import { cliSuite, json, tix } from './cli-support.js';
+import { refusalOf } from './support.js';
 
 const PASSWORD_WARNING =
   'tix: warning: --password is visible to other users of this machine (ps); prefer --password-stdin\n';
 
 describe('admin CLI: user create --password-stdin, user list, user update', function () {
   this.timeout(60_000);
-  let lookup: LookupFixture;
-  let env: Record<string, string>;
+  const lookup = cliSuite();
   let ann: Record<string, unknown>;
 
   const signIn = (email: string, password: string) => lookup.client.AuthenticatePassword({ email, password });
-
-  before(async () => {
-    lookup = await startLookupFixture();
-    env = { LOOKUP_SERVICE_ADDR: lookup.server.address };
-  });
-  after(() => lookup.stop());
 
   it('user create --password-stdin takes the first line of standard input, without a warning', async () => {
     const run = await tix(
@@ -33,7 +26,7 @@ describe('admin CLI: user create --password-stdin, user list, user update', func
         '--password-stdin',
         '--json',
       ],
-      env,
+      lookup.env,
       { input: 'ann stdin password\nnot this line\n' },
     );
     expect(run.stderr).to.equal('');
@@ -57,7 +50,7 @@ describe('admin CLI: user create --password-stdin, user list, user update', func
         'ada password',
         '--json',
       ],
-      env,
+      lookup.env,
     );
     expect(run.stderr).to.equal(PASSWORD_WARNING);
     expect(json(run)).to.include({ email: 'ada@example.com', role: 'agent' });
@@ -66,7 +59,7 @@ describe('admin CLI: user create --password-stdin, user list, user update', func
 
   it('user update --deactivate prints the User object; user list leaves the user out unless --all', async () => {
     const ada = json(
-      await tix(['user', 'update', '--email', 'ADA@example.com', '--deactivate', '--json'], env),
+      await tix(['user', 'update', '--email', 'ADA@example.com', '--deactivate', '--json'], lookup.env),
     );
     expect(ada).to.deep.equal({
       id: ada.id,
@@ -85,7 +78,7 @@ describe('admin CLI: user create --password-stdin, user list, user update', func
       sessions_ended: true,
     });
 
-    const active = json(await tix(['user', 'list', '--json'], env));
+    const active = json(await tix(['user', 'list', '--json'], lookup.env));
     // The assistant's system user, made by lookup's migration, is listed too (first: the lowest id).
     const assistant = {
       id: (active.users as { id: number }[])[0]!.id,
@@ -96,7 +89,7 @@ describe('admin CLI: user create --password-stdin, user list, user update', func
       is_system: true,
     };
     expect(active).to.deep.equal({ users: [assistant, { ...ann, is_active: true }], count: 2 });
-    const all = json(await tix(['user', 'list', '--all', '--json'], env));
+    const all = json(await tix(['user', 'list', '--all', '--json'], lookup.env));
     expect(all.count).to.equal(3);
     expect(
       (all.users as { email: string; is_active: boolean }[]).map((u) => [u.email, u.is_active]),
@@ -123,7 +116,7 @@ describe('admin CLI: user create --password-stdin, user list, user update', func
           '--password-stdin',
           '--json',
         ],
-        env,
+        lookup.env,
         { input: 'ada new password\r\n' },
       ),
     );
@@ -136,14 +129,14 @@ describe('admin CLI: user create --password-stdin, user list, user update', func
 
   it('user update refuses an unknown email, the last active admin and a request changing nothing (exit 1)', async () => {
     expect(
-      await tix(['user', 'update', '--email', 'ghost@example.com', '--name', 'G', '--json'], env),
+      await tix(['user', 'update', '--email', 'ghost@example.com', '--name', 'G', '--json'], lookup.env),
     ).to.deep.equal({
       code: 1,
       stdout: '',
       stderr: 'tix: User not found: "ghost@example.com" (404 not_found)\n',
     });
     expect(
-      await tix(['user', 'update', '--email', 'ann@example.com', '--deactivate', '--json'], env),
+      await tix(['user', 'update', '--email', 'ann@example.com', '--deactivate', '--json'], lookup.env),
     ).to.deep.equal({
       code: 1,
       stdout: '',
@@ -151,7 +144,7 @@ describe('admin CLI: user create --password-stdin, user list, user update', func
         'tix: Validation failed (422 validation_failed)\n' +
         '  is_active: The last active admin cannot be deactivated or demoted\n',
     });
-    expect(await tix(['user', 'update', '--email', 'ann@example.com', '--json'], env)).to.deep.equal({
+    expect(await tix(['user', 'update', '--email', 'ann@example.com', '--json'], lookup.env)).to.deep.equal({
       code: 1,
       stdout: '',
       stderr:
@@ -161,7 +154,7 @@ describe('admin CLI: user create --password-stdin, user list, user update', func
   });
 
   it('--password-stdin with nothing on standard input is a bad command line (exit 2), calling nothing', async () => {
-    const run = await tix(['user', 'update', '--email', 'ann@example.com', '--password-stdin'], env, {
+    const run = await tix(['user', 'update', '--email', 'ann@example.com', '--password-stdin'], lookup.env, {
       input: '',
     });
     expect(run).to.deep.equal({
@@ -174,12 +167,12 @@ describe('admin CLI: user create --password-stdin, user list, user update', func
   });
 
   it('without --json, user list and user update print readable lines', async () => {
-    const list = await tix(['user', 'list', '--all'], env);
+    const list = await tix(['user', 'list', '--all'], lookup.env);
     expect(list.code).to.equal(0);
     expect(list.stdout).to.match(
       /^\d+\tai@tix\.invalid\tagent\tactive \(system\)\tTix AI\n\d+\tann@example\.com\tadmin\tactive\tAnn\n\d+\tada@example\.com\tteam_lead\tactive\tAda L\.\n3 users\n$/,
     );
-    const update = await tix(['user', 'update', '--email', 'ada@example.com', '--name', 'Ada'], env);
+    const update = await tix(['user', 'update', '--email', 'ada@example.com', '--name', 'Ada'], lookup.env);
     expect(update.stdout).to.match(/^User \d+ Ada <ada@example\.com>: role team_lead, active\n$/);
   });
 });

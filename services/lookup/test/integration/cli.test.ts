@@ -1,22 +1,14 @@
 import { expect } from 'chai';
-import { json, tix } from './cli-support.js';
-import { startLookupFixture, type LookupFixture } from './support.js';
+import { cliSuite, json, tix } from './cli-support.js';
 
 describe('admin CLI (pnpm tix) against a real lookup service', function () {
   this.timeout(60_000);
-  let lookup: LookupFixture;
-  let env: Record<string, string>;
-
-  before(async () => {
-    lookup = await startLookupFixture();
-    env = { LOOKUP_SERVICE_ADDR: lookup.server.address };
-  });
-  after(() => lookup.stop());
+  const lookup = cliSuite();
 
   it('project create --json prints the project object (default workflow) and nothing else', async () => {
     const run = await tix(
       ['project', 'create', '--name', 'Acme Corp', '--slug', 'acme', '--prefix', 'AC', '--json'],
-      env,
+      lookup.env,
     );
     expect(run.stderr).to.equal('');
     const project = json(run);
@@ -54,7 +46,7 @@ describe('admin CLI (pnpm tix) against a real lookup service', function () {
           'triage:Triage,done:Done:closed',
           '--json',
         ],
-        env,
+        lookup.env,
       ),
     );
     expect(project).to.deep.include({ description: 'Runbooks' });
@@ -67,7 +59,7 @@ describe('admin CLI (pnpm tix) against a real lookup service', function () {
   it('a refusal by the service exits 1, prints nothing on stdout and the message with validation errors on stderr', async () => {
     const run = await tix(
       ['project', 'create', '--name', 'Again', '--slug', 'acme', '--prefix', 'AC', '--json'],
-      env,
+      lookup.env,
     );
     expect(run).to.deep.equal({
       code: 1,
@@ -107,7 +99,7 @@ describe('admin CLI (pnpm tix) against a real lookup service', function () {
           fields,
           '--json',
         ],
-        env,
+        lookup.env,
       ),
     );
     expect(Object.keys(type).sort()).to.deep.equal([
@@ -139,7 +131,7 @@ describe('admin CLI (pnpm tix) against a real lookup service', function () {
         '[{',
         '--json',
       ],
-      env,
+      lookup.env,
     );
     expect(run.code).to.equal(2);
     expect(run.stdout).to.equal('');
@@ -149,7 +141,7 @@ describe('admin CLI (pnpm tix) against a real lookup service', function () {
   it('ticket-type create for an unknown project exits 1 naming the problem', async () => {
     const run = await tix(
       ['ticket-type', 'create', '--project', 'nope', '--name', 'X', '--slug', 'x', '--json'],
-      env,
+      lookup.env,
     );
     expect(run).to.deep.equal({ code: 1, stdout: '', stderr: 'tix: Project not found (404 not_found)\n' });
   });
@@ -170,7 +162,7 @@ describe('admin CLI (pnpm tix) against a real lookup service', function () {
           'long enough',
           '--json',
         ],
-        env,
+        lookup.env,
       ),
     );
     expect(user).to.deep.equal({
@@ -183,7 +175,7 @@ describe('admin CLI (pnpm tix) against a real lookup service', function () {
     });
     const bad = await tix(
       ['user', 'create', '--name', 'X', '--email', 'x@example.com', '--role', 'boss', '--json'],
-      env,
+      lookup.env,
     );
     expect(bad).to.deep.equal({
       code: 1,
@@ -209,7 +201,7 @@ describe('admin CLI (pnpm tix) against a real lookup service', function () {
           'bot',
           '--json',
         ],
-        env,
+        lookup.env,
       ),
     );
     expect(Object.keys(created).sort()).to.deep.equal(['id', 'key', 'project_id', 'scopes', 'user_id']);
@@ -223,13 +215,16 @@ describe('admin CLI (pnpm tix) against a real lookup service', function () {
     });
 
     const unscoped = json(
-      await tix(['key', 'create', '--user', 'ada@example.com', '--scopes', 'tickets:read', '--json'], env),
+      await tix(
+        ['key', 'create', '--user', 'ada@example.com', '--scopes', 'tickets:read', '--json'],
+        lookup.env,
+      ),
     );
     expect(unscoped.project_id).to.equal(null);
 
     const listRun = await tix(
       ['key', 'list', '--user', 'ada@example.com', '--project', 'acme', '--json'],
-      env,
+      lookup.env,
     );
     const list = json(listRun);
     expect(list.count).to.equal(1);
@@ -247,14 +242,14 @@ describe('admin CLI (pnpm tix) against a real lookup service', function () {
       },
     ]);
     expect(listRun.stdout).not.to.contain(created.key);
-    expect(json(await tix(['key', 'list', '--json'], env)).count).to.equal(2);
+    expect(json(await tix(['key', 'list', '--json'], lookup.env)).count).to.equal(2);
 
-    const revoked = json(await tix(['key', 'revoke', '--id', String(created.id), '--json'], env));
+    const revoked = json(await tix(['key', 'revoke', '--id', String(created.id), '--json'], lookup.env));
     expect(Object.keys(revoked).sort()).to.deep.equal(['id', 'revoked_at']);
     expect(revoked.id).to.equal(created.id);
-    expect(json(await tix(['key', 'revoke', '--id', String(created.id), '--json'], env))).to.deep.equal(
-      revoked,
-    );
+    expect(
+      json(await tix(['key', 'revoke', '--id', String(created.id), '--json'], lookup.env)),
+    ).to.deep.equal(revoked);
     const refused = await lookup.client
       .AuthenticateApiKey({ key: created.key as string })
       .catch((error: unknown) => error);
@@ -264,7 +259,7 @@ describe('admin CLI (pnpm tix) against a real lookup service', function () {
   it('key create with unknown scopes and key revoke of an unknown id exit 1 with the service message', async () => {
     const scopes = await tix(
       ['key', 'create', '--user', 'ada@example.com', '--scopes', 'tickets:read,everything', '--json'],
-      env,
+      lookup.env,
     );
     expect(scopes).to.deep.equal({
       code: 1,
@@ -273,7 +268,7 @@ describe('admin CLI (pnpm tix) against a real lookup service', function () {
         'tix: Validation failed (422 validation_failed)\n' +
         '  scopes: Unknown scope "everything"; allowed: tickets:read, tickets:write, tickets:delete, comments:read, comments:write\n',
     });
-    expect(await tix(['key', 'revoke', '--id', '9999', '--json'], env)).to.deep.equal({
+    expect(await tix(['key', 'revoke', '--id', '9999', '--json'], lookup.env)).to.deep.equal({
       code: 1,
       stdout: '',
       stderr: 'tix: API key not found (404 not_found)\n',
@@ -282,7 +277,7 @@ describe('admin CLI (pnpm tix) against a real lookup service', function () {
 
   // Lookup alone: the demo tickets need the ticket and comment services (tests/e2e/cli.e2e.test.ts).
   it('seed --demo --without-tickets --json prints what it made; a second run makes no keys', async () => {
-    const seeded = json(await tix(['seed', '--demo', '--without-tickets', '--json'], env));
+    const seeded = json(await tix(['seed', '--demo', '--without-tickets', '--json'], lookup.env));
     expect(Object.keys(seeded).sort()).to.deep.equal([
       'created_comments',
       'created_keys',
@@ -324,7 +319,7 @@ describe('admin CLI (pnpm tix) against a real lookup service', function () {
 
     expect([seeded.created_tickets, seeded.created_comments]).to.deep.equal([0, 0]);
 
-    const again = json(await tix(['seed', '--demo', '--without-tickets', '--json'], env));
+    const again = json(await tix(['seed', '--demo', '--without-tickets', '--json'], lookup.env));
     expect(again.created_keys).to.deep.equal([]);
     expect(again.projects).to.deep.equal(seeded.projects);
   });
@@ -332,7 +327,7 @@ describe('admin CLI (pnpm tix) against a real lookup service', function () {
   it('without --json prints a readable summary', async () => {
     const run = await tix(
       ['user', 'create', '--name', 'Vic', '--email', 'vic@example.com', '--role', 'viewer'],
-      env,
+      lookup.env,
     );
     expect(run.code).to.equal(0);
     expect(run.stdout).to.match(/^Created user \d+ Vic <vic@example.com>, role viewer\n$/);
