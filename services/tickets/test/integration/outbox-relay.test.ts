@@ -1,8 +1,14 @@
 import { expect } from 'chai';
-import amqp from 'amqplib';
+import type amqp from 'amqplib';
 import pg from 'pg';
-import { EVENTS_EXCHANGE } from '@tix/protos';
-import { createTestVhost, eventually, startTcpProxy, type TcpProxy, type TestVhost } from '@tix/kit/testing';
+import {
+  createTestVhost,
+  eventually,
+  listenToEvents,
+  startTcpProxy,
+  type TcpProxy,
+  type TestVhost,
+} from '@tix/kit/testing';
 import { createServiceClient, type ServiceClient } from '@tix/kit';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { startTestTicketServer, type TestTicketServer } from '../../src/testing.js';
@@ -31,17 +37,8 @@ describe('tickets: events survive a broker outage', function () {
     });
     client = createServiceClient('tickets', tickets.address, { deadlineMs: 10_000 });
     // A consumer of our own, straight to the broker (not through the proxy).
-    consumer = await amqp.connect(vhost.url);
-    const channel = await consumer.createChannel();
-    await channel.assertExchange(EVENTS_EXCHANGE, 'topic', { durable: true });
-    const { queue } = await channel.assertQueue('', { exclusive: true });
-    await channel.bindQueue(queue, EVENTS_EXCHANGE, 'ticket.*');
-    await channel.consume(
-      queue,
-      (message) => {
-        if (message) received.push(String(message.properties.messageId));
-      },
-      { noAck: true },
+    consumer = await listenToEvents(vhost.url, 'ticket.*', (message) =>
+      received.push(String(message.properties.messageId)),
     );
   });
   after(async () => {

@@ -24,6 +24,7 @@ import {
 
 export * from './config.js';
 export * from './envelope.js';
+export * from './events.js';
 export * from './metrics.js';
 export * from './outbox.js';
 export * from './refusal.js';

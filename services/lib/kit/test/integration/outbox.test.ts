@@ -1,17 +1,13 @@
 import { expect } from 'chai';
-import amqp from 'amqplib';
+import type amqp from 'amqplib';
 import pg from 'pg';
-import { EVENTS_EXCHANGE, type DomainEvent } from '@tix/protos';
-import {
-  newDomainEvent,
-  outboxInsert,
-  startOutboxRelay,
-  type OutboxRelay,
-} from '../../src/index.js';
+import type { DomainEvent } from '@tix/protos';
+import { newDomainEvent, outboxInsert, startOutboxRelay, type OutboxRelay } from '../../src/index.js';
 import {
   createTestDatabase,
   createTestVhost,
   eventually,
+  listenToEvents,
   startTcpProxy,
   testLogger,
   type TcpProxy,
@@ -48,23 +44,13 @@ describe('outbox relay', function () {
       pollIntervalMs: 200,
     });
 
-    consumer = await amqp.connect(vhost.url);
-    const channel = await consumer.createChannel();
-    await channel.assertExchange(EVENTS_EXCHANGE, 'topic', { durable: true });
-    const { queue } = await channel.assertQueue('', { exclusive: true });
-    await channel.bindQueue(queue, EVENTS_EXCHANGE, '#');
-    await channel.consume(
-      queue,
-      (message) => {
-        if (!message) return;
-        received.push({
-          messageId: String(message.properties.messageId),
-          routingKey: message.fields.routingKey,
-          body: JSON.parse(message.content.toString()) as DomainEvent,
-        });
-      },
-      { noAck: true },
-    );
+    consumer = await listenToEvents(vhost.url, '#', (message) => {
+      received.push({
+        messageId: String(message.properties.messageId),
+        routingKey: message.fields.routingKey,
+        body: JSON.parse(message.content.toString()) as DomainEvent,
+      });
+    });
   });
 
   after(async () => {
