@@ -111,20 +111,22 @@ describe('CLI output shapes (README.md "Admin CLI")', () => {
   });
 
   it('key list: { keys, count } with nulls for absent optional fields and no key value', () => {
+    /** Every optional field set: it comes out as it went in. */
+    const complete = {
+      id: 2,
+      name: 'b',
+      prefix: 'tix_abcdefgh',
+      scopes: ['comments:read'],
+      project_id: 4,
+      user_id: 2,
+      created_at: 't1',
+      last_used_at: 't2',
+      revoked_at: 't3',
+    };
     const list = presentKeyList({
       keys: [
         { id: 1, name: 'a', prefix: 'tix_12345678', scopes: ['tickets:read'], user_id: 2, created_at: 't0' },
-        {
-          id: 2,
-          name: 'b',
-          prefix: 'tix_abcdefgh',
-          scopes: ['comments:read'],
-          project_id: 4,
-          user_id: 2,
-          created_at: 't1',
-          last_used_at: 't2',
-          revoked_at: 't3',
-        },
+        complete,
       ],
     });
     expect(list).to.deep.equal({
@@ -140,17 +142,7 @@ describe('CLI output shapes (README.md "Admin CLI")', () => {
           last_used_at: null,
           revoked_at: null,
         },
-        {
-          id: 2,
-          name: 'b',
-          prefix: 'tix_abcdefgh',
-          scopes: ['comments:read'],
-          project_id: 4,
-          user_id: 2,
-          created_at: 't1',
-          last_used_at: 't2',
-          revoked_at: 't3',
-        },
+        complete,
       ],
       count: 2,
     });
@@ -185,15 +177,17 @@ describe('CLI output shapes (README.md "Admin CLI")', () => {
   });
 
   it('ai eval: per project, recall@k and the priority curve as fractions, the default threshold', () => {
+    /** Fractions in, fractions out (the readable summary makes them percentages). */
+    const curve = [
+      { threshold: 0.75, coverage: 0.9, precision: 0.912 },
+      { threshold: 0.8, coverage: 0.85, precision: 0.95 },
+    ];
     const evaluation = presentEvaluation(project, {
       project_id: 1,
       resolved_tickets: 60,
       recall_at_k: 0.95,
       k: 3,
-      priority_curve: [
-        { threshold: 0.75, coverage: 0.9, precision: 0.912 },
-        { threshold: 0.8, coverage: 0.85, precision: 0.95 },
-      ],
+      priority_curve: curve,
       default_threshold: 0.8,
     });
     expect(evaluation).to.deep.equal({
@@ -203,10 +197,7 @@ describe('CLI output shapes (README.md "Admin CLI")', () => {
       k: 3,
       recall_at_k: 0.95,
       default_threshold: 0.8,
-      priority: [
-        { threshold: 0.75, coverage: 0.9, precision: 0.912 },
-        { threshold: 0.8, coverage: 0.85, precision: 0.95 },
-      ],
+      priority: curve,
     });
     const empty = { ...evaluation, project_id: 2, project_slug: 'ops', resolved_tickets: 0, priority: [] };
     expect(summaries.evaluations({ evaluations: [evaluation, empty] })).to.equal(
