@@ -37,3 +37,19 @@ export async function startLookupFixture(options: { now?: () => Date } = {}): Pr
 export function fields<T extends object>(message: T): Partial<T> {
   return Object.fromEntries(Object.entries(message).filter(([key]) => !key.startsWith('_'))) as Partial<T>;
 }
+
+/**
+ * A suite's reader of the outbox's `eventType` events (`sql` answers its pool once started): each
+ * call answers the payloads written since the previous call, so a test sees only what it caused.
+ */
+export function newEventsReader<Payload>(sql: () => pg.Pool, eventType: string): () => Promise<Payload[]> {
+  let seen = 0;
+  return async () => {
+    const { rows } = await sql().query<{ seq: string; payload: Payload }>(
+      'SELECT seq, payload FROM outbox_events WHERE event_type = $1 AND seq > $2 ORDER BY seq',
+      [eventType, seen],
+    );
+    if (rows.length > 0) seen = Number(rows.at(-1)!.seq);
+    return rows.map((row) => row.payload);
+  };
+}

@@ -11,7 +11,7 @@ import type { lookup, Principal } from '@tix/protos';
 // The ticket service as its own tests start it (a workspace sibling; lookup's tests only).
 import { startTestTicketServer, type TestTicketServer } from '../../../tickets/src/testing.js';
 import { lookupService } from '../../src/server.js';
-import { refusalOf } from './support.js';
+import { newEventsReader, refusalOf } from './support.js';
 
 function as(role: Principal['role'], userId: number): OutgoingContext {
   return {
@@ -123,15 +123,7 @@ describe('lookup: editing ticket types', function () {
   }
 
   /** ticket_type.updated events written since the last call. */
-  let seen = 0;
-  async function newEvents(): Promise<OutboxEvent[]> {
-    const { rows } = await sql.query<{ seq: string; payload: OutboxEvent }>(
-      `SELECT seq, payload FROM outbox_events WHERE event_type = 'ticket_type.updated' AND seq > $1 ORDER BY seq`,
-      [seen],
-    );
-    if (rows.length > 0) seen = Number(rows.at(-1)!.seq);
-    return rows.map((row) => row.payload);
-  }
+  const newEvents = newEventsReader<OutboxEvent>(() => sql, 'ticket_type.updated');
   // Each test sees only the events it causes.
   beforeEach(() => newEvents());
 

@@ -12,7 +12,7 @@ import type { lookup, Principal } from '@tix/protos';
 // The ticket service as its own tests start it (a workspace sibling; lookup's tests only).
 import { startTestTicketServer, type TestTicketServer } from '../../../tickets/src/testing.js';
 import { lookupService } from '../../src/server.js';
-import { refusalOf } from './support.js';
+import { newEventsReader, refusalOf } from './support.js';
 
 function as(role: Principal['role'], userId = 1): OutgoingContext {
   return { principal: { kind: 'session', user_id: userId, role, scopes: [] } };
@@ -76,15 +76,7 @@ describe('lookup: editing projects and workflows', function () {
   const slugs = (project: lookup.Project__Output) => project.statuses.map((status) => status.slug);
 
   /** project.updated events written since the last call. */
-  let seen = 0;
-  async function newEvents(): Promise<OutboxEvent[]> {
-    const { rows } = await sql.query<{ seq: string; payload: OutboxEvent }>(
-      `SELECT seq, payload FROM outbox_events WHERE event_type = 'project.updated' AND seq > $1 ORDER BY seq`,
-      [seen],
-    );
-    if (rows.length > 0) seen = Number(rows.at(-1)!.seq);
-    return rows.map((row) => row.payload);
-  }
+  const newEvents = newEventsReader<OutboxEvent>(() => sql, 'project.updated');
 
   it('refuses every edit to a principal that is not an admin (403), before looking at the request', async () => {
     const project = await newProject();

@@ -50,17 +50,8 @@ const created: lookup.CreatedApiKey__Output = {
 
 describe('CLI output shapes (README.md "Admin CLI")', () => {
   it('project: { id, name, slug, prefix, description, statuses: [{ slug, label, is_closed, position }] }', () => {
-    expect(presentProject(project)).to.deep.equal({
-      id: 1,
-      name: 'Acme',
-      slug: 'acme',
-      prefix: 'AC',
-      description: 'd',
-      statuses: [
-        { slug: 'open', label: 'Open', is_closed: false, position: 0 },
-        { slug: 'closed', label: 'Closed', is_closed: true, position: 1 },
-      ],
-    });
+    // Field for field what the contract answered, nothing added or dropped.
+    expect(presentProject(project)).to.deep.equal(project);
   });
 
   it('ticket type: the spec object, field_schema as an array, retired_at, no project_id', () => {
@@ -80,14 +71,8 @@ describe('CLI output shapes (README.md "Admin CLI")', () => {
   });
 
   it('user: { id, name, email, role, is_active, is_system }', () => {
-    expect(presentUser(user)).to.deep.equal({
-      id: 2,
-      name: 'Bo',
-      email: 'bo@x.io',
-      role: 'agent',
-      is_active: true,
-      is_system: false,
-    });
+    // Field for field what the contract answered, nothing added or dropped.
+    expect(presentUser(user)).to.deep.equal(user);
   });
 
   it('user list: { users, count }', () => {
