@@ -16,6 +16,16 @@ describe('lookup: changing users (UpdateUser, ChangePassword, user.updated)', ()
   let ada: { id: number; role: string };
   let vic: { id: number; role: string };
 
+  /** Ada as the API shows her once renamed Ada Lovelace: still an active agent. */
+  const adaLovelace = () => ({
+    id: ada.id,
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+    role: 'agent',
+    is_active: true,
+    is_system: false,
+  });
+
   /** The outbox events written so far, oldest first. */
   async function events() {
     const { rows } = await lookup.sql.query<{
@@ -53,14 +63,7 @@ describe('lookup: changing users (UpdateUser, ChangePassword, user.updated)', ()
   describe('UpdateUser', () => {
     it('changes the name (trimmed) and writes user.updated that ends no session', async () => {
       const user = await lookup.client.UpdateUser({ id: ada.id, name: '  Ada Lovelace ' });
-      expect(user).to.deep.equal({
-        id: ada.id,
-        name: 'Ada Lovelace',
-        email: 'ada@example.com',
-        role: 'agent',
-        is_active: true,
-        is_system: false,
-      });
+      expect(user).to.deep.equal(adaLovelace());
       const row = (await events()).at(-1)!;
       expect(row.payload).to.deep.equal({
         id: row.id,
@@ -163,14 +166,7 @@ describe('lookup: changing users (UpdateUser, ChangePassword, user.updated)', ()
       const count = (await events()).length;
       expect(
         await lookup.client.UpdateUser({ id: ada.id, name: 'Ada Lovelace', role: 'agent', is_active: true }),
-      ).to.deep.equal({
-        id: ada.id,
-        name: 'Ada Lovelace',
-        email: 'ada@example.com',
-        role: 'agent',
-        is_active: true,
-        is_system: false,
-      });
+      ).to.deep.equal(adaLovelace());
       expect(await events()).to.have.length(count);
     });
 
@@ -381,14 +377,7 @@ describe('lookup: changing users (UpdateUser, ChangePassword, user.updated)', ()
         { current_password: 'old password', new_password: 'a new password' },
         { principal: sessionOf(ada) },
       );
-      expect(user).to.deep.equal({
-        id: ada.id,
-        name: 'Ada Lovelace',
-        email: 'ada@example.com',
-        role: 'agent',
-        is_active: true,
-        is_system: false,
-      });
+      expect(user).to.deep.equal(adaLovelace());
       expect(
         await lookup.client.AuthenticatePassword({ email: 'ada@example.com', password: 'a new password' }),
       ).to.include({ id: ada.id });

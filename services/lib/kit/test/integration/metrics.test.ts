@@ -13,7 +13,6 @@ import {
   outboxInsert,
   startGrpcServer,
   startMetricsServer,
-  startOutboxRelay,
   type GrpcServiceRegistration,
   type MetricsServer,
 } from '../../src/index.js';
@@ -27,7 +26,7 @@ import {
   type TestDatabase,
   type TestVhost,
 } from '../../src/testing/index.js';
-import { OUTBOX_TABLE } from './fixtures/outbox-table.js';
+import { OUTBOX_TABLE, startTestRelay } from './fixtures/outbox.js';
 
 describe('metrics recorded by the kit', function () {
   this.timeout(30_000);
@@ -135,12 +134,8 @@ describe('metrics recorded by the kit', function () {
       await pool.query(outboxInsert(events));
 
       const failuresBefore = metricValue(await scrape(), 'tix_outbox_publish_failures_total');
-      const stranded = startOutboxRelay({
-        connectionString: database.url,
-        amqpUrl: 'amqp://guest:guest@127.0.0.1:1', // nothing listens there
-        logger: testLogger(),
-        pollIntervalMs: 100,
-      });
+      // Nothing listens on port 1.
+      const stranded = startTestRelay(database.url, 'amqp://guest:guest@127.0.0.1:1', 100);
       try {
         await eventually(
           async () => metricValue(await scrape(), 'tix_outbox_publish_failures_total') > failuresBefore,
@@ -151,12 +146,7 @@ describe('metrics recorded by the kit', function () {
       }
 
       const publishedBefore = metricValue(await scrape(), 'tix_outbox_published_total');
-      const relay = startOutboxRelay({
-        connectionString: database.url,
-        amqpUrl: vhost.url,
-        logger: testLogger(),
-        pollIntervalMs: 100,
-      });
+      const relay = startTestRelay(database.url, vhost.url, 100);
       try {
         await eventually(async () => (await relay.backlog()) === 0, 10_000);
         const text = await scrape();

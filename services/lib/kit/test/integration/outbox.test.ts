@@ -2,19 +2,18 @@ import { expect } from 'chai';
 import type amqp from 'amqplib';
 import pg from 'pg';
 import type { DomainEvent } from '@tix/protos';
-import { newDomainEvent, outboxInsert, startOutboxRelay, type OutboxRelay } from '../../src/index.js';
+import { newDomainEvent, outboxInsert, type OutboxRelay } from '../../src/index.js';
 import {
   createTestDatabase,
   createTestVhost,
   eventually,
   listenToEvents,
   startTcpProxy,
-  testLogger,
   type TcpProxy,
   type TestDatabase,
   type TestVhost,
 } from '../../src/testing/index.js';
-import { OUTBOX_TABLE } from './fixtures/outbox-table.js';
+import { OUTBOX_TABLE, startTestRelay } from './fixtures/outbox.js';
 
 describe('outbox relay', function () {
   this.timeout(60_000);
@@ -37,12 +36,7 @@ describe('outbox relay', function () {
     proxy = await startTcpProxy({ host: broker.hostname, port: Number(broker.port || 5672) });
     const viaProxy = new URL(vhost.url);
     viaProxy.port = String(proxy.port);
-    relay = startOutboxRelay({
-      connectionString: database.url,
-      amqpUrl: viaProxy.toString(),
-      logger: testLogger(),
-      pollIntervalMs: 200,
-    });
+    relay = startTestRelay(database.url, viaProxy.toString(), 200);
 
     consumer = await listenToEvents(vhost.url, '#', (message) => {
       received.push({
@@ -122,12 +116,7 @@ describe('outbox relay', function () {
   });
 
   it('lets two relays share the outbox without publishing anything twice', async () => {
-    const second = startOutboxRelay({
-      connectionString: database.url,
-      amqpUrl: vhost.url,
-      logger: testLogger(),
-      pollIntervalMs: 200,
-    });
+    const second = startTestRelay(database.url, vhost.url, 200);
     try {
       const before = received.length;
       const events = await Promise.all(Array.from({ length: 60 }, (_, i) => changeWithEvent(`shared-${i}`)));
