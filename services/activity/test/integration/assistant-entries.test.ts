@@ -14,6 +14,7 @@ import {
   assistantEvent,
   startHarness,
   ticketWrite,
+  untilEventsConsumed,
   userActor,
   type Harness,
 } from './support.js';
@@ -383,12 +384,7 @@ describe("the activity log of the assistant's autonomy (ai.*)", function () {
         )
       ).rows[0]!.n;
     await eventually(async () => (await count()) === 1, 30_000);
-    await eventually(async () => {
-      const probe = await amqp.connect(vhost.url);
-      const queue = await (await probe.createChannel()).checkQueue('activity.events');
-      await probe.close();
-      return queue.messageCount === 0;
-    }, 30_000);
+    await untilEventsConsumed(vhost.url);
     expect(await count()).to.equal(1);
   });
 });

@@ -4,7 +4,7 @@ import { assertEventTopology } from '@tix/kit';
 import { createTestVhost, eventually, type TestVhost } from '@tix/kit/testing';
 import { EVENTS_EXCHANGE, type DomainEvent } from '@tix/protos';
 import { LOG_LOCK } from '../../src/log/log-store.js';
-import { startHarness, ticketWrite, userActor, type Harness } from './support.js';
+import { startHarness, ticketWrite, untilEventsConsumed, userActor, type Harness } from './support.js';
 
 describe('the activity log under concurrent writers', function () {
   this.timeout(120_000);
@@ -130,12 +130,7 @@ describe('the activity log under concurrent writers', function () {
       30_000,
     );
     // Every copy consumed: nothing left in the queue, and still one entry per write.
-    await eventually(async () => {
-      const probe = await amqp.connect(vhost.url);
-      const queue = await (await probe.createChannel()).checkQueue('activity.events');
-      await probe.close();
-      return queue.messageCount === 0;
-    }, 30_000);
+    await untilEventsConsumed(vhost.url);
     expect(await count('SELECT count(*)::int AS n FROM activities WHERE project_id = 3')).to.equal(20);
   });
 });

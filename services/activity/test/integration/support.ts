@@ -4,7 +4,9 @@
  * them (v1.1 envelope, write_types).
  */
 import { randomUUID } from 'node:crypto';
+import amqp from 'amqplib';
 import { createServiceClient, type ServiceClient } from '@tix/kit';
+import { eventually } from '@tix/kit/testing';
 import type { DomainEvent, EventActor, EventType, FieldChange } from '@tix/protos';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import { startTestActivityServer, type TestActivityServer } from '../../src/testing.js';
@@ -153,4 +155,14 @@ export function assistantAction(action: {
     reverted_at: null,
     revert_reason: null,
   };
+}
+
+/** Waits (30 s at most) until activity.events on the broker at `amqpUrl` is empty: every copy consumed. */
+export async function untilEventsConsumed(amqpUrl: string): Promise<void> {
+  await eventually(async () => {
+    const probe = await amqp.connect(amqpUrl);
+    const queue = await (await probe.createChannel()).checkQueue('activity.events');
+    await probe.close();
+    return queue.messageCount === 0;
+  }, 30_000);
 }
