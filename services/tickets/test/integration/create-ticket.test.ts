@@ -164,6 +164,14 @@ describe('tickets: CreateTicket', () => {
   });
 
   describe('custom fields through the real ticket types', () => {
+    /** A CreateTicket request in `project` of `type`, whose custom fields are the one argument. */
+    const withFields =
+      (project: { id: number }, type: { id: number }, title: string) => (fields: object) => ({
+        project_id: project.id,
+        ticket_type_id: type.id,
+        title,
+        custom_fields_json: JSON.stringify(fields),
+      });
     const refuse = async (request: Parameters<TicketFixture['client']['CreateTicket']>[0]) =>
       (await refusalOf(f.client.CreateTicket(request, f.agent))).validation_errors;
 
@@ -198,12 +206,7 @@ describe('tickets: CreateTicket', () => {
     });
 
     it('text pattern, textarea length, url and strict dates (bug report)', async () => {
-      const request = (fields: object) => ({
-        project_id: f.demo.support.id,
-        ticket_type_id: f.demo.types.bug_report.id,
-        title: 'Crash',
-        custom_fields_json: JSON.stringify(fields),
-      });
+      const request = withFields(f.demo.support, f.demo.types.bug_report, 'Crash');
       expect(
         await refuse(
           request({
@@ -230,12 +233,7 @@ describe('tickets: CreateTicket', () => {
     });
 
     it('select default, datetime, number range and multi_select (incident)', async () => {
-      const request = (fields: object) => ({
-        project_id: f.demo.platform.id,
-        ticket_type_id: f.demo.types.incident.id,
-        title: 'Outage',
-        custom_fields_json: JSON.stringify(fields),
-      });
+      const request = withFields(f.demo.platform, f.demo.types.incident, 'Outage');
       expect(
         await refuse(
           request({
