@@ -12,12 +12,11 @@ import {
   createProject,
   createTicket,
   createTicketType,
-  createUser,
   type ProjectFixture,
 } from '../support/fixtures.js';
 import { startBroker, stopBroker } from '../support/broker.js';
 import { request } from '../support/http.js';
-import { signIn, type BrowserSession } from '../support/session.js';
+import { signInNewUser, type BrowserSession } from '../support/session.js';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -79,8 +78,7 @@ describe('the activity feed and event stream never skip or repeat a change', fun
   before(async () => {
     project = await createProject();
     typeId = (await createTicketType(project.slug)).id;
-    const user = await createUser('viewer', { password: PASSWORD });
-    viewer = await signIn(user.email, PASSWORD);
+    viewer = await signInNewUser('viewer', PASSWORD);
     reader = (
       await createKey({ project: project.slug, scopes: 'tickets:read,comments:read', role: 'viewer' })
     ).key;

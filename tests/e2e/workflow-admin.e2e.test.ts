@@ -6,15 +6,9 @@
  */
 import { expect } from 'chai';
 import { eventually, expectError } from '@tix/kit/testing';
-import {
-  createProject,
-  createTicketType,
-  createUser,
-  type ProjectFixture,
-  type Role,
-} from '../support/fixtures.js';
+import { createProject, createTicketType, type ProjectFixture, type Role } from '../support/fixtures.js';
 import type { ApiResponse } from '../support/http.js';
-import { signIn, type BrowserSession } from '../support/session.js';
+import { signInNewUser, type BrowserSession } from '../support/session.js';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -30,8 +24,7 @@ describe('the session host: admins edit projects and workflows', function () {
     inProject = `project=${project.slug}`;
     typeId = (await createTicketType(project.slug)).id;
     for (const role of ['agent', 'team_lead', 'admin'] as const) {
-      const user = await createUser(role, { password: PASSWORD });
-      as[role] = await signIn(user.email, PASSWORD);
+      as[role] = await signInNewUser(role, PASSWORD);
     }
   });
 
