@@ -9,15 +9,7 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import {
-  type ConsoleBrowser,
-  expectAccessible,
-  launchBrowser,
-  type PageOptions,
-  screenshot,
-  signInThroughConsole,
-  type WatchedPage,
-} from '../support/browser.js';
+import { consoleSuite, expectAccessible, type PageOptions, screenshot } from '../support/browser.js';
 import {
   createKey,
   createProject,
@@ -56,24 +48,14 @@ async function eventually(
 
 describe('the console administration screens in a browser', function () {
   this.timeout(120_000);
-  let console_: ConsoleBrowser;
+  const { signIn: signInWith } = consoleSuite();
   let project: ProjectFixture;
   let agentKey: string;
   let typeId: number;
   const users = {} as Record<Role, { id: number; email: string }>;
-  const pages: WatchedPage[] = [];
 
-  async function newPage(options?: PageOptions): Promise<WatchedPage> {
-    const watched = await console_.newPage(options);
-    pages.push(watched);
-    return watched;
-  }
-
-  async function signIn(email: string, path = '/', options?: PageOptions): Promise<WatchedPage> {
-    const watched = await newPage(options);
-    await signInThroughConsole(watched.page, { email, password: PASSWORD }, path);
-    return watched;
-  }
+  const signIn = (email: string, path = '/', options?: PageOptions) =>
+    signInWith({ email, password: PASSWORD }, path, options);
 
   const signInAs = (role: Role, path = '/', options?: PageOptions) =>
     signIn(users[role].email, path, options);
@@ -84,21 +66,12 @@ describe('the console administration screens in a browser', function () {
   }
 
   before(async () => {
-    console_ = await launchBrowser();
     project = await createProject({ statuses: 'open:Open,doing:Doing,done:Done:closed' });
     typeId = (await createTicketType(project.slug, { isDefault: true })).id;
     for (const role of ['admin', 'team_lead', 'agent', 'viewer'] as Role[]) {
       users[role] = await createUser(role, { password: PASSWORD });
     }
     agentKey = (await createKey({ project: project.slug })).key;
-  });
-
-  afterEach(() => {
-    for (const watched of pages.splice(0)) watched.expectNoProblems();
-  });
-
-  after(async () => {
-    await console_?.close();
   });
 
   it('lists the admin screens for an admin, each accessible', async () => {

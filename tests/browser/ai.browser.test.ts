@@ -11,12 +11,10 @@ import { expect } from 'chai';
 import { eventually } from '@tix/kit/testing';
 import type { Page, Request } from 'playwright-core';
 import {
-  type ConsoleBrowser,
+  consoleSuite,
   expectAccessible,
-  launchBrowser,
   type PageOptions,
   screenshot,
-  signInThroughConsole,
   type WatchedPage,
 } from '../support/browser.js';
 import {
@@ -58,7 +56,18 @@ interface Action {
 
 describe('the assistant in the console', function () {
   this.timeout(300_000);
-  let console_: ConsoleBrowser;
+  const suite = consoleSuite({
+    async beforeCheck(test, open) {
+      // A failed scenario leaves a picture of each page it had open, to see what the console showed.
+      if (test?.state === 'failed') {
+        for (const [index, watched] of open.entries()) {
+          await screenshot(watched.page, `failed-${test.title.slice(0, 40)}-${index}`).catch(() => '');
+        }
+        // And what the page and the assistant said, for a run whose screenshots are gone (CI's).
+        await reportState(open).catch((error: unknown) => console.error('no state to report:', error));
+      }
+    },
+  });
   let project: ProjectFixture;
   let typeId: number;
   let customerKey: string;
@@ -67,21 +76,11 @@ describe('the assistant in the console', function () {
   let agent: BrowserSession;
   const users = {} as Record<Role, { id: number; email: string }>;
   const resolvedIds: number[] = [];
-  const pages: WatchedPage[] = [];
 
   const inProject = (route: string) => `${route}${route.includes('?') ? '&' : '?'}project=${project.slug}`;
 
-  async function newPage(options?: PageOptions): Promise<WatchedPage> {
-    const watched = await console_.newPage(options);
-    pages.push(watched);
-    return watched;
-  }
-
-  async function signInAs(role: Role, path: string, options?: PageOptions): Promise<WatchedPage> {
-    const watched = await newPage(options);
-    await signInThroughConsole(watched.page, { email: users[role].email, password: PASSWORD }, path);
-    return watched;
-  }
+  const signInAs = (role: Role, path: string, options?: PageOptions) =>
+    suite.signIn({ email: users[role].email, password: PASSWORD }, path, options);
 
   const fileCheckoutFailure = (suffix: string) =>
     createTicket<Ticket>(customerKey, {
@@ -105,7 +104,6 @@ describe('the assistant in the console', function () {
     }, ARRIVAL_MS * 2);
 
   before(async () => {
-    console_ = await launchBrowser();
     project = await createProject();
     typeId = (await createTicketType(project.slug, { isDefault: true })).id;
     customerKey = (await createKey({ project: project.slug })).key;
@@ -159,21 +157,6 @@ describe('the assistant in the console', function () {
     expect(updated.status, updated.text).to.equal(200);
   });
 
-  afterEach(async function () {
-    const open = pages.splice(0);
-    // A failed scenario leaves a picture of each page it had open, to see what the console showed.
-    if (this.currentTest?.state === 'failed') {
-      for (const [index, watched] of open.entries()) {
-        await screenshot(watched.page, `failed-${this.currentTest.title.slice(0, 40)}-${index}`).catch(
-          () => '',
-        );
-      }
-      // And what the page and the assistant said, for a run whose screenshots are gone (CI's).
-      await reportState(open).catch((error: unknown) => console.error('no state to report:', error));
-    }
-    for (const watched of open) watched.expectNoProblems();
-  });
-
   async function reportState(open: WatchedPage[]) {
     for (const { page } of open) {
       const text = await page
@@ -195,7 +178,6 @@ describe('the assistant in the console', function () {
 
   after(async () => {
     await admin?.call('POST', inProject('/ai/autonomy/clear-kill'), { reason: 'ai browser test cleanup' });
-    await console_?.close();
   });
 
   it('suggests a reply with links to its source tickets and inserts it into the composer', async () => {

@@ -6,15 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
-import {
-  type ConsoleBrowser,
-  expectAccessible,
-  launchBrowser,
-  type PageOptions,
-  screenshot,
-  signInThroughConsole,
-  type WatchedPage,
-} from '../support/browser.js';
+import { consoleSuite, expectAccessible, type PageOptions, screenshot } from '../support/browser.js';
 import {
   createKey,
   createProject,
@@ -32,23 +24,13 @@ const STATUSES = 'triage:Triage,doing:Doing,review:In review,done:Done:closed';
 
 describe('the agent console in a browser', function () {
   this.timeout(120_000);
-  let console_: ConsoleBrowser;
+  const { newPage, signIn } = consoleSuite();
   let project: ProjectFixture;
   let agentKey: string;
   const users = {} as Record<Role, { id: number; email: string }>;
-  const pages: WatchedPage[] = [];
 
-  async function newPage(options?: PageOptions): Promise<WatchedPage> {
-    const watched = await console_.newPage(options);
-    pages.push(watched);
-    return watched;
-  }
-
-  async function signInAs(role: Role, path = '/', options?: PageOptions): Promise<WatchedPage> {
-    const watched = await newPage(options);
-    await signInThroughConsole(watched.page, { email: users[role].email, password: PASSWORD }, path);
-    return watched;
-  }
+  const signInAs = (role: Role, path = '/', options?: PageOptions) =>
+    signIn({ email: users[role].email, password: PASSWORD }, path, options);
 
   /** The ticket numbers of a lane as the page shows them, in order. */
   function laneNumbers(page: Page, lane: string): Promise<string[]> {
@@ -80,7 +62,6 @@ describe('the agent console in a browser', function () {
   }
 
   before(async () => {
-    console_ = await launchBrowser();
     project = await createProject({ statuses: STATUSES });
     const typeId = (await createTicketType(project.slug, { isDefault: true })).id;
     for (const role of ROLES) users[role] = await createUser(role, { password: PASSWORD });
@@ -94,15 +75,6 @@ describe('the agent console in a browser', function () {
     ]) {
       await createTicket(agentKey, { ticket_type_id: typeId, title, priority: 'high' });
     }
-  });
-
-  afterEach(() => {
-    // No scenario may leave a page error or a CSP violation behind.
-    for (const watched of pages.splice(0)) watched.expectNoProblems();
-  });
-
-  after(async () => {
-    await console_?.close();
   });
 
   it('opens sign-in at / when signed out, accessibly', async () => {

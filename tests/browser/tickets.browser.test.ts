@@ -12,12 +12,10 @@ import { readFile } from 'node:fs/promises';
 import { expect } from 'chai';
 import type { Page, Response } from 'playwright-core';
 import {
-  type ConsoleBrowser,
+  consoleSuite,
   expectAccessible,
-  launchBrowser,
   type PageOptions,
   screenshot,
-  signInThroughConsole,
   type WatchedPage,
 } from '../support/browser.js';
 import {
@@ -66,24 +64,14 @@ interface SeededTicket {
 
 describe('the ticket list and ticket view in a browser', function () {
   this.timeout(120_000);
-  let console_: ConsoleBrowser;
+  const { signIn } = consoleSuite();
   let project: ProjectFixture;
   let key: string;
   const users = {} as Record<SignInRole, { id: number; email: string }>;
-  const pages: WatchedPage[] = [];
   const seeded: SeededTicket[] = [];
 
-  async function newPage(options?: PageOptions): Promise<WatchedPage> {
-    const watched = await console_.newPage(options);
-    pages.push(watched);
-    return watched;
-  }
-
-  async function signInAs(role: SignInRole, path: string, options?: PageOptions): Promise<WatchedPage> {
-    const watched = await newPage(options);
-    await signInThroughConsole(watched.page, { email: users[role].email, password: PASSWORD }, path);
-    return watched;
-  }
+  const signInAs = (role: SignInRole, path: string, options?: PageOptions) =>
+    signIn({ email: users[role].email, password: PASSWORD }, path, options);
 
   const ticketPath = (id: number) => `/tickets/${id}?project=${project.slug}`;
   const listPath = (query = '') => `/tickets?project=${project.slug}${query}`;
@@ -143,7 +131,6 @@ describe('the ticket list and ticket view in a browser', function () {
   }
 
   before(async () => {
-    console_ = await launchBrowser();
     project = await createProject({ statuses: STATUSES });
     await createTicketType(project.slug, { isDefault: true, name: 'Bug', slug: 'bug', fields: FIELDS });
     for (const role of ROLES) {
@@ -175,15 +162,6 @@ describe('the ticket list and ticket view in a browser', function () {
         }),
       );
     }
-  });
-
-  afterEach(() => {
-    // No scenario may leave a page error or a CSP violation behind.
-    for (const watched of pages.splice(0)) watched.expectNoProblems();
-  });
-
-  after(async () => {
-    await console_?.close();
   });
 
   it('creates a ticket with custom fields from the list: checked from the schema, then by the server', async () => {

@@ -5,6 +5,7 @@
  *
  * Each page records its page errors and CSP violations (`watchPage`), a scenario saves a screenshot
  * (`screenshot`: tests/browser/screenshots/ or $SCREENSHOTS_DIR), and `expectAccessible` runs axe.
+ * A describe block gets its browser, its pages and their checks after each test from `consoleSuite`.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -155,4 +156,52 @@ export async function expectAccessible(page: Page): Promise<void> {
         .join(', ')}`,
   );
   expect(described, described.join('\n')).to.deep.equal([]);
+}
+
+/** The pages of one describe block on one browser, from `consoleSuite`. */
+export interface ConsoleSuite {
+  /** A fresh page (its own context), checked after the test for page errors and CSP violations. */
+  newPage: (options?: PageOptions) => Promise<WatchedPage>;
+  /** A fresh page signed in through the console's form at `path` (`signInThroughConsole`). */
+  signIn: (
+    credentials: { email: string; password: string },
+    path?: string,
+    options?: PageOptions,
+  ) => Promise<WatchedPage>;
+}
+
+/**
+ * Registers the hooks of a describe block driving the console: the browser launched in its first
+ * before hook and closed after; after each test, `beforeCheck` (when given) sees the test and the
+ * pages it opened, then each page must have had no page error or CSP violation.
+ */
+export function consoleSuite(
+  options: { beforeCheck?: (test: Mocha.Test | undefined, open: WatchedPage[]) => Promise<void> } = {},
+): ConsoleSuite {
+  let browser: ConsoleBrowser | undefined;
+  const pages: WatchedPage[] = [];
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  afterEach(async function () {
+    const open = pages.splice(0);
+    await options.beforeCheck?.(this.currentTest, open);
+    for (const watched of open) watched.expectNoProblems();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  const newPage = async (pageOptions?: PageOptions) => {
+    const watched = await browser!.newPage(pageOptions);
+    pages.push(watched);
+    return watched;
+  };
+  return {
+    newPage,
+    signIn: async (credentials, path = '/', pageOptions) => {
+      const watched = await newPage(pageOptions);
+      await signInThroughConsole(watched.page, credentials, path);
+      return watched;
+    },
+  };
 }
