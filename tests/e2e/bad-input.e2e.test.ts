@@ -419,6 +419,24 @@ describe('bad input, for every operation of the OpenAPI document', function () {
     };
   }
 
+  /** Each upload case sent to every multipart operation at its usual path. */
+  function uploadAttempts(cases: UploadCase[]): Attempt[] {
+    const uploads = swept.filter((entry) => entry.operation.requestBody?.content['multipart/form-data']);
+    return uploads.flatMap((entry) =>
+      cases.map((upload): Attempt => ({
+        label: upload.label,
+        swept: entry,
+        method: entry.method,
+        path: target.pathWith(entry),
+        headers: { 'content-type': upload.contentType ?? MULTIPART_TYPE },
+        body: upload.body,
+        invalid: upload.invalid,
+        raw: upload.raw ?? {},
+        ...(upload.expectStatus ? { expectStatus: upload.expectStatus } : {}),
+      })),
+    );
+  }
+
   it('answers bad path parameters with 400-class envelopes', async () => {
     const attempts: Attempt[] = [];
     for (const entry of swept) {
@@ -799,40 +817,14 @@ describe('bad input, for every operation of the OpenAPI document', function () {
   });
 
   it('answers truncated, unterminated, boundary-less, oversized and many-part multipart bodies without a 5xx (the broken ones with a 4xx)', async () => {
-    const uploads = swept.filter((entry) => entry.operation.requestBody?.content['multipart/form-data']);
-    const attempts: Attempt[] = uploads.flatMap((entry) =>
-      uploadCases().map((upload): Attempt => ({
-        label: upload.label,
-        swept: entry,
-        method: entry.method,
-        path: target.pathWith(entry),
-        headers: { 'content-type': upload.contentType ?? MULTIPART_TYPE },
-        body: upload.body,
-        invalid: upload.invalid,
-        raw: upload.raw ?? {},
-        ...(upload.expectStatus ? { expectStatus: upload.expectStatus } : {}),
-      })),
-    );
+    const attempts = uploadAttempts(uploadCases());
     expect(attempts.length).to.be.greaterThan(20);
     await sweep.runAll(attempts);
     sweep.assertClean();
   });
 
   it('outlives bodies trickled a few bytes at a time, finished or abandoned mid-body', async () => {
-    const uploads = swept.filter((entry) => entry.operation.requestBody?.content['multipart/form-data']);
-    const attempts: Attempt[] = uploads.flatMap((entry) =>
-      slowUploadCases().map((upload): Attempt => ({
-        label: upload.label,
-        swept: entry,
-        method: entry.method,
-        path: target.pathWith(entry),
-        headers: { 'content-type': upload.contentType ?? MULTIPART_TYPE },
-        body: upload.body,
-        invalid: upload.invalid,
-        raw: upload.raw ?? {},
-        ...(upload.expectStatus ? { expectStatus: upload.expectStatus } : {}),
-      })),
-    );
+    const attempts = uploadAttempts(slowUploadCases());
     // A JSON body of every operation that has one, trickled and abandoned halfway.
     for (const entry of jsonOperations()) {
       const body = JSON.stringify(target.baseBody(entry) ?? { a: 1 });
