@@ -14,10 +14,11 @@ import {
   createProject,
   createTicket,
   createTicketType,
+  createUser,
   type ProjectFixture,
 } from '../support/fixtures.js';
 import { request, type ApiResponse } from '../support/http.js';
-import { signInNewUser, type BrowserSession } from '../support/session.js';
+import { signIn, type BrowserSession } from '../support/session.js';
 
 const PASSWORD = 'activity ai e2e passphrase';
 /** How long an event may take from the write to the feed. */
@@ -63,8 +64,8 @@ describe("the assistant's autonomy in the activity log, through the fleet", func
   before(async () => {
     project = await createProject();
     other = await createProject();
-    admin = await signInNewUser('admin', PASSWORD);
-    viewer = await signInNewUser('viewer', PASSWORD);
+    admin = await signIn((await createUser('admin', { password: PASSWORD })).email, PASSWORD);
+    viewer = await signIn((await createUser('viewer', { password: PASSWORD })).email, PASSWORD);
     key = (await createKey({ project: project.slug })).key;
     typeId = (await createTicketType(project.slug, { isDefault: true })).id;
     feedStart = ok(await viewer.call('GET', `/activity?project=${project.slug}`)).cursor as string;

@@ -12,11 +12,12 @@ import {
   createProject,
   createTicket,
   createTicketType,
+  createUser,
   type ProjectFixture,
 } from '../support/fixtures.js';
 import { startBroker, stopBroker } from '../support/broker.js';
 import { request } from '../support/http.js';
-import { signInNewUser, type BrowserSession } from '../support/session.js';
+import { signIn, type BrowserSession } from '../support/session.js';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -78,7 +79,8 @@ describe('the activity feed and event stream never skip or repeat a change', fun
   before(async () => {
     project = await createProject();
     typeId = (await createTicketType(project.slug)).id;
-    viewer = await signInNewUser('viewer', PASSWORD);
+    const user = await createUser('viewer', { password: PASSWORD });
+    viewer = await signIn(user.email, PASSWORD);
     reader = (
       await createKey({ project: project.slug, scopes: 'tickets:read,comments:read', role: 'viewer' })
     ).key;

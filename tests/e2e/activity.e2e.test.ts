@@ -14,11 +14,12 @@ import {
   createProject,
   createTicket,
   createTicketType,
+  createUser,
   type ProjectFixture,
 } from '../support/fixtures.js';
 import { request, type ApiResponse } from '../support/http.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import { signInNewUser, type BrowserSession } from '../support/session.js';
+import { signIn, type BrowserSession } from '../support/session.js';
 
 const PASSWORD = 'activity e2e passphrase';
 /** How long an event may take from the write to the feed. */
@@ -95,8 +96,8 @@ describe('activity through the fleet', function () {
     typeId = (await createTicketType(project.slug, { isDefault: true })).id;
     key = await createKey({ project: project.slug });
     ticketsOnlyKey = (await createKey({ project: project.slug, scopes: 'tickets:read' })).key;
-    viewer = await signInNewUser('viewer', PASSWORD);
-    agent = await signInNewUser('agent', PASSWORD);
+    viewer = await signIn((await createUser('viewer', { password: PASSWORD })).email, PASSWORD);
+    agent = await signIn((await createUser('agent', { password: PASSWORD })).email, PASSWORD);
     receiver = await startWebhookReceiver();
     const hook = await request('/v1/webhooks', {
       method: 'POST',

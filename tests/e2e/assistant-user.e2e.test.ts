@@ -5,9 +5,9 @@
 import { expect } from 'chai';
 import { expectError } from '@tix/kit/testing';
 import { tix } from '../support/cli.js';
-import { createKey } from '../support/fixtures.js';
+import { createKey, createUser } from '../support/fixtures.js';
 import { request } from '../support/http.js';
-import { signInNewUser, type BrowserSession } from '../support/session.js';
+import { signIn, type BrowserSession } from '../support/session.js';
 
 const PASSWORD = 'correct horse battery staple';
 const UNCHANGEABLE = "Tix AI is the assistant's system user and cannot be changed";
@@ -19,7 +19,8 @@ describe("the assistant's system user (Tix AI)", function () {
   let assistantId: number;
 
   before(async () => {
-    admin = await signInNewUser('admin', PASSWORD);
+    const user = await createUser('admin', { password: PASSWORD });
+    admin = await signIn(user.email, PASSWORD);
     key = (await createKey({ scopes: 'tickets:read' })).key;
   });
 

@@ -22,7 +22,7 @@ import pg from 'pg';
 import { serviceDatabaseVariable } from '@tix/protos';
 import { fleet } from '../support/fleet.js';
 import { request, type ApiResponse } from '../support/http.js';
-import { signIn, signInNewUser, type BrowserSession } from '../support/session.js';
+import { signIn, type BrowserSession } from '../support/session.js';
 
 const PASSWORD = 'autonomous actions e2e passphrase';
 const ARRIVAL_MS = 30_000;
@@ -112,11 +112,11 @@ describe('autonomous actions through the fleet', function () {
     typeId = (await createTicketType(project.slug, { isDefault: true })).id;
     customerKey = (await createKey({ project: project.slug })).key;
     agentKey = (await createKey({ project: project.slug })).key;
-    admin = await signInNewUser('admin', PASSWORD);
+    admin = await signIn((await createUser('admin', { password: PASSWORD })).email, PASSWORD);
     const leadUser = await createUser('team_lead', { password: PASSWORD });
     leadId = leadUser.id;
     lead = await signIn(leadUser.email, PASSWORD);
-    agent = await signInNewUser('agent', PASSWORD);
+    agent = await signIn((await createUser('agent', { password: PASSWORD })).email, PASSWORD);
     const users = data(await request('/v1/users', { key: agentKey })).users as {
       id: number;
       is_system: boolean;

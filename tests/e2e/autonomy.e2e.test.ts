@@ -6,9 +6,9 @@
  * route (403). The global switch is cleared again whatever happens, since the fleet is shared.
  */
 import { expect } from 'chai';
-import { createProject, type ProjectFixture } from '../support/fixtures.js';
+import { createProject, createUser, type ProjectFixture } from '../support/fixtures.js';
 import type { ApiResponse } from '../support/http.js';
-import { signInNewUser, type BrowserSession } from '../support/session.js';
+import { signIn, type BrowserSession } from '../support/session.js';
 
 const PASSWORD = 'autonomy e2e passphrase';
 
@@ -36,8 +36,8 @@ describe('autonomy settings and the kill switch through the fleet', function () 
   before(async () => {
     project = await createProject();
     other = await createProject();
-    admin = await signInNewUser('admin', PASSWORD);
-    agent = await signInNewUser('agent', PASSWORD);
+    admin = await signIn((await createUser('admin', { password: PASSWORD })).email, PASSWORD);
+    agent = await signIn((await createUser('agent', { password: PASSWORD })).email, PASSWORD);
   });
 
   after(async () => {

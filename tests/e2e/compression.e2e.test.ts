@@ -15,10 +15,11 @@ import {
   createProject,
   createTicket,
   createTicketType,
+  createUser,
   type ProjectFixture,
 } from '../support/fixtures.js';
 import { fleet } from '../support/fleet.js';
-import { signInNewUser } from '../support/session.js';
+import { signIn } from '../support/session.js';
 
 /** gateway/src/http/compression.ts COMPRESSION_THRESHOLD_BYTES: bodies below it go out as they are. */
 const THRESHOLD = 1024;
@@ -148,7 +149,7 @@ describe('response compression', function () {
   });
 
   it('compresses on the session host and the streamed search too; HEAD never', async () => {
-    const agent = await signInNewUser('agent', PASSWORD);
+    const agent = await signIn((await createUser('agent', { password: PASSWORD })).email, PASSWORD);
     const session = await raw(`${fleet().appUrl}/api/tickets?per_page=${LIST_SIZE}&project=${project.slug}`, {
       headers: { ...agent.headers(), 'accept-encoding': 'gzip' },
     });
@@ -285,7 +286,7 @@ describe('response compression', function () {
       createHash('sha256').update(bytes).digest('hex'),
     );
 
-    const agent = await signInNewUser('agent', PASSWORD);
+    const agent = await signIn((await createUser('agent', { password: PASSWORD })).email, PASSWORD);
     const exported = await raw(`${fleet().appUrl}/api/me/data-export`, {
       headers: { ...agent.headers(), 'accept-encoding': 'gzip, br' },
     });

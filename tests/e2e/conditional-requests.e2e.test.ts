@@ -10,11 +10,12 @@ import {
   createProject,
   createTicket,
   createTicketType,
+  createUser,
   type ProjectFixture,
 } from '../support/fixtures.js';
 import { fleet } from '../support/fleet.js';
 import { request } from '../support/http.js';
-import { signInNewUser } from '../support/session.js';
+import { signIn } from '../support/session.js';
 
 const PASSWORD = 'conditional requests passphrase';
 const CHANGED = 'Ticket has changed since the ETag in If-Match';
@@ -161,7 +162,7 @@ describe('conditional requests and created resources', function () {
 
   it('answers the same on the session host, where the console revalidates with If-None-Match', async () => {
     const ticket = await file('Both hosts');
-    const agent = await signInNewUser('agent', PASSWORD);
+    const agent = await signIn((await createUser('agent', { password: PASSWORD })).email, PASSWORD);
     const path = `/tickets/${ticket.id}?project=${project.slug}`;
     const first = await agent.call('GET', path);
     expect(first.headers.get('etag')).to.equal(`"t${ticket.id}.${ticket.version}"`);

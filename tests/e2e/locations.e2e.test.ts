@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import { createKey, createProject, createUser, unique, type ProjectFixture } from '../support/fixtures.js';
 import { request, type ApiResponse } from '../support/http.js';
-import { signInNewUser, type BrowserSession } from '../support/session.js';
+import { signIn, type BrowserSession } from '../support/session.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 const PASSWORD = 'locations passphrase 17';
@@ -20,8 +20,8 @@ describe('Location on every 201', function () {
   let viewer: BrowserSession;
 
   before(async () => {
-    admin = await signInNewUser('admin', PASSWORD);
-    viewer = await signInNewUser('viewer', PASSWORD);
+    admin = await signIn((await createUser('admin', { password: PASSWORD })).email, PASSWORD);
+    viewer = await signIn((await createUser('viewer', { password: PASSWORD })).email, PASSWORD);
   });
 
   /** GETs a Location on the session host as `session` (with an optional query, e.g. the project). */

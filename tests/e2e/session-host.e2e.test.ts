@@ -17,7 +17,7 @@ import {
   type Role,
 } from '../support/fixtures.js';
 import { request } from '../support/http.js';
-import { appUrl, signIn, signInNewUser, type BrowserSession } from '../support/session.js';
+import { appUrl, signIn, type BrowserSession } from '../support/session.js';
 
 const PASSWORD = 'correct horse battery staple';
 const NOT_SIGNED_IN = 'Not signed in';
@@ -39,7 +39,8 @@ describe('the session host: v1 resources by role', function () {
     typeId = (await createTicketType(project.slug)).id;
     inProject = `project=${project.slug}`;
     for (const role of ['viewer', 'agent', 'team_lead', 'admin'] as const) {
-      as[role] = await signInNewUser(role, PASSWORD);
+      const user = await createUser(role, { password: PASSWORD });
+      as[role] = await signIn(user.email, PASSWORD);
     }
   });
 

@@ -6,8 +6,8 @@
  */
 import { expect } from 'chai';
 import { eventually, expectError } from '@tix/kit/testing';
-import { createProject, type ProjectFixture } from '../support/fixtures.js';
-import { signInNewUser, type BrowserSession } from '../support/session.js';
+import { createProject, createUser, type ProjectFixture } from '../support/fixtures.js';
+import { signIn, type BrowserSession } from '../support/session.js';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -43,8 +43,8 @@ describe('the session host: ticket-type administration', function () {
     project = await createProject();
     other = await createProject();
     inProject = `project=${project.slug}`;
-    admin = await signInNewUser('admin', PASSWORD);
-    agent = await signInNewUser('agent', PASSWORD);
+    admin = await signIn((await createUser('admin', { password: PASSWORD })).email, PASSWORD);
+    agent = await signIn((await createUser('agent', { password: PASSWORD })).email, PASSWORD);
     const created = await admin.call('POST', `/ticket-types?${inProject}`, {
       name: 'Request',
       slug: 'request',

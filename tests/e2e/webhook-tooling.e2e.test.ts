@@ -17,6 +17,7 @@ import { fleet } from '../support/fleet.js';
 import {
   createKey,
   createProject,
+  createUser,
   createTicket,
   createTicketType,
   type ProjectFixture,
@@ -28,7 +29,7 @@ import {
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../support/webhook-receiver.js';
-import { signInNewUser } from '../support/session.js';
+import { signIn } from '../support/session.js';
 
 describe('webhook tooling through the fleet', function () {
   this.timeout(90_000);
@@ -408,8 +409,8 @@ describe('webhook tooling through the fleet', function () {
     const hook = await subscribe(['ticket.created']);
     const inProject = `project=${project.slug}`;
     const password = 'correct horse battery staple';
-    const admin = await signInNewUser('admin', password);
-    const agent = await signInNewUser('agent', password);
+    const admin = await signIn((await createUser('admin', { password })).email, password);
+    const agent = await signIn((await createUser('agent', { password })).email, password);
     const found = await admin.call('GET', `/webhooks/${hook.id}?${inProject}`);
     expect(found.status, found.text).to.equal(200);
     expect(found.body.data.webhook.id).to.equal(hook.id);

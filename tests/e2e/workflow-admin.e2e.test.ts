@@ -6,9 +6,15 @@
  */
 import { expect } from 'chai';
 import { eventually, expectError } from '@tix/kit/testing';
-import { createProject, createTicketType, type ProjectFixture, type Role } from '../support/fixtures.js';
+import {
+  createProject,
+  createTicketType,
+  createUser,
+  type ProjectFixture,
+  type Role,
+} from '../support/fixtures.js';
 import type { ApiResponse } from '../support/http.js';
-import { signInNewUser, type BrowserSession } from '../support/session.js';
+import { signIn, type BrowserSession } from '../support/session.js';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -24,7 +30,8 @@ describe('the session host: admins edit projects and workflows', function () {
     inProject = `project=${project.slug}`;
     typeId = (await createTicketType(project.slug)).id;
     for (const role of ['agent', 'team_lead', 'admin'] as const) {
-      as[role] = await signInNewUser(role, PASSWORD);
+      const user = await createUser(role, { password: PASSWORD });
+      as[role] = await signIn(user.email, PASSWORD);
     }
   });
 

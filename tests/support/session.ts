@@ -1,6 +1,5 @@
 /** A signed-in browser on the session host, as the console is: a cookie jar and the CSRF token. */
 import { expect } from 'chai';
-import { createUser, type Role } from './fixtures.js';
 import { fleet } from './fleet.js';
 import { request, type ApiResponse, type RequestOptions } from './http.js';
 
@@ -51,11 +50,6 @@ export async function signIn(email: string, password: string): Promise<BrowserSe
       return request(`/api${path}`, init);
     },
   };
-}
-
-/** A new user of `role` with `password` (fixtures' createUser), signed in through the session host. */
-export async function signInNewUser(role: Role, password: string): Promise<BrowserSession> {
-  return signIn((await createUser(role, { password })).email, password);
 }
 
 /** The session host's base URL (for raw requests such as multipart uploads). */
