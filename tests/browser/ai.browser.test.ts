@@ -218,18 +218,27 @@ describe('the assistant in the console', function () {
       return response.status === 200 && response.body.data.predictions.length > 0;
     }, ARRIVAL_MS * 2);
 
-  it('in the ticket view: inserts a suggested reply into the composer and applies a prediction in one click', async () => {
-    // A checkout failure filed as low: the assistant predicts high, which it does not set itself on a
-    // priority chosen when filed, so it stays a prediction for a person to apply.
+  /** A ticket filed with `priority`, once predicted, open as the agent, and its Assistant panel. */
+  async function openPredicted(title: string, description: string, priority: string) {
     const ticket = await createTicket<Ticket>(customerKey, {
       ticket_type_id: typeId,
-      title: 'Checkout fails with card declined, filed as low',
-      description: 'Every card is declined at checkout and customers cannot pay for their orders.',
-      priority: 'low',
+      title,
+      description,
+      priority,
     });
     await predicted(ticket);
     const { page } = await signInAs('agent', inProject(`/tickets/${ticket.id}`));
-    const panel = page.getByRole('complementary', { name: 'Assistant' });
+    return { ticket, page, panel: page.getByRole('complementary', { name: 'Assistant' }) };
+  }
+
+  it('in the ticket view: inserts a suggested reply into the composer and applies a prediction in one click', async () => {
+    // A checkout failure filed as low: the assistant predicts high, which it does not set itself on a
+    // priority chosen when filed, so it stays a prediction for a person to apply.
+    const { ticket, page, panel } = await openPredicted(
+      'Checkout fails with card declined, filed as low',
+      'Every card is declined at checkout and customers cannot pay for their orders.',
+      'low',
+    );
     await panel.getByRole('button', { name: 'Suggest reply' }).click();
     const suggestion = panel.locator('.ai-suggestion');
     await suggestion.waitFor();
@@ -249,15 +258,11 @@ describe('the assistant in the console', function () {
 
   it('does not offer a lower priority on a High ticket: the assistant never lowers one on its own', async () => {
     // A VAT ticket filed as high: the assistant predicts low, which never_downgrade holds back.
-    const ticket = await createTicket<Ticket>(customerKey, {
-      ticket_type_id: typeId,
-      title: 'Invoice shows the wrong VAT number, filed as high',
-      description: 'Our invoice lists an old VAT number for the company.',
-      priority: 'high',
-    });
-    await predicted(ticket);
-    const { page } = await signInAs('agent', inProject(`/tickets/${ticket.id}`));
-    const panel = page.getByRole('complementary', { name: 'Assistant' });
+    const { ticket, page, panel } = await openPredicted(
+      'Invoice shows the wrong VAT number, filed as high',
+      'Our invoice lists an old VAT number for the company.',
+      'high',
+    );
     const lower = panel
       .locator('.ai-prediction')
       .filter({ has: page.locator('strong', { hasText: 'Priority low' }) });
