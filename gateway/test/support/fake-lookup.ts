@@ -237,7 +237,12 @@ export async function startFakeLookupGateway(
   options: Omit<TestGatewayOptions, 'services'> = {},
 ): Promise<FakeLookupGateway> {
   const lookup = await startFakeLookup();
-  const gateway = await startTestGateway({ ...options, services: { lookup: lookup.address } });
+  const gateway = await startTestGateway({ ...options, services: { lookup: lookup.address } }).catch(
+    async (error: unknown) => {
+      await lookup.stop();
+      throw error;
+    },
+  );
   return {
     lookup,
     gateway,
