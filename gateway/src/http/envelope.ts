@@ -34,46 +34,57 @@ export class RawJson<T> {
   constructor(readonly bytes: Buffer) {}
 }
 
-/** What JSON.stringify would make of `value`, with RawJson anywhere in plain objects and arrays put in verbatim. */
+/**
+ * What JSON.stringify would make of `value`, with RawJson anywhere in plain objects and arrays put in
+ * verbatim. On every answer that carries a ticket, so it makes no closure per call and converts the
+ * text between raw parts once (docs/decisions.md, "Handler input, read when read").
+ */
 export function spliceJson(value: unknown): Buffer {
-  const parts: (string | Buffer)[] = [];
-  let text = '';
-  const walk = (item: unknown): void => {
-    if (item instanceof RawJson) {
-      parts.push(text, item.bytes);
-      text = '';
-    } else if (Array.isArray(item)) {
-      text += '[';
-      item.forEach((element, index) => {
-        if (index > 0) text += ',';
-        // As JSON.stringify: what has no JSON form is null inside an array.
-        if (element === undefined || typeof element === 'function' || typeof element === 'symbol')
-          text += 'null';
-        else walk(element);
-      });
-      text += ']';
-    } else if (
-      item !== null &&
-      typeof item === 'object' &&
-      Object.getPrototypeOf(item) === Object.prototype
-    ) {
-      text += '{';
-      let first = true;
-      for (const [key, element] of Object.entries(item)) {
-        // As JSON.stringify: such properties are left out of an object.
-        if (element === undefined || typeof element === 'function' || typeof element === 'symbol') continue;
-        text += `${first ? '' : ','}${JSON.stringify(key)}:`;
-        first = false;
-        walk(element);
-      }
-      text += '}';
-    } else {
-      text += JSON.stringify(item);
+  const splice: Splice = { parts: [], text: '' };
+  spliceInto(splice, value);
+  if (splice.parts.length === 0) return Buffer.from(splice.text, 'utf8');
+  splice.parts.push(Buffer.from(splice.text, 'utf8'));
+  return Buffer.concat(splice.parts);
+}
+
+/** spliceJson's output so far: the parts done and the text since the last raw part. */
+interface Splice {
+  parts: Buffer[];
+  text: string;
+}
+
+/** Whether JSON.stringify leaves `value` out of an object (null inside an array). */
+function hasNoJsonForm(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}
+
+function spliceInto(splice: Splice, item: unknown): void {
+  if (item instanceof RawJson) {
+    splice.parts.push(Buffer.from(splice.text, 'utf8'), item.bytes);
+    splice.text = '';
+  } else if (Array.isArray(item)) {
+    splice.text += '[';
+    for (let index = 0; index < item.length; index += 1) {
+      if (index > 0) splice.text += ',';
+      const element: unknown = item[index];
+      if (hasNoJsonForm(element)) splice.text += 'null';
+      else spliceInto(splice, element);
     }
-  };
-  walk(value);
-  parts.push(text);
-  return Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part)));
+    splice.text += ']';
+  } else if (item !== null && typeof item === 'object' && Object.getPrototypeOf(item) === Object.prototype) {
+    splice.text += '{';
+    let first = true;
+    for (const key of Object.keys(item)) {
+      const element = (item as Record<string, unknown>)[key];
+      if (hasNoJsonForm(element)) continue;
+      splice.text += `${first ? '' : ','}${JSON.stringify(key)}:`;
+      first = false;
+      spliceInto(splice, element);
+    }
+    splice.text += '}';
+  } else {
+    splice.text += JSON.stringify(item);
+  }
 }
 
 /** Sends a success envelope whose data holds RawJson (see spliceJson); otherwise as sendData. */
