@@ -172,6 +172,55 @@ describe('mountOperations', () => {
     }
   });
 
+  it('reads a costly part of the input only when the handler reads it; the rest is as the chain set it', async () => {
+    let logReads = 0;
+    const given: unknown[] = [];
+    const reader = (read: boolean) =>
+      thingOperation({
+        path: read ? '/reads' : '/skips',
+        operationId: read ? 'reads' : 'skips',
+        request: { query: z.object({ page: z.coerce.number().default(1) }) },
+        handle(input) {
+          if (!read) return { data: {} };
+          const { log, method, baseUrl, ifMatch, rateLimitBudget, projects } = input as typeof input & {
+            projects: unknown;
+          };
+          given.push({
+            log: Boolean(log),
+            method,
+            baseUrl,
+            ifMatch,
+            page: input.given.get('page'),
+            projects,
+          });
+          return rateLimitBudget('/reads').then((budget) => ({ data: { budget } }));
+        },
+      });
+    const counted = await serve((router) => {
+      router.use((request, _response, next) => {
+        const log = request.log;
+        Object.defineProperty(request, 'log', { configurable: true, get: () => (logReads++, log) });
+        next();
+      });
+      mountOperations(router, 'api', [reader(false), reader(true)], deps);
+    });
+    try {
+      const skipped = await fetch(`${counted.url}/skips`, { headers: { 'x-scopes': 'tickets:read' } });
+      expect([skipped.status, logReads]).to.deep.equal([200, 0]);
+      const read = await fetch(`${counted.url}/reads?x=1`, {
+        headers: { 'x-scopes': 'tickets:read', 'if-match': '"v1"' },
+      });
+      expect([read.status, await read.json()]).to.deep.equal([200, { ok: true, data: { budget: null } }]);
+      expect(logReads).to.equal(1);
+      // `given` is the query as sent: the default-filled page is not in it.
+      expect(given).to.deep.equal([
+        { log: true, method: 'GET', baseUrl: '', ifMatch: '"v1"', page: null, projects: resolver },
+      ]);
+    } finally {
+      await counted.close();
+    }
+  });
+
   it('refuses, when mounting, what it cannot serve', () => {
     const mount = (host: 'api' | 'app', operations: Operation[]) => () =>
       mountOperations(express.Router(), host, operations, deps);
