@@ -151,7 +151,7 @@ export async function parseInbound(raw: Buffer, limits: Partial<ParseLimits> = {
   try {
     if (!Buffer.isBuffer(raw) || raw.length === 0) return { refused: 'unparseable' };
     // A message starts with a header field (RFC 5322 field-name, then a colon).
-    if (!/^[!-9;-~]+:/.test(raw.subarray(0, 1000).toString('latin1'))) return { refused: 'unparseable' };
+    if (!/^(From [^\n]*\n)?[!-9;-~]+:/.test(raw.subarray(0, 1000).toString('latin1'))) return { refused: 'unparseable' };
     const refusal = checkLimits(raw, all);
     if (refusal) return refusal;
     let timer: NodeJS.Timeout | undefined;
