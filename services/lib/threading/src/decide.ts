@@ -111,10 +111,13 @@ export async function decideThread(p: ParsedInbound, facts: ThreadFacts): Promis
   }
   const ticket = ticketId === null ? null : await resolveMerged(facts, ticketId);
 
-  if (machine === 'bounce') return { action: 'ignore', reason: 'bounce', ...(ticket ? { ticketId: ticket.id } : {}) };
+  if (machine === 'bounce')
+    return { action: 'ignore', reason: 'bounce', ...(ticket ? { ticketId: ticket.id } : {}) };
 
   const cc = async (t: TicketFacts | null): Promise<string[]> => {
-    const known = new Set([...(t?.requesterEmails ?? []), ...(t?.ccEmails ?? [])].map((e) => e.toLowerCase()));
+    const known = new Set(
+      [...(t?.requesterEmails ?? []), ...(t?.ccEmails ?? [])].map((e) => e.toLowerCase()),
+    );
     const out: string[] = [];
     for (const a of [p.from!, ...p.to, ...p.cc]) {
       const addr = a.address;

@@ -11,12 +11,16 @@ const has = (p: ParsedInbound, name: string): boolean => (p.headers[name]?.lengt
 const OOO_SUBJECT =
   /^(auto(matic)?[ -]?(reply|response|antwort)|out of (the )?office|abwesenheit|r[ée]ponse automatique|absence|respuesta autom[aá]tica|fuera de la oficina|i am (currently )?out|on vacation|vacation reply)\b|^(automatische antwort|autosvar)/i;
 const BOUNCE_FROM = /^(mailer-daemon|postmaster|mail-daemon|mailerdaemon)@/i;
-const BOUNCE_SUBJECT = /^(undeliverable|undelivered mail|delivery status notification \(failure\)|mail delivery failed|returned mail|delivery failure|failure notice)/i;
+const BOUNCE_SUBJECT =
+  /^(undeliverable|undelivered mail|delivery status notification \(failure\)|mail delivery failed|returned mail|delivery failure|failure notice)/i;
 
 export function machineKind(p: ParsedInbound): MachineKind | null {
   const ct = p.contentType;
   const reportType = /report-type\s*=\s*"?delivery-status/i.test((p.headers['content-type'] ?? []).join(' '));
-  if ((ct === 'multipart/report' && reportType) || p.attachments.some((a) => a.contentType === 'message/delivery-status')) {
+  if (
+    (ct === 'multipart/report' && reportType) ||
+    p.attachments.some((a) => a.contentType === 'message/delivery-status')
+  ) {
     return 'bounce';
   }
   if (p.from && BOUNCE_FROM.test(p.from.address) && BOUNCE_SUBJECT.test(p.subject)) return 'bounce';
@@ -42,7 +46,8 @@ export function machineKind(p: ParsedInbound): MachineKind | null {
 export function mayAutoReply(p: ParsedInbound): boolean {
   if (machineKind(p) !== null) return false;
   if (!p.from) return false;
-  if (/^(no-?reply|do-?not-?reply|mailer-daemon|postmaster|bounces?)([+-][^@]*)?@/i.test(p.from.address)) return false;
+  if (/^(no-?reply|do-?not-?reply|mailer-daemon|postmaster|bounces?)([+-][^@]*)?@/i.test(p.from.address))
+    return false;
   if (has(p, 'x-loop') || has(p, 'list-post')) return false;
   const returnPath = first(p, 'return-path');
   if (returnPath === '<>') return false;

@@ -52,6 +52,7 @@ export interface ParsedInbound {
 
 /** Control characters (CR, LF, NUL, ...) out of a single-line value. */
 export function oneLine(value: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point here
   return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
 }
 
@@ -81,14 +82,14 @@ function headerText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object' && 'value' in (value as object)) {
+  if (Array.isArray(value)) return value.map(headerText).join(', ');
+  if (typeof value === 'object' && 'value' in value) {
     const v = value as { value: unknown; params?: Record<string, string>; text?: string };
     if (typeof v.text === 'string') return v.text;
     const params = v.params ? Object.entries(v.params).map(([k, p]) => `; ${k}=${p}`) : [];
     return `${headerText(v.value)}${params.join('')}`;
   }
-  if (Array.isArray(value)) return value.map(headerText).join(', ');
-  return String(value);
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
 }
 
 function parseAuthResults(values: string[]): AuthResult[] {
@@ -98,7 +99,12 @@ function parseAuthResults(values: string[]): AuthResult[] {
       const m = new RegExp(`\\b${method}\\s*=\\s*([a-z]+)`, 'i').exec(v);
       return m ? (m[1] ?? '').toLowerCase() : null;
     };
-    return { authservId: authservId.toLowerCase(), spf: pick('spf'), dkim: pick('dkim'), dmarc: pick('dmarc') };
+    return {
+      authservId: authservId.toLowerCase(),
+      spf: pick('spf'),
+      dkim: pick('dkim'),
+      dmarc: pick('dmarc'),
+    };
   });
 }
 
@@ -117,14 +123,20 @@ function toParsed(mail: ParsedMail, raw: Buffer): ParsedInbound {
   }
   const text = (mail.text ?? '').replace(/\r\n?/g, '\n');
   const attachments: Attachment[] = (mail.attachments ?? []).map((a) => ({
-    filename: oneLine(a.filename ?? '') || (a.contentType === 'message/rfc822' ? 'message.eml' : 'attachment'),
+    filename:
+      oneLine(a.filename ?? '') || (a.contentType === 'message/rfc822' ? 'message.eml' : 'attachment'),
     contentType: (a.contentType ?? 'application/octet-stream').toLowerCase(),
     content: a.content,
     size: a.size ?? a.content?.length ?? 0,
     cid: a.cid ? a.cid.replace(/^<|>$/g, '') : a.contentId ? a.contentId.replace(/^<|>$/g, '') : null,
     inline: a.contentDisposition === 'inline' || Boolean(a.related),
   }));
-  const topType = /^content-type:\s*([^;\s]+)/im.exec(raw.subarray(0, 64 * 1024).toString('latin1').split(/\r?\n\r?\n/)[0] ?? '');
+  const topType = /^content-type:\s*([^;\s]+)/im.exec(
+    raw
+      .subarray(0, 64 * 1024)
+      .toString('latin1')
+      .split(/\r?\n\r?\n/)[0] ?? '',
+  );
   return {
     from: normaliseAddresses(mail.from)[0] ?? null,
     to: normaliseAddresses(mail.to),
@@ -146,12 +158,16 @@ function toParsed(mail: ParsedMail, raw: Buffer): ParsedInbound {
 }
 
 /** The parsed message, or `{ refused }` when it breaks a limit or cannot be parsed. Never throws. */
-export async function parseInbound(raw: Buffer, limits: Partial<ParseLimits> = {}): Promise<ParsedInbound | Refusal> {
+export async function parseInbound(
+  raw: Buffer,
+  limits: Partial<ParseLimits> = {},
+): Promise<ParsedInbound | Refusal> {
   const all = { ...DEFAULT_LIMITS, ...limits };
   try {
     if (!Buffer.isBuffer(raw) || raw.length === 0) return { refused: 'unparseable' };
     // A message starts with a header field (RFC 5322 field-name, then a colon).
-    if (!/^(From [^\n]*\n)?[!-9;-~]+:/.test(raw.subarray(0, 1000).toString('latin1'))) return { refused: 'unparseable' };
+    if (!/^(From [^\n]*\n)?[!-9;-~]+:/.test(raw.subarray(0, 1000).toString('latin1')))
+      return { refused: 'unparseable' };
     const refusal = checkLimits(raw, all);
     if (refusal) return refusal;
     let timer: NodeJS.Timeout | undefined;

@@ -28,7 +28,8 @@ function signature(ticketId: number, secret: string): string {
 
 /** `<ticket id base36>-<12 chars of HMAC>`, e.g. `2n9c-k3j...`. */
 export function ticketToken(ticketId: number, secret: string): string {
-  if (!Number.isSafeInteger(ticketId) || ticketId <= 0) throw new RangeError('ticketId must be a positive integer');
+  if (!Number.isSafeInteger(ticketId) || ticketId <= 0)
+    throw new RangeError('ticketId must be a positive integer');
   if (!secret) throw new RangeError('a token secret is required');
   return `${ticketId.toString(36)}-${signature(ticketId, secret)}`;
 }

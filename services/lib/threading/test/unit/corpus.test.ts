@@ -42,15 +42,23 @@ describe('threading corpus (test/corpus/*.eml, outcomes in cases.json)', () => {
           const k = c.checks ?? {};
           const got: Record<string, unknown> = {};
           const want: Record<string, unknown> = {};
-          if (k.visibleText !== undefined) [got.visibleText, want.visibleText] = [parsed.visibleText, k.visibleText];
-          if (k.subject !== undefined) [got.subject, want.subject] = [parsed.subject.includes(k.subject), true];
-          if (k.textContains !== undefined) [got.text, want.text] = [parsed.text.includes(k.textContains), true];
+          if (k.visibleText !== undefined)
+            [got.visibleText, want.visibleText] = [parsed.visibleText, k.visibleText];
+          if (k.subject !== undefined)
+            [got.subject, want.subject] = [parsed.subject.includes(k.subject), true];
+          if (k.textContains !== undefined)
+            [got.text, want.text] = [parsed.text.includes(k.textContains), true];
           if (k.fromName !== undefined) [got.fromName, want.fromName] = [parsed.from?.name, k.fromName];
           if (k.htmlEquals !== undefined) [got.html, want.html] = [parsed.html, k.htmlEquals];
           if (k.machine !== undefined) [got.machine, want.machine] = [machineKind(parsed), k.machine];
-          if (k.mayAutoReply !== undefined) [got.mayAutoReply, want.mayAutoReply] = [mayAutoReply(parsed), k.mayAutoReply];
+          if (k.mayAutoReply !== undefined)
+            [got.mayAutoReply, want.mayAutoReply] = [mayAutoReply(parsed), k.mayAutoReply];
           if (k.attachments !== undefined) {
-            got.attachments = parsed.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, cid: a.cid }));
+            got.attachments = parsed.attachments.map((a) => ({
+              filename: a.filename,
+              contentType: a.contentType,
+              cid: a.cid,
+            }));
             want.attachments = k.attachments;
           }
           if (JSON.stringify(got) !== JSON.stringify(want)) {
@@ -62,7 +70,9 @@ describe('threading corpus (test/corpus/*.eml, outcomes in cases.json)', () => {
         continue;
       }
       if (JSON.stringify(outcome) !== JSON.stringify(c.expect)) {
-        failures.push(`${c.file} (${c.note}): got ${JSON.stringify(outcome)}, want ${JSON.stringify(c.expect)}`);
+        failures.push(
+          `${c.file} (${c.note}): got ${JSON.stringify(outcome)}, want ${JSON.stringify(c.expect)}`,
+        );
       }
     }
     expect(failures, failures.join('\n')).to.deep.equal([]);

@@ -45,7 +45,10 @@ describe('hostile mail: a typed refusal, fast, never a throw', () => {
   });
 
   it('a 50 MB attachment -> too_large', async () => {
-    const raw = Buffer.concat([Buffer.from(head('application/octet-stream')), Buffer.alloc(50 * 1024 * 1024, 65)]);
+    const raw = Buffer.concat([
+      Buffer.from(head('application/octet-stream')),
+      Buffer.alloc(50 * 1024 * 1024, 65),
+    ]);
     const { value, ms } = await timed(() => parseInbound(raw));
     expect(value).to.deep.equal({ refused: 'too_large' });
     expect(ms).to.be.below(500);
@@ -80,7 +83,9 @@ describe('hostile mail: a typed refusal, fast, never a throw', () => {
   });
 
   it('an mbox "From " line before the headers is accepted', async () => {
-    const value = await parseInbound(Buffer.from(`From alice@example.com Mon Jun 15 10:00:00 2026\n${head('text/plain')}hi`));
+    const value = await parseInbound(
+      Buffer.from(`From alice@example.com Mon Jun 15 10:00:00 2026\n${head('text/plain')}hi`),
+    );
     expect(isRefusal(value)).to.equal(false);
   });
 

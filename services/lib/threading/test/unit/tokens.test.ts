@@ -69,7 +69,15 @@ describe('tokens, subject tags and Message-IDs', () => {
       ticketsByMessageId: () => new Map([['<x@y>', 77]]),
       ticket: (id: number) =>
         id === 77
-          ? { id, status: 'done', closed: true, closedAt: null, mergedInto: null, requesterEmails: ['alice@example.com'], ccEmails: [] }
+          ? {
+              id,
+              status: 'done',
+              closed: true,
+              closedAt: null,
+              mergedInto: null,
+              requesterEmails: ['alice@example.com'],
+              ccEmails: [],
+            }
           : null,
     };
     expect(await decideThread(parsed, facts)).to.deep.equal({ action: 'new_ticket', linkedTo: 77 });

@@ -17,8 +17,22 @@ const ticket = (id: number, over: Partial<TicketFacts>): TicketFacts => ({
 
 export const TICKETS = new Map<number, TicketFacts>([
   [1, ticket(1, { requesterEmails: ['alice@example.com'], ccEmails: ['bob@example.com'] })],
-  [2, ticket(2, { status: 'closed', closedAt: new Date(NOW.getTime() - 3 * DAY), requesterEmails: ['carol@example.org'] })],
-  [3, ticket(3, { status: 'closed', closedAt: new Date(NOW.getTime() - 60 * DAY), requesterEmails: ['dave@example.net'] })],
+  [
+    2,
+    ticket(2, {
+      status: 'closed',
+      closedAt: new Date(NOW.getTime() - 3 * DAY),
+      requesterEmails: ['carol@example.org'],
+    }),
+  ],
+  [
+    3,
+    ticket(3, {
+      status: 'closed',
+      closedAt: new Date(NOW.getTime() - 60 * DAY),
+      requesterEmails: ['dave@example.net'],
+    }),
+  ],
   [4, ticket(4, { mergedInto: 5, requesterEmails: ['erin@example.com'] })],
   [5, ticket(5, { requesterEmails: ['erin@example.com'] })],
   [6, ticket(6, { mergedInto: 7, requesterEmails: ['zed@example.com'] })],
@@ -41,14 +55,19 @@ const MESSAGE_IDS = new Map<string, number>([
   ['<tix.8.80.eeee@tix.localhost>', 8],
   ['<m10@example.com>', 10],
 ]);
-const OWN = new Set(['<tix.1.10.aaaa@tix.localhost>', '<tix.1.11.ffff@tix.localhost>', '<tix.8.80.eeee@tix.localhost>']);
+const OWN = new Set([
+  '<tix.1.10.aaaa@tix.localhost>',
+  '<tix.1.11.ffff@tix.localhost>',
+  '<tix.8.80.eeee@tix.localhost>',
+]);
 
 export function world(): ThreadFacts {
   return {
     now: NOW,
     tokenSecret: SECRET,
     mailboxAddresses: ['support@tix.localhost'],
-    ticketsByMessageId: (ids) => new Map(ids.filter((i) => MESSAGE_IDS.has(i)).map((i) => [i, MESSAGE_IDS.get(i)!])),
+    ticketsByMessageId: (ids) =>
+      new Map(ids.filter((i) => MESSAGE_IDS.has(i)).map((i) => [i, MESSAGE_IDS.get(i)!])),
     isOwnMessageId: (id) => OWN.has(id),
     ticketByNumber: (prefix, n) => (prefix === 'SUP' && TICKETS.has(n) ? n : null),
     ticket: (id) => TICKETS.get(id) ?? null,
