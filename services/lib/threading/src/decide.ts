@@ -83,6 +83,25 @@ function threadByToken(p: ParsedInbound, facts: ThreadFacts): number | null {
   return readToken(`${p.text}\n${p.html ?? ''}`, facts.tokenSecret);
 }
 
+/** A DSN names the bounced mail in its returned headers: the ticket of that Message-ID. */
+async function bouncedTicket(p: ParsedInbound, facts: ThreadFacts): Promise<TicketFacts | null> {
+  const returned = p.attachments.filter((a) =>
+    ['text/rfc822-headers', 'message/rfc822', 'message/global-headers'].includes(a.contentType),
+  );
+  const ids = returned
+    .map(
+      (a) => /^message-id:\s*(<[^<>\s]+>)/im.exec(a.content.subarray(0, 64 * 1024).toString('latin1'))?.[1],
+    )
+    .filter((id): id is string => id !== undefined);
+  if (ids.length === 0) return null;
+  const known = await facts.ticketsByMessageId(ids);
+  for (const id of ids) {
+    const ticketId = known.get(id);
+    if (ticketId !== undefined) return resolveMerged(facts, ticketId);
+  }
+  return null;
+}
+
 export async function decideThread(p: ParsedInbound, facts: ThreadFacts): Promise<ThreadDecision> {
   if (!p.from) return { action: 'ignore', reason: 'no_sender' };
   const mailboxes = new Set(facts.mailboxAddresses.map((a) => a.toLowerCase()));
@@ -111,8 +130,10 @@ export async function decideThread(p: ParsedInbound, facts: ThreadFacts): Promis
   }
   const ticket = ticketId === null ? null : await resolveMerged(facts, ticketId);
 
-  if (machine === 'bounce')
-    return { action: 'ignore', reason: 'bounce', ...(ticket ? { ticketId: ticket.id } : {}) };
+  if (machine === 'bounce') {
+    const bounced = ticket ?? (await bouncedTicket(p, facts));
+    return { action: 'ignore', reason: 'bounce', ...(bounced ? { ticketId: bounced.id } : {}) };
+  }
 
   const cc = async (t: TicketFacts | null): Promise<string[]> => {
     const known = new Set(
