@@ -3,8 +3,8 @@
  * passwd-file with one test user, maildirs, on a free loopback port, run as the current user
  * (`dovecot -F -c <conf>`), stopped and removed by stop().
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -56,7 +56,15 @@ export async function startTestDovecot(options: { user?: string; password?: stri
   // The auth process (dovecot's internal user when run as root) reads the passwd-file in here.
   await chmod(directory, 0o755);
   const port = await freePort();
-  const { username, uid, gid } = os.userInfo();
+  const { username, uid: ownUid, gid: ownGid } = os.userInfo();
+  // dovecot delivers no mail as uid 0: as root, the mail belongs to Debian's dovecot user.
+  const idOf = (flag: string) => Number(spawnSync('id', [flag, 'dovecot'], { encoding: 'utf8' }).stdout.trim());
+  const uid = ownUid === 0 ? idOf('-u') : ownUid;
+  const gid = ownUid === 0 ? idOf('-g') : ownGid;
+  for (const folder of ['mail', 'home']) {
+    await mkdir(path.join(directory, folder));
+    await chown(path.join(directory, folder), uid, gid);
+  }
   await writeFile(path.join(directory, 'passwd'), `${user}:{PLAIN}${password}::::::\n`);
   // The mail folders must belong to the user the mail processes run as (the test's uid).
   const conf = [
@@ -69,8 +77,8 @@ export async function startTestDovecot(options: { user?: string; password?: stri
     'disable_plaintext_auth = no',
     'auth_mechanisms = plain login',
     // dovecot refuses to run its login processes as root: as root, Debian's dovecot/dovenull users.
-    `default_internal_user = ${uid === 0 ? 'dovecot' : username}`,
-    `default_login_user = ${uid === 0 ? 'dovenull' : username}`,
+    `default_internal_user = ${ownUid === 0 ? 'dovecot' : username}`,
+    `default_login_user = ${ownUid === 0 ? 'dovenull' : username}`,
     `mail_location = maildir:${directory}/mail/%u`,
     `first_valid_uid = ${uid}`,
     `first_valid_gid = ${gid}`,

@@ -11,6 +11,8 @@ import { imapClient, type ImapAccount } from './imap-check.js';
 import { inTransaction, storeInbound } from './intake.js';
 import type { RawStore } from './raw-store.js';
 
+const IDLE_RECHECK_MS = 60_000;
+
 export interface ImapSupervisorOptions {
   pool: pg.Pool;
   store: RawStore;
@@ -106,9 +108,22 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
             };
             await fetchNew();
             while (active && current.usable) {
-              // IDLE until the server reports new mail (imapflow ends IDLE on EXISTS), then fetch.
-              await current.idle();
-              if (active) await fetchNew();
+              // imapflow sits in IDLE between commands; the server's EXISTS (new mail) or the
+              // connection closing ends the wait, then fetch (which leaves IDLE for the command).
+              await new Promise<void>((resolve) => {
+                const done = () => {
+                  clearTimeout(timer);
+                  current.off('exists', done);
+                  current.off('close', done);
+                  resolve();
+                };
+                // A re-check now and then, should a server not report EXISTS during IDLE.
+                const timer = setTimeout(done, IDLE_RECHECK_MS);
+                current.on('exists', done);
+                current.on('close', done);
+                current.idle().catch(() => undefined);
+              });
+              if (active && current.usable) await fetchNew();
             }
           } finally {
             lock.release();
