@@ -43,7 +43,10 @@ function presentMailbox(row: MailboxRow): mail.Mailbox {
 
 const LIST_LIMIT = 100;
 
-export function mailHandlers(deps: { pool: pg.Pool; secrets: SecretBox }): AsyncHandlers<mail.MailServiceHandlers> {
+export function mailHandlers(deps: {
+  pool: pg.Pool;
+  secrets: SecretBox;
+}): AsyncHandlers<mail.MailServiceHandlers> {
   const { pool, secrets } = deps;
   async function mailbox(id: number): Promise<MailboxRow> {
     const { rows } = await pool.query<MailboxRow>('SELECT * FROM mailboxes WHERE id = $1', [id]);
@@ -92,7 +95,8 @@ export function mailHandlers(deps: { pool: pg.Pool; secrets: SecretBox }): Async
         );
         return presentMailbox(rows[0]!);
       } catch (error) {
-        if ((error as { code?: string }).code === '23505') throw AppError.conflict('A mailbox with this address exists');
+        if ((error as { code?: string }).code === '23505')
+          throw AppError.conflict('A mailbox with this address exists');
         throw error;
       }
     },

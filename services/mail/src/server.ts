@@ -12,7 +12,10 @@ import { createRawStore } from './inbound/raw-store.js';
 import { startSmtpListener } from './inbound/smtp-listener.js';
 import { mailHandlers } from './mail-handlers.js';
 
-export const MAIL_MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../prisma/migrations');
+export const MAIL_MIGRATIONS_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../prisma/migrations',
+);
 
 export interface MailServiceOptions {
   /** How often the IMAP mailbox list is re-read (tests make it short). */
@@ -28,7 +31,8 @@ export const mailService = (options: MailServiceOptions = {}) =>
     outbox: false,
     register: async ({ config, logger, pool, peers }) => {
       const secrets = createSecretBox(config.secretKey, 'MAIL_SECRET_KEY');
-      if (!secrets.encrypts) logger.warn('MAIL_SECRET_KEY is not set: mailbox secrets are stored unencrypted (development only)');
+      if (!secrets.encrypts)
+        logger.warn('MAIL_SECRET_KEY is not set: mailbox secrets are stored unencrypted (development only)');
       const store = createRawStore(config.store);
       await store.ensureBucket();
       const smtp = await startSmtpListener({ ...config.smtp, pool, store, lookup: peers.lookup, logger });

@@ -49,7 +49,9 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   }
 }
 
-export async function startTestDovecot(options: { user?: string; password?: string } = {}): Promise<TestDovecot> {
+export async function startTestDovecot(
+  options: { user?: string; password?: string } = {},
+): Promise<TestDovecot> {
   const user = options.user ?? 'tester';
   const password = options.password ?? 'test-password';
   const directory = await mkdtemp(path.join(os.tmpdir(), 'tix-test-dovecot-'));
@@ -58,7 +60,8 @@ export async function startTestDovecot(options: { user?: string; password?: stri
   const port = await freePort();
   const { username, uid: ownUid, gid: ownGid } = os.userInfo();
   // dovecot delivers no mail as uid 0: as root, the mail belongs to Debian's dovecot user.
-  const idOf = (flag: string) => Number(spawnSync('id', [flag, 'dovecot'], { encoding: 'utf8' }).stdout.trim());
+  const idOf = (flag: string) =>
+    Number(spawnSync('id', [flag, 'dovecot'], { encoding: 'utf8' }).stdout.trim());
   const uid = ownUid === 0 ? idOf('-u') : ownUid;
   const gid = ownUid === 0 ? idOf('-g') : ownGid;
   for (const folder of ['mail', 'home']) {

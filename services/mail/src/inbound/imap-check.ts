@@ -16,7 +16,10 @@ export function imapClient(account: ImapAccount): ImapFlow {
     host: account.host,
     port: account.port,
     secure: account.tls,
-    auth: account.auth === 'xoauth2' ? { user: account.user, accessToken: account.secret } : { user: account.user, pass: account.secret },
+    auth:
+      account.auth === 'xoauth2'
+        ? { user: account.user, accessToken: account.secret }
+        : { user: account.user, pass: account.secret },
     logger: false,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,

@@ -49,7 +49,11 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
 
   async function setStatus(id: number, status: string, lastError: string | null) {
     await pool
-      .query('UPDATE mailboxes SET status = $2, last_error = $3, updated_at = now() WHERE id = $1', [id, status, lastError])
+      .query('UPDATE mailboxes SET status = $2, last_error = $3, updated_at = now() WHERE id = $1', [
+        id,
+        status,
+        lastError,
+      ])
       .catch(() => undefined);
   }
 
@@ -60,7 +64,9 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
       let backoff = 500;
       while (active) {
         try {
-          const { rows } = await pool.query<ImapMailboxRow>('SELECT * FROM mailboxes WHERE id = $1', [mailboxId]);
+          const { rows } = await pool.query<ImapMailboxRow>('SELECT * FROM mailboxes WHERE id = $1', [
+            mailboxId,
+          ]);
           const row = rows[0];
           if (!row) return;
           const account: ImapAccount = {
@@ -72,7 +78,9 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
             secret: row.secret === null ? '' : secrets.open(row.secret),
           };
           client = imapClient(account);
-          client.on('error', (error: Error) => logger.warn({ err: error, mailboxId }, 'mail: IMAP connection error'));
+          client.on('error', (error: Error) =>
+            logger.warn({ err: error, mailboxId }, 'mail: IMAP connection error'),
+          );
           await client.connect();
           const lock = await client.getMailboxLock('INBOX');
           try {
@@ -88,7 +96,8 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
                 [mailboxId],
               );
               let lastUid = Number(state.rows[0]?.last_uid ?? 0);
-              if (state.rows[0]?.uidvalidity !== null && Number(state.rows[0]?.uidvalidity) !== uidvalidity) lastUid = 0;
+              if (state.rows[0]?.uidvalidity !== null && Number(state.rows[0]?.uidvalidity) !== uidvalidity)
+                lastUid = 0;
               if (box.exists === 0) return;
               const uids = ((await current.search({ uid: `${lastUid + 1}:*` }, { uid: true })) || []).filter(
                 (uid) => uid > lastUid,
@@ -98,7 +107,13 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
                 const message = await current.fetchOne(String(uid), { source: true }, { uid: true });
                 if (!message || !message.source) continue;
                 await inTransaction(pool, async (db) => {
-                  await storeInbound(db, store, { mailboxId, source: 'imap', raw: message.source!, uid, uidvalidity });
+                  await storeInbound(db, store, {
+                    mailboxId,
+                    source: 'imap',
+                    raw: message.source!,
+                    uid,
+                    uidvalidity,
+                  });
                   await db.query(
                     'UPDATE mailboxes SET last_uid = GREATEST(CASE WHEN uidvalidity IS DISTINCT FROM $3 THEN 0 ELSE last_uid END, $2), uidvalidity = $3 WHERE id = $1',
                     [mailboxId, uid, uidvalidity],

@@ -23,7 +23,10 @@ export interface IntakeResult {
 }
 
 /** Runs `work` in one transaction on a pooled client. */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -56,7 +59,15 @@ export async function storeInbound(
      VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT DO NOTHING
      RETURNING id`,
-    [input.mailboxId, input.source, input.uid ?? null, input.uidvalidity ?? null, messageId, key, input.raw.length],
+    [
+      input.mailboxId,
+      input.source,
+      input.uid ?? null,
+      input.uidvalidity ?? null,
+      messageId,
+      key,
+      input.raw.length,
+    ],
   );
   if (inserted.rows[0]) return { id: inserted.rows[0].id, duplicate: false };
   const raced = await findExisting(client, input, messageId);

@@ -13,7 +13,7 @@ export function extractMessageId(raw: Buffer): string | null {
     if (!match) continue;
     const value = match[1]!.trim();
     const angle = /<([^<>\s]+)>/.exec(value);
-    const id = angle ? angle[1]! : value.split(/\s+/)[0] ?? '';
+    const id = angle ? angle[1]! : (value.split(/\s+/)[0] ?? '');
     if (id === '' || id.length > MAX_MESSAGE_ID_LENGTH) return null;
     return id;
   }

@@ -97,7 +97,9 @@ export async function startSmtpListener(options: SmtpListenerOptions): Promise<S
     const raw = Buffer.concat(chunks);
     try {
       for (const mailboxId of mailboxes) {
-        await inTransaction(pool, (client) => storeInbound(client, store, { mailboxId, source: 'smtp', raw }));
+        await inTransaction(pool, (client) =>
+          storeInbound(client, store, { mailboxId, source: 'smtp', raw }),
+        );
       }
     } catch (error) {
       logger.warn({ err: error }, 'mail: message not stored, sender told to retry');
@@ -117,7 +119,10 @@ export async function startSmtpListener(options: SmtpListenerOptions): Promise<S
       callback();
     },
     onRcptTo(address, session, callback) {
-      onRcptTo(address, session).then(() => callback(), (error: Error) => callback(error));
+      onRcptTo(address, session).then(
+        () => callback(),
+        (error: Error) => callback(error),
+      );
     },
     onData(stream, session, callback) {
       onData(stream, session).then(

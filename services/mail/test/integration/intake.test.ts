@@ -46,7 +46,13 @@ describe('mail intake', function () {
   before(async () => {
     lookup = await startTestLookupServer();
     const directory = createServiceClient('lookup', lookup.address, { deadlineMs: 5_000 });
-    await directory.CreateProject({ name: 'Support', slug: 'sup', prefix: 'SUP', description: '', statuses: [] });
+    await directory.CreateProject({
+      name: 'Support',
+      slug: 'sup',
+      prefix: 'SUP',
+      description: '',
+      statuses: [],
+    });
     directory.close();
     s3 = await startTestS3Server();
     database = await createTestDatabase('mail', MAIL_MIGRATIONS_DIR);
@@ -69,7 +75,12 @@ describe('mail intake', function () {
   });
 
   function transport() {
-    return nodemailer.createTransport({ host: '127.0.0.1', port: mail.smtpPort, secure: false, ignoreTLS: true });
+    return nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: mail.smtpPort,
+      secure: false,
+      ignoreTLS: true,
+    });
   }
   async function send(to: string, raw: string) {
     return transport().sendMail({ envelope: { from: 'customer@example.com', to }, raw });
@@ -103,11 +114,16 @@ describe('mail intake', function () {
       const { mailboxes } = await client.ListMailboxes({ project_id: 0 });
       expect(mailboxes.map((box) => box.address)).to.deep.equal(['sup@tix.localhost']);
       const list = await client.ListInboundMessages({ mailbox_id: mailboxes[0]!.id, limit: 0 });
-      expect(list.messages.map((m) => m.message_id)).to.include.members(['plus-1@example.com', 'plain-1@example.com']);
+      expect(list.messages.map((m) => m.message_id)).to.include.members([
+        'plus-1@example.com',
+        'plain-1@example.com',
+      ]);
     });
 
     it('refuses a message over MAIL_MAX_BYTES with 552 and stores nothing', async () => {
-      const error = await send('sup@tix.localhost', rawMessage('big-1', 'x'.repeat(70 * 1024))).catch((e: unknown) => e);
+      const error = await send('sup@tix.localhost', rawMessage('big-1', 'x'.repeat(70 * 1024))).catch(
+        (e: unknown) => e,
+      );
       expect((error as { responseCode?: number }).responseCode).to.equal(552);
       expect(await rows('big-1@example.com')).to.have.length(0);
     });
@@ -213,7 +229,12 @@ describe('mail intake', function () {
       client.close();
       await mail.stop(0);
       const partial = (await imapCount(box.id)).n;
-      mail = await startTestMailServer({ lookupAddress: lookup.address, store: s3.config, databaseUrl: database.url, maxBytes: 64 * 1024 });
+      mail = await startTestMailServer({
+        lookupAddress: lookup.address,
+        store: s3.config,
+        databaseUrl: database.url,
+        maxBytes: 64 * 1024,
+      });
       client = createServiceClient('mail', mail.address, { deadlineMs: 10_000 });
       await eventually(async () => expect((await imapCount(box.id)).n).to.equal(IMAP_COUNT), 60_000);
       const counted = await imapCount(box.id);
