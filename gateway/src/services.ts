@@ -39,6 +39,7 @@ export function createServiceClients(
     webhooks: client('webhooks'),
     activity: client('activity'),
     ai: client('ai'),
+    mail: client('mail'),
   };
 }
 

@@ -79,6 +79,13 @@ export const FLEET = {
     // The assistant's corpus: tickets and their comments as they change.
     queues: { 'ai.events': ['ticket.*', 'comment.*'] },
   },
+  mail: {
+    grpcPort: 50059,
+    metricsPort: 9409,
+    database: 'tix_mail',
+    proto: 'tix/mail/v1/mail_service.proto',
+    queues: {},
+  },
 } as const satisfies Record<string, FleetService>;
 
 export type ServiceName = keyof typeof FLEET;

@@ -12,6 +12,7 @@ import type { ProtoGrpcType as ActivityProto } from '../generated/activity_servi
 import type { ProtoGrpcType as AiProto } from '../generated/ai_service.js';
 import type { ProtoGrpcType as AttachmentProto } from '../generated/attachment_service.js';
 import type { ProtoGrpcType as CommentProto } from '../generated/comment_service.js';
+import type { ProtoGrpcType as MailProto } from '../generated/mail_service.js';
 import type { ProtoGrpcType as LookupProto } from '../generated/lookup_service.js';
 import type { ProtoGrpcType as TicketProto } from '../generated/ticket_service.js';
 import type { ProtoGrpcType as WebhookProto } from '../generated/webhook_service.js';
@@ -19,6 +20,7 @@ import type { ActivityServiceHandlers } from '../generated/tix/activity/v1/Activ
 import type { AiServiceHandlers } from '../generated/tix/ai/v1/AiService.js';
 import type { AttachmentServiceHandlers } from '../generated/tix/attachment/v1/AttachmentService.js';
 import type { CommentServiceHandlers } from '../generated/tix/comment/v1/CommentService.js';
+import type { MailServiceHandlers } from '../generated/tix/mail/v1/MailService.js';
 import type { LookupServiceHandlers } from '../generated/tix/lookup/v1/LookupService.js';
 import type { TicketServiceHandlers } from '../generated/tix/ticket/v1/TicketService.js';
 import type { WebhookServiceHandlers } from '../generated/tix/webhook/v1/WebhookService.js';
@@ -38,6 +40,7 @@ export type * as attachment from '../generated/tix/attachment/v1/index.js';
 export type * as webhook from '../generated/tix/webhook/v1/index.js';
 export type * as activity from '../generated/tix/activity/v1/index.js';
 export type * as ai from '../generated/tix/ai/v1/index.js';
+export type * as mail from '../generated/tix/mail/v1/index.js';
 
 type TixProto = LookupProto &
   TicketProto &
@@ -45,7 +48,8 @@ type TixProto = LookupProto &
   AttachmentProto &
   WebhookProto &
   ActivityProto &
-  AiProto;
+  AiProto &
+  MailProto;
 
 let loaded: TixProto | undefined;
 
@@ -68,6 +72,7 @@ export function serviceConstructors() {
     webhooks: tix.webhook.v1.WebhookService,
     activity: tix.activity.v1.ActivityService,
     ai: tix.ai.v1.AiService,
+    mail: tix.mail.v1.MailService,
   } as const;
 }
 
@@ -82,6 +87,7 @@ export interface ServiceHandlersMap {
   webhooks: WebhookServiceHandlers;
   activity: ActivityServiceHandlers;
   ai: AiServiceHandlers;
+  mail: MailServiceHandlers;
 }
 /** The grpc-js service definition of one service (what a server registers, what a client calls). */
 export type ServiceDefinitionOf<N extends ServiceName> = ServiceConstructors[N]['service'];

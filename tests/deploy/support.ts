@@ -57,7 +57,7 @@ export function findContainer(workload: K8sObject, name = workload.metadata.name
 
 /** Which services each deployable calls over gRPC (the brief's map; checked against the configs). */
 export const INTENDED_CALLS: Record<DeployableName, DeployableName[]> = {
-  gateway: ['lookup', 'tickets', 'comments', 'attachments', 'webhooks', 'activity', 'ai'],
+  gateway: ['lookup', 'tickets', 'comments', 'attachments', 'webhooks', 'activity', 'ai', 'mail'],
   lookup: ['tickets', 'comments'],
   tickets: ['lookup'],
   comments: ['tickets'],
@@ -65,6 +65,7 @@ export const INTENDED_CALLS: Record<DeployableName, DeployableName[]> = {
   webhooks: [],
   activity: ['lookup'],
   ai: ['lookup', 'tickets', 'comments'],
+  mail: ['lookup'],
 };
 
 /**
@@ -86,6 +87,7 @@ export const INTENDED_OUTSIDE: Record<DeployableName, string[]> = {
   activity: ['postgresql', 'rabbitmq'],
   // Never the model server by default: only the optional ai-model-server component opens it.
   ai: ['postgresql', 'rabbitmq'],
+  mail: ['postgresql', 'minio'],
 };
 
 /** The services a process's config reads an address for: who it calls, from its own code. */

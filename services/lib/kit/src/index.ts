@@ -28,3 +28,4 @@ export * from './field-errors.js';
 export * from './periodic-job.js';
 export * from './service-config.js';
 export * from './service.js';
+export { createSecretBox, parseSecretKey, type SecretBox } from './secret-box.js';

@@ -1,0 +1,158 @@
+/**
+ * The SMTP listener (smtp-server) for mail an MX or relay forwards. RCPT TO is accepted for
+ * `<project slug>@<MAIL_DOMAIN>` and `<slug>+<anything>@<MAIL_DOMAIN>` when the lookup service knows
+ * the slug (550 otherwise); a message over MAIL_MAX_BYTES is refused with 552; 250 is answered only
+ * once the raw message is in the object store and its row committed (451 when either is down, so
+ * the sender retries). The project's SMTP mailbox is created on first use.
+ */
+import type { Readable } from 'node:stream';
+import type pg from 'pg';
+import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
+import { AppError, type Logger, type ServiceClient } from '@tix/kit';
+import { inTransaction, storeInbound } from './intake.js';
+import type { RawStore } from './raw-store.js';
+
+export interface SmtpListenerOptions {
+  host: string;
+  port: number;
+  domain: string;
+  maxBytes: number;
+  pool: pg.Pool;
+  store: RawStore;
+  lookup: ServiceClient<'lookup'>;
+  logger: Logger;
+}
+
+export interface SmtpListener {
+  readonly port: number;
+  stop(graceMs: number): Promise<void>;
+}
+
+function smtpError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { responseCode: code });
+}
+
+/** The slug an address names, or null when it is not one of ours. */
+export function recipientSlug(address: string, domain: string): string | null {
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return null;
+  if (address.slice(at + 1).toLowerCase() !== domain) return null;
+  const local = address.slice(0, at).toLowerCase();
+  const slug = local.split('+')[0]!;
+  return /^[a-z0-9][a-z0-9-]{0,62}$/.test(slug) ? slug : null;
+}
+
+async function mailboxFor(pool: pg.Pool, projectId: number, address: string): Promise<number> {
+  const { rows } = await pool.query<{ id: number }>(
+    `INSERT INTO mailboxes (project_id, kind, address) VALUES ($1, 'smtp', $2)
+     ON CONFLICT (address) DO UPDATE SET address = EXCLUDED.address
+     RETURNING id`,
+    [projectId, address],
+  );
+  return rows[0]!.id;
+}
+
+export async function startSmtpListener(options: SmtpListenerOptions): Promise<SmtpListener> {
+  const { domain, maxBytes, pool, store, lookup, logger } = options;
+  // Recipients of the session's current transaction: mailbox ids.
+  const recipients = new WeakMap<SMTPServerSession, Set<number>>();
+
+  async function onRcptTo(address: SMTPServerAddress, session: SMTPServerSession) {
+    const slug = recipientSlug(address.address, domain);
+    if (slug === null) throw smtpError(550, `5.1.1 <${address.address}>: no such mailbox here`);
+    let projectId: number;
+    try {
+      const project = await lookup.ResolveProject({ slug }, {});
+      projectId = project.id;
+    } catch (error) {
+      if (error instanceof AppError && error.kind === 'not_found')
+        throw smtpError(550, `5.1.1 <${address.address}>: no such mailbox here`);
+      logger.warn({ err: error }, 'mail: lookup unavailable for RCPT');
+      throw smtpError(451, '4.3.0 temporarily unable to check the recipient, try again later');
+    }
+    let mailboxId: number;
+    try {
+      mailboxId = await mailboxFor(pool, projectId, `${slug}@${domain}`);
+    } catch (error) {
+      logger.warn({ err: error }, 'mail: database unavailable for RCPT');
+      throw smtpError(451, '4.3.0 temporarily unable to accept mail, try again later');
+    }
+    const set = recipients.get(session) ?? new Set<number>();
+    set.add(mailboxId);
+    recipients.set(session, set);
+  }
+
+  async function onData(stream: Readable & { sizeExceeded?: boolean }, session: SMTPServerSession) {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of stream) {
+      size += (chunk as Buffer).length;
+      if (size <= maxBytes) chunks.push(chunk as Buffer);
+    }
+    const mailboxes = recipients.get(session) ?? new Set<number>();
+    recipients.delete(session);
+    if (stream.sizeExceeded || size > maxBytes)
+      throw smtpError(552, `5.3.4 message exceeds the size limit of ${maxBytes} bytes`);
+    if (mailboxes.size === 0) throw smtpError(503, '5.5.1 no valid recipients');
+    const raw = Buffer.concat(chunks);
+    try {
+      for (const mailboxId of mailboxes) {
+        await inTransaction(pool, (client) =>
+          storeInbound(client, store, { mailboxId, source: 'smtp', raw }),
+        );
+      }
+    } catch (error) {
+      logger.warn({ err: error }, 'mail: message not stored, sender told to retry');
+      throw smtpError(451, '4.3.0 temporarily unable to store the message, try again later');
+    }
+  }
+
+  const server = new SMTPServer({
+    name: domain,
+    banner: 'Tix mail intake',
+    size: maxBytes,
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    logger: false,
+    onMailFrom(_address, session, callback) {
+      recipients.delete(session);
+      callback();
+    },
+    onRcptTo(address, session, callback) {
+      onRcptTo(address, session).then(
+        () => callback(),
+        (error: Error) => callback(error),
+      );
+    },
+    onData(stream, session, callback) {
+      onData(stream, session).then(
+        () => callback(),
+        (error: Error) => {
+          stream.resume();
+          callback(error);
+        },
+      );
+    },
+  });
+  server.on('error', (error) => logger.warn({ err: error }, 'mail: SMTP session error'));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = (server.server.address() as { port: number }).port;
+  logger.info({ host: options.host, port: bound, domain }, 'mail: SMTP listener ready');
+  return {
+    port: bound,
+    stop: (graceMs) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, graceMs);
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+  };
+}

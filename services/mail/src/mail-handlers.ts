@@ -1,0 +1,164 @@
+/** gRPC handlers of the MailService: mailboxes and the messages they received. */
+import type pg from 'pg';
+import { AppError, type AsyncHandlers, type SecretBox } from '@tix/kit';
+import type { mail } from '@tix/protos';
+import { testImapMailbox } from './inbound/imap-check.js';
+
+interface MailboxRow {
+  id: number;
+  project_id: number;
+  kind: string;
+  address: string;
+  imap_host: string | null;
+  imap_port: number | null;
+  imap_tls: boolean;
+  imap_user: string | null;
+  secret: string | null;
+  auth: string;
+  default_ticket_type_id: number | null;
+  paused: boolean;
+  status: string;
+  last_error: string | null;
+  created_at: Date;
+}
+
+function presentMailbox(row: MailboxRow): mail.Mailbox {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    kind: row.kind,
+    address: row.address,
+    imap_host: row.imap_host ?? '',
+    imap_port: row.imap_port ?? 0,
+    imap_tls: row.imap_tls,
+    imap_user: row.imap_user ?? '',
+    auth: row.auth,
+    default_ticket_type_id: row.default_ticket_type_id ?? 0,
+    paused: row.paused,
+    status: row.status,
+    last_error: row.last_error ?? '',
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+const LIST_LIMIT = 100;
+
+export function mailHandlers(deps: {
+  pool: pg.Pool;
+  secrets: SecretBox;
+}): AsyncHandlers<mail.MailServiceHandlers> {
+  const { pool, secrets } = deps;
+  async function mailbox(id: number): Promise<MailboxRow> {
+    const { rows } = await pool.query<MailboxRow>('SELECT * FROM mailboxes WHERE id = $1', [id]);
+    if (!rows[0]) throw AppError.notFound('Mailbox not found');
+    return rows[0];
+  }
+  return {
+    async ListMailboxes(request) {
+      const { rows } = await pool.query<MailboxRow>(
+        'SELECT * FROM mailboxes WHERE ($1 = 0 OR project_id = $1) ORDER BY id',
+        [request.project_id],
+      );
+      return { mailboxes: rows.map(presentMailbox) };
+    },
+    async CreateMailbox(request) {
+      const errors: Record<string, string[]> = {};
+      if (request.project_id <= 0) errors.project_id = ['must be a project id'];
+      if (request.kind !== 'smtp' && request.kind !== 'imap') errors.kind = ['must be smtp or imap'];
+      if (!/^[^\s@]+@[^\s@]+$/.test(request.address) || request.address.length > 320)
+        errors.address = ['must be an email address'];
+      const auth = request.auth || 'password';
+      if (auth !== 'password' && auth !== 'xoauth2') errors.auth = ['must be password or xoauth2'];
+      if (request.kind === 'imap') {
+        if (!request.imap_host) errors.imap_host = ['required for an IMAP mailbox'];
+        if (request.imap_port <= 0 || request.imap_port > 65535) errors.imap_port = ['must be a port'];
+        if (!request.imap_user) errors.imap_user = ['required for an IMAP mailbox'];
+        if (!request.secret) errors.secret = ['required for an IMAP mailbox'];
+      }
+      if (Object.keys(errors).length > 0) throw AppError.validation(errors);
+      try {
+        const { rows } = await pool.query<MailboxRow>(
+          `INSERT INTO mailboxes (project_id, kind, address, imap_host, imap_port, imap_tls, imap_user, secret, auth, default_ticket_type_id)
+           VALUES ($1, $2, lower($3), $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
+          [
+            request.project_id,
+            request.kind,
+            request.address,
+            request.kind === 'imap' ? request.imap_host : null,
+            request.kind === 'imap' ? request.imap_port : null,
+            request.imap_tls,
+            request.kind === 'imap' ? request.imap_user : null,
+            request.secret ? secrets.seal(request.secret) : null,
+            auth,
+            request.default_ticket_type_id || null,
+          ],
+        );
+        return presentMailbox(rows[0]!);
+      } catch (error) {
+        if ((error as { code?: string }).code === '23505')
+          throw AppError.conflict('A mailbox with this address exists');
+        throw error;
+      }
+    },
+    async UpdateMailbox(request) {
+      await mailbox(request.id);
+      const { rows } = await pool.query<MailboxRow>(
+        `UPDATE mailboxes SET paused = COALESCE($2, paused),
+           default_ticket_type_id = CASE WHEN $3::int IS NULL THEN default_ticket_type_id ELSE NULLIF($3, 0) END,
+           updated_at = now()
+         WHERE id = $1 RETURNING *`,
+        [request.id, request.paused ?? null, request.default_ticket_type_id ?? null],
+      );
+      return presentMailbox(rows[0]!);
+    },
+    async TestMailbox(request) {
+      const row = await mailbox(request.id);
+      if (row.kind === 'smtp') return { ok: true, error: '', message_count: 0 };
+      return testImapMailbox({
+        host: row.imap_host ?? '',
+        port: row.imap_port ?? 0,
+        tls: row.imap_tls,
+        user: row.imap_user ?? '',
+        auth: row.auth === 'xoauth2' ? 'xoauth2' : 'password',
+        secret: row.secret === null ? '' : secrets.open(row.secret),
+      });
+    },
+    async ListInboundMessages(request) {
+      await mailbox(request.mailbox_id);
+      const limit = Math.min(Math.max(request.limit || LIST_LIMIT, 1), LIST_LIMIT);
+      const { rows } = await pool.query<{
+        id: string;
+        mailbox_id: number;
+        source: string;
+        uid: string | null;
+        uidvalidity: string | null;
+        message_id: string | null;
+        object_key: string;
+        size: number;
+        received_at: Date;
+        state: string;
+        outcome: unknown;
+        count: string;
+      }>(
+        `SELECT *, count(*) OVER () AS count FROM inbound_messages WHERE mailbox_id = $1 ORDER BY id DESC LIMIT $2`,
+        [request.mailbox_id, limit],
+      );
+      return {
+        messages: rows.map((row) => ({
+          id: row.id,
+          mailbox_id: row.mailbox_id,
+          source: row.source,
+          uid: row.uid ?? '0',
+          uidvalidity: row.uidvalidity ?? '0',
+          message_id: row.message_id ?? '',
+          object_key: row.object_key,
+          size: row.size,
+          received_at: row.received_at.toISOString(),
+          state: row.state,
+          outcome_json: row.outcome === null ? '' : JSON.stringify(row.outcome),
+        })),
+        count: Number(rows[0]?.count ?? 0),
+      };
+    },
+  };
+}

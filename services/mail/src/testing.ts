@@ -1,0 +1,47 @@
+/**
+ * A real mail service for tests: a fresh migrated database, the SMTP listener on a free loopback
+ * port, the IMAP supervisor and the gRPC API. It needs a lookup service and an S3 store
+ * (startTestS3Server from '@tix/attachment-service/testing').
+ *
+ *   const mail = await startTestMailServer({ lookupAddress: lookup.address, store: s3.config });
+ *   ... nodemailer to 127.0.0.1:mail.smtpPort ...
+ *   await mail.stop();
+ */
+import type { Logger } from '@tix/kit';
+import { startTestService } from '@tix/kit/testing';
+import { DEFAULT_MAIL_MAX_BYTES, type MailStoreConfig } from './config.js';
+import { mailService } from './server.js';
+
+export { MAIL_MIGRATIONS_DIR } from './server.js';
+export { startTestDovecot, type TestDovecot } from './testing-dovecot.js';
+
+export interface TestMailServerOptions {
+  lookupAddress: string;
+  store: MailStoreConfig;
+  maxBytes?: number;
+  domain?: string;
+  databaseUrl?: string;
+  label?: string;
+  logger?: Logger;
+}
+
+export type TestMailServer = Awaited<ReturnType<typeof startTestMailServer>>;
+
+export async function startTestMailServer(options: TestMailServerOptions) {
+  const service = await startTestService(mailService({ imapRescanMs: 200 }), {
+    label: options.label,
+    databaseUrl: options.databaseUrl,
+    logger: options.logger,
+    config: {
+      peers: { lookup: options.lookupAddress },
+      store: { ...options.store, bucket: 'tix-mail' },
+      smtp: {
+        host: '127.0.0.1',
+        port: 0,
+        domain: options.domain ?? 'tix.localhost',
+        maxBytes: options.maxBytes ?? DEFAULT_MAIL_MAX_BYTES,
+      },
+    },
+  });
+  return { ...service, smtpPort: service.parts.workers.smtp.port };
+}
