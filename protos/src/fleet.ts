@@ -80,8 +80,8 @@ export const FLEET = {
     queues: { 'ai.events': ['ticket.*', 'comment.*'] },
   },
   mail: {
-    grpcPort: 50059,
-    metricsPort: 9409,
+    grpcPort: 50058,
+    metricsPort: 9408,
     database: 'tix_mail',
     proto: 'tix/mail/v1/mail_service.proto',
     queues: {},

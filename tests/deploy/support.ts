@@ -87,7 +87,7 @@ export const INTENDED_OUTSIDE: Record<DeployableName, string[]> = {
   activity: ['postgresql', 'rabbitmq'],
   // Never the model server by default: only the optional ai-model-server component opens it.
   ai: ['postgresql', 'rabbitmq'],
-  mail: ['postgresql', 'minio'],
+  mail: ['postgresql', 'rabbitmq', 'minio'],
 };
 
 /** The services a process's config reads an address for: who it calls, from its own code. */

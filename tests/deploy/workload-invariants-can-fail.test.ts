@@ -218,6 +218,7 @@ describe('deploy: every workload check reports what it guards', () => {
         'Deployment/tix/tickets: peers.lookup',
         'Deployment/tix/activity: peers.lookup',
         'Deployment/tix/ai: peers.lookup',
+        'Deployment/tix/mail: peers.lookup',
       ]);
     });
 

@@ -21,7 +21,12 @@ export function interpolateDefaults(text: string): string {
 
 /** Parses a compose file (YAML merge keys on, variables at their defaults). */
 export function readCompose(file: string): JsonObject {
-  const value: unknown = parse(interpolateDefaults(readFileSync(file, 'utf8')), { merge: true });
+  // Every process merges the shared anchors (environment, healthcheck, process defaults): a fleet of
+  // nine services passes the parser's default of 100 alias expansions, which guards untrusted input.
+  const value: unknown = parse(interpolateDefaults(readFileSync(file, 'utf8')), {
+    merge: true,
+    maxAliasCount: 1000,
+  });
   if (!isObject(value) || !isObject(value.services)) throw new Error(`${file}: no services`);
   return value;
 }
