@@ -116,7 +116,11 @@ export function checkRequester(errors: FieldErrors, value: number): number {
  * cc: customer ids (positive), duplicates collapsed in first-seen order, the requester left out (a
  * reply to all that copies the requester is no second role); at most TICKET_LIMITS.cc.
  */
-export function normaliseCc(errors: FieldErrors, values: readonly number[], requesterId: number | null): number[] {
+export function normaliseCc(
+  errors: FieldErrors,
+  values: readonly number[],
+  requesterId: number | null,
+): number[] {
   const cc: number[] = [];
   for (const id of values) {
     if (!Number.isInteger(id) || id < 1) {
