@@ -29,6 +29,8 @@ function filterInput(request: ticket.ListTicketsRequest__Output | ticket.SearchT
     createdSince: request.created_since,
     updatedSince: request.updated_since,
     deletedOnly: request.deleted_only,
+    customerId: request.customer_id,
+    requesterId: request.requester_id,
   };
 }
 
@@ -88,6 +90,9 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
           assignedTo: request.assigned_to,
           customFieldsJson: request.custom_fields_json,
           tags: request.tags,
+          requesterId: request.requester_id,
+          cc: request.cc,
+          sourceType: request.source_type,
         },
         context,
       );
@@ -111,6 +116,8 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
           assignedTo: nullable(request.assigned_to),
           customFieldsJson: request.custom_fields_json,
           tags: request.tags?.values,
+          requesterId: nullable(request.requester_id),
+          cc: request.cc?.ids,
           version: request.version,
           expectedVersion: request.expected_version,
         },

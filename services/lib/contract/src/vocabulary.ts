@@ -110,6 +110,8 @@ export const TICKET_LIMITS = {
   q: 200,
   /** Ticket ids of one bulk update. */
   bulkIds: 100,
+  /** Customers copied on one ticket (additive). */
+  cc: 50,
 } as const;
 
 /** Pages of a list (tickets, webhook deliveries): `per_page` 1 to 100, default 50. */

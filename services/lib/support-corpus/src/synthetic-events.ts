@@ -89,6 +89,8 @@ export function syntheticTicketEvents(
     updated_at: at(0),
     tags: ticket.tags,
     resolution_type: null,
+    requester_id: null,
+    cc: [],
   };
   const ticketEvents = (
     types: EventType[],

@@ -6,7 +6,7 @@
 import { requirePrincipal } from '@tix/kit';
 import type { Principal } from '@tix/protos';
 
-export type SourceType = 'api' | 'web' | 'system';
+export type SourceType = 'api' | 'web' | 'system' | 'email';
 
 /** The acting user of a write and the source it came through. */
 export interface Author {

@@ -14,14 +14,21 @@ import type { FieldSchema } from '@tix/custom-fields';
 import { actorOf, AppError, FieldErrors, type IdempotencyContext } from '@tix/kit';
 import type { LookupCaller } from '../lookup/lookup-directory.js';
 import { initialStatus, statusLabel } from '../lookup/workflow.js';
-import { requireAuthor } from '../shared/caller.js';
+import { requireAuthor, type SourceType } from '../shared/caller.js';
 import { retryOnWriteConflict } from '../shared/write-retry.js';
 import { checkCustomFields, parseCustomFieldsJson } from './custom-field-rules.js';
 import { IDEMPOTENCY_MISMATCH_MESSAGE } from './idempotency-sweep.js';
 import type { ProjectTicket, TicketDeps } from './ticket-steps.js';
 import { eventTypesOfCreate, ticketEventEnvelopes } from './ticket-events.js';
 import { checkAssignee, checkTicketType } from './ticket-references.js';
-import { checkDescription, checkPriority, checkTitle, normaliseTags } from './ticket-rules.js';
+import {
+  checkDescription,
+  checkPriority,
+  checkRequester,
+  checkTitle,
+  normaliseCc,
+  normaliseTags,
+} from './ticket-rules.js';
 
 export interface CreateTicketInput {
   projectId: number;
@@ -36,6 +43,11 @@ export interface CreateTicketInput {
   /** JSON object text; empty: none given. */
   customFieldsJson: string;
   tags: readonly string[];
+  /** Absent: no requester. */
+  requesterId?: number;
+  cc: readonly number[];
+  /** Only `email`, and only from a system principal (the mail service); absent: the principal's. */
+  sourceType?: string;
 }
 
 /** The caller of a create: who, and the Idempotency-Key claimed for the request, if any. */
@@ -60,6 +72,18 @@ export function defaultedFieldsOf(
   return defaulted;
 }
 
+/**
+ * The source a create is stamped with: the principal's (api, web, system), or `email` when a system
+ * principal (the mail service) says so. `portal` is reserved for the customer portal and refused
+ * until it exists (docs/decisions.md, "Requesters and cc on tickets").
+ */
+function checkSourceType(errors: FieldErrors, given: string | undefined, principal: SourceType): SourceType {
+  if (given === undefined || given === principal) return principal;
+  if (given === 'email' && principal === 'system') return 'email';
+  errors.add('source_type', 'source_type can only be email, set by the mail service');
+  return principal;
+}
+
 /** Validates and creates the ticket (see the file header); 422 listing every problem. */
 export async function createTicket(
   deps: TicketDeps,
@@ -75,6 +99,9 @@ export async function createTicket(
   const tags = normaliseTags(errors, input.tags);
   const customInput = parseCustomFieldsJson(errors, input.customFieldsJson);
   const assignedTo = input.assignedTo ? input.assignedTo : null;
+  const requesterId = input.requesterId === undefined ? null : checkRequester(errors, input.requesterId);
+  const cc = normaliseCc(errors, input.cc, requesterId);
+  const sourceType = checkSourceType(errors, input.sourceType, author.sourceType);
   const [type] = await Promise.all([
     checkTicketType(errors, deps.lookup, project.id, input.ticketTypeId, caller),
     assignedTo === null ? undefined : checkAssignee(errors, deps.lookup, assignedTo, caller),
@@ -105,8 +132,10 @@ export async function createTicket(
         tags,
         resolutionType: null,
         mergedIntoId: null,
+        requesterId,
+        cc,
         createdBy: author.userId,
-        sourceType: author.sourceType,
+        sourceType,
       },
       (created) =>
         ticketEventEnvelopes(eventTypesOfCreate(), created, {

@@ -47,6 +47,8 @@ export function queryFingerprint(filter: TicketFilter, sort: SortOrder): string 
     filter.createdSince?.toISOString() ?? null,
     filter.updatedSince?.toISOString() ?? null,
     filter.deletedOnly ?? false,
+    filter.customerId ?? null,
+    filter.requesterId ?? null,
   ]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }

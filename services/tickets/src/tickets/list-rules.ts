@@ -67,6 +67,10 @@ export interface TicketFilter {
   updatedSince?: Date;
   /** Deleted tickets instead of live ones. */
   deletedOnly?: true;
+  /** Tickets this customer requested or is copied on. */
+  customerId?: number;
+  /** Tickets this customer requested. */
+  requesterId?: number;
 }
 
 /** The raw filter parameters of ListTickets / GetBoard. */
@@ -79,6 +83,8 @@ export interface FilterParameters {
   createdSince?: string;
   updatedSince?: string;
   deletedOnly?: boolean;
+  customerId?: number;
+  requesterId?: number;
 }
 
 /** A time parameter: ISO 8601 with a zone; 400 naming it otherwise. */
@@ -114,6 +120,16 @@ export function checkFilter(project: ProjectWorkflow, parameters: FilterParamete
   if (parameters.updatedSince !== undefined)
     filter.updatedSince = timeOf('updated_since', parameters.updatedSince);
   if (parameters.deletedOnly) filter.deletedOnly = true;
+  for (const [parameter, key] of [
+    ['customer_id', 'customerId'],
+    ['requester_id', 'requesterId'],
+  ] as const) {
+    const id = parameters[key];
+    if (id === undefined) continue;
+    if (!Number.isInteger(id) || id < 1)
+      throw invalidParameter(parameter, `${parameter} must be a customer id (a positive integer)`);
+    filter[key] = id;
+  }
   if (parameters.tag !== undefined) {
     const tag = parameters.tag.trim().toLowerCase();
     const length = codePointLength(tag);

@@ -69,6 +69,8 @@ export const CHANGE_FIELDS = [
   'resolution_type',
   'merged_into_id',
   'ticket_type_id',
+  'requester_id',
+  'cc',
 ] as const satisfies readonly (keyof TicketJson)[];
 
 /** `changes` of a write: the CHANGE_FIELDS that differ between the ticket before and after it. */

@@ -50,6 +50,8 @@ export function toTicketJson(row: TicketRow, project: ProjectWorkflow): TicketJs
     updated_at: row.updatedAt.toISOString(),
     tags: row.tags,
     resolution_type: row.resolutionType,
+    requester_id: row.requesterId,
+    cc: row.cc,
   };
   if (merged !== null) json.merged_into = merged;
   return json;
@@ -96,6 +98,8 @@ export function ticketJsonSql(t: string, inputs: TicketJsonSqlInputs): string {
     updated_at: isoTimeSql(`${t}.updated_at`),
     tags: `to_jsonb(${t}.tags)`,
     resolution_type: `${t}.resolution_type`,
+    requester_id: `${t}.requester_id`,
+    cc: `to_jsonb(${t}.cc)`,
   } satisfies Record<Exclude<keyof TicketJson, 'merged_into'>, string>;
   const pairs = Object.entries(fields).map(([key, sql]) => `'${key}', ${sql}`);
   return `(jsonb_build_object(${pairs.join(', ')}) || CASE WHEN ${t}.merged_into_id IS NULL THEN '{}'::jsonb

@@ -121,6 +121,11 @@ function filterConditions(filter: TicketFilter, values: unknown[]): string {
   if (filter.createdSince !== undefined) conditions.push(`t.created_at >= ${param(filter.createdSince)}`);
   if (filter.updatedSince !== undefined) conditions.push(`t.updated_at >= ${param(filter.updatedSince)}`);
   if (filter.tag !== undefined) conditions.push(`t.tags @> ARRAY[${param(filter.tag)}]::text[]`);
+  if (filter.requesterId !== undefined) conditions.push(`t.requester_id = ${param(filter.requesterId)}::int`);
+  if (filter.customerId !== undefined) {
+    const customer = param(filter.customerId);
+    conditions.push(`(t.requester_id = ${customer}::int OR t.cc @> ARRAY[${customer}::int])`);
+  }
   return conditions.join(' AND ');
 }
 
@@ -133,7 +138,9 @@ function countNeedsScan(filter: TicketFilter): boolean {
     filter.tag !== undefined ||
     filter.createdSince !== undefined ||
     filter.updatedSince !== undefined ||
-    filter.deletedOnly === true
+    filter.deletedOnly === true ||
+    filter.customerId !== undefined ||
+    filter.requesterId !== undefined
   );
 }
 

@@ -16,6 +16,10 @@ export interface TicketState {
   tags: string[];
   resolutionType: ResolutionType | null;
   mergedIntoId: number | null;
+  /** The customer who asked (customers service id), or null. */
+  requesterId: number | null;
+  /** Customers copied on the ticket, never the requester. */
+  cc: number[];
 }
 
 export interface TicketRow extends TicketState {
@@ -46,5 +50,7 @@ export function stateOf(row: TicketRow): TicketState {
     tags: row.tags,
     resolutionType: row.resolutionType,
     mergedIntoId: row.mergedIntoId,
+    requesterId: row.requesterId,
+    cc: row.cc,
   };
 }

@@ -102,3 +102,33 @@ export function checkStatus(
   if (!status) errors.add(field, unknownStatusMessage(project));
   return status;
 }
+
+/**
+ * requester_id: a customer id (positive). Whether the customer exists is the gateway's to check
+ * (the customers service owns them; docs/decisions.md, "Requesters and cc on tickets").
+ */
+export function checkRequester(errors: FieldErrors, value: number): number {
+  if (!Number.isInteger(value) || value < 1) errors.add('requester_id', 'requester_id must be a customer id');
+  return value;
+}
+
+/**
+ * cc: customer ids (positive), duplicates collapsed in first-seen order, the requester left out (a
+ * reply to all that copies the requester is no second role); at most TICKET_LIMITS.cc.
+ */
+export function normaliseCc(
+  errors: FieldErrors,
+  values: readonly number[],
+  requesterId: number | null,
+): number[] {
+  const cc: number[] = [];
+  for (const id of values) {
+    if (!Number.isInteger(id) || id < 1) {
+      if (!errors.has('cc')) errors.add('cc', 'Each cc entry must be a customer id');
+      continue;
+    }
+    if (id !== requesterId && !cc.includes(id)) cc.push(id);
+  }
+  if (cc.length > TICKET_LIMITS.cc) errors.add('cc', `cc must have at most ${TICKET_LIMITS.cc} customers`);
+  return cc;
+}

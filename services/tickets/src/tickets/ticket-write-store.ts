@@ -121,7 +121,8 @@ const RECORDED_SCOPE = `
 /**
  * Numbers, inserts and records a ticket in one statement (`keyed`: only once CLAIM_SCOPE claimed
  * the key). The counter assigns the number inside the statement, so the events (envelopes $18) get
- * their data from the numbered row: ticketJsonSql, with the prefix ($17) and labels ($19, $20).
+ * their data from the numbered row: ticketJsonSql, with the prefix ($17) and labels ($19, $20). The
+ * requester and cc are the last two parameters (after the key's, when keyed).
  */
 const insertTicket = (keyed: boolean) => `
   WITH ${keyed ? CLAIM_SCOPE : ''}counter AS (
@@ -131,9 +132,9 @@ const insertTicket = (keyed: boolean) => `
   ), ticket AS (
     INSERT INTO tickets (id, project_id, ticket_type_id, project_ref_id, title, description, status,
                          priority, assigned_to, created_by, custom_fields, source_type, merged_into_id,
-                         resolution_type, tags, lane_rank, created_at, updated_at)
+                         resolution_type, tags, lane_rank, created_at, updated_at, requester_id, cc)
     SELECT $1, $2, $3, counter.ref, $4, $5, $6, $7::ticket_priority, $8, $9, $10::jsonb, $11, $12,
-           $13::resolution_type, $14::text[], $15, $16, $16
+           $13::resolution_type, $14::text[], $15, $16, $16, $${keyed ? 23 : 21}::int, $${keyed ? 24 : 22}::int[]
       FROM counter
     RETURNING *
   ), events AS (
@@ -155,13 +156,14 @@ const UPDATE_TICKETS = `
     priority = v.priority::ticket_priority, assigned_to = v.assigned_to,
     custom_fields = v.custom_fields, tags = v.tags,
     resolution_type = v.resolution_type::resolution_type, merged_into_id = v.merged_into_id,
+    requester_id = v.requester_id, cc = v.cc,
     lane_rank = coalesce(v.lane_rank, t.lane_rank),
     deleted_at = CASE WHEN v.deleted THEN coalesce(t.deleted_at, now()) ELSE NULL END,
     updated_by = v.updated_by, updated_at = now(), version = t.version + 1
   FROM jsonb_to_recordset($2::jsonb) AS v(
     id int, expected_version int, was_deleted boolean, deleted boolean, title text, description text,
     status text, priority text, assigned_to int, custom_fields jsonb, tags text[], resolution_type text,
-    merged_into_id int, lane_rank text, updated_by int)
+    merged_into_id int, lane_rank text, updated_by int, requester_id int, cc int[])
   WHERE t.id = v.id AND t.project_id = $1 AND t.version = v.expected_version
     AND (t.deleted_at IS NOT NULL) = v.was_deleted
   RETURNING ${TICKET_COLUMNS}`;
@@ -234,6 +236,8 @@ export function createTicketWriteStore(pool: pg.Pool): TicketWriteStore {
             mergedIntoId: ticket.mergedIntoId,
             resolutionType: ticket.resolutionType,
             tags: ticket.tags,
+            requesterId: ticket.requesterId,
+            cc: ticket.cc,
             version: 1,
             laneRank: appendRank(tail),
             createdAt: now,
@@ -267,10 +271,17 @@ export function createTicketWriteStore(pool: pg.Pool): TicketWriteStore {
             ticket.statusLabel,
             PRIORITY_LABELS[row.priority],
           ];
+          // The customer fields come last: $21/$22, or $23/$24 after a key's scope and fingerprint.
+          const customers = [row.requesterId, row.cc];
           const { rows: numbered } = await pool.query<{ ref: number }>(
             idempotency
-              ? prepared(INSERT_KEYED_TICKET, [...values, idempotency.scope, idempotency.fingerprint])
-              : prepared(INSERT_TICKET, values),
+              ? prepared(INSERT_KEYED_TICKET, [
+                  ...values,
+                  idempotency.scope,
+                  idempotency.fingerprint,
+                  ...customers,
+                ])
+              : prepared(INSERT_TICKET, [...values, ...customers]),
           );
           if (numbered[0]) return { kind: 'created', row: { ...row, projectRefId: numbered[0].ref } };
           if (!idempotency) throw new Error('the create statement numbered no ticket');
@@ -308,6 +319,8 @@ export function createTicketWriteStore(pool: pg.Pool): TicketWriteStore {
           merged_into_id: change.next.mergedIntoId,
           lane_rank: ranks[index],
           updated_by: change.updatedBy,
+          requester_id: change.next.requesterId,
+          cc: change.next.cc,
         }));
         const { rows } = await client.query<TicketRow>(UPDATE_TICKETS, [projectId, JSON.stringify(records)]);
         const updated = new Map(rows.map((row) => [row.id, row]));

@@ -17,7 +17,15 @@ import { applyOneChange, loadLiveTicket, type ProjectTicket, type TicketDeps } f
 import { checkExpectedVersion, ticketModified } from './ticket-errors.js';
 import { checkAssignee } from './ticket-references.js';
 import { stateOf, type Priority, type TicketRow, type TicketState } from './ticket-row.js';
-import { checkDescription, checkPriority, checkStatus, checkTitle, normaliseTags } from './ticket-rules.js';
+import {
+  checkDescription,
+  checkPriority,
+  checkRequester,
+  checkStatus,
+  checkTitle,
+  normaliseCc,
+  normaliseTags,
+} from './ticket-rules.js';
 
 export interface UpdateTicketInput {
   projectId: number;
@@ -33,6 +41,10 @@ export interface UpdateTicketInput {
   customFieldsJson?: string;
   /** Absent: unchanged; a list replaces the tags. */
   tags?: readonly string[];
+  /** Absent: unchanged; null: no requester. */
+  requesterId?: number | null;
+  /** Absent: unchanged; a list replaces the cc. */
+  cc?: readonly number[];
   /** Expected current version; absent: no client-side check. */
   version?: number;
   /** If-Match's version: 412 unless the ticket is at it (checked before `version`). */
@@ -50,6 +62,9 @@ interface CheckedUpdate {
   assignedTo?: number | null;
   customInput?: unknown;
   tags?: string[];
+  requesterId?: number | null;
+  /** Checked for shape; the requester is left out once the next state is known. */
+  cc?: readonly number[];
 }
 
 function checkShape(input: UpdateTicketInput, project: ProjectWorkflow): CheckedUpdate {
@@ -62,6 +77,8 @@ function checkShape(input: UpdateTicketInput, project: ProjectWorkflow): Checked
     input.assignedTo,
     input.customFieldsJson,
     input.tags,
+    input.requesterId,
+    input.cc,
   ];
   if (given.every((value) => value === undefined)) errors.add('body', NOTHING_TO_UPDATE);
   if (input.version !== undefined && input.version < 1) errors.add('version', 'version must be at least 1');
@@ -76,6 +93,9 @@ function checkShape(input: UpdateTicketInput, project: ProjectWorkflow): Checked
     update.customInput = parseCustomFieldsJson(errors, input.customFieldsJson) ?? {};
   }
   if (input.tags !== undefined) update.tags = normaliseTags(errors, input.tags);
+  if (input.requesterId !== undefined)
+    update.requesterId = input.requesterId === null ? null : checkRequester(errors, input.requesterId);
+  if (input.cc !== undefined) update.cc = normaliseCc(errors, input.cc, null);
   errors.throwIfAny();
   return update;
 }
@@ -98,6 +118,10 @@ async function nextState(
   }
   if (update.priority) next.priority = update.priority;
   if (update.tags) next.tags = update.tags;
+  if (update.requesterId !== undefined) next.requesterId = update.requesterId;
+  // A new requester leaves the cc (the one given, or the stored one) if it was on it.
+  if (update.cc !== undefined || update.requesterId !== undefined)
+    next.cc = (update.cc ?? next.cc).filter((id) => id !== next.requesterId);
   if (update.assignedTo !== undefined) {
     // Re-sending the current assignee is no change, even if that user was deactivated since.
     if (update.assignedTo !== null && update.assignedTo !== before.assignedTo)

@@ -40,6 +40,8 @@ describe('tickets: CreateTicket', () => {
       updated_at: created.created_at,
       tags: [],
       resolution_type: null,
+      requester_id: null,
+      cc: [],
     });
   });
 

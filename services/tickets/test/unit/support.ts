@@ -47,6 +47,8 @@ export function ticketRow(overrides: Partial<TicketRow> = {}): TicketRow {
     mergedIntoId: null,
     resolutionType: null,
     tags: [],
+    requesterId: null,
+    cc: [],
     version: 1,
     laneRank: 'a0',
     createdAt: new Date('2026-01-02T03:04:05.678Z'),

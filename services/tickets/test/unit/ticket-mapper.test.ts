@@ -21,6 +21,8 @@ describe('ticket mapper', () => {
       customFields: { product: 'web', vip: true },
       tags: ['hardware'],
       resolutionType: null,
+      requesterId: 31,
+      cc: [32, 33],
       version: 2,
       updatedAt: new Date('2026-01-03T00:00:00.000Z'),
     });
@@ -47,6 +49,8 @@ describe('ticket mapper', () => {
       updated_at: '2026-01-03T00:00:00.000Z',
       tags: ['hardware'],
       resolution_type: null,
+      requester_id: 31,
+      cc: [32, 33],
     });
   });
 
@@ -76,7 +80,14 @@ describe('ticket mapper', () => {
 
   it('shows null columns as null, custom fields as an object (never their JSON text)', () => {
     const json = toTicketJson(ticketRow({ customFields: { severity: 'high' } }), SUPPORT);
-    for (const key of ['description', 'assigned_to', 'updated_by', 'merged_into_id', 'resolution_type'])
+    for (const key of [
+      'description',
+      'assigned_to',
+      'updated_by',
+      'merged_into_id',
+      'resolution_type',
+      'requester_id',
+    ])
       expect(json).to.have.property(key, null);
     expect(json.custom_fields).to.deep.equal({ severity: 'high' });
     expect(json).to.not.have.property('custom_fields_json');
@@ -139,6 +150,8 @@ describe('ticket mapper', () => {
         ...stamps,
         tags: [],
         resolution_type: null,
+        requester_id: null,
+        cc: [],
       },
       {
         id: 41,
@@ -157,6 +170,8 @@ describe('ticket mapper', () => {
         ...stamps,
         tags: ['hardware', 'b'],
         resolution_type: 'duplicate',
+        requester_id: null,
+        cc: [],
         merged_into: 3,
       },
       {
@@ -176,6 +191,8 @@ describe('ticket mapper', () => {
         ...stamps,
         tags: [],
         resolution_type: null,
+        requester_id: null,
+        cc: [],
       },
     ];
 

@@ -1,5 +1,5 @@
 /**
- * Spec Ticket, plus the additive `tags` and `resolution_type`, as the API sends it: declared once
+ * Spec Ticket, plus the additive `tags`, `resolution_type`, `requester_id` and `cc`, as the API sends it: declared once
  * here. The ticket service writes it (ticket-mapper.ts, tested against this schema), `TicketJson` is
  * its output type, and the gateway's OpenAPI document names it `Ticket` (with examples). The object
  * is open, as every resource is: the spec lets new optional fields appear in v1.
@@ -32,7 +32,9 @@ export const ticketSchema = z
     custom_fields: z
       .record(z.string(), z.unknown())
       .meta({ description: "Values keyed by the ticket type's field_schema names." }),
-    source_type: z.string().meta({ description: 'Values seen: web, api.' }),
+    source_type: z
+      .string()
+      .meta({ description: 'Values seen: web, api, system, email (additive); tolerate unknown values.' }),
     merged_into_id: z.number().int().nullable(),
     version: z.number().int().meta({ description: 'Starts at 1, +1 on each successful update.' }),
     created_at: timestamp('Creation time'),
@@ -42,6 +44,14 @@ export const ticketSchema = z
       .enum(RESOLUTION_TYPES)
       .nullable()
       .meta({ description: 'Set when the ticket was moved to a closed status (additive).' }),
+    requester_id: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'Customer id of the person who asked, or null (additive).' }),
+    cc: z
+      .array(z.number().int())
+      .meta({ description: 'Customer ids copied on the ticket (additive); never the requester.' }),
     merged_into: z
       .number()
       .int()
