@@ -93,6 +93,8 @@ const ticketJson: TicketJson = {
   updated_by: 7,
   custom_fields: { severity: 'high' },
   source_type: 'api',
+  requester_id: null,
+  cc: [],
   merged_into_id: null,
   version: 2,
   created_at: CREATED_AT,

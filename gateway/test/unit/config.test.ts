@@ -53,6 +53,7 @@ describe('loadConfig', () => {
         webhooks: '127.0.0.1:50055',
         activity: '127.0.0.1:50057',
         ai: '127.0.0.1:50056',
+        mail: '127.0.0.1:50058',
       },
       attachments: { maxBytes: 26_214_400, transferDeadlineMs: 600_000 },
       limits: defaultLimitsConfig(),
