@@ -27,6 +27,8 @@ export const TICKET_JSON: TicketJson = {
   updated_by: null,
   custom_fields: { severity: 'high' },
   source_type: 'api',
+  requester_id: null,
+  cc: [],
   merged_into_id: null,
   version: 1,
   created_at: '2025-01-02T03:04:05.000Z',

@@ -39,6 +39,8 @@ function ticketJson(id: number, status = 'open'): TicketJson {
     updated_by: null,
     custom_fields: {},
     source_type: 'api',
+    requester_id: null,
+    cc: [],
     merged_into_id: null,
     version: 1,
     created_at: '2025-01-01T00:00:00.000Z',
