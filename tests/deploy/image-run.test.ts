@@ -169,6 +169,7 @@ describe('deploy: image roots built and run without Docker', function () {
       WEBHOOKS_SERVICE_ADDR: 'none',
       ACTIVITY_SERVICE_ADDR: 'none',
       AI_SERVICE_ADDR: 'none',
+      MAIL_SERVICE_ADDR: 'none',
       AMQP_URL: vhost.url,
       LOG_LEVEL: 'warn',
     };
@@ -190,6 +191,7 @@ describe('deploy: image roots built and run without Docker', function () {
           webhooks: 'not_deployed',
           activity: 'not_deployed',
           ai: 'not_deployed',
+          mail: 'not_deployed',
         },
         breakers: {
           lookup: 'closed',
@@ -199,6 +201,7 @@ describe('deploy: image roots built and run without Docker', function () {
           webhooks: 'not_deployed',
           activity: 'not_deployed',
           ai: 'not_deployed',
+          mail: 'not_deployed',
         },
         rate_limits: 'in_memory',
       },

@@ -82,6 +82,8 @@ describe('ticket routes + real ticket and lookup services (fresh databases)', fu
       updated_by: null,
       custom_fields: { severity: 'high' },
       source_type: 'api',
+      requester_id: null,
+      cc: [],
       merged_into_id: null,
       version: 1,
       created_at: created.created_at,

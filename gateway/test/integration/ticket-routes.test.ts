@@ -162,6 +162,7 @@ describe('ticket routes: list, create, get, update, delete (fakes over gRPC)', (
         _assigned_to: 'assigned_to',
         custom_fields_json: '{"severity":"high"}',
         tags: ['billing', 'vip'],
+        cc: [],
       });
     });
 
@@ -175,6 +176,7 @@ describe('ticket routes: list, create, get, update, delete (fakes over gRPC)', (
         title: 'Hello',
         custom_fields_json: '',
         tags: [],
+        cc: [],
       });
     });
 
@@ -349,6 +351,8 @@ describe('ticket routes: list, create, get, update, delete (fakes over gRPC)', (
         version: 1,
         _version: 'version',
         tags: { values: [] },
+        requester_id: null,
+        cc: null,
       });
     });
 
@@ -360,6 +364,8 @@ describe('ticket routes: list, create, get, update, delete (fakes over gRPC)', (
         description: { value: 'd', _value: 'value' },
         assigned_to: { value: 11, _value: 'value' },
         tags: null,
+        requester_id: null,
+        cc: null,
       });
       await call('PUT', '/tickets/42?project_id=1', { body: { assigned_to: null, title: 't' } });
       expect(fakes.tickets.lastRequest.UpdateTicket).to.deep.equal({
@@ -370,6 +376,8 @@ describe('ticket routes: list, create, get, update, delete (fakes over gRPC)', (
         description: null,
         assigned_to: null,
         tags: null,
+        requester_id: null,
+        cc: null,
       });
     });
 
