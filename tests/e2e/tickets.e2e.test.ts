@@ -86,6 +86,8 @@ describe('tickets through the fleet', () => {
       updated_by: null,
       custom_fields: { severity: 'high' },
       source_type: 'api',
+      requester_id: null,
+      cc: [],
       merged_into_id: null,
       version: 1,
       created_at: first.created_at,
