@@ -6,9 +6,9 @@
  * (mailbox, uidvalidity, uid) keeps it exactly once. Connection failures reconnect with backoff.
  */
 import type pg from 'pg';
-import type { Logger, SecretBox } from '@tix/kit';
+import { inTransaction, type Logger, type SecretBox } from '@tix/kit';
 import { imapClient, type ImapAccount } from './imap-check.js';
-import { inTransaction, storeInbound } from './intake.js';
+import { storeInbound } from './intake.js';
 import type { RawStore } from './raw-store.js';
 
 const IDLE_RECHECK_MS = 60_000;

@@ -22,25 +22,6 @@ export interface IntakeResult {
   duplicate: boolean;
 }
 
-/** Runs `work` in one transaction on a pooled client. */
-export async function inTransaction<T>(
-  pool: pg.Pool,
-  work: (client: pg.PoolClient) => Promise<T>,
-): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
 /**
  * Stores the message and inserts its row with `client` (inside the caller's transaction, so an
  * IMAP fetch advances last_uid with it). Throws when the store or the database fails.

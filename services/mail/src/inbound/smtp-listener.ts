@@ -8,8 +8,8 @@
 import type { Readable } from 'node:stream';
 import type pg from 'pg';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
-import { AppError, type Logger, type ServiceClient } from '@tix/kit';
-import { inTransaction, storeInbound } from './intake.js';
+import { AppError, inTransaction, type Logger, type ServiceClient } from '@tix/kit';
+import { storeInbound } from './intake.js';
 import type { RawStore } from './raw-store.js';
 
 export interface SmtpListenerOptions {
