@@ -86,6 +86,13 @@ export const FLEET = {
     proto: 'tix/mail/v1/mail_service.proto',
     queues: {},
   },
+  customers: {
+    grpcPort: 50059,
+    metricsPort: 9409,
+    database: 'tix_customers',
+    proto: 'tix/customer/v1/customer_service.proto',
+    queues: {},
+  },
 } as const satisfies Record<string, FleetService>;
 
 export type ServiceName = keyof typeof FLEET;

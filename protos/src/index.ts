@@ -12,6 +12,7 @@ import type { ProtoGrpcType as ActivityProto } from '../generated/activity_servi
 import type { ProtoGrpcType as AiProto } from '../generated/ai_service.js';
 import type { ProtoGrpcType as AttachmentProto } from '../generated/attachment_service.js';
 import type { ProtoGrpcType as CommentProto } from '../generated/comment_service.js';
+import type { ProtoGrpcType as CustomerProto } from '../generated/customer_service.js';
 import type { ProtoGrpcType as MailProto } from '../generated/mail_service.js';
 import type { ProtoGrpcType as LookupProto } from '../generated/lookup_service.js';
 import type { ProtoGrpcType as TicketProto } from '../generated/ticket_service.js';
@@ -20,6 +21,7 @@ import type { ActivityServiceHandlers } from '../generated/tix/activity/v1/Activ
 import type { AiServiceHandlers } from '../generated/tix/ai/v1/AiService.js';
 import type { AttachmentServiceHandlers } from '../generated/tix/attachment/v1/AttachmentService.js';
 import type { CommentServiceHandlers } from '../generated/tix/comment/v1/CommentService.js';
+import type { CustomerServiceHandlers } from '../generated/tix/customer/v1/CustomerService.js';
 import type { MailServiceHandlers } from '../generated/tix/mail/v1/MailService.js';
 import type { LookupServiceHandlers } from '../generated/tix/lookup/v1/LookupService.js';
 import type { TicketServiceHandlers } from '../generated/tix/ticket/v1/TicketService.js';
@@ -41,6 +43,7 @@ export type * as webhook from '../generated/tix/webhook/v1/index.js';
 export type * as activity from '../generated/tix/activity/v1/index.js';
 export type * as ai from '../generated/tix/ai/v1/index.js';
 export type * as mail from '../generated/tix/mail/v1/index.js';
+export type * as customer from '../generated/tix/customer/v1/index.js';
 
 type TixProto = LookupProto &
   TicketProto &
@@ -49,7 +52,8 @@ type TixProto = LookupProto &
   WebhookProto &
   ActivityProto &
   AiProto &
-  MailProto;
+  MailProto &
+  CustomerProto;
 
 let loaded: TixProto | undefined;
 
@@ -73,6 +77,7 @@ export function serviceConstructors() {
     activity: tix.activity.v1.ActivityService,
     ai: tix.ai.v1.AiService,
     mail: tix.mail.v1.MailService,
+    customers: tix.customer.v1.CustomerService,
   } as const;
 }
 
@@ -88,6 +93,7 @@ export interface ServiceHandlersMap {
   activity: ActivityServiceHandlers;
   ai: AiServiceHandlers;
   mail: MailServiceHandlers;
+  customers: CustomerServiceHandlers;
 }
 /** The grpc-js service definition of one service (what a server registers, what a client calls). */
 export type ServiceDefinitionOf<N extends ServiceName> = ServiceConstructors[N]['service'];
