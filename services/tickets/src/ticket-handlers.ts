@@ -93,6 +93,7 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
           requesterId: request.requester_id,
           cc: request.cc,
           sourceType: request.source_type,
+          ...(request.source_ref === undefined ? {} : { sourceRef: request.source_ref }),
         },
         context,
       );
