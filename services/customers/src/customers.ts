@@ -21,6 +21,8 @@ import {
   checkEmails,
   checkName,
   checkNotes,
+  checkSearchText,
+  containsPattern,
   domainOf,
   nameForAddress,
   normaliseEmail,
@@ -224,25 +226,16 @@ export async function batchGetCustomers(pool: pg.Pool, ids: readonly number[]): 
   return unique.flatMap((id) => byId.get(id) ?? []);
 }
 
-/** `%text%` for ILIKE with the pattern characters escaped. */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-}
-
 /** ListCustomers: live customers, newest first; `email` exact, `q` in name and addresses. */
 export async function listCustomers(pool: pg.Pool, request: customer.ListCustomersRequest__Output) {
   const window = pageWindow(request.page);
   const conditions = [LIVE];
   const values: unknown[] = [];
   if (request.email !== undefined) {
-    if (request.email.length > CUSTOMER_LIMITS.email)
-      throw AppError.badRequest('Invalid email', { email: [`At most ${CUSTOMER_LIMITS.email} characters`] });
-    values.push(request.email.trim().toLowerCase());
+    values.push(checkSearchText('email', request.email, CUSTOMER_LIMITS.email).toLowerCase());
     conditions.push(`c.id IN (SELECT customer_id FROM customer_emails WHERE email = $${values.length})`);
   }
-  const q = request.q?.trim() ?? '';
-  if (q.length > CUSTOMER_LIMITS.q)
-    throw AppError.badRequest('Invalid q', { q: [`At most ${CUSTOMER_LIMITS.q} characters`] });
+  const q = checkSearchText('q', request.q, CUSTOMER_LIMITS.q);
   if (q !== '') {
     values.push(containsPattern(q));
     const p = `$${values.length}`;
@@ -309,7 +302,14 @@ export async function updateCustomer(
          organization_id = CASE WHEN $4 THEN $5 ELSE organization_id END,
          updated_at = now(), updated_by = $6
        WHERE id = $1`,
-      [request.id, name ?? null, notes ?? null, organization != null, organization?.value ?? null, author],
+      [
+        request.id,
+        name ?? null,
+        notes ?? null,
+        organization !== null && organization !== undefined,
+        organization?.value ?? null,
+        author,
+      ],
     );
   });
   return mustRead(pool, request.id);

@@ -7,7 +7,14 @@ import type pg from 'pg';
 import { AppError, FieldErrors, inTransaction } from '@tix/kit';
 import { pageWindow, paginationOf, type customer } from '@tix/protos';
 import { LIVE } from './customer-rows.js';
-import { CUSTOMER_LIMITS, checkDomains, checkName, checkNotes } from './rules.js';
+import {
+  CUSTOMER_LIMITS,
+  checkDomains,
+  checkName,
+  checkNotes,
+  checkSearchText,
+  containsPattern,
+} from './rules.js';
 import type { Author } from './customers.js';
 
 interface OrganizationRow {
@@ -86,13 +93,11 @@ export function getOrganization(pool: pg.Pool, id: number): Promise<customer.Org
 /** ListOrganizations: by name; `q` in the name and domains. */
 export async function listOrganizations(pool: pg.Pool, request: customer.ListOrganizationsRequest__Output) {
   const window = pageWindow(request.page);
-  const q = request.q?.trim() ?? '';
-  if (q.length > CUSTOMER_LIMITS.q)
-    throw AppError.badRequest('Invalid q', { q: [`At most ${CUSTOMER_LIMITS.q} characters`] });
+  const q = checkSearchText('q', request.q, CUSTOMER_LIMITS.q);
   const values: unknown[] = [];
   let where = 'true';
   if (q !== '') {
-    values.push(`%${q.replace(/[\\%_]/g, (character) => `\\${character}`)}%`);
+    values.push(containsPattern(q));
     where = `(o.name ILIKE $1 OR o.id IN (SELECT organization_id FROM organization_domains WHERE domain ILIKE $1))`;
   }
   const [page, total] = await Promise.all([

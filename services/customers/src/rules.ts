@@ -3,7 +3,7 @@
  * Each check records into the kit's FieldErrors so one refusal names every bad field
  * (docs/decisions.md, "Customers service").
  */
-import type { FieldErrors } from '@tix/kit';
+import { AppError, type FieldErrors } from '@tix/kit';
 import { codePointLength, hasControlCharacters } from '@tix/protos';
 
 export const CUSTOMER_LIMITS = {
@@ -121,10 +121,28 @@ export function checkDomains(errors: FieldErrors, field: string, values: readonl
  * local part. A mail's display name never fails the intake; only its address can.
  */
 export function nameForAddress(email: string, given: string): string {
-  const cleaned = given
-    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+  const cleaned = Array.from(given, (character) => (hasControlCharacters(character, false) ? ' ' : character))
+    .join('')
     .replace(/\s+/g, ' ')
     .trim();
   const name = cleaned.length > 0 ? cleaned : email.slice(0, email.lastIndexOf('@'));
   return Array.from(name).slice(0, CUSTOMER_LIMITS.name).join('').trim() || email;
+}
+
+/**
+ * A list's search parameter (`q`, `email`): trimmed, at most `max` characters, no control
+ * characters (PostgreSQL refuses a NUL byte); 400 naming the parameter otherwise.
+ */
+export function checkSearchText(field: string, value: string | undefined, max: number): string {
+  const text = value?.trim() ?? '';
+  if (codePointLength(text) > max)
+    throw AppError.badRequest(`Invalid ${field}`, { [field]: [`At most ${max} characters`] });
+  if (hasControlCharacters(text, false))
+    throw AppError.badRequest(`Invalid ${field}`, { [field]: ['Must not contain control characters'] });
+  return text;
+}
+
+/** `%text%` for ILIKE, with the pattern characters escaped (a search for "%" finds a "%"). */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
