@@ -1,6 +1,8 @@
 /** The mail service's configuration, from the environment, validated once at start. */
+import os from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
-import { env, parseSecretKey, serviceConfig } from '@tix/kit';
+import { env, isSmtpUrl, parseSecretKey, serviceConfig } from '@tix/kit';
 
 /** Largest message the listener accepts (25 MB, the attachment limit). */
 export const DEFAULT_MAIL_MAX_BYTES = 25 * 1024 * 1024;
@@ -11,6 +13,9 @@ const LOCAL_STORE_CREDENTIALS = 'S3RVER';
 export const loadConfig = serviceConfig('mail', {
   peers: {
     lookup: 'the mail service needs the lookup service (a recipient address names a project slug)',
+    tickets: 'the mail service needs the ticket service (a reply is mailed for its ticket)',
+    customers: 'the mail service needs the customer service (replies go to the requester and CCs)',
+    attachments: "the mail service needs the attachment service (a reply carries its comment's files)",
   },
   variables: {
     /** The SMTP listener (MX or relay forwarding); 0 picks a free port (tests). */
@@ -31,6 +36,25 @@ export const loadConfig = serviceConfig('mail', {
     S3_ACCESS_KEY: z.string().min(1).optional(),
     S3_SECRET_KEY: z.string().min(1).optional(),
     S3_REGION: z.string().min(1).default('us-east-1'),
+    /** Outbound relay (smtp:// or smtps://); unset: .eml files in MAIL_DIR outside production. */
+    SMTP_URL: z
+      .string()
+      .trim()
+      .optional()
+      .transform((value) => (value === '' ? undefined : value))
+      .refine((value) => value === undefined || isSmtpUrl(value), {
+        message: 'expected an smtp:// or smtps:// URL, e.g. smtps://user:password@mail.example.com',
+      }),
+    /** Where outgoing mail is written without SMTP_URL (development; `.tix/mail` under pnpm start). */
+    MAIL_DIR: z.string().trim().min(1).optional(),
+    /** Signs the reply token of outgoing mail ([ref:...], plus-address); required in production. */
+    MAIL_TOKEN_SECRET: z.string().min(16, 'expected at least 16 characters').optional(),
+    /** Attempts before an outgoing mail is `failed` (docs/decisions.md, "Outbound mail"). */
+    MAIL_SEND_MAX_ATTEMPTS: env.positiveInt(8),
+    /** comment.created events handled at once. */
+    MAIL_CONSUMER_PREFETCH: env.positiveInt(8),
+    /** The user id the mail service acts as (lookup's "Tix Mail" user); unset: calls carry no principal. */
+    MAIL_SYSTEM_USER_ID: z.coerce.number().int().positive().optional(),
     MAIL_S3_BUCKET: z
       .string()
       .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'expected an S3 bucket name')
@@ -38,18 +62,28 @@ export const loadConfig = serviceConfig('mail', {
   },
   check: (values, context) => {
     if (values.NODE_ENV !== 'production') return;
-    for (const name of ['S3_ACCESS_KEY', 'S3_SECRET_KEY', 'MAIL_SECRET_KEY'] as const) {
+    for (const name of ['S3_ACCESS_KEY', 'S3_SECRET_KEY', 'MAIL_SECRET_KEY', 'MAIL_TOKEN_SECRET'] as const) {
       if (values[name] === undefined)
         context.addIssue({ code: 'custom', path: [name], message: 'required in production' });
     }
   },
-  read: (values) => ({
+  read: (values, common) => ({
     smtp: {
       host: values.MAIL_SMTP_HOST,
       port: values.MAIL_SMTP_PORT,
       domain: values.MAIL_DOMAIN.toLowerCase(),
       maxBytes: values.MAIL_MAX_BYTES,
     },
+    outbound: {
+      smtpUrl: values.SMTP_URL,
+      // Production never writes mail to disk: without SMTP_URL the outbox stays queued (logged).
+      dir: common.nodeEnv === 'production' ? null : (values.MAIL_DIR ?? path.join(os.tmpdir(), 'tix-mail')),
+      maxAttempts: values.MAIL_SEND_MAX_ATTEMPTS,
+    },
+    /** Development fallback: tokens still verify across restarts of one machine. */
+    prefetch: values.MAIL_CONSUMER_PREFETCH,
+    tokenSecret: values.MAIL_TOKEN_SECRET ?? 'tix-development-mail-token-secret',
+    systemUserId: values.MAIL_SYSTEM_USER_ID ?? null,
     secretKey: values.MAIL_SECRET_KEY === undefined ? null : parseSecretKey(values.MAIL_SECRET_KEY),
     store: {
       endpoint: values.S3_ENDPOINT,
@@ -63,3 +97,4 @@ export const loadConfig = serviceConfig('mail', {
 
 export type MailConfig = ReturnType<typeof loadConfig>;
 export type MailStoreConfig = MailConfig['store'];
+export type OutboundConfig = MailConfig['outbound'];
