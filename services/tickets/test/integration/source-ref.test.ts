@@ -42,6 +42,22 @@ describe('tickets: source_ref makes a system create idempotent', () => {
     expect(new Set([a.id, b.id, c.id]).size).to.equal(3);
   });
 
+  it('GetTicket by project_ref_id (id 0) answers the numbered ticket; an unknown number is 404', async () => {
+    const created = ticketOf(await f.client.CreateTicket(questionTicket(f.demo), f.agent));
+    const byNumber = ticketOf(
+      await f.client.GetTicket(
+        { project_id: f.demo.support.id, id: 0, project_ref_id: created.project_ref_id },
+        f.agent,
+      ),
+    );
+    expect(byNumber.id).to.equal(created.id);
+    expect(
+      await refusalOf(
+        f.client.GetTicket({ project_id: f.demo.support.id, id: 0, project_ref_id: 999_999 }, f.agent),
+      ),
+    ).to.deep.include({ kind: 'not_found' });
+  });
+
   it('anyone but a system principal is 403; an empty one is 422', async () => {
     expect(
       await refusalOf(f.client.CreateTicket(questionTicket(f.demo, { source_ref: 'mail:1' }), f.agent)),
