@@ -23,10 +23,16 @@ const STATUS_TYPES = ['message/delivery-status', 'message/global-delivery-status
 export function bouncedMessageIds(parsed: ParsedInbound): string[] {
   const returned = parsed.attachments
     .filter((a) => RETURNED_TYPES.includes(a.contentType))
-    .map((a) => /^message-id:\s*(<[^<>\s]+>)/im.exec(a.content.subarray(0, 64 * 1024).toString('latin1'))?.[1])
+    .map(
+      (a) => /^message-id:\s*(<[^<>\s]+>)/im.exec(a.content.subarray(0, 64 * 1024).toString('latin1'))?.[1],
+    )
     .filter((id): id is string => id !== undefined);
   return [
-    ...new Set([...returned, ...(parsed.inReplyTo ? [parsed.inReplyTo] : []), ...[...parsed.references].reverse()]),
+    ...new Set([
+      ...returned,
+      ...(parsed.inReplyTo ? [parsed.inReplyTo] : []),
+      ...[...parsed.references].reverse(),
+    ]),
   ];
 }
 

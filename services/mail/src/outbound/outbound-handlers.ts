@@ -95,9 +95,10 @@ export function outboundHandlers(deps: { pool: pg.Pool }): OutboundHandlers {
     async ListOutboundMessages(request) {
       const byComment = request.comment_id !== 0;
       const id = byComment ? request.comment_id : request.ticket_id;
-      if (!validId(id)) throw AppError.badRequest('comment_id or ticket_id is required', {
-        [byComment ? 'comment_id' : 'ticket_id']: ['must be a positive integer'],
-      });
+      if (!validId(id))
+        throw AppError.badRequest('comment_id or ticket_id is required', {
+          [byComment ? 'comment_id' : 'ticket_id']: ['must be a positive integer'],
+        });
       const { rows } = await pool.query<OutboundListRow>(
         `SELECT id, kind, project_id, ticket_id, comment_id, message_id, from_address, to_addresses, cc_addresses,
                 subject, state, attempt_count, attempts, last_error, sent_at, bounced_at, bounce_reason, automatic,

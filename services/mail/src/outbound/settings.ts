@@ -131,7 +131,11 @@ export function validateSettingsChange(change: SettingsChange): void {
   }
   if (change.reopenWindowDays !== undefined) {
     const { min, max } = SETTINGS_LIMITS.reopenWindowDays;
-    if (!Number.isInteger(change.reopenWindowDays) || change.reopenWindowDays < min || change.reopenWindowDays > max)
+    if (
+      !Number.isInteger(change.reopenWindowDays) ||
+      change.reopenWindowDays < min ||
+      change.reopenWindowDays > max
+    )
       add('reopen_window_days', `must be an integer from ${min} to ${max}`);
   }
   if (Object.keys(errors).length > 0) throw AppError.validation(errors);
