@@ -10,13 +10,22 @@
 import type { Logger } from '@tix/kit';
 import { startTestService } from '@tix/kit/testing';
 import { DEFAULT_MAIL_MAX_BYTES, type MailStoreConfig } from './config.js';
-import { mailService } from './server.js';
+import { mailService, type MailServiceOptions } from './server.js';
 
 export { MAIL_MIGRATIONS_DIR } from './server.js';
 export { startTestDovecot, type TestDovecot } from './testing-dovecot.js';
 
 export interface TestMailServerOptions {
   lookupAddress: string;
+  /** The peers the inbound processor writes to; unset ones point at nothing (calls fail and retry). */
+  ticketsAddress?: string;
+  commentsAddress?: string;
+  customersAddress?: string;
+  attachmentsAddress?: string;
+  /** The inbound processor's timings and crash hook. */
+  processor?: MailServiceOptions['processor'];
+  /** Authentication-Results authserv-ids to trust. */
+  trustedAuthservIds?: string[];
   store: MailStoreConfig;
   maxBytes?: number;
   domain?: string;
@@ -28,12 +37,21 @@ export interface TestMailServerOptions {
 export type TestMailServer = Awaited<ReturnType<typeof startTestMailServer>>;
 
 export async function startTestMailServer(options: TestMailServerOptions) {
-  const service = await startTestService(mailService({ imapRescanMs: 200 }), {
+  const peers = {
+    lookup: options.lookupAddress,
+    ...(options.ticketsAddress ? { tickets: options.ticketsAddress } : {}),
+    ...(options.commentsAddress ? { comments: options.commentsAddress } : {}),
+    ...(options.customersAddress ? { customers: options.customersAddress } : {}),
+    ...(options.attachmentsAddress ? { attachments: options.attachmentsAddress } : {}),
+  };
+  const processor = { pollIntervalMs: 200, retryDelayMs: 200, ...options.processor };
+  const service = await startTestService(mailService({ imapRescanMs: 200, processor }), {
     label: options.label,
     databaseUrl: options.databaseUrl,
     logger: options.logger,
     config: {
-      peers: { lookup: options.lookupAddress },
+      peers,
+      ...(options.trustedAuthservIds ? { trustedAuthservIds: options.trustedAuthservIds } : {}),
       store: { ...options.store, bucket: 'tix-mail' },
       smtp: {
         host: '127.0.0.1',
