@@ -11,7 +11,6 @@
  *   with the error in its outcome.
  */
 import pg from 'pg';
-import type { Logger } from '@tix/kit';
 import { finishMessage, type FinishOptions } from './finish.js';
 import {
   isPermanent,
