@@ -61,6 +61,8 @@ export const loadConfig = serviceConfig('mail', {
      * trusted (SPF/DKIM/DMARC); unset: none are, every result is recorded as `none`.
      */
     MAIL_TRUSTED_AUTHSERV_IDS: z.string().trim().default(''),
+    /** A message `processing` longer than this is taken over (its processor died); docs/decisions.md. */
+    MAIL_PROCESSING_LEASE_MS: env.positiveInt(5 * 60_000),
     MAIL_S3_BUCKET: z
       .string()
       .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'expected an S3 bucket name')
@@ -90,6 +92,7 @@ export const loadConfig = serviceConfig('mail', {
     prefetch: values.MAIL_CONSUMER_PREFETCH,
     tokenSecret: values.MAIL_TOKEN_SECRET ?? 'tix-development-mail-token-secret',
     systemUserId: values.MAIL_SYSTEM_USER_ID ?? null,
+    processingLeaseMs: values.MAIL_PROCESSING_LEASE_MS,
     trustedAuthservIds: values.MAIL_TRUSTED_AUTHSERV_IDS.split(',')
       .map((id) => id.trim().toLowerCase())
       .filter((id) => id !== ''),

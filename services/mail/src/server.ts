@@ -83,7 +83,12 @@ export const mailService = (options: MailServiceOptions = {}) =>
           logger,
           ...(onStage ? { onStage } : {}),
         },
-        { connectionString: config.databaseUrl, onQueued: () => sender.wake(), ...processorOptions },
+        {
+          connectionString: config.databaseUrl,
+          leaseMs: config.processingLeaseMs,
+          onQueued: () => sender.wake(),
+          ...processorOptions,
+        },
       );
       return {
         grpc: grpcService('mail', mailHandlers({ pool, secrets })),
