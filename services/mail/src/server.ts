@@ -31,6 +31,8 @@ export interface MailServiceOptions {
   sender?: Pick<SenderOptions, 'retryDelay' | 'leaseMs' | 'pollIntervalMs' | 'autoReplyLimit'>;
   /** The inbound processor's timings (tests make the lease short), and a crash hook for tests. */
   processor?: Omit<ProcessorOptions, 'connectionString'> & Pick<ProcessDeps, 'onStage'>;
+  /** false: no inbound processor (tests of intake alone, without the peers it writes to). */
+  inbound?: boolean;
 }
 
 export const mailService = (options: MailServiceOptions = {}) =>
@@ -67,29 +69,32 @@ export const mailService = (options: MailServiceOptions = {}) =>
         ...options.sender,
       });
       const { onStage, ...processorOptions } = options.processor ?? {};
-      const processor = startInboundProcessor(
-        {
-          pool,
-          store,
-          tickets: peers.tickets,
-          comments: peers.comments,
-          customers: peers.customers,
-          attachments: peers.attachments,
-          directory: createDirectory(peers.lookup, config.systemUserId),
-          domain: config.smtp.domain,
-          tokenSecret: config.tokenSecret,
-          trustedAuthservIds: config.trustedAuthservIds,
-          maxBytes: config.smtp.maxBytes,
-          logger,
-          ...(onStage ? { onStage } : {}),
-        },
-        {
-          connectionString: config.databaseUrl,
-          leaseMs: config.processingLeaseMs,
-          onQueued: () => sender.wake(),
-          ...processorOptions,
-        },
-      );
+      const processor =
+        options.inbound === false
+          ? null
+          : startInboundProcessor(
+              {
+                pool,
+                store,
+                tickets: peers.tickets,
+                comments: peers.comments,
+                customers: peers.customers,
+                attachments: peers.attachments,
+                directory: createDirectory(peers.lookup, config.systemUserId),
+                domain: config.smtp.domain,
+                tokenSecret: config.tokenSecret,
+                trustedAuthservIds: config.trustedAuthservIds,
+                maxBytes: config.smtp.maxBytes,
+                logger,
+                ...(onStage ? { onStage } : {}),
+              },
+              {
+                connectionString: config.databaseUrl,
+                leaseMs: config.processingLeaseMs,
+                onQueued: () => sender.wake(),
+                ...processorOptions,
+              },
+            );
       return {
         grpc: grpcService('mail', mailHandlers({ pool, secrets })),
         consumers: {
@@ -111,7 +116,7 @@ export const mailService = (options: MailServiceOptions = {}) =>
               },
             }),
         },
-        workers: { smtp, imap, sender, processor },
+        workers: { smtp, imap, sender, ...(processor ? { processor } : {}) },
       };
     },
   });

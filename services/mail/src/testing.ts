@@ -17,7 +17,7 @@ export { startTestDovecot, type TestDovecot } from './testing-dovecot.js';
 
 export interface TestMailServerOptions {
   lookupAddress: string;
-  /** The peers the inbound processor writes to; unset ones point at nothing (calls fail and retry). */
+  /** The peers the inbound processor writes to; it runs only when tickets, comments and customers are given. */
   ticketsAddress?: string;
   commentsAddress?: string;
   customersAddress?: string;
@@ -45,7 +45,9 @@ export async function startTestMailServer(options: TestMailServerOptions) {
     ...(options.attachmentsAddress ? { attachments: options.attachmentsAddress } : {}),
   };
   const processor = { pollIntervalMs: 200, retryDelayMs: 200, ...options.processor };
-  const service = await startTestService(mailService({ imapRescanMs: 200, processor }), {
+  // Without the peers it writes to, no processor: it would call whatever listens on their default ports.
+  const inbound = Boolean(options.ticketsAddress && options.commentsAddress && options.customersAddress);
+  const service = await startTestService(mailService({ imapRescanMs: 200, processor, inbound }), {
     label: options.label,
     databaseUrl: options.databaseUrl,
     logger: options.logger,

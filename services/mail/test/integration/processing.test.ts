@@ -240,6 +240,30 @@ describe('mail processing: inbound mail becomes tickets and comments', function 
     expect(await ticketCount()).to.equal(1);
   });
 
+  it('a reply to a ticket closed within the reopen window reopens it with the comment', async () => {
+    await tickets.UpdateTicket({ project_id: projectId, id: first.id, status: 'closed' }, { principal });
+    expect((await ticket(first.id)).status).to.equal('closed');
+    await send(
+      message(
+        {
+          From: 'alice@example.com',
+          Subject: 'Re: The printer is on fire',
+          'Message-ID': '<reply-2@example.com>',
+          'In-Reply-To': '<reply-1@example.com>',
+          References: '<first@example.com> <reply-1@example.com>',
+        },
+        'It is burning again.',
+      ),
+    );
+    const row = await settled('reply-2@example.com');
+    expect(row.outcome).to.include({ action: 'reopen_and_comment', ticket_id: first.id });
+    expect((await ticket(first.id)).status).to.equal('open');
+    expect((await collect(comments, projectId, first.id)).map((c) => c.content)).to.deep.equal([
+      'It is out now.',
+      'It is burning again.',
+    ]);
+  });
+
   it('a subject tag from a stranger opens a new ticket linked to the tagged one', async () => {
     await send(
       message(
@@ -257,7 +281,7 @@ describe('mail processing: inbound mail becomes tickets and comments', function 
     const opened = await ticket(row.outcome!.ticket_id as number);
     expect(opened.description).to.contain(first.ticket_number);
     // Nothing was written into the tagged ticket.
-    expect(await collect(comments, projectId, first.id)).to.have.length(1);
+    expect(await collect(comments, projectId, first.id)).to.have.length(2);
   });
 
   it('a bounce and an out-of-office reply open no ticket', async () => {
