@@ -72,6 +72,8 @@ describe('comments through the fleet', () => {
       content: 'Customer is on the old firmware.',
       content_html: null,
       is_internal: true,
+      author_type: 'staff',
+      customer_id: null,
       created_at: note.created_at,
       updated_at: note.created_at,
     });

@@ -93,6 +93,8 @@ describe('comment routes + real comment, ticket and lookup services (fresh datab
       content: 'Looking into it.',
       content_html: null,
       is_internal: true,
+      author_type: 'staff',
+      customer_id: null,
       created_at: created.created_at,
       updated_at: created.created_at,
     });

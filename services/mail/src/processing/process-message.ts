@@ -264,7 +264,8 @@ export async function processMessage(deps: ProcessDeps, row: ClaimedMessage): Pr
         title,
         ...(description.trim() === '' ? {} : { description }),
         custom_fields_json: '',
-        tags: [],
+        // A From that failed DMARC (a trusted relay said so) is flagged where agents look.
+        tags: untrusted.untrusted ? ['mail-untrusted'] : [],
         requester_id: requesterId,
         cc,
         source_type: 'email',
