@@ -23,4 +23,5 @@ export * from './resources/project.js';
 export * from './resources/ticket-type.js';
 export * from './resources/user.js';
 export * from './resources/webhook.js';
+export * from './resources/customer.js';
 export * from './resources/activity.js';
