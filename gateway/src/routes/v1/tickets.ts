@@ -78,6 +78,21 @@ function listLinks(
   );
 }
 
+/** `Link` to the numbered pages around `pagination` of the list at `path` (spec Pagination). */
+export function pageLinks(
+  path: string,
+  given: URLSearchParams,
+  pagination: { page: number; total_pages: number },
+): ListLinks {
+  const { page: number, total_pages: last } = pagination;
+  return listLinks(path, given, {
+    ...(number < last ? { next: { page: String(number + 1) } } : {}),
+    ...(number > 1 ? { prev: { page: String(Math.min(number - 1, Math.max(last, 1))) } } : {}),
+    first: { page: '1' },
+    ...(last > 0 ? { last: { page: String(last) } } : {}),
+  });
+}
+
 /** What a ticket list needs of its handler's input (GET /tickets, GET /customers/{id}/tickets). */
 export interface TicketListInput {
   query: ListTicketsQuery;
@@ -130,14 +145,7 @@ export async function listTickets(
     };
   }
   const page = presentTicketPage(await tickets.ListTickets(listTicketsRequest(project.id, query), call));
-  const { page: number, total_pages: last } = page.pagination;
-  const links = listLinks(path, given, {
-    ...(number < last ? { next: { page: String(number + 1) } } : {}),
-    ...(number > 1 ? { prev: { page: String(Math.min(number - 1, Math.max(last, 1))) } } : {}),
-    first: { page: '1' },
-    ...(last > 0 ? { last: { page: String(last) } } : {}),
-  });
-  return { spliced: page, links };
+  return { spliced: page, links: pageLinks(path, given, page.pagination) };
 }
 
 /** One ticket with its strong ETag (from its version): what a read or write of one ticket answers. */
