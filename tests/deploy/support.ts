@@ -57,7 +57,17 @@ export function findContainer(workload: K8sObject, name = workload.metadata.name
 
 /** Which services each deployable calls over gRPC (the brief's map; checked against the configs). */
 export const INTENDED_CALLS: Record<DeployableName, DeployableName[]> = {
-  gateway: ['lookup', 'tickets', 'comments', 'attachments', 'webhooks', 'activity', 'ai', 'mail', 'customers'],
+  gateway: [
+    'lookup',
+    'tickets',
+    'comments',
+    'attachments',
+    'webhooks',
+    'activity',
+    'ai',
+    'mail',
+    'customers',
+  ],
   lookup: ['tickets', 'comments'],
   tickets: ['lookup'],
   comments: ['tickets'],
