@@ -30,9 +30,7 @@ export const customerSchema = z
   .object({
     id: id('Customer id.'),
     name: z.string().meta({ description: '"Deleted customer" once deleted (anonymised).' }),
-    emails: z
-      .array(z.string())
-      .meta({ description: 'Lower-cased email addresses, the primary one first.' }),
+    emails: z.array(z.string()).meta({ description: 'Lower-cased email addresses, the primary one first.' }),
     organization_id: z.number().int().nullable().meta({ description: 'Organization id, or null.' }),
     notes: z.string().meta({ description: "The team's notes about the customer (never shown to them)." }),
     created_at: timestamp('Creation time'),
