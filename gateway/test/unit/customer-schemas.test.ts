@@ -111,18 +111,18 @@ describe('ticket people (requester and cc to customer ids)', () => {
     let nextId = 900;
     const services = {
       customers: {
-        BatchGetCustomers: async (request: customer.BatchGetCustomersRequest) => {
+        BatchGetCustomers: (request: customer.BatchGetCustomersRequest) => {
           calls.push('BatchGetCustomers');
-          return { customers: known.filter((one) => request.ids!.includes(one.id)) };
+          return Promise.resolve({ customers: known.filter((one) => request.ids!.includes(one.id)) });
         },
-        FindOrCreateCustomers: async (request: customer.FindOrCreateCustomersRequest) => {
+        FindOrCreateCustomers: (request: customer.FindOrCreateCustomersRequest) => {
           calls.push('FindOrCreateCustomers');
-          return {
+          return Promise.resolve({
             customers: request.addresses!.map(
               ({ email }) =>
                 known.find((one) => one.emails.includes(email!)) ?? { ...person(nextId++), emails: [email!] },
             ),
-          };
+          });
         },
       },
     } as never;
