@@ -354,6 +354,9 @@ describe('the OpenAPI document', () => {
     expect(schemes.ApiKeyHeader).to.include({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
     expect(schemes.SessionCookie).to.include({ type: 'apiKey', in: 'cookie', name: 'tix_session' });
     expect(schemes.CsrfToken).to.include({ type: 'apiKey', in: 'header', name: 'X-CSRF-Token' });
+    // Every scope a key may carry is named where keys are described.
+    const keyDescription = (schemes.ApiKeyBearer as { description: string }).description;
+    for (const scope of SCOPES) expect(keyDescription).to.include(`\`${scope}\``);
     for (const { operation } of apiOperations) {
       for (const requirement of operation.security ?? []) {
         for (const [scheme, values] of Object.entries(requirement)) {
