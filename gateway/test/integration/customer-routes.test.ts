@@ -260,14 +260,14 @@ describe('customer and organization routes, requester and cc on tickets (fakes o
       );
       expectError(
         await call('POST', '/customers', {
-          name: 'x'.repeat(201),
+          name: 'x'.repeat(256),
           emails: ['a@example.com'],
           organization_id: 0,
         }),
         422,
         'Validation failed',
         {
-          name: ['Name must be at most 200 characters'],
+          name: ['Name must be at most 255 characters'],
           organization_id: ['Organization ID must be at least 1'],
         },
       );

@@ -217,6 +217,7 @@ const domainsField = z
       .string({ error: 'Each domain must be a string' })
       .trim()
       .toLowerCase()
+      .overwrite((domain) => domain.replace(/^@/, ''))
       .regex(DOMAIN_SHAPE, 'Each domain must be a domain name such as example.com'),
     { error: 'Domains must be an array of domain names' },
   )
