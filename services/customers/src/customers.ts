@@ -52,6 +52,17 @@ async function organizationForEmail(db: Queryable, email: string): Promise<numbe
   return rows[0]?.organization_id ?? null;
 }
 
+/**
+ * An organization deleted between the check and the write (the foreign key refuses it): the same
+ * 422 as an unknown one, not a 500.
+ */
+function organizationGone(error: unknown): never {
+  const pgError = error as { code?: string; constraint?: string };
+  if (pgError.code === '23503' && pgError.constraint === 'customers_organization_id_fkey')
+    throw fieldError('organization_id', 'Organization not found');
+  throw error;
+}
+
 /** 422 unless organization `id` exists. */
 async function requireOrganization(db: Queryable, field: string, id: number): Promise<void> {
   const { rowCount } = await db.query('SELECT 1 FROM organizations WHERE id = $1', [id]);
@@ -157,9 +168,9 @@ export async function findOrCreateCustomers(
   addresses: readonly customer.CustomerAddress__Output[],
   author: Author,
 ): Promise<CustomerRow[]> {
-  if (addresses.length > CUSTOMER_LIMITS.batch)
-    throw AppError.badRequest(`At most ${CUSTOMER_LIMITS.batch} addresses`, {
-      addresses: [`At most ${CUSTOMER_LIMITS.batch} addresses`],
+  if (addresses.length > CUSTOMER_LIMITS.addresses)
+    throw AppError.badRequest(`At most ${CUSTOMER_LIMITS.addresses} addresses`, {
+      addresses: [`At most ${CUSTOMER_LIMITS.addresses} addresses`],
     });
   const errors: Record<string, string[]> = {};
   const wanted = new Map<string, string>();
@@ -197,7 +208,7 @@ export async function createCustomer(
     const created = await insertCustomer(client, { name, notes, organizationId }, author);
     await claimEmails(client, created, emails, author);
     return created;
-  });
+  }).catch(organizationGone);
   return mustRead(pool, id);
 }
 
@@ -212,9 +223,9 @@ export async function getCustomer(pool: pg.Pool, id: number): Promise<CustomerRo
 
 /** BatchGetCustomers: the rows as stored (tombstones and anonymised ones too), unknown ids left out. */
 export async function batchGetCustomers(pool: pg.Pool, ids: readonly number[]): Promise<CustomerRow[]> {
-  if (ids.length > CUSTOMER_LIMITS.batch)
-    throw AppError.badRequest(`At most ${CUSTOMER_LIMITS.batch} ids`, {
-      ids: [`At most ${CUSTOMER_LIMITS.batch} ids`],
+  if (ids.length > CUSTOMER_LIMITS.batchIds)
+    throw AppError.badRequest(`At most ${CUSTOMER_LIMITS.batchIds} ids`, {
+      ids: [`At most ${CUSTOMER_LIMITS.batchIds} ids`],
     });
   const unique = [...new Set(ids)].filter((id) => Number.isInteger(id) && id > 0);
   if (unique.length === 0) return [];
@@ -311,7 +322,7 @@ export async function updateCustomer(
         author,
       ],
     );
-  });
+  }).catch(organizationGone);
   return mustRead(pool, request.id);
 }
 
