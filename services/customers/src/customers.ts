@@ -43,6 +43,23 @@ function addressTaken(email: string): AppError {
   return AppError.conflict(`Email address ${email} belongs to another customer`);
 }
 
+/**
+ * Takes a transaction lock per key in one sorted order, before a claim of several unique keys
+ * (addresses, domains): two claims of the same keys in opposite orders then queue instead of
+ * deadlocking (PostgreSQL would abort one, a 500).
+ */
+export async function lockKeys(
+  client: pg.PoolClient,
+  namespace: string,
+  keys: readonly string[],
+): Promise<void> {
+  if (keys.length < 2) return;
+  await client.query(
+    `SELECT pg_advisory_xact_lock(hashtext($1 || ':' || key)) FROM unnest($2::text[]) AS key ORDER BY key`,
+    [namespace, keys],
+  );
+}
+
 /** The organization claiming an address's domain, or null. */
 async function organizationForEmail(db: Queryable, email: string): Promise<number | null> {
   const { rows } = await db.query<{ organization_id: number }>(
@@ -80,6 +97,7 @@ async function claimEmails(
   emails: readonly string[],
   author: Author,
 ): Promise<void> {
+  await lockKeys(client, 'customer_email', emails);
   for (const email of emails) {
     const inserted = await client.query(
       `INSERT INTO customer_emails (email, customer_id, created_by) VALUES ($1, $2, $3)

@@ -15,7 +15,7 @@ import {
   checkSearchText,
   containsPattern,
 } from './rules.js';
-import type { Author } from './customers.js';
+import { lockKeys, type Author } from './customers.js';
 
 interface OrganizationRow {
   id: number;
@@ -71,6 +71,7 @@ async function replaceDomains(client: pg.PoolClient, id: number, domains: readon
     'DELETE FROM organization_domains WHERE organization_id = $1 AND domain <> ALL($2::text[])',
     [id, domains],
   );
+  await lockKeys(client, 'organization_domain', domains);
   for (const domain of domains) {
     const inserted = await client.query(
       `INSERT INTO organization_domains (domain, organization_id) VALUES ($1, $2) ON CONFLICT (domain) DO NOTHING`,

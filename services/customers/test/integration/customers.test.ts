@@ -328,6 +328,20 @@ describe('customers', function () {
       expect((await client.ListCustomers({ email })).customers).to.have.length(1);
     });
 
+    it('never deadlocks two creates claiming the same addresses in opposite orders (one wins, one 409)', async () => {
+      for (let round = 0; round < 10; round++) {
+        const addresses = Array.from({ length: 6 }, () => fresh());
+        const results = await Promise.allSettled([
+          client.CreateCustomer({ name: 'Forward', emails: addresses, notes: '' }),
+          client.CreateCustomer({ name: 'Backward', emails: [...addresses].reverse(), notes: '' }),
+        ]);
+        const kinds = results.map((result) =>
+          result.status === 'fulfilled' ? 'created' : (result.reason as { kind: string }).kind,
+        );
+        expect(kinds.sort(), `round ${round}`).to.deep.equal(['conflict', 'created']);
+      }
+    });
+
     it('answers 400 to too many addresses or ids at once, and ignores ids that name nobody', async () => {
       const addresses = Array.from({ length: 101 }, () => ({ email: fresh(), name: '' }));
       expect((await refusalOf(client.FindOrCreateCustomers({ addresses }))).kind).to.equal('bad_request');
