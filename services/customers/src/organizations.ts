@@ -172,6 +172,8 @@ export async function updateOrganization(
  */
 export async function deleteOrganization(pool: pg.Pool, id: number, author: Author): Promise<void> {
   await inTransaction(pool, async (client) => {
+    // Its customers locked in id order, as a merge locks its two, so the two never deadlock.
+    await client.query('SELECT id FROM customers WHERE organization_id = $1 ORDER BY id FOR UPDATE', [id]);
     await client.query(
       'UPDATE customers SET organization_id = NULL, updated_at = now(), updated_by = $2 WHERE organization_id = $1',
       [id, author],
