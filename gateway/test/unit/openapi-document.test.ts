@@ -317,6 +317,7 @@ describe('the OpenAPI document', () => {
       '/api-keys': '/api-keys/{id}',
       '/customers': '/customers/{id}',
       '/organizations': '/organizations/{id}',
+      '/mailboxes': '/mailboxes/{id}',
     };
     for (const { key, path, operation } of created) {
       const response = operation.responses!['201'] as OpenAPIV3_1.ResponseObject;
