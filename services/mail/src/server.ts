@@ -48,7 +48,8 @@ export const mailService = (options: MailServiceOptions = {}) =>
         { ...config.outbound, from: `Tix <no-reply@${config.smtp.domain}>` },
         logger,
       );
-      if (transport.kind === 'folder') logger.info({ mail_dir: config.outbound.dir }, 'no SMTP_URL: mail is written to MAIL_DIR');
+      if (transport.kind === 'folder')
+        logger.info({ mail_dir: config.outbound.dir }, 'no SMTP_URL: mail is written to MAIL_DIR');
       const sender = startSender({
         pool,
         transport,

@@ -1,7 +1,8 @@
 /** Addresses of outgoing mail (docs/mail.md, "Outbound"). */
 
 /** Loose RFC 5321 syntax: a local part and a dotted domain, no spaces, angle brackets or quotes. */
-const ADDRESS = /^[^\s@<>"(),;:\\[\]]+@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/i;
+const ADDRESS =
+  /^[^\s@<>"(),;:\\[\]]+@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/i;
 
 export function isEmailAddress(value: string): boolean {
   return value.length <= 320 && ADDRESS.test(value);

@@ -40,8 +40,12 @@ export async function fetchAttachments(
   let total = 0;
   for (const id of ids) {
     try {
-      let meta: { ticket_id: number; original_filename: string; mime_type: string; size_bytes: number } | null =
-        null;
+      let meta: {
+        ticket_id: number;
+        original_filename: string;
+        mime_type: string;
+        size_bytes: number;
+      } | null = null;
       const chunks: Buffer[] = [];
       for await (const part of reader.DownloadAttachment(
         { project_id: address.projectId, id },
@@ -53,7 +57,11 @@ export async function fetchAttachments(
         }
         if (part.chunk) chunks.push(part.chunk);
       }
-      if (meta === null || meta.ticket_id !== address.ticketId || total + meta.size_bytes > MAX_ATTACHMENT_BYTES) {
+      if (
+        meta === null ||
+        meta.ticket_id !== address.ticketId ||
+        total + meta.size_bytes > MAX_ATTACHMENT_BYTES
+      ) {
         skipped.push(id);
         continue;
       }

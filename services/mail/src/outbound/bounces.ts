@@ -23,10 +23,16 @@ const STATUS_TYPES = ['message/delivery-status', 'message/global-delivery-status
 export function bouncedMessageIds(parsed: ParsedInbound): string[] {
   const returned = parsed.attachments
     .filter((a) => RETURNED_TYPES.includes(a.contentType))
-    .map((a) => /^message-id:\s*(<[^<>\s]+>)/im.exec(a.content.subarray(0, 64 * 1024).toString('latin1'))?.[1])
+    .map(
+      (a) => /^message-id:\s*(<[^<>\s]+>)/im.exec(a.content.subarray(0, 64 * 1024).toString('latin1'))?.[1],
+    )
     .filter((id): id is string => id !== undefined);
   return [
-    ...new Set([...returned, ...(parsed.inReplyTo ? [parsed.inReplyTo] : []), ...[...parsed.references].reverse()]),
+    ...new Set([
+      ...returned,
+      ...(parsed.inReplyTo ? [parsed.inReplyTo] : []),
+      ...[...parsed.references].reverse(),
+    ]),
   ];
 }
 
@@ -37,14 +43,18 @@ export function bouncedMessageIds(parsed: ParsedInbound): string[] {
  */
 export function bounceReason(parsed: ParsedInbound): string {
   const status = parsed.attachments.find((a) => STATUS_TYPES.includes(a.contentType));
-  const text = status ? status.content.subarray(0, 64 * 1024).toString('utf8') : parsed.text.slice(0, 64 * 1024);
+  const text = status
+    ? status.content.subarray(0, 64 * 1024).toString('utf8')
+    : parsed.text.slice(0, 64 * 1024);
   const field = (name: string) =>
     new RegExp(`^${name}:[ \\t]*(.+(?:\\r?\\n[ \\t].+)*)`, 'im').exec(text)?.[1]?.replace(/\s+/g, ' ').trim();
   const recipient = field('Final-Recipient')?.replace(/^rfc822;\s*/i, '');
   const code = field('Status');
-  const parts = [recipient, code && `status ${code}`, field('Diagnostic-Code')?.replace(/^smtp;\s*/i, '')].filter(
-    (part): part is string => Boolean(part),
-  );
+  const parts = [
+    recipient,
+    code && `status ${code}`,
+    field('Diagnostic-Code')?.replace(/^smtp;\s*/i, ''),
+  ].filter((part): part is string => Boolean(part));
   if (parts.length > 0) return parts.join(': ').slice(0, 1000);
   const firstLine = parsed.text
     .split(/\r?\n/)

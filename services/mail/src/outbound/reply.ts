@@ -72,13 +72,18 @@ export function replyHtml(contentHtml: string, signature: string, footer: string
 const notFound = (error: unknown) => error instanceof AppError && error.kind === 'not_found';
 
 /** Queues the reply mail of one comment.created, or says why there is none. */
-export async function queueReply(deps: ReplyDeps, event: DomainEvent<CommentEventData>): Promise<ReplyOutcome> {
+export async function queueReply(
+  deps: ReplyDeps,
+  event: DomainEvent<CommentEventData>,
+): Promise<ReplyOutcome> {
   const comment = event.data;
   if (comment.is_internal) return { queued: false, reason: 'internal' };
   if (comment.author_type === 'customer') return { queued: false, reason: 'customer_author' };
   const projectId = event.project_id;
   if (projectId === undefined) return { queued: false, reason: 'no_ticket' };
-  const existing = await deps.pool.query('SELECT 1 FROM outbound_messages WHERE comment_id = $1', [comment.id]);
+  const existing = await deps.pool.query('SELECT 1 FROM outbound_messages WHERE comment_id = $1', [
+    comment.id,
+  ]);
   if (existing.rowCount) return { queued: false, reason: 'duplicate' };
 
   const context = { principal: deps.caller.principal };

@@ -118,7 +118,8 @@ export function startSender(options: SenderOptions): Sender {
         RETURNING id, state`,
       [options.maxAttempts, INTERRUPTED],
     );
-    for (const row of rows) logger.warn({ outbound_id: row.id, state: row.state }, 'outbound mail interrupted mid-send');
+    for (const row of rows)
+      logger.warn({ outbound_id: row.id, state: row.state }, 'outbound mail interrupted mid-send');
   }
 
   /** Claims due rows as `sending`; automatic ones over the per-sender limit become `suppressed`. */
@@ -274,7 +275,9 @@ export function startSender(options: SenderOptions): Sender {
   return {
     wake() {
       if (stopped || transport.kind === 'none') return;
-      runOnce().catch((error: unknown) => logger.warn({ err: error }, 'outbound sender pass failed; retrying'));
+      runOnce().catch((error: unknown) =>
+        logger.warn({ err: error }, 'outbound sender pass failed; retrying'),
+      );
     },
     runOnce,
     async stop(graceMs: number) {

@@ -100,6 +100,7 @@ function unknownPlaceholders(template: string): string[] {
     .filter((name) => !known.has(name));
 }
 
+// eslint-disable-next-line no-control-regex -- a header line must not carry CR, LF or NUL
 const hasControl = (value: string) => /[\r\n\u0000]/.test(value);
 
 /** 400 with every bad field named (the spec's envelope), or nothing. */
@@ -131,7 +132,11 @@ export function validateSettingsChange(change: SettingsChange): void {
   }
   if (change.reopenWindowDays !== undefined) {
     const { min, max } = SETTINGS_LIMITS.reopenWindowDays;
-    if (!Number.isInteger(change.reopenWindowDays) || change.reopenWindowDays < min || change.reopenWindowDays > max)
+    if (
+      !Number.isInteger(change.reopenWindowDays) ||
+      change.reopenWindowDays < min ||
+      change.reopenWindowDays > max
+    )
       add('reopen_window_days', `must be an integer from ${min} to ${max}`);
   }
   if (Object.keys(errors).length > 0) throw AppError.validation(errors);

@@ -52,7 +52,9 @@ describe('outbound mail without a relay (MAIL_DIR)', function () {
           '{}', 'We received your request [SUP-8]', 'Thanks', NULL, '{}', true)`,
     );
     await eventually(async () => {
-      const { rows } = await db.query("SELECT count(*)::int AS n FROM outbound_messages WHERE state = 'sent'");
+      const { rows } = await db.query(
+        "SELECT count(*)::int AS n FROM outbound_messages WHERE state = 'sent'",
+      );
       return rows[0].n === 2;
     }, 10_000);
     const files = (await readdir(dir)).filter((name) => name.endsWith('.eml'));

@@ -76,14 +76,18 @@ describe('two projects acknowledging each other', function () {
       });
       // Quiet: nothing queued or sending, and the relay's count stable for a while.
       let last = -1;
-      await eventually(async () => {
-        const { rows } = await db!.query(
-          "SELECT count(*)::int AS n FROM outbound_messages WHERE state IN ('queued', 'sending')",
-        );
-        const stable = relay.received.length === last && rows[0].n === 0;
-        last = relay.received.length;
-        return stable;
-      }, 20_000, 700);
+      await eventually(
+        async () => {
+          const { rows } = await db!.query(
+            "SELECT count(*)::int AS n FROM outbound_messages WHERE state IN ('queued', 'sending')",
+          );
+          const stable = relay.received.length === last && rows[0].n === 0;
+          last = relay.received.length;
+          return stable;
+        },
+        20_000,
+        700,
+      );
       const { rows } = await db.query<{ from_address: string; state: string }>(
         'SELECT from_address, state FROM outbound_messages WHERE automatic ORDER BY id',
       );

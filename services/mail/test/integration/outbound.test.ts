@@ -11,13 +11,7 @@ import amqp from 'amqplib';
 import { expect } from 'chai';
 import pg from 'pg';
 import { createServiceClient, fromGrpcError, type OutgoingContext, type ServiceClient } from '@tix/kit';
-import {
-  createTestVhost,
-  eventually,
-  startTcpProxy,
-  type TcpProxy,
-  type TestVhost,
-} from '@tix/kit/testing';
+import { createTestVhost, eventually, startTcpProxy, type TcpProxy, type TestVhost } from '@tix/kit/testing';
 import { EVENTS_EXCHANGE, type lookup, type Principal } from '@tix/protos';
 import { isRefusal, parseInbound, readToken } from '@tix/threading';
 import {
@@ -82,7 +76,10 @@ describe('outbound mail', function () {
       scopes: ['tickets:read', 'tickets:write', 'comments:read', 'comments:write'],
     };
     agent = { principal };
-    ticketServer = await startTestTicketServer({ lookupAddress: lookupServer.address, label: 'mail_out_tickets' });
+    ticketServer = await startTestTicketServer({
+      lookupAddress: lookupServer.address,
+      label: 'mail_out_tickets',
+    });
     commentServer = await startTestCommentServer({
       ticketsAddress: ticketServer.address,
       amqpUrl: vhost.url,
@@ -121,7 +118,8 @@ describe('outbound mail', function () {
         notes: '',
       })
     ).id;
-    ccId = (await customers.CreateCustomer({ name: 'Carl Copy', emails: ['carl@example.com'], notes: '' })).id;
+    ccId = (await customers.CreateCustomer({ name: 'Carl Copy', emails: ['carl@example.com'], notes: '' }))
+      .id;
     await client.UpdateProjectMailSettings({
       project_id: support.id,
       signature: 'The Support Team\nExample Inc.',
@@ -158,9 +156,19 @@ describe('outbound mail', function () {
     return JSON.parse(created.json.toString('utf8')) as { id: number; ticket_number: string };
   }
 
-  async function comment(ticketId: number, content: string, extra: { is_internal?: boolean; content_html?: string } = {}) {
+  async function comment(
+    ticketId: number,
+    content: string,
+    extra: { is_internal?: boolean; content_html?: string } = {},
+  ) {
     return comments.CreateComment(
-      { project_id: support.id, ticket_id: ticketId, content, is_internal: extra.is_internal ?? false, ...extra },
+      {
+        project_id: support.id,
+        ticket_id: ticketId,
+        content,
+        is_internal: extra.is_internal ?? false,
+        ...extra,
+      },
       agent,
     );
   }
@@ -186,7 +194,12 @@ describe('outbound mail', function () {
         (error, response) => (error ? reject(fromGrpcError(error)) : resolve(response!)),
       );
       call.write({
-        header: { project_id: support.id, ticket_id: ticketId, original_filename: filename, declared_mime_type: 'text/plain' },
+        header: {
+          project_id: support.id,
+          ticket_id: ticketId,
+          original_filename: filename,
+          declared_mime_type: 'text/plain',
+        },
       });
       call.write({ chunk: bytes });
       call.end();
@@ -209,9 +222,12 @@ describe('outbound mail', function () {
       `Please follow the steps in /api/attachments/${file.id}/download`,
       { content_html: `<p>Please follow <a href="/api/attachments/${file.id}/download">the steps</a></p>` },
     );
-    const row = await eventually(async () => (await rowsOf(created.id)).find((r) => r.state === 'sent'), 20_000);
+    const row = await eventually(
+      async () => (await rowsOf(created.id)).find((r) => r.state === 'sent'),
+      20_000,
+    );
     expect(row, 'the reply was sent').to.not.equal(undefined);
-    const mails = relayed(row!.message_id);
+    const mails = relayed(row.message_id);
     expect(mails).to.have.length(1);
     const sent = mails[0]!;
     expect(sent.parsed.subject).to.equal(`Re: [${ticket.ticket_number}] Printer on fire`);
@@ -221,7 +237,9 @@ describe('outbound mail', function () {
     expect(sent.parsed.from).to.deep.equal({ address: 'support@tix.localhost', name: 'Example Support' });
     expect(sent.parsed.inReplyTo).to.equal('<opened.1@example.com>');
     expect(sent.parsed.references).to.deep.equal(['<opened.1@example.com>']);
-    expect(sent.parsed.messageId).to.match(new RegExp(`^<tix\\.${ticket.id}\\.${created.id}\\.[0-9a-f]+@tix\\.localhost>$`));
+    expect(sent.parsed.messageId).to.match(
+      new RegExp(`^<tix\\.${ticket.id}\\.${created.id}\\.[0-9a-f]+@tix\\.localhost>$`),
+    );
     expect(rawHeader(sent.raw, 'Auto-Submitted'), 'a person wrote it').to.equal(undefined);
     expect(sent.parsed.text).to.contain('Please follow the steps');
     expect(sent.parsed.text).to.contain('-- \nThe Support Team\nExample Inc.');
@@ -235,19 +253,22 @@ describe('outbound mail', function () {
     ]);
     // The reply's Message-ID joined the ticket's chain (threading knows it as Tix's own).
     const { rows: chain } = await db.query(
-      "SELECT message_id, direction, comment_id FROM ticket_messages WHERE ticket_id = $1 ORDER BY created_at",
+      'SELECT message_id, direction, comment_id FROM ticket_messages WHERE ticket_id = $1 ORDER BY created_at',
       [ticket.id],
     );
     expect(chain.map((m) => [m.message_id, m.direction, m.comment_id])).to.deep.equal([
       ['<opened.1@example.com>', 'in', null],
-      [row!.message_id, 'out', created.id],
+      [row.message_id, 'out', created.id],
     ]);
-    first = { ticketId: ticket.id, commentId: created.id, messageId: row!.message_id };
+    first = { ticketId: ticket.id, commentId: created.id, messageId: row.message_id };
 
     // The next reply answers the first and carries the whole chain.
     const second = await comment(ticket.id, 'Did that help?');
-    const next = await eventually(async () => (await rowsOf(second.id)).find((r) => r.state === 'sent'), 20_000);
-    const nextMail = relayed(next!.message_id)[0]!;
+    const next = await eventually(
+      async () => (await rowsOf(second.id)).find((r) => r.state === 'sent'),
+      20_000,
+    );
+    const nextMail = relayed(next.message_id)[0]!;
     expect(nextMail.parsed.inReplyTo).to.equal(first.messageId);
     expect(nextMail.parsed.references).to.deep.equal(['<opened.1@example.com>', first.messageId]);
     expect(nextMail.parsed.html, 'no HTML part without content_html').to.equal(null);
@@ -255,7 +276,9 @@ describe('outbound mail', function () {
 
   it('mails no internal note, and nothing for a ticket without a requester', async () => {
     const ticket = await newTicket('Internal only');
-    const note = await comment(ticket.id, 'Team only: the customer is on the old plan', { is_internal: true });
+    const note = await comment(ticket.id, 'Team only: the customer is on the old plan', {
+      is_internal: true,
+    });
     const bare = await newTicket('No requester', false);
     const orphan = await comment(bare.id, 'Nobody to mail');
     // A later public comment on the first ticket is mailed: the events before it were handled.
@@ -270,7 +293,10 @@ describe('outbound mail', function () {
   it('a redelivered comment.created mails nothing more', async () => {
     const ticket = await newTicket('Redelivery');
     const created = await comment(ticket.id, 'Once only');
-    const row = await eventually(async () => (await rowsOf(created.id)).find((r) => r.state === 'sent'), 20_000);
+    const row = await eventually(
+      async () => (await rowsOf(created.id)).find((r) => r.state === 'sent'),
+      20_000,
+    );
     // The same event again, as the broker redelivers it (same id, same body).
     const connection = await amqp.connect(vhost.url);
     const channel = await connection.createConfirmChannel();
@@ -303,7 +329,7 @@ describe('outbound mail', function () {
     await eventually(async () => (await rowsOf(later.id)).find((r) => r.state === 'sent'), 20_000);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await rowsOf(created.id)).to.have.length(1);
-    expect(relayed(row!.message_id)).to.have.length(1);
+    expect(relayed(row.message_id)).to.have.length(1);
   });
 
   it('keeps mail while the relay is down and sends it once when it is back', async () => {
@@ -314,17 +340,20 @@ describe('outbound mail', function () {
       const [row] = await rowsOf(created.id);
       return row && row.state === 'queued' && row.attempt_count >= 2 ? row : undefined;
     }, 20_000);
-    expect(failing!.attempts.every((a) => !a.ok && (a.error ?? '') !== '')).to.equal(true);
-    expect(relayed(failing!.message_id)).to.have.length(0);
+    expect(failing.attempts.every((a) => !a.ok && (a.error ?? '') !== '')).to.equal(true);
+    expect(relayed(failing.message_id)).to.have.length(0);
     await proxy.restore();
-    const sent = await eventually(async () => (await rowsOf(created.id)).find((r) => r.state === 'sent'), 20_000);
+    const sent = await eventually(
+      async () => (await rowsOf(created.id)).find((r) => r.state === 'sent'),
+      20_000,
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(relayed(sent!.message_id)).to.have.length(1);
-    expect(sent!.attempts.at(-1)!.ok).to.equal(true);
+    expect(relayed(sent.message_id)).to.have.length(1);
+    expect(sent.attempts.at(-1)!.ok).to.equal(true);
     const listed = await client.ListOutboundMessages({ comment_id: created.id, ticket_id: 0 });
     expect(listed.messages).to.have.length(1);
     expect(listed.messages[0]!.state).to.equal('sent');
-    expect(listed.messages[0]!.attempts.length).to.equal(sent!.attempts.length);
+    expect(listed.messages[0]!.attempts.length).to.equal(sent.attempts.length);
     expect(listed.messages[0]!.sent_at).to.not.equal('');
   });
 
@@ -382,16 +411,22 @@ describe('outbound mail', function () {
     }, 20_000);
     expect(suppressed.last_error).to.match(/^suppressed/);
     expect(relayed('<tix.ack.2@tix.localhost>')).to.have.length(0);
-    const { rows } = await db.query("SELECT state FROM outbound_messages WHERE id = $1", [one]);
+    const { rows } = await db.query('SELECT state FROM outbound_messages WHERE id = $1', [one]);
     expect(rows[0].state).to.equal('sent');
   });
 
   it('marks the reply a DSN names as bounced, with the reason, once', async () => {
     const template = await readFile(path.join(CORPUS, '067-bounce-dsn-unthreaded.eml'), 'utf8');
-    const dsn = await parseInbound(Buffer.from(template.replaceAll('<tix.1.10.aaaa@tix.localhost>', first.messageId)));
+    const dsn = await parseInbound(
+      Buffer.from(template.replaceAll('<tix.1.10.aaaa@tix.localhost>', first.messageId)),
+    );
     if (isRefusal(dsn)) throw new Error('the corpus DSN did not parse');
     const recorded = await recordBounce(db, dsn);
-    expect(recorded).to.deep.include({ messageId: first.messageId, ticketId: first.ticketId, commentId: first.commentId });
+    expect(recorded).to.deep.include({
+      messageId: first.messageId,
+      ticketId: first.ticketId,
+      commentId: first.commentId,
+    });
     expect(recorded!.reason).to.contain('nobody@example.com').and.to.contain('5.1.1');
     await recordBounce(db, dsn);
     const listed = await client.ListOutboundMessages({ comment_id: first.commentId, ticket_id: 0 });
@@ -403,14 +438,21 @@ describe('outbound mail', function () {
     const byTicket = await client.ListOutboundMessages({ comment_id: 0, ticket_id: first.ticketId });
     expect(byTicket.messages.map((m) => m.comment_id)).to.include(first.commentId);
     // A DSN about mail Tix never sent changes nothing.
-    const stranger = await parseInbound(Buffer.from(template.replaceAll('<tix.1.10.aaaa@tix.localhost>', '<x@y.z>')));
+    const stranger = await parseInbound(
+      Buffer.from(template.replaceAll('<tix.1.10.aaaa@tix.localhost>', '<x@y.z>')),
+    );
     if (isRefusal(stranger)) throw new Error('the corpus DSN did not parse');
     expect(await recordBounce(db, stranger)).to.equal(null);
   });
 
   it('reads and validates project mail settings', async () => {
     const defaults = await client.GetProjectMailSettings({ project_id: 999_999 });
-    expect(defaults).to.deep.include({ from_address: '', signature: '', reopen_window_days: 14, acknowledge: false });
+    expect(defaults).to.deep.include({
+      from_address: '',
+      signature: '',
+      reopen_window_days: 14,
+      acknowledge: false,
+    });
     const saved = await client.UpdateProjectMailSettings({
       project_id: 999_999,
       from_address: 'Help@Example.com',
@@ -419,7 +461,11 @@ describe('outbound mail', function () {
       reopen_window_days: 0,
       acknowledge: true,
     });
-    expect(saved).to.deep.include({ from_address: 'help@example.com', reopen_window_days: 0, acknowledge: true });
+    expect(saved).to.deep.include({
+      from_address: 'help@example.com',
+      reopen_window_days: 0,
+      acknowledge: true,
+    });
     expect((await client.GetProjectMailSettings({ project_id: 999_999 })).ack_body).to.equal(saved.ack_body);
     const refused = await client
       .UpdateProjectMailSettings({

@@ -12,7 +12,10 @@ import { replyHtml, replyText } from '../../src/outbound/reply.js';
 import { addressOf } from '../../src/outbound/sender.js';
 import { validateSettingsChange } from '../../src/outbound/settings.js';
 
-const CORPUS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../lib/threading/test/corpus');
+const CORPUS = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../lib/threading/test/corpus',
+);
 
 function refusal(change: Parameters<typeof validateSettingsChange>[0]): Record<string, unknown> | null {
   try {
@@ -28,9 +31,9 @@ function refusal(change: Parameters<typeof validateSettingsChange>[0]): Record<s
 describe('outbound mail rules', () => {
   it('validates project mail settings field by field', () => {
     expect(refusal({ fromAddress: '', signature: 'x'.repeat(10_000), reopenWindowDays: 365 })).to.equal(null);
-    expect(refusal({ reopenWindowDays: 0, ackBody: '{{ticket.number}} {{ ticket.title }} {{requester.name}}' })).to.equal(
-      null,
-    );
+    expect(
+      refusal({ reopenWindowDays: 0, ackBody: '{{ticket.number}} {{ ticket.title }} {{requester.name}}' }),
+    ).to.equal(null);
     expect(Object.keys(refusal({ fromAddress: 'a b@example.com' })!)).to.deep.equal(['from_address']);
     expect(Object.keys(refusal({ fromAddress: 'x@y' + 'z'.repeat(320) })!)).to.deep.equal(['from_address']);
     expect(Object.keys(refusal({ signature: 'x'.repeat(10_001) })!)).to.deep.equal(['signature']);
