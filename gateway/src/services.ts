@@ -40,6 +40,7 @@ export function createServiceClients(
     activity: client('activity'),
     ai: client('ai'),
     mail: client('mail'),
+    customers: client('customers'),
   };
 }
 

@@ -28,6 +28,7 @@ export const loadConfig = serviceConfig('mail', {
     tickets: 'the mail service needs the ticket service (a reply is mailed for its ticket)',
     customers: 'the mail service needs the customer service (replies go to the requester and CCs)',
     attachments: "the mail service needs the attachment service (a reply carries its comment's files)",
+    comments: "the mail service needs the comment service (a customer's reply becomes a comment)",
   },
   variables: {
     /** The SMTP listener (MX or relay forwarding); 0 picks a free port (tests). */
@@ -70,6 +71,11 @@ export const loadConfig = serviceConfig('mail', {
     MAIL_CONSUMER_PREFETCH: env.positiveInt(8),
     /** The user id the mail service acts as (lookup's "Tix Mail" user); unset: calls carry no principal. */
     MAIL_SYSTEM_USER_ID: z.coerce.number().int().positive().optional(),
+    /**
+     * Comma-separated authserv-ids of the receiving relay whose Authentication-Results headers are
+     * trusted (SPF/DKIM/DMARC); unset: none are, every result is recorded as `none`.
+     */
+    MAIL_TRUSTED_AUTHSERV_IDS: z.string().trim().default(''),
     MAIL_S3_BUCKET: z
       .string()
       .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'expected an S3 bucket name')
@@ -99,6 +105,9 @@ export const loadConfig = serviceConfig('mail', {
     prefetch: values.MAIL_CONSUMER_PREFETCH,
     tokenSecret: values.MAIL_TOKEN_SECRET ?? 'tix-development-mail-token-secret',
     systemUserId: values.MAIL_SYSTEM_USER_ID ?? null,
+    trustedAuthservIds: values.MAIL_TRUSTED_AUTHSERV_IDS.split(',')
+      .map((id) => id.trim().toLowerCase())
+      .filter((id) => id !== ''),
     secretKey: values.MAIL_SECRET_KEY === undefined ? null : parseSecretKey(values.MAIL_SECRET_KEY),
     store: {
       endpoint: values.S3_ENDPOINT,

@@ -12,6 +12,9 @@ import { startImapSupervisor } from './inbound/imap-fetcher.js';
 import { createRawStore } from './inbound/raw-store.js';
 import { startSmtpListener } from './inbound/smtp-listener.js';
 import { mailHandlers } from './mail-handlers.js';
+import { createDirectory } from './processing/directory.js';
+import { startInboundProcessor, type ProcessorOptions } from './processing/processor.js';
+import type { ProcessDeps } from './processing/process-message.js';
 import { startReplyConsumer } from './outbound/consumer.js';
 import { startSender, type SenderOptions } from './outbound/sender.js';
 import { mailSystemCaller } from './outbound/system-caller.js';
@@ -26,6 +29,8 @@ export interface MailServiceOptions {
   imapRescanMs?: number;
   /** The sender's timings (tests make retries and leases short). */
   sender?: Pick<SenderOptions, 'retryDelay' | 'leaseMs' | 'pollIntervalMs' | 'autoReplyLimit'>;
+  /** The inbound processor's timings (tests make the lease short), and a crash hook for tests. */
+  processor?: Omit<ProcessorOptions, 'connectionString'> & Pick<ProcessDeps, 'onStage'>;
 }
 
 export const mailService = (options: MailServiceOptions = {}) =>
@@ -33,7 +38,7 @@ export const mailService = (options: MailServiceOptions = {}) =>
     name: 'mail',
     config: loadConfig,
     migrations: MAIL_MIGRATIONS_DIR,
-    peers: ['lookup', 'tickets', 'customers', 'attachments'],
+    peers: ['lookup', 'tickets', 'customers', 'attachments', 'comments'],
     outbox: false,
     register: async ({ config, logger, pool, peers }) => {
       const secrets = createSecretBox(config.secretKey, 'MAIL_SECRET_KEY');
@@ -61,6 +66,25 @@ export const mailService = (options: MailServiceOptions = {}) =>
         maxAttempts: config.outbound.maxAttempts,
         ...options.sender,
       });
+      const { onStage, ...processorOptions } = options.processor ?? {};
+      const processor = startInboundProcessor(
+        {
+          pool,
+          store,
+          tickets: peers.tickets,
+          comments: peers.comments,
+          customers: peers.customers,
+          attachments: peers.attachments,
+          directory: createDirectory(peers.lookup, config.systemUserId),
+          domain: config.smtp.domain,
+          tokenSecret: config.tokenSecret,
+          trustedAuthservIds: config.trustedAuthservIds,
+          maxBytes: config.smtp.maxBytes,
+          logger,
+          ...(onStage ? { onStage } : {}),
+        },
+        { connectionString: config.databaseUrl, onQueued: () => sender.wake(), ...processorOptions },
+      );
       return {
         grpc: grpcService('mail', mailHandlers({ pool, secrets })),
         consumers: {
@@ -82,7 +106,7 @@ export const mailService = (options: MailServiceOptions = {}) =>
               },
             }),
         },
-        workers: { smtp, imap, sender },
+        workers: { smtp, imap, sender, processor },
       };
     },
   });

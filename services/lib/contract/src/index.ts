@@ -24,3 +24,4 @@ export * from './resources/ticket-type.js';
 export * from './resources/user.js';
 export * from './resources/webhook.js';
 export * from './resources/activity.js';
+export * from './resources/mail.js';
