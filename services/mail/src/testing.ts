@@ -12,7 +12,7 @@ import type { Logger } from '@tix/kit';
 import { startTestService } from '@tix/kit/testing';
 import { DEFAULT_MAIL_MAX_BYTES, loadConfig, type MailStoreConfig } from './config.js';
 import type { SenderOptions } from './outbound/sender.js';
-import { mailService } from './server.js';
+import { mailService, type MailServiceOptions } from './server.js';
 
 export { MAIL_MIGRATIONS_DIR } from './server.js';
 export { startTestDovecot, type TestDovecot } from './testing-dovecot.js';
@@ -29,11 +29,14 @@ export interface TestMailServerOptions {
   ticketsAddress?: string;
   customersAddress?: string;
   attachmentsAddress?: string;
+  commentsAddress?: string;
   /** When given, the reply consumer runs on this broker (e.g. createTestVhost(...).url). */
   amqpUrl?: string;
   /** Outgoing mail: a relay (smtp://127.0.0.1:port) or a folder; default a folder in the OS temp dir. */
   outbound?: { smtpUrl?: string; dir?: string; maxAttempts?: number };
   sender?: Pick<SenderOptions, 'retryDelay' | 'leaseMs' | 'pollIntervalMs' | 'autoReplyLimit'>;
+  /** The inbound processor's timings. */
+  processor?: MailServiceOptions['processor'];
   tokenSecret?: string;
   systemUserId?: number;
 }
@@ -42,33 +45,37 @@ export type TestMailServer = Awaited<ReturnType<typeof startTestMailServer>>;
 
 export async function startTestMailServer(options: TestMailServerOptions) {
   const defaults = loadConfig({});
-  const service = await startTestService(mailService({ imapRescanMs: 200, sender: options.sender }), {
-    label: options.label,
-    databaseUrl: options.databaseUrl,
-    logger: options.logger,
-    amqpUrl: options.amqpUrl,
-    config: {
-      peers: {
-        lookup: options.lookupAddress,
-        ...(options.ticketsAddress === undefined ? {} : { tickets: options.ticketsAddress }),
-        ...(options.customersAddress === undefined ? {} : { customers: options.customersAddress }),
-        ...(options.attachmentsAddress === undefined ? {} : { attachments: options.attachmentsAddress }),
-      },
-      outbound: {
-        smtpUrl: options.outbound?.smtpUrl,
-        dir: options.outbound?.dir ?? defaults.outbound.dir,
-        maxAttempts: options.outbound?.maxAttempts ?? defaults.outbound.maxAttempts,
-      },
-      tokenSecret: options.tokenSecret ?? defaults.tokenSecret,
-      systemUserId: options.systemUserId ?? null,
-      store: { ...options.store, bucket: 'tix-mail' },
-      smtp: {
-        host: '127.0.0.1',
-        port: 0,
-        domain: options.domain ?? 'tix.localhost',
-        maxBytes: options.maxBytes ?? DEFAULT_MAIL_MAX_BYTES,
+  const service = await startTestService(
+    mailService({ imapRescanMs: 200, sender: options.sender, processor: options.processor }),
+    {
+      label: options.label,
+      databaseUrl: options.databaseUrl,
+      logger: options.logger,
+      amqpUrl: options.amqpUrl,
+      config: {
+        peers: {
+          lookup: options.lookupAddress,
+          ...(options.ticketsAddress === undefined ? {} : { tickets: options.ticketsAddress }),
+          ...(options.customersAddress === undefined ? {} : { customers: options.customersAddress }),
+          ...(options.attachmentsAddress === undefined ? {} : { attachments: options.attachmentsAddress }),
+          ...(options.commentsAddress === undefined ? {} : { comments: options.commentsAddress }),
+        },
+        outbound: {
+          smtpUrl: options.outbound?.smtpUrl,
+          dir: options.outbound?.dir ?? defaults.outbound.dir,
+          maxAttempts: options.outbound?.maxAttempts ?? defaults.outbound.maxAttempts,
+        },
+        tokenSecret: options.tokenSecret ?? defaults.tokenSecret,
+        systemUserId: options.systemUserId ?? null,
+        store: { ...options.store, bucket: 'tix-mail' },
+        smtp: {
+          host: '127.0.0.1',
+          port: 0,
+          domain: options.domain ?? 'tix.localhost',
+          maxBytes: options.maxBytes ?? DEFAULT_MAIL_MAX_BYTES,
+        },
       },
     },
-  });
+  );
   return { ...service, smtpPort: service.parts.workers.smtp.port };
 }
