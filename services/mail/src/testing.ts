@@ -1,8 +1,9 @@
 /**
  * A real mail service for tests: a fresh migrated database, the SMTP listener on a free loopback
- * port, the IMAP supervisor and the gRPC API. It needs a lookup service and an S3 store
- * (startTestS3Server from '@tix/attachment-service/testing'); outbound mail also needs tickets,
- * customers and attachments (their addresses) and a broker (amqpUrl) for the reply consumer.
+ * port, the IMAP supervisor, the inbound processor, the sender and the gRPC API. It needs a lookup
+ * service and an S3 store (startTestS3Server from '@tix/attachment-service/testing'); processing
+ * and outbound mail also need tickets, comments, customers and attachments (their addresses), and
+ * the reply consumer a broker (amqpUrl).
  *
  *   const mail = await startTestMailServer({ lookupAddress: lookup.address, store: s3.config });
  *   ... nodemailer to 127.0.0.1:mail.smtpPort ...
@@ -19,24 +20,27 @@ export { startTestDovecot, type TestDovecot } from './testing-dovecot.js';
 
 export interface TestMailServerOptions {
   lookupAddress: string;
+  /** The peers the inbound processor and the sender call; unset ones point at nothing (calls fail and retry). */
+  ticketsAddress?: string;
+  commentsAddress?: string;
+  customersAddress?: string;
+  attachmentsAddress?: string;
+  /** The inbound processor's timings and crash hook. */
+  processor?: MailServiceOptions['processor'];
+  /** Authentication-Results authserv-ids to trust. */
+  trustedAuthservIds?: string[];
   store: MailStoreConfig;
   maxBytes?: number;
   domain?: string;
   databaseUrl?: string;
   label?: string;
   logger?: Logger;
-  /** The other peers (default: the fleet map's addresses, for tests that never call them). */
-  ticketsAddress?: string;
-  customersAddress?: string;
-  attachmentsAddress?: string;
-  commentsAddress?: string;
   /** When given, the reply consumer runs on this broker (e.g. createTestVhost(...).url). */
   amqpUrl?: string;
   /** Outgoing mail: a relay (smtp://127.0.0.1:port) or a folder; default a folder in the OS temp dir. */
   outbound?: { smtpUrl?: string; dir?: string; maxAttempts?: number };
+  /** The sender's timings. */
   sender?: Pick<SenderOptions, 'retryDelay' | 'leaseMs' | 'pollIntervalMs' | 'autoReplyLimit'>;
-  /** The inbound processor's timings. */
-  processor?: MailServiceOptions['processor'];
   tokenSecret?: string;
   systemUserId?: number;
 }
@@ -45,21 +49,24 @@ export type TestMailServer = Awaited<ReturnType<typeof startTestMailServer>>;
 
 export async function startTestMailServer(options: TestMailServerOptions) {
   const defaults = loadConfig({});
+  const peers = {
+    lookup: options.lookupAddress,
+    ...(options.ticketsAddress ? { tickets: options.ticketsAddress } : {}),
+    ...(options.commentsAddress ? { comments: options.commentsAddress } : {}),
+    ...(options.customersAddress ? { customers: options.customersAddress } : {}),
+    ...(options.attachmentsAddress ? { attachments: options.attachmentsAddress } : {}),
+  };
+  const processor = { pollIntervalMs: 200, retryDelayMs: 200, ...options.processor };
   const service = await startTestService(
-    mailService({ imapRescanMs: 200, sender: options.sender, processor: options.processor }),
+    mailService({ imapRescanMs: 200, processor, sender: options.sender }),
     {
       label: options.label,
       databaseUrl: options.databaseUrl,
       logger: options.logger,
       amqpUrl: options.amqpUrl,
       config: {
-        peers: {
-          lookup: options.lookupAddress,
-          ...(options.ticketsAddress === undefined ? {} : { tickets: options.ticketsAddress }),
-          ...(options.customersAddress === undefined ? {} : { customers: options.customersAddress }),
-          ...(options.attachmentsAddress === undefined ? {} : { attachments: options.attachmentsAddress }),
-          ...(options.commentsAddress === undefined ? {} : { comments: options.commentsAddress }),
-        },
+        peers,
+        ...(options.trustedAuthservIds ? { trustedAuthservIds: options.trustedAuthservIds } : {}),
         outbound: {
           smtpUrl: options.outbound?.smtpUrl,
           dir: options.outbound?.dir ?? defaults.outbound.dir,

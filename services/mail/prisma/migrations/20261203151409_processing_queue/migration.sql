@@ -16,3 +16,8 @@ $$;
 
 CREATE TRIGGER "inbound_messages_notify" AFTER INSERT ON "inbound_messages"
   FOR EACH ROW EXECUTE FUNCTION "tix_mail_inbound_notify"();
+
+-- `ignored` is a final state too (automatic mail, loops, own mail): recorded, no ticket.
+ALTER TABLE "inbound_messages" DROP CONSTRAINT "inbound_messages_state_check";
+ALTER TABLE "inbound_messages" ADD CONSTRAINT "inbound_messages_state_check"
+  CHECK ("state" IN ('received', 'processing', 'processed', 'ignored', 'refused', 'failed'));
