@@ -101,9 +101,8 @@ export const loadConfig = serviceConfig('mail', {
       dir: common.nodeEnv === 'production' ? null : (values.MAIL_DIR ?? path.join(os.tmpdir(), 'tix-mail')),
       maxAttempts: values.MAIL_SEND_MAX_ATTEMPTS,
     },
-    /** Development fallback: tokens still verify across restarts of one machine. */
     prefetch: values.MAIL_CONSUMER_PREFETCH,
-    tokenSecret: values.MAIL_TOKEN_SECRET ?? 'tix-development-mail-token-secret',
+    tokenSecret: tokenSecretOf(values.MAIL_TOKEN_SECRET, values.MAIL_SECRET_KEY),
     systemUserId: values.MAIL_SYSTEM_USER_ID ?? null,
     trustedAuthservIds: values.MAIL_TRUSTED_AUTHSERV_IDS.split(',')
       .map((id) => id.trim().toLowerCase())

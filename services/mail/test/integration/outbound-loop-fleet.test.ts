@@ -49,7 +49,13 @@ describe('two Tix installations acknowledging each other (the whole mail path)',
       description: '',
       statuses: [],
     });
-    const beta = await directory.CreateProject({ name: 'Beta', slug: 'beta', prefix: 'BET', description: '', statuses: [] });
+    const beta = await directory.CreateProject({
+      name: 'Beta',
+      slug: 'beta',
+      prefix: 'BET',
+      description: '',
+      statuses: [],
+    });
     for (const project of [alpha, beta])
       await directory.CreateTicketType({
         project_id: project.id,
@@ -61,8 +67,14 @@ describe('two Tix installations acknowledging each other (the whole mail path)',
       });
     directory.close();
     projects = { alpha: alpha.id, beta: beta.id };
-    ticketServer = await startTestTicketServer({ lookupAddress: lookupServer.address, label: 'mail_loop_fleet_tickets' });
-    commentServer = await startTestCommentServer({ ticketsAddress: ticketServer.address, label: 'mail_loop_fleet_comments' });
+    ticketServer = await startTestTicketServer({
+      lookupAddress: lookupServer.address,
+      label: 'mail_loop_fleet_tickets',
+    });
+    commentServer = await startTestCommentServer({
+      ticketsAddress: ticketServer.address,
+      label: 'mail_loop_fleet_comments',
+    });
     customerServer = await startTestCustomerServer({ label: 'mail_loop_fleet_customers' });
     s3 = await startTestS3Server();
     attachmentServer = await startTestAttachmentServer({
@@ -90,7 +102,12 @@ describe('two Tix installations acknowledging each other (the whole mail path)',
         const raw = stripHeaders
           ? relayed.raw.replace(/^(Auto-Submitted|X-Auto-Response-Suppress):.*\r?\n/gim, '')
           : relayed.raw;
-        const transport = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true });
+        const transport = nodemailer.createTransport({
+          host: '127.0.0.1',
+          port,
+          secure: false,
+          ignoreTLS: true,
+        });
         await transport.sendMail({ envelope: { from: relayed.envelopeFrom ?? '', to: [to] }, raw });
         transport.close();
       }
@@ -123,7 +140,12 @@ describe('two Tix installations acknowledging each other (the whole mail path)',
         secure: false,
         ignoreTLS: true,
       });
-      await sender.sendMail({ from: `Beta <${BETA}>`, to: ALPHA, subject: 'Hello alpha', text: 'Are you there?' });
+      await sender.sendMail({
+        from: `Beta <${BETA}>`,
+        to: ALPHA,
+        subject: 'Hello alpha',
+        text: 'Are you there?',
+      });
       sender.close();
 
       // Quiet: every inbound message processed, nothing queued or sending, the relay's count stable.
@@ -148,10 +170,13 @@ describe('two Tix installations acknowledging each other (the whole mail path)',
         1_000,
       );
       // Only automatic mail crosses the relay (the first message went straight to alpha's listener).
-      const automaticFrom = (address: string) => relay.received.filter((m) => m.envelopeFrom === address).length;
+      const automaticFrom = (address: string) =>
+        relay.received.filter((m) => m.envelopeFrom === address).length;
       expect(relay.received.every((m) => /^Auto-Submitted: auto-replied$/im.test(m.raw))).to.equal(true);
       const inbound = await Promise.all(
-        installations.map(async ({ db }) => (await db.query('SELECT outcome FROM inbound_messages ORDER BY id')).rows),
+        installations.map(
+          async ({ db }) => (await db.query('SELECT outcome FROM inbound_messages ORDER BY id')).rows,
+        ),
       );
       return {
         alpha: automaticFrom(ALPHA),

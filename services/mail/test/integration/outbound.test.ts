@@ -274,11 +274,23 @@ describe('outbound mail', function () {
     expect(nextMail.parsed.html, 'no HTML part without content_html').to.equal(null);
   });
 
-  it('mails no internal note, and nothing for a ticket without a requester', async () => {
+  it("mails no internal note, no customer's own comment, and nothing for a ticket without a requester", async () => {
     const ticket = await newTicket('Internal only');
     const note = await comment(ticket.id, 'Team only: the customer is on the old plan', {
       is_internal: true,
     });
+    // A customer's own comment (the mail service or the portal writes it for them) is never mailed back.
+    const system: OutgoingContext = { principal: { ...agent.principal!, kind: 'system' } };
+    const fromCustomer = await comments.CreateComment(
+      {
+        project_id: support.id,
+        ticket_id: ticket.id,
+        content: 'Thanks, customer here',
+        customer_id: requesterId,
+      },
+      system,
+    );
+    expect(fromCustomer.author_type).to.equal('customer');
     const bare = await newTicket('No requester', false);
     const orphan = await comment(bare.id, 'Nobody to mail');
     // A later public comment on the first ticket is mailed: the events before it were handled.
@@ -287,6 +299,7 @@ describe('outbound mail', function () {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await rowsOf(note.id)).to.have.length(0);
     expect(await rowsOf(orphan.id)).to.have.length(0);
+    expect(await rowsOf(fromCustomer.id)).to.have.length(0);
     expect(relay.received.filter((m) => m.parsed.text.includes('old plan'))).to.have.length(0);
   });
 
