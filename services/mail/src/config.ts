@@ -69,7 +69,7 @@ export const loadConfig = serviceConfig('mail', {
     MAIL_SEND_MAX_ATTEMPTS: env.positiveInt(8),
     /** comment.created events handled at once. */
     MAIL_CONSUMER_PREFETCH: env.positiveInt(8),
-    /** The user id the mail service acts as (lookup's "Tix Mail" user); unset: calls carry no principal. */
+    /** The user id the mail service acts as; unset: lookup's "Tix Mail" user (mail@tix.invalid). */
     MAIL_SYSTEM_USER_ID: z.coerce.number().int().positive().optional(),
     /**
      * Comma-separated authserv-ids of the receiving relay whose Authentication-Results headers are
