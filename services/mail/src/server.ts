@@ -1,8 +1,8 @@
 /**
  * The mail service: the SMTP listener and the IMAP supervisor store raw mail durably (object store +
  * inbound_messages) -> gRPC handlers for mailboxes and messages. Outbound: the consumer of
- * comment.created queues reply mail in outbound_messages, the sender sends every queued row. main.ts runs it; tests start the
- * same composition (testing.ts).
+ * comment.created queues reply mail in outbound_messages, the sender sends every queued row.
+ * main.ts runs it; tests start the same composition (testing.ts).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
