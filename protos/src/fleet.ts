@@ -84,7 +84,8 @@ export const FLEET = {
     metricsPort: 9408,
     database: 'tix_mail',
     proto: 'tix/mail/v1/mail_service.proto',
-    queues: {},
+    // Public staff comments are mailed to the requester and CCs (docs/mail.md, "Outbound").
+    queues: { 'mail.comments': ['comment.created'] },
   },
   customers: {
     grpcPort: 50059,

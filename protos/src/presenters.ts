@@ -99,6 +99,8 @@ export function presentComment(message: comment.Comment__Output): CommentJson {
     content: message.content,
     content_html: message.content_html ?? null,
     is_internal: message.is_internal,
+    author_type: message.author_type === 'customer' ? 'customer' : 'staff',
+    customer_id: message.customer_id ?? null,
     created_at: message.created_at,
     updated_at: message.updated_at,
   };

@@ -28,8 +28,10 @@ describe("the assistant's system user (Tix AI)", function () {
     const listed = await request('/v1/users', { key });
     expect(listed.status, listed.text).to.equal(200);
     const users = listed.body.data.users as { id: number; email: string; is_system: boolean }[];
-    const system = users.filter((user) => user.is_system);
+    // The system users: the assistant's and the mail service's (Tix Mail), each once.
+    const system = users.filter((user) => user.is_system && user.email !== 'mail@tix.invalid');
     expect(system).to.have.length(1);
+    expect(users.filter((user) => user.email === 'mail@tix.invalid')).to.have.length(1);
     expect(system[0]).to.deep.equal({
       id: system[0]!.id,
       name: 'Tix AI',

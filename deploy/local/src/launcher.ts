@@ -142,6 +142,9 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
     AMQP_URL: baseEnv.AMQP_URL ?? DEFAULT_AMQP_URL,
     GATEWAY_API_PORT: String(apiPort),
     GATEWAY_APP_PORT: String(appPort),
+    // Without SMTP_URL, the gateway's password reset mail and the mail service's outgoing mail are
+    // written here (local state, git-ignored like .tix/s3).
+    MAIL_DIR: baseEnv.MAIL_DIR ?? path.join(REPO_ROOT, '.tix/mail'),
   };
   for (const name of SERVICE_NAMES) {
     fleetEnv[serviceAddressVariable(name)] = services.includes(name)
@@ -193,8 +196,6 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       ...fleetEnv,
       METRICS_HOST: '127.0.0.1',
       METRICS_PORT: String(metricsPort('gateway')),
-      // Without SMTP_URL, password reset mail is written here (local state, git-ignored like .tix/s3).
-      MAIL_DIR: fleetEnv.MAIL_DIR ?? path.join(REPO_ROOT, '.tix/mail'),
     },
   });
   for (const name of ['gateway', ...services] as const) {

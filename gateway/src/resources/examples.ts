@@ -112,6 +112,7 @@ const commentMessage: comment.Comment__Output = {
   content: 'Restarted the printer; please try again.',
   content_html: '<p>Restarted the printer; please try again.</p>',
   is_internal: false,
+  author_type: 'staff',
   created_at: CREATED_AT,
   updated_at: CREATED_AT,
   author_type: 'staff',

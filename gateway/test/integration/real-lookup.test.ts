@@ -181,9 +181,9 @@ describe('gateway + real lookup service (fresh database, RabbitMQ vhost)', funct
 
   it("GET /v1/users lists the users, the assistant's system user marked is_system", async () => {
     const response = await get('/v1/users', keys.full.key);
-    const assistant = (response.body.data.users as { email: string; id: number }[]).find(
-      (user) => user.email === 'ai@tix.invalid',
-    );
+    const listed = response.body.data.users as { email: string; id: number }[];
+    const assistant = listed.find((user) => user.email === 'ai@tix.invalid');
+    const mail = listed.find((user) => user.email === 'mail@tix.invalid');
     expect(response.body).to.deep.equal({
       ok: true,
       data: {
@@ -192,6 +192,14 @@ describe('gateway + real lookup service (fresh database, RabbitMQ vhost)', funct
             id: assistant?.id,
             name: 'Tix AI',
             email: 'ai@tix.invalid',
+            role: 'agent',
+            is_active: true,
+            is_system: true,
+          },
+          {
+            id: mail?.id,
+            name: 'Tix Mail',
+            email: 'mail@tix.invalid',
             role: 'agent',
             is_active: true,
             is_system: true,
@@ -213,7 +221,7 @@ describe('gateway + real lookup service (fresh database, RabbitMQ vhost)', funct
             is_system: false,
           },
         ],
-        count: 3,
+        count: 4,
       },
     });
   });

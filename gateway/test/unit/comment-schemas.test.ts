@@ -134,13 +134,14 @@ describe('comment route schemas', () => {
       });
     });
 
-    it('presentComment: the spec fields, an absent content_html as null', () => {
+    it('presentComment: the spec fields, an absent content_html and customer_id as null', () => {
       const message = {
         id: 1,
         ticket_id: 2,
         user_id: 3,
         content: 'c',
         is_internal: true,
+        author_type: 'staff',
         created_at: '2026-01-01T00:00:00.000Z',
         updated_at: '2026-01-01T00:00:00.000Z',
         author_type: 'staff',
@@ -153,9 +154,26 @@ describe('comment route schemas', () => {
         content: 'c',
         content_html: null,
         is_internal: true,
+        author_type: 'staff',
+        customer_id: null,
         created_at: '2026-01-01T00:00:00.000Z',
         updated_at: '2026-01-01T00:00:00.000Z',
       });
+    });
+
+    it('presentComment: a customer comment names its customer', () => {
+      const json = presentComment({
+        id: 1,
+        ticket_id: 2,
+        user_id: 3,
+        content: 'c',
+        is_internal: false,
+        author_type: 'customer',
+        customer_id: 44,
+        created_at: '2026-01-01T00:00:00.000Z',
+        updated_at: '2026-01-01T00:00:00.000Z',
+      });
+      expect(json).to.include({ author_type: 'customer', customer_id: 44 });
     });
   });
 });

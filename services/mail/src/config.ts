@@ -1,6 +1,9 @@
 /** The mail service's configuration, from the environment, validated once at start. */
+import { createHmac } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
-import { env, parseSecretKey, serviceConfig } from '@tix/kit';
+import { env, isSmtpUrl, parseSecretKey, serviceConfig } from '@tix/kit';
 
 /** Largest message the listener accepts (25 MB, the attachment limit). */
 export const DEFAULT_MAIL_MAX_BYTES = 25 * 1024 * 1024;
@@ -8,9 +11,24 @@ export const DEFAULT_MAIL_MAX_BYTES = 25 * 1024 * 1024;
 /** The embedded store's credentials (s3rver's fixed pair, as the attachment service uses), outside production. */
 const LOCAL_STORE_CREDENTIALS = 'S3RVER';
 
+/**
+ * The reply-token secret: MAIL_TOKEN_SECRET, else a key derived from MAIL_SECRET_KEY (so production
+ * needs no second secret), else a development constant (tokens still verify across restarts).
+ */
+function tokenSecretOf(tokenSecret: string | undefined, secretKey: string | undefined): string {
+  if (tokenSecret !== undefined) return tokenSecret;
+  const key = secretKey === undefined ? null : parseSecretKey(secretKey);
+  if (key === null) return 'tix-development-mail-token-secret';
+  return createHmac('sha256', key).update('tix mail reply tokens').digest('hex');
+}
+
 export const loadConfig = serviceConfig('mail', {
   peers: {
     lookup: 'the mail service needs the lookup service (a recipient address names a project slug)',
+    tickets: 'the mail service needs the ticket service (a reply is mailed for its ticket)',
+    customers: 'the mail service needs the customer service (replies go to the requester and CCs)',
+    attachments: "the mail service needs the attachment service (a reply carries its comment's files)",
+    comments: "the mail service needs the comment service (a customer's reply becomes a comment)",
   },
   variables: {
     /** The SMTP listener (MX or relay forwarding); 0 picks a free port (tests). */
@@ -31,6 +49,33 @@ export const loadConfig = serviceConfig('mail', {
     S3_ACCESS_KEY: z.string().min(1).optional(),
     S3_SECRET_KEY: z.string().min(1).optional(),
     S3_REGION: z.string().min(1).default('us-east-1'),
+    /** Outbound relay (smtp:// or smtps://); unset: .eml files in MAIL_DIR outside production. */
+    SMTP_URL: z
+      .string()
+      .trim()
+      .optional()
+      .transform((value) => (value === '' ? undefined : value))
+      .refine((value) => value === undefined || isSmtpUrl(value), {
+        message: 'expected an smtp:// or smtps:// URL, e.g. smtps://user:password@mail.example.com',
+      }),
+    /** Where outgoing mail is written without SMTP_URL (development; `.tix/mail` under pnpm start). */
+    MAIL_DIR: z.string().trim().min(1).optional(),
+    /**
+     * Signs the reply token of outgoing mail ([ref:...], plus-address). Unset: derived from
+     * MAIL_SECRET_KEY (required in production), or a development constant without either.
+     */
+    MAIL_TOKEN_SECRET: z.string().min(16, 'expected at least 16 characters').optional(),
+    /** Attempts before an outgoing mail is `failed` (docs/decisions.md, "Outbound mail"). */
+    MAIL_SEND_MAX_ATTEMPTS: env.positiveInt(8),
+    /** comment.created events handled at once. */
+    MAIL_CONSUMER_PREFETCH: env.positiveInt(8),
+    /** The user id the mail service acts as; unset: lookup's "Tix Mail" user (mail@tix.invalid). */
+    MAIL_SYSTEM_USER_ID: z.coerce.number().int().positive().optional(),
+    /**
+     * Comma-separated authserv-ids of the receiving relay whose Authentication-Results headers are
+     * trusted (SPF/DKIM/DMARC); unset: none are, every result is recorded as `none`.
+     */
+    MAIL_TRUSTED_AUTHSERV_IDS: z.string().trim().default(''),
     MAIL_S3_BUCKET: z
       .string()
       .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'expected an S3 bucket name')
@@ -43,13 +88,25 @@ export const loadConfig = serviceConfig('mail', {
         context.addIssue({ code: 'custom', path: [name], message: 'required in production' });
     }
   },
-  read: (values) => ({
+  read: (values, common) => ({
     smtp: {
       host: values.MAIL_SMTP_HOST,
       port: values.MAIL_SMTP_PORT,
       domain: values.MAIL_DOMAIN.toLowerCase(),
       maxBytes: values.MAIL_MAX_BYTES,
     },
+    outbound: {
+      smtpUrl: values.SMTP_URL,
+      // Production never writes mail to disk: without SMTP_URL the outbox stays queued (logged).
+      dir: common.nodeEnv === 'production' ? null : (values.MAIL_DIR ?? path.join(os.tmpdir(), 'tix-mail')),
+      maxAttempts: values.MAIL_SEND_MAX_ATTEMPTS,
+    },
+    prefetch: values.MAIL_CONSUMER_PREFETCH,
+    tokenSecret: tokenSecretOf(values.MAIL_TOKEN_SECRET, values.MAIL_SECRET_KEY),
+    systemUserId: values.MAIL_SYSTEM_USER_ID ?? null,
+    trustedAuthservIds: values.MAIL_TRUSTED_AUTHSERV_IDS.split(',')
+      .map((id) => id.trim().toLowerCase())
+      .filter((id) => id !== ''),
     secretKey: values.MAIL_SECRET_KEY === undefined ? null : parseSecretKey(values.MAIL_SECRET_KEY),
     store: {
       endpoint: values.S3_ENDPOINT,
@@ -63,3 +120,4 @@ export const loadConfig = serviceConfig('mail', {
 
 export type MailConfig = ReturnType<typeof loadConfig>;
 export type MailStoreConfig = MailConfig['store'];
+export type OutboundConfig = MailConfig['outbound'];

@@ -1,8 +1,12 @@
-/** gRPC handlers of the MailService: mailboxes and the messages they received. */
+/**
+ * gRPC handlers of the MailService: mailboxes and the messages they received; the outbound side
+ * (delivery log, project mail settings) from outbound/outbound-handlers.ts.
+ */
 import type pg from 'pg';
 import { AppError, type AsyncHandlers, type SecretBox } from '@tix/kit';
 import type { mail } from '@tix/protos';
 import { testImapMailbox } from './inbound/imap-check.js';
+import { outboundHandlers } from './outbound/outbound-handlers.js';
 
 interface MailboxRow {
   id: number;
@@ -54,6 +58,7 @@ export function mailHandlers(deps: {
     return rows[0];
   }
   return {
+    ...outboundHandlers({ pool }),
     async ListMailboxes(request) {
       const { rows } = await pool.query<MailboxRow>(
         'SELECT * FROM mailboxes WHERE ($1 = 0 OR project_id = $1) ORDER BY id',

@@ -93,6 +93,7 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
           requesterId: request.requester_id,
           cc: request.cc,
           sourceType: request.source_type,
+          ...(request.source_ref === undefined ? {} : { sourceRef: request.source_ref }),
         },
         context,
       );
@@ -100,7 +101,11 @@ export function ticketHandlers(deps: TicketDeps): Omit<TicketHandlers, ServedEls
     },
 
     async GetTicket(request, context) {
-      return message(await getTicket(deps, { projectId: request.project_id, id: request.id }, context));
+      const address =
+        request.id === 0 && request.project_ref_id !== undefined
+          ? { projectId: request.project_id, id: 0, number: request.project_ref_id }
+          : { projectId: request.project_id, id: request.id };
+      return message(await getTicket(deps, address, context));
     },
 
     async UpdateTicket(request, context) {

@@ -45,6 +45,8 @@ export function commentHandlers(deps: CommentDeps): Omit<CommentHandlers, Served
           content: request.content,
           contentHtml: request.content_html,
           isInternal: request.is_internal,
+          ...(request.customer_id === undefined ? {} : { customerId: request.customer_id }),
+          ...(request.source_ref === undefined ? {} : { sourceRef: request.source_ref }),
         },
         context,
       );

@@ -13,6 +13,11 @@ export interface CommentRow {
   /** Sanitized HTML, or null when there is none. */
   contentHtml: string | null;
   isInternal: boolean;
+  /** staff, or customer when a system principal wrote it for customerId (always public). */
+  authorType: 'staff' | 'customer';
+  customerId: number | null;
+  /** Where it came from (`mail:<inbound id>`), unique per project; null for comments written in Tix. */
+  sourceRef: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -29,6 +34,8 @@ export function toCommentMessage(row: CommentRow): comment.Comment__Output {
     content: row.content,
     ...(row.contentHtml === null ? {} : { content_html: row.contentHtml }),
     is_internal: row.isInternal,
+    author_type: row.authorType,
+    ...(row.customerId === null ? {} : { customer_id: row.customerId }),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

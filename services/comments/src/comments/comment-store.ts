@@ -14,7 +14,8 @@ import { inTransaction, outboxInsert } from '@tix/kit';
 import type { DomainEvent } from '@tix/protos';
 import type { CommentFields, CommentRow } from './comment-row.js';
 
-const COLUMNS = `id, project_id, ticket_id, user_id, content, content_html, is_internal, created_at, updated_at`;
+const COLUMNS = `id, project_id, ticket_id, user_id, content, content_html, is_internal, author_type,
+  customer_id, source_ref, created_at, updated_at`;
 
 interface DbComment {
   id: number;
@@ -24,6 +25,9 @@ interface DbComment {
   content: string;
   content_html: string | null;
   is_internal: boolean;
+  author_type: string;
+  customer_id: number | null;
+  source_ref: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -37,6 +41,9 @@ function toRow(row: DbComment): CommentRow {
     content: row.content,
     contentHtml: row.content_html,
     isInternal: row.is_internal,
+    authorType: row.author_type === 'customer' ? 'customer' : 'staff',
+    customerId: row.customer_id,
+    sourceRef: row.source_ref,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -47,6 +54,9 @@ export interface NewComment extends CommentFields {
   projectId: number;
   ticketId: number;
   userId: number;
+  authorType: CommentRow['authorType'];
+  customerId: number | null;
+  sourceRef: string | null;
 }
 
 /** The events a write records, built from the row as it is after the write. */
@@ -64,8 +74,11 @@ export interface CommentStore {
     ticketId: number,
     options: { includeInternal: boolean; limit: number; after?: CommentPosition },
   ): Promise<CommentRow[]>;
-  /** Inserts the comment and the events `eventsOf` builds from it, atomically. */
-  insert(comment: NewComment, eventsOf: EventsOf): Promise<CommentRow>;
+  /**
+   * Inserts the comment and the events `eventsOf` builds from it, atomically. With a sourceRef that
+   * the project already holds, nothing is written and the existing comment comes back (`existing`).
+   */
+  insert(comment: NewComment, eventsOf: EventsOf): Promise<CommentRow & { existing?: true }>;
   /**
    * Locks the comment, asks `decide` for its next fields (null: nothing changes, nothing is written;
    * a throw rolls back), writes them with a new updated_at and the events, and returns the row.
@@ -98,6 +111,8 @@ export interface CommentPosition {
 
 const FIND = `SELECT ${COLUMNS} FROM comments WHERE project_id = $1 AND id = $2`;
 
+const FIND_BY_SOURCE = `SELECT ${COLUMNS} FROM comments WHERE project_id = $1 AND source_ref = $2`;
+
 // Keyset paging on (created_at, id): each batch starts right after the previous one's last comment.
 const LIST = `
   SELECT ${COLUMNS} FROM comments
@@ -112,8 +127,9 @@ const DRAW_ID_AND_TIME = `SELECT nextval('comments_id_seq')::int AS id, now()::t
 const INSERT = `
   WITH comment AS (
     INSERT INTO comments (id, project_id, ticket_id, user_id, content, content_html, is_internal,
-                          created_at, updated_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
+                          author_type, customer_id, source_ref, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $10, $11, $12, $8, $8)
+    ON CONFLICT (project_id, source_ref) DO NOTHING
     RETURNING id
   )
   INSERT INTO outbox_events (id, event_type, payload)
@@ -157,6 +173,13 @@ export function createCommentStore(pool: pg.Pool): CommentStore {
     },
 
     async insert(comment, eventsOf) {
+      const repeated = async () => {
+        if (comment.sourceRef === null) return null;
+        const found = await pool.query<DbComment>(FIND_BY_SOURCE, [comment.projectId, comment.sourceRef]);
+        return found.rows[0] ? { ...toRow(found.rows[0]), existing: true as const } : null;
+      };
+      const before = await repeated();
+      if (before) return before;
       const { rows } = await pool.query<{ id: number; now: Date }>(DRAW_ID_AND_TIME);
       const drawn = rows[0]!;
       const row: CommentRow = { ...comment, id: drawn.id, createdAt: drawn.now, updatedAt: drawn.now };
@@ -170,7 +193,15 @@ export function createCommentStore(pool: pg.Pool): CommentStore {
         row.isInternal,
         row.createdAt,
         eventRecords(eventsOf(row)),
+        row.authorType,
+        row.customerId,
+        row.sourceRef,
       ]);
+      // A concurrent create with the same sourceRef won: the conflict inserted neither row nor event.
+      if (comment.sourceRef !== null) {
+        const after = await repeated();
+        if (after && after.id !== row.id) return after;
+      }
       return row;
     },
 

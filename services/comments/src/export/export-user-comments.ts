@@ -17,7 +17,8 @@ export const EXPORT_BATCH_SIZE = 500;
 /** The next batch after `afterId`, columns named as CommentRow's properties. */
 const NEXT_BATCH = `
   SELECT id, project_id AS "projectId", ticket_id AS "ticketId", user_id AS "userId", content,
-         content_html AS "contentHtml", is_internal AS "isInternal", created_at AS "createdAt",
+         content_html AS "contentHtml", is_internal AS "isInternal", author_type AS "authorType",
+         customer_id AS "customerId", source_ref AS "sourceRef", created_at AS "createdAt",
          updated_at AS "updatedAt"
     FROM comments
    WHERE user_id = $1 AND id > $2

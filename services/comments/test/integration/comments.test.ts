@@ -27,6 +27,8 @@ describe('comments: create, read, list, update, delete against real services', f
       content: '  Checked the logs.\n',
       content_html: null,
       is_internal: true,
+      author_type: 'staff',
+      customer_id: null,
       created_at: created.created_at,
       updated_at: created.created_at,
     });

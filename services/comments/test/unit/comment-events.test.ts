@@ -11,6 +11,9 @@ const ROW: CommentRow = {
   content: 'Hello',
   contentHtml: null,
   isInternal: true,
+  authorType: 'staff',
+  customerId: null,
+  sourceRef: null,
   createdAt: new Date('2026-01-02T03:04:05.006Z'),
   updatedAt: new Date('2026-01-02T03:04:06.007Z'),
 };
@@ -22,6 +25,8 @@ const JSON_OF_ROW = {
   content: 'Hello',
   content_html: null,
   is_internal: true,
+  author_type: 'staff',
+  customer_id: null,
   created_at: '2026-01-02T03:04:05.006Z',
   updated_at: '2026-01-02T03:04:06.007Z',
 };
@@ -43,10 +48,18 @@ describe('comments: message, public JSON and events', () => {
       user_id: 3,
       content: 'Hello',
       is_internal: true,
+      author_type: 'staff',
       created_at: '2026-01-02T03:04:05.006Z',
       updated_at: '2026-01-02T03:04:06.007Z',
     });
     expect(presentComment(message)).to.deep.equal(JSON_OF_ROW);
+    const byCustomer = toCommentMessage({
+      ...ROW,
+      authorType: 'customer',
+      customerId: 12,
+      isInternal: false,
+    });
+    expect(presentComment(byCustomer)).to.include({ author_type: 'customer', customer_id: 12 });
     expect(presentComment(toCommentMessage({ ...ROW, contentHtml: '<p>x</p>' })).content_html).to.equal(
       '<p>x</p>',
     );

@@ -65,7 +65,10 @@ const BY_IDS = `SELECT ${PUBLIC_COLUMNS} FROM users WHERE id = ANY($1::int[]) OR
 const BY_ID = `SELECT ${PUBLIC_COLUMNS} FROM users WHERE id = $1`;
 /** A user record by id, for stores that read it on a connection of their own. */
 export const USER_BY_ID = BY_ID;
-const SYSTEM = `SELECT ${PUBLIC_COLUMNS} FROM users WHERE is_system`;
+/** The system users' addresses (made by migrations): the assistant's and the mail service's. */
+export const ASSISTANT_EMAIL = 'ai@tix.invalid';
+export const MAIL_USER_EMAIL = 'mail@tix.invalid';
+const SYSTEM = `SELECT ${PUBLIC_COLUMNS} FROM users WHERE is_system AND email = '${ASSISTANT_EMAIL}'`;
 const BY_EMAIL = `SELECT ${PUBLIC_COLUMNS} FROM users WHERE email = $1`;
 const CREDENTIALS = `SELECT ${PUBLIC_COLUMNS}, password_hash AS "passwordHash" FROM users WHERE email = $1`;
 const CREDENTIALS_BY_ID = `SELECT ${PUBLIC_COLUMNS}, password_hash AS "passwordHash" FROM users WHERE id = $1`;

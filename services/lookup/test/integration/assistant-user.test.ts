@@ -67,34 +67,33 @@ describe("lookup: the assistant's system user (Tix AI)", () => {
   });
   after(() => lookup.stop());
 
-  it('the migration makes exactly one: an active agent with no password; running its insert again changes nothing', async () => {
+  it('the migrations make the assistant and the mail user: active agents with no password; running the insert again changes nothing', async () => {
     const query =
-      'SELECT id, name, email, role, is_active, password_hash, is_system FROM users WHERE is_system';
+      'SELECT id, name, email, role, is_active, password_hash, is_system FROM users WHERE is_system ORDER BY id';
     const { rows } = await lookup.sql.query(query);
-    expect(rows).to.have.length(1);
+    expect(rows).to.have.length(2);
     assistantId = rows[0].id as number;
-    expect(rows[0]).to.deep.equal({
-      id: assistantId,
-      name: 'Tix AI',
-      email: 'ai@tix.invalid',
-      role: 'agent',
-      is_active: true,
-      password_hash: null,
-      is_system: true,
-    });
+    const system = { role: 'agent', is_active: true, password_hash: null, is_system: true };
+    expect(rows).to.deep.equal([
+      { id: assistantId, name: 'Tix AI', email: 'ai@tix.invalid', ...system },
+      { id: rows[1].id, name: 'Tix Mail', email: 'mail@tix.invalid', ...system },
+    ]);
     await lookup.sql.query(assistantInsertSql());
     expect((await lookup.sql.query(query)).rows).to.deep.equal(rows);
-    // A second system user cannot exist, whatever its address.
-    const second = await lookup.sql
-      .query(
-        `INSERT INTO users (name, email, role, is_system, updated_at)
-         VALUES ('Other bot', 'bot@tix.invalid', 'agent', true, now())`,
-      )
-      .then(
-        () => null,
-        (error: { constraint?: string }) => error.constraint,
-      );
-    expect(second).to.equal('users_one_system_user');
+    // The mail user is no assistant: GetAssistantUser still answers Tix AI.
+    expect((await lookup.client.GetAssistantUser({})).id).to.equal(assistantId);
+  });
+
+  it('the mail user never signs in, cannot be edited and holds no keys, like the assistant', async () => {
+    const mail = (await lookup.client.ListUsers({})).users.find((u) => u.email === 'mail@tix.invalid')!;
+    expect(mail.is_system).to.equal(true);
+    expect(
+      await refusalOf(lookup.client.AuthenticatePassword({ email: 'mail@tix.invalid', password: '' })),
+    ).to.deep.include({ kind: 'unauthenticated' });
+    const edit = await refusalOf(
+      lookup.client.UpdateUser({ id: mail.id, role: 'admin' }, { principal: admin(ann.id) }),
+    );
+    expect(edit.kind).to.equal('validation_failed');
   });
 
   it('GetAssistantUser answers it to any caller (none, an agent, an admin)', async () => {
@@ -119,8 +118,17 @@ describe("lookup: the assistant's system user (Tix AI)", () => {
   it('is listed (active or all) with is_system true, and GetUsers resolves its name', async () => {
     for (const active_only of [false, true]) {
       const { users } = await lookup.client.ListUsers({ active_only });
+      const mail = users.find((user) => user.email === 'mail@tix.invalid');
       expect(users.map(fields)).to.deep.equal([
         assistant(),
+        {
+          id: mail?.id,
+          name: 'Tix Mail',
+          email: 'mail@tix.invalid',
+          role: 'agent',
+          is_active: true,
+          is_system: true,
+        },
         {
           id: ann.id,
           name: 'Ann',
@@ -281,6 +289,6 @@ describe("lookup: the assistant's system user (Tix AI)", () => {
     ]);
     expect(seeded.created_passwords.map((created) => created.email)).to.not.include('ai@tix.invalid');
     const { rows } = await lookup.sql.query('SELECT count(*)::int AS n FROM users WHERE is_system');
-    expect(rows[0].n).to.equal(1);
+    expect(rows[0].n).to.equal(2);
   });
 });

@@ -88,13 +88,20 @@ describe('admin CLI: user create --password-stdin, user list, user update', func
       is_active: true,
       is_system: true,
     };
-    expect(active).to.deep.equal({ users: [assistant, { ...ann, is_active: true }], count: 2 });
+    const mail = {
+      ...assistant,
+      id: (active.users as { id: number }[])[1]!.id,
+      name: 'Tix Mail',
+      email: 'mail@tix.invalid',
+    };
+    expect(active).to.deep.equal({ users: [assistant, mail, { ...ann, is_active: true }], count: 3 });
     const all = json(await tix(['user', 'list', '--all', '--json'], lookup.env));
-    expect(all.count).to.equal(3);
+    expect(all.count).to.equal(4);
     expect(
       (all.users as { email: string; is_active: boolean }[]).map((u) => [u.email, u.is_active]),
     ).to.deep.equal([
       ['ai@tix.invalid', true],
+      ['mail@tix.invalid', true],
       ['ann@example.com', true],
       ['ada@example.com', false],
     ]);
@@ -170,7 +177,7 @@ describe('admin CLI: user create --password-stdin, user list, user update', func
     const list = await tix(['user', 'list', '--all'], lookup.env);
     expect(list.code).to.equal(0);
     expect(list.stdout).to.match(
-      /^\d+\tai@tix\.invalid\tagent\tactive \(system\)\tTix AI\n\d+\tann@example\.com\tadmin\tactive\tAnn\n\d+\tada@example\.com\tteam_lead\tactive\tAda L\.\n3 users\n$/,
+      /^\d+\tai@tix\.invalid\tagent\tactive \(system\)\tTix AI\n\d+\tmail@tix\.invalid\tagent\tactive \(system\)\tTix Mail\n\d+\tann@example\.com\tadmin\tactive\tAnn\n\d+\tada@example\.com\tteam_lead\tactive\tAda L\.\n4 users\n$/,
     );
     const update = await tix(['user', 'update', '--email', 'ada@example.com', '--name', 'Ada'], lookup.env);
     expect(update.stdout).to.match(/^User \d+ Ada <ada@example\.com>: role team_lead, active\n$/);

@@ -73,13 +73,20 @@ describe('lookup: users', () => {
     // The assistant's system user (made by the migration, so first) is listed, marked as such.
     expect(all.users.map((u) => [u.email, u.role, u.is_active, u.is_system])).to.deep.equal([
       ['ai@tix.invalid', 'agent', true, true],
+      ['mail@tix.invalid', 'agent', true, true],
       ['ann@example.com', 'admin', true, false],
       ['tom@example.com', 'team_lead', true, false],
       ['ada@example.com', 'agent', true, false],
       ['vic@example.com', 'viewer', false, false],
     ]);
     const active = await lookup.client.ListUsers({ active_only: true });
-    expect(active.users.map((u) => u.id)).to.deep.equal([all.users[0]!.id, ids.ann, ids.tom, ids.ada]);
+    expect(active.users.map((u) => u.id)).to.deep.equal([
+      all.users[0]!.id,
+      all.users[1]!.id,
+      ids.ann,
+      ids.tom,
+      ids.ada,
+    ]);
   });
 
   it('GetUsers answers the existing users among the ids, in id order', async () => {

@@ -48,7 +48,13 @@ export interface CreateTicketInput {
   cc: readonly number[];
   /** Only `email`, and only from a system principal (the mail service); absent: the principal's. */
   sourceType?: string;
+  /** `mail:<inbound id>`: a repeat answers the first ticket; system principals only. */
+  sourceRef?: string;
 }
+
+/** Longest source_ref (the column's size). */
+const SOURCE_REF_MAX = 200;
+export const SOURCE_REF_DENIED = 'Only the mail service or the portal can give a source_ref';
 
 /** The caller of a create: who, and the Idempotency-Key claimed for the request, if any. */
 export type CreateCaller = LookupCaller & { idempotency?: IdempotencyContext | null };
@@ -91,6 +97,8 @@ export async function createTicket(
   caller: CreateCaller,
 ): Promise<ProjectTicket> {
   const author = requireAuthor(caller.principal);
+  if (input.sourceRef !== undefined && author.sourceType !== 'system')
+    throw AppError.permissionDenied(SOURCE_REF_DENIED);
   const project = await deps.lookup.project(input.projectId, caller);
   const errors = new FieldErrors();
   const title = checkTitle(errors, input.title);
@@ -102,6 +110,11 @@ export async function createTicket(
   const requesterId = input.requesterId === undefined ? null : checkRequester(errors, input.requesterId);
   const cc = normaliseCc(errors, input.cc, requesterId);
   const sourceType = checkSourceType(errors, input.sourceType, author.sourceType);
+  if (
+    input.sourceRef !== undefined &&
+    (input.sourceRef.trim() === '' || input.sourceRef.length > SOURCE_REF_MAX)
+  )
+    errors.add('source_ref', `source_ref must be 1 to ${SOURCE_REF_MAX} characters`);
   const [type] = await Promise.all([
     checkTicketType(errors, deps.lookup, project.id, input.ticketTypeId, caller),
     assignedTo === null ? undefined : checkAssignee(errors, deps.lookup, assignedTo, caller),
@@ -136,6 +149,7 @@ export async function createTicket(
         cc,
         createdBy: author.userId,
         sourceType,
+        sourceRef: input.sourceRef ?? null,
       },
       (created) =>
         ticketEventEnvelopes(eventTypesOfCreate(), created, {
@@ -147,6 +161,12 @@ export async function createTicket(
     ),
   );
   if (outcome.kind === 'created') return { row: outcome.row, project };
+  if (outcome.kind === 'sourced') {
+    // The first create of this source: answered as it is now (no new event).
+    const first = await deps.reads.findTicket(project.id, outcome.ticketId, { includeDeleted: true });
+    if (!first) throw AppError.conflict('The ticket made from this source_ref is gone');
+    return { row: first, project };
+  }
   if (outcome.fingerprint !== idempotency?.fingerprint) throw AppError.conflict(IDEMPOTENCY_MISMATCH_MESSAGE);
   // The same fingerprint means the same path and query, hence the same project; a ticket found
   // elsewhere (or gone) is not the one this request made, so it is refused like a mismatch.

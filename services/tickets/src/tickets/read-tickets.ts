@@ -20,9 +20,13 @@ import type { TicketRow } from './ticket-row.js';
 /** The live ticket of the project; 404 `Ticket not found` otherwise. */
 export async function getTicket(
   deps: TicketDeps,
-  address: { projectId: number; id: number },
+  address: { projectId: number; id: number; number?: number },
   caller: LookupCaller,
 ): Promise<ProjectTicket> {
+  if (address.number !== undefined) {
+    const id = await deps.reads.findIdByNumber(address.projectId, address.number);
+    return getTicket(deps, { projectId: address.projectId, id: id ?? 0 }, caller);
+  }
   // The read starts at once (the project usually comes from the cache); an unknown project is
   // still reported first.
   const pending = loadLiveTicket(deps, address.projectId, address.id);

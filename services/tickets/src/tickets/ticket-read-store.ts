@@ -71,6 +71,8 @@ export interface TicketReadStore {
     id: number,
     options?: { includeDeleted?: boolean },
   ): Promise<TicketRow | null>;
+  /** The id of the live ticket numbered `<prefix>-<number>` in the project, or null. */
+  findIdByNumber(projectId: number, number: number): Promise<number | null>;
   /** The live tickets of that project among `ids` (any order). */
   findTickets(projectId: number, ids: readonly number[]): Promise<TicketRow[]>;
   /** Lane facts of the project's tickets among `ids` (also soft-deleted ones, flagged). */
@@ -405,6 +407,16 @@ export function createTicketReadStore(pool: pg.Pool): TicketReadStore {
         ),
       );
       return rows[0] ?? null;
+    },
+
+    async findIdByNumber(projectId, number) {
+      const { rows } = await pool.query<{ id: number }>(
+        prepared(
+          'SELECT id FROM tickets WHERE project_id = $1 AND project_ref_id = $2 AND deleted_at IS NULL',
+          [projectId, number],
+        ),
+      );
+      return rows[0]?.id ?? null;
     },
 
     async findTickets(projectId, ids) {

@@ -37,6 +37,8 @@ export interface NewTicket extends TicketState {
   ticketTypeId: number;
   createdBy: number;
   sourceType: SourceType;
+  /** A system caller's origin (`mail:<inbound id>`), unique per project; null for every other create. */
+  sourceRef: string | null;
 }
 
 /** A change of one existing ticket, computed from `before`. */
@@ -54,7 +56,15 @@ export interface TicketChange {
 
 /** What a create did: made the ticket, or found its Idempotency-Key recorded (nothing written). */
 export type CreateOutcome =
-  { kind: 'created'; row: TicketRow } | { kind: 'recorded'; ticketId: number; fingerprint: string };
+  | { kind: 'created'; row: TicketRow }
+  | { kind: 'recorded'; ticketId: number; fingerprint: string }
+  /** The project already holds a ticket with that sourceRef: nothing was written. */
+  | { kind: 'sourced'; ticketId: number };
+
+/** The unique index of (project_id, source_ref). */
+const SOURCE_REF_INDEX = 'tickets_project_id_source_ref_key';
+
+const FIND_SOURCED = `SELECT id FROM tickets WHERE project_id = $1 AND source_ref = $2`;
 
 /** The events a change writes, built from the row as it is after the change. */
 export type EventsOf<C> = (change: C, after: TicketRow) => DomainEvent<object>[];
@@ -132,9 +142,11 @@ const insertTicket = (keyed: boolean) => `
   ), ticket AS (
     INSERT INTO tickets (id, project_id, ticket_type_id, project_ref_id, title, description, status,
                          priority, assigned_to, created_by, custom_fields, source_type, merged_into_id,
-                         resolution_type, tags, lane_rank, created_at, updated_at, requester_id, cc)
+                         resolution_type, tags, lane_rank, created_at, updated_at, requester_id, cc,
+                         source_ref)
     SELECT $1, $2, $3, counter.ref, $4, $5, $6, $7::ticket_priority, $8, $9, $10::jsonb, $11, $12,
-           $13::resolution_type, $14::text[], $15, $16, $16, $${keyed ? 23 : 21}::int, $${keyed ? 24 : 22}::int[]
+           $13::resolution_type, $14::text[], $15, $16, $16, $${keyed ? 23 : 21}::int, $${keyed ? 24 : 22}::int[],
+           $${keyed ? 25 : 23}::text
       FROM counter
     RETURNING *
   ), events AS (
@@ -213,6 +225,15 @@ async function lockRows(
 export function createTicketWriteStore(pool: pg.Pool): TicketWriteStore {
   return {
     async create(ticket, envelopesOf, idempotency = null) {
+      const sourced = async (): Promise<CreateOutcome | null> => {
+        if (ticket.sourceRef === null) return null;
+        const { rows } = await pool.query<{ id: number }>(
+          prepared(FIND_SOURCED, [ticket.projectId, ticket.sourceRef]),
+        );
+        return rows[0] ? { kind: 'sourced', ticketId: rows[0].id } : null;
+      };
+      const earlier = await sourced();
+      if (earlier) return earlier;
       try {
         for (let attempt = 1; ; attempt++) {
           const { rows: reserved } = await pool.query<{ id: number; now: Date; tail: string | null }>(
@@ -272,7 +293,7 @@ export function createTicketWriteStore(pool: pg.Pool): TicketWriteStore {
             PRIORITY_LABELS[row.priority],
           ];
           // The customer fields come last: $21/$22, or $23/$24 after a key's scope and fingerprint.
-          const customers = [row.requesterId, row.cc];
+          const customers = [row.requesterId, row.cc, ticket.sourceRef];
           const { rows: numbered } = await pool.query<{ ref: number }>(
             idempotency
               ? prepared(INSERT_KEYED_TICKET, [
@@ -292,6 +313,12 @@ export function createTicketWriteStore(pool: pg.Pool): TicketWriteStore {
           if (attempt >= RECORD_READ_ATTEMPTS) throw new Error('idempotency record vanished on every read');
         }
       } catch (error) {
+        // A concurrent create with the same sourceRef committed first: answer its ticket.
+        const { code, constraint } = (error ?? {}) as { code?: string; constraint?: string };
+        if (code === '23505' && constraint === SOURCE_REF_INDEX) {
+          const winner = await sourced();
+          if (winner) return winner;
+        }
         throw asWriteConflict(error) ?? error;
       }
     },

@@ -14,6 +14,15 @@ export const commentSchema = z
       .nullable()
       .meta({ description: `Sanitized HTML, at most ${COMMENT_LIMITS.contentHtml} characters, or null.` }),
     is_internal: z.boolean().meta({ description: 'true: team-only note; false: customer-visible.' }),
+    author_type: z.enum(['staff', 'customer']).meta({
+      description:
+        'staff, or customer for a comment a customer wrote (by mail); user_id is then the system user that wrote it for them.',
+    }),
+    customer_id: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'The customer who wrote it (author_type customer), else null.' }),
     created_at: timestamp('Creation time'),
     updated_at: timestamp('Last change'),
   })

@@ -1,0 +1,452 @@
+/**
+ * The inbound processor through real parts: PostgreSQL, s3rver, SMTP over TCP (nodemailer) and real
+ * lookup, tickets, comments, customers and attachments services. Mail in becomes tickets and
+ * customer comments; automatic and broken mail opens nothing; a processor that dies after
+ * CreateTicket makes no second ticket after its restart.
+ */
+import { expect } from 'chai';
+import nodemailer from 'nodemailer';
+import pg from 'pg';
+import { createServiceClient, type ServiceClient } from '@tix/kit';
+import { createTestDatabase, eventually, type TestDatabase } from '@tix/kit/testing';
+import type { TicketJson } from '@tix/protos';
+import {
+  startTestAttachmentServer,
+  startTestS3Server,
+  type TestS3Server,
+} from '@tix/attachment-service/testing';
+import { startTestCommentServer } from '@tix/comment-service/testing';
+import { startTestCustomerServer } from '@tix/customer-service/testing';
+import { startTestLookupServer } from '@tix/lookup-service/testing';
+import { startTestTicketServer } from '@tix/ticket-service/testing';
+import { storeInbound } from '../../src/inbound/intake.js';
+import { createRawStore } from '../../src/inbound/raw-store.js';
+import type { ProcessingStage } from '../../src/processing/process-message.js';
+import { MAIL_MIGRATIONS_DIR, startTestMailServer, type TestMailServer } from '../../src/testing.js';
+
+const DOMAIN = 'tix.localhost';
+const ADDRESS = `sup@${DOMAIN}`;
+
+interface Row {
+  id: string;
+  state: string;
+  outcome: Record<string, unknown> | null;
+}
+
+describe('mail processing: inbound mail becomes tickets and comments', function () {
+  this.timeout(120_000);
+  const stops: (() => Promise<unknown>)[] = [];
+  let s3: TestS3Server;
+  let database: TestDatabase;
+  let mail: TestMailServer;
+  let db: pg.Pool;
+  let tickets: ServiceClient<'tickets'>;
+  let comments: ServiceClient<'comments'>;
+  let customers: ServiceClient<'customers'>;
+  let projectId: number;
+  let addresses: Parameters<typeof startTestMailServer>[0];
+  /** The next attempt reaching this stage hangs forever (a processor killed there). */
+  let crashAt: ProcessingStage | null = null;
+  let crashed = false;
+
+  before(async () => {
+    const lookup = await startTestLookupServer({ label: 'mailproc_lookup' });
+    stops.push(() => lookup.stop());
+    const directory = createServiceClient('lookup', lookup.address, { deadlineMs: 10_000 });
+    const project = await directory.CreateProject({
+      name: 'Support',
+      slug: 'sup',
+      prefix: 'SUP',
+      description: '',
+      statuses: [],
+    });
+    projectId = project.id;
+    await directory.CreateTicketType({
+      project_id: project.id,
+      name: 'Question',
+      slug: 'question',
+      description: '',
+      is_default: true,
+      field_schema_json: '',
+    });
+    directory.close();
+    const ticketServer = await startTestTicketServer({
+      lookupAddress: lookup.address,
+      label: 'mailproc_tickets',
+    });
+    stops.push(() => ticketServer.stop());
+    const commentServer = await startTestCommentServer({
+      ticketsAddress: ticketServer.address,
+      label: 'mailproc_comments',
+    });
+    stops.push(() => commentServer.stop());
+    const customerServer = await startTestCustomerServer({ label: 'mailproc_customers' });
+    stops.push(() => customerServer.stop());
+    s3 = await startTestS3Server();
+    stops.push(() => s3.stop());
+    const attachmentServer = await startTestAttachmentServer({
+      ticketsAddress: ticketServer.address,
+      s3,
+      label: 'mailproc_attachments',
+    });
+    stops.push(() => attachmentServer.stop());
+    database = await createTestDatabase('mailproc', MAIL_MIGRATIONS_DIR);
+    stops.push(() => database.drop());
+    addresses = {
+      lookupAddress: lookup.address,
+      ticketsAddress: ticketServer.address,
+      commentsAddress: commentServer.address,
+      customersAddress: customerServer.address,
+      attachmentsAddress: attachmentServer.address,
+      store: s3.config,
+      databaseUrl: database.url,
+      maxBytes: 2 * 1024 * 1024,
+    };
+    mail = await startTestMailServer({
+      ...addresses,
+      processor: {
+        onStage: async (stage) => {
+          if (stage !== crashAt) return;
+          crashAt = null;
+          crashed = true;
+          await new Promise(() => undefined);
+        },
+      },
+    });
+    db = new pg.Pool({ connectionString: database.url, max: 3 });
+    tickets = createServiceClient('tickets', ticketServer.address, { deadlineMs: 10_000 });
+    comments = createServiceClient('comments', commentServer.address, { deadlineMs: 10_000 });
+    customers = createServiceClient('customers', customerServer.address, { deadlineMs: 10_000 });
+  });
+
+  after(async () => {
+    tickets?.close();
+    comments?.close();
+    customers?.close();
+    await db?.end();
+    await mail?.stop();
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+  });
+
+  async function send(raw: string, from = 'customer@example.com'): Promise<void> {
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: mail.smtpPort, ignoreTLS: true });
+    try {
+      await transport.sendMail({ envelope: { from, to: ADDRESS }, raw });
+    } finally {
+      transport.close();
+    }
+  }
+
+  function message(headers: Record<string, string>, body: string): string {
+    const lines = Object.entries({ To: ADDRESS, Date: 'Thu, 03 Dec 2026 12:00:00 +0000', ...headers }).map(
+      ([name, value]) => `${name}: ${value}`,
+    );
+    return [...lines, '', body, ''].join('\r\n');
+  }
+
+  /** The inbound row of that Message-ID once it reached a final state. */
+  function settled(messageId: string): Promise<Row> {
+    return eventually(async () => {
+      const { rows } = await db.query<Row>(
+        'SELECT id::text AS id, state, outcome FROM inbound_messages WHERE message_id = $1',
+        [messageId],
+      );
+      expect(rows, `the row of ${messageId}`).to.have.length(1);
+      expect(rows[0]!.state).to.be.oneOf(['processed', 'ignored', 'refused', 'failed']);
+      return rows[0]!;
+    }, 30_000);
+  }
+
+  const principal = { kind: 'api_key' as const, user_id: 1, role: 'admin' as const, scopes: [] };
+  async function ticket(id: number): Promise<TicketJson> {
+    const answer = await tickets.GetTicket({ project_id: projectId, id }, { principal });
+    return JSON.parse(answer.json.toString('utf8')) as TicketJson;
+  }
+  async function ticketCount(): Promise<number> {
+    const page = await tickets.ListTickets(
+      { project_id: projectId, page: { page: 1, per_page: 1 }, sort: '+id' },
+      { principal },
+    );
+    return page.pagination?.total ?? -1;
+  }
+
+  let first: TicketJson;
+
+  it('a new mail over SMTP opens a ticket: requester and CC as customers, source email, its Message-ID kept', async () => {
+    await send(
+      message(
+        {
+          From: 'Alice Example <alice@example.com>',
+          Cc: 'Bob <bob@example.com>',
+          Subject: 'The printer is on fire',
+          'Message-ID': '<first@example.com>',
+          'Authentication-Results': 'relay.example; spf=pass; dkim=pass; dmarc=pass',
+        },
+        'It started this morning.\r\n\r\nOn Mon, Bob wrote:\r\n> old text',
+      ),
+      'alice@example.com',
+    );
+    const row = await settled('first@example.com');
+    expect(row.state).to.equal('processed');
+    expect(row.outcome).to.include({ action: 'new_ticket', automatic: false, from: 'alice@example.com' });
+    // No trusted relay is configured: the results in the header are not believed.
+    expect(row.outcome!.auth).to.deep.equal({ spf: 'none', dkim: 'none', dmarc: 'none' });
+    first = await ticket(row.outcome!.ticket_id as number);
+    expect(first).to.include({ title: 'The printer is on fire', source_type: 'email' });
+    expect(first.description).to.contain('It started this morning.');
+    expect(first.description).not.to.contain('old text');
+    const { customers: found } = await customers.BatchGetCustomers(
+      { ids: [first.requester_id!, ...first.cc] },
+      { principal },
+    );
+    expect(found.map((c) => [c.name, c.emails])).to.deep.equal([
+      ['Alice Example', ['alice@example.com']],
+      ['Bob', ['bob@example.com']],
+    ]);
+    expect(row.outcome!.customer_id).to.equal(first.requester_id);
+    const { rows } = await db.query(
+      'SELECT ticket_id, direction FROM ticket_messages WHERE message_id = $1',
+      ['<first@example.com>'],
+    );
+    expect(rows).to.deep.equal([{ ticket_id: first.id, direction: 'in' }]);
+  });
+
+  it('a reply with In-Reply-To is a public comment of the customer on the same ticket; a new address becomes a CC', async () => {
+    await send(
+      message(
+        {
+          From: 'alice@example.com',
+          Cc: 'carol@example.com',
+          Subject: 'Re: The printer is on fire',
+          'Message-ID': '<reply-1@example.com>',
+          'In-Reply-To': '<first@example.com>',
+          References: '<first@example.com>',
+        },
+        'It is out now.\r\n\r\nOn Mon, Support wrote:\r\n> quoted',
+      ),
+    );
+    const row = await settled('reply-1@example.com');
+    expect(row.outcome).to.include({
+      action: 'comment',
+      ticket_id: first.id,
+      customer_id: first.requester_id,
+    });
+    const listed = await collect(comments, projectId, first.id);
+    expect(listed.map((c) => [c.author_type, c.customer_id, c.is_internal, c.content])).to.deep.equal([
+      ['customer', first.requester_id, false, 'It is out now.'],
+    ]);
+    const after = await ticket(first.id);
+    expect(after.cc).to.have.length(2);
+    expect(await ticketCount()).to.equal(1);
+  });
+
+  it('a subject tag from a stranger opens a new ticket linked to the tagged one', async () => {
+    await send(
+      message(
+        {
+          From: 'mallory@evil.example',
+          Subject: `Re: [${first.ticket_number}] give me the data`,
+          'Message-ID': '<guess@evil.example>',
+        },
+        'Please send everything.',
+      ),
+    );
+    const row = await settled('guess@evil.example');
+    expect(row.outcome).to.include({ action: 'new_ticket', linked_to: first.id });
+    expect(row.outcome!.ticket_id).to.not.equal(first.id);
+    const opened = await ticket(row.outcome!.ticket_id as number);
+    expect(opened.description).to.contain(first.ticket_number);
+    // Nothing was written into the tagged ticket.
+    expect(await collect(comments, projectId, first.id)).to.have.length(1);
+  });
+
+  it('a bounce and an out-of-office reply open no ticket', async () => {
+    const before = await ticketCount();
+    await send(
+      [
+        'From: Mail Delivery System <mailer-daemon@example.com>',
+        `To: ${ADDRESS}`,
+        'Subject: Undelivered Mail Returned to Sender',
+        'Message-ID: <dsn-1@example.com>',
+        'MIME-Version: 1.0',
+        'Content-Type: multipart/report; report-type=delivery-status; boundary="b1"',
+        '',
+        '--b1',
+        'Content-Type: text/plain',
+        '',
+        'Your message could not be delivered.',
+        '--b1',
+        'Content-Type: message/delivery-status',
+        '',
+        'Reporting-MTA: dns; mx.example.com',
+        '',
+        'Final-Recipient: rfc822; gone@example.com',
+        'Action: failed',
+        'Status: 5.1.1',
+        '--b1--',
+        '',
+      ].join('\r\n'),
+      '',
+    );
+    await send(
+      message(
+        {
+          From: 'dave@example.com',
+          Subject: 'Automatic reply: your request',
+          'Auto-Submitted': 'auto-replied',
+          'Message-ID': '<ooo-1@example.com>',
+        },
+        'I am out of the office until Monday.',
+      ),
+    );
+    expect(await settled('dsn-1@example.com')).to.deep.include({ state: 'ignored' });
+    expect((await settled('dsn-1@example.com')).outcome).to.include({ reason: 'bounce' });
+    const ooo = await settled('ooo-1@example.com');
+    expect(ooo.state).to.equal('ignored');
+    expect(ooo.outcome).to.include({ reason: 'auto_reply', automatic: true });
+    expect(await ticketCount()).to.equal(before);
+  });
+
+  it('a message with too many parts and an oversized one are refused, each with one refusal mail', async () => {
+    const parts = Array.from({ length: 600 }, (_, i) => `--p\r\nContent-Type: text/plain\r\n\r\npart ${i}`);
+    await send(
+      [
+        'From: erin@example.com',
+        `To: ${ADDRESS}`,
+        'Subject: Many parts',
+        'Message-ID: <parts-1@example.com>',
+        'MIME-Version: 1.0',
+        'Content-Type: multipart/mixed; boundary="p"',
+        '',
+        ...parts,
+        '--p--',
+        '',
+      ].join('\r\n'),
+    );
+    const partsRow = await settled('parts-1@example.com');
+    expect(partsRow).to.deep.include({ state: 'refused' });
+    expect(partsRow.outcome).to.include({
+      reason: 'too_many_parts',
+      refusal: 'queued',
+      from: 'erin@example.com',
+    });
+    // Larger than the service accepts, stored as the IMAP fetcher would store it (SMTP refuses it with 552).
+    const big = message(
+      { From: 'frank@example.com', Subject: 'Huge', 'Message-ID': '<big-1@example.com>' },
+      'x'.repeat(3 * 1024 * 1024),
+    );
+    const store = createRawStore({ ...s3.config, bucket: 'tix-mail', region: 'us-east-1' });
+    const { rows: boxes } = await db.query<{ id: number }>('SELECT id FROM mailboxes WHERE address = $1', [
+      ADDRESS,
+    ]);
+    const client = await db.connect();
+    try {
+      await storeInbound(client, store, {
+        mailboxId: boxes[0]!.id,
+        source: 'imap',
+        raw: Buffer.from(big),
+        uid: 1,
+        uidvalidity: 1,
+      });
+    } finally {
+      client.release();
+    }
+    const bigRow = await settled('big-1@example.com');
+    expect(bigRow.outcome).to.include({ reason: 'too_large', refusal: 'queued' });
+    const { rows } = await db.query(
+      `SELECT kind, to_addresses, automatic, in_reply_to FROM outbound_messages WHERE kind = 'refusal' ORDER BY id`,
+    );
+    expect(rows).to.deep.equal([
+      {
+        kind: 'refusal',
+        to_addresses: ['erin@example.com'],
+        automatic: true,
+        in_reply_to: '<parts-1@example.com>',
+      },
+      {
+        kind: 'refusal',
+        to_addresses: ['frank@example.com'],
+        automatic: true,
+        in_reply_to: '<big-1@example.com>',
+      },
+    ]);
+  });
+
+  it('with acknowledgements on, a new ticket queues one tagged acknowledgement; an automatic mail gets none', async () => {
+    await db.query(
+      `INSERT INTO project_mail_settings (project_id, acknowledge) VALUES ($1, true)
+       ON CONFLICT (project_id) DO UPDATE SET acknowledge = true`,
+      [projectId],
+    );
+    await send(
+      message(
+        { From: 'gina@example.com', Subject: 'New laptop', 'Message-ID': '<ack-1@example.com>' },
+        'Please.',
+      ),
+    );
+    const row = await settled('ack-1@example.com');
+    const opened = await ticket(row.outcome!.ticket_id as number);
+    const { rows } = await db.query(
+      `SELECT subject, to_addresses, automatic, in_reply_to, message_id FROM outbound_messages WHERE kind = 'acknowledgement'`,
+    );
+    expect(rows).to.have.length(1);
+    expect(rows[0]).to.include({ automatic: true, in_reply_to: '<ack-1@example.com>' });
+    expect(rows[0].to_addresses).to.deep.equal(['gina@example.com']);
+    expect(rows[0].subject).to.contain(`[${opened.ticket_number}]`);
+    // A reply to the acknowledgement threads onto the ticket.
+    const known = await db.query('SELECT ticket_id FROM ticket_messages WHERE message_id = $1', [
+      rows[0].message_id,
+    ]);
+    expect(known.rows).to.deep.equal([{ ticket_id: opened.id }]);
+    await send(
+      message(
+        {
+          From: 'list-bot@example.com',
+          Subject: 'Weekly digest',
+          Precedence: 'bulk',
+          'Message-ID': '<bulk-1@example.com>',
+        },
+        'News.',
+      ),
+    );
+    expect((await settled('bulk-1@example.com')).state).to.equal('ignored');
+    const after = await db.query(
+      `SELECT count(*)::int AS n FROM outbound_messages WHERE kind = 'acknowledgement'`,
+    );
+    expect(after.rows[0].n).to.equal(1);
+  });
+
+  it('a processor killed between CreateTicket and the final transaction makes exactly one ticket after its restart', async () => {
+    const before = await ticketCount();
+    crashAt = 'ticket_created';
+    await send(
+      message(
+        { From: 'hank@example.com', Subject: 'Crash me', 'Message-ID': '<crash-1@example.com>' },
+        'Once.',
+      ),
+    );
+    await eventually(() => expect(crashed).to.equal(true), 30_000);
+    // The ticket exists, the row is still `processing`: the process "dies" here.
+    expect(await ticketCount()).to.equal(before + 1);
+    await mail.stop();
+    mail = await startTestMailServer({ ...addresses, processor: { leaseMs: 500 } });
+    const row = await settled('crash-1@example.com');
+    expect(row.state).to.equal('processed');
+    expect(await ticketCount()).to.equal(before + 1);
+    const opened = await ticket(row.outcome!.ticket_id as number);
+    expect(opened.title).to.equal('Crash me');
+    const attempts = await db.query('SELECT attempts FROM inbound_messages WHERE message_id = $1', [
+      'crash-1@example.com',
+    ]);
+    expect(attempts.rows[0].attempts).to.equal(2);
+  });
+});
+
+/** Every comment of the ticket (internal ones too), oldest first. */
+async function collect(client: ServiceClient<'comments'>, projectId: number, ticketId: number) {
+  const principal = { kind: 'api_key' as const, user_id: 1, role: 'admin' as const, scopes: [] };
+  const out = [];
+  const request = { project_id: projectId, ticket_id: ticketId, include_internal: true };
+  for await (const comment of client.ListComments(request, { principal })) out.push(comment);
+  return out;
+}
