@@ -75,7 +75,7 @@ export const INTENDED_CALLS: Record<DeployableName, DeployableName[]> = {
   webhooks: [],
   activity: ['lookup'],
   ai: ['lookup', 'tickets', 'comments'],
-  mail: ['lookup', 'customers'],
+  mail: ['lookup', 'tickets', 'comments', 'attachments', 'customers'],
   customers: [],
 };
 
