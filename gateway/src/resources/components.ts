@@ -13,10 +13,12 @@ import {
   attachmentSchema as attachmentResource,
   commentSchema as commentResource,
   createdWebhookSchema as createdWebhookResource,
+  customerSchema as customerResource,
   deliveryAttemptSchema,
   deliverySchema as deliveryResource,
   fieldSchemaEntrySchema,
   guardrailsSchema as guardrailsResource,
+  organizationSchema as organizationResource,
   idField as id,
   pingResultSchema as pingResultResource,
   projectSchema as projectResource,
@@ -69,6 +71,11 @@ export const ticketSchema = named(ticketResource, 'Ticket', EXAMPLES.ticket, EXA
 
 /** Spec Comment, declared in the contract; named here, with its example. */
 export const commentSchema = named(commentResource, 'Comment', EXAMPLES.comment);
+
+/** A customer and an organization (additive), declared in the contract; named here, with examples. */
+export const customerSchema = named(customerResource, 'Customer', EXAMPLES.customer);
+
+export const organizationSchema = named(organizationResource, 'Organization', EXAMPLES.organization);
 
 /** Spec Attachment, declared in the contract; named here, with its example. */
 export const attachmentSchema = named(attachmentResource, 'Attachment', EXAMPLES.attachment);

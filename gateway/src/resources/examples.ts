@@ -14,6 +14,7 @@ import {
   type ai,
   type attachment,
   type comment,
+  type customer,
   defaultGuardrails,
   type Guardrails,
   type lookup,
@@ -29,6 +30,7 @@ import {
 import { encodeCursor } from './activity-cursor.js';
 import { presentActivity, presentStreamedEvent } from './presenters/activity.js';
 import { presentDelivery, presentPing, presentWebhook, presentWebhookDetail } from './presenters/webhooks.js';
+import { presentCustomer, presentOrganization } from './presenters/customers.js';
 
 const CREATED_AT = '2025-03-14T09:26:53.589Z';
 const UPDATED_AT = '2025-03-14T10:02:11.120Z';
@@ -113,6 +115,28 @@ const commentMessage: comment.Comment__Output = {
   author_type: 'staff',
   created_at: CREATED_AT,
   updated_at: CREATED_AT,
+  author_type: 'staff',
+};
+
+const customerMessage: customer.Customer__Output = {
+  id: 5,
+  name: 'Grace Hopper',
+  emails: ['grace@example.com', 'g.hopper@example.org'],
+  organization_id: 3,
+  notes: 'Prefers mail in the morning.',
+  deleted: false,
+  created_at: CREATED_AT,
+  updated_at: UPDATED_AT,
+};
+
+const organizationMessage: customer.Organization__Output = {
+  id: 3,
+  name: 'Acme Corp',
+  domains: ['example.com'],
+  notes: '',
+  customer_count: 12,
+  created_at: CREATED_AT,
+  updated_at: UPDATED_AT,
 };
 
 const attachmentMessage: attachment.Attachment__Output = {
@@ -271,6 +295,8 @@ export const EXAMPLES = {
     merged_into: 42,
   } satisfies TicketJson,
   comment: presentComment(commentMessage),
+  customer: presentCustomer(customerMessage),
+  organization: presentOrganization(organizationMessage),
   attachment: presentAttachment(attachmentMessage),
   webhook: presentWebhook(webhookMessage),
   createdWebhook: presentWebhook({

@@ -20,6 +20,7 @@ import { ACTIVITY_OPERATIONS } from './v1/activity.js';
 import { ATTACHMENT_OPERATIONS } from './v1/attachments.js';
 import { BOARD_OPERATIONS } from './v1/board.js';
 import { COMMENT_OPERATIONS } from './v1/comments.js';
+import { CUSTOMER_OPERATIONS, ORGANIZATION_OPERATIONS } from './v1/customers.js';
 import { LOOKUP_OPERATIONS } from './v1/lookups.js';
 import { TICKET_OPERATIONS } from './v1/tickets.js';
 import { WEBHOOK_OPERATIONS } from './v1/webhooks.js';
@@ -30,6 +31,8 @@ export const OPERATIONS: readonly Operation[] = [
   ...BOARD_OPERATIONS,
   ...COMMENT_OPERATIONS,
   ...ATTACHMENT_OPERATIONS,
+  ...CUSTOMER_OPERATIONS,
+  ...ORGANIZATION_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
   ...ACTIVITY_OPERATIONS,
   ...ASSISTANT_OPERATIONS,

@@ -46,6 +46,11 @@ export const TAGS = [
   { name: 'Board', description: 'Tickets grouped by status lane.' },
   { name: 'Comments', description: 'Internal notes and customer-visible comments on tickets.' },
   { name: 'Attachments', description: 'Files on tickets (multipart upload, streamed download).' },
+  {
+    name: 'Customers',
+    description:
+      'The people outside the team who ask and are copied (requesters and CCs), their organizations, and their tickets.',
+  },
   { name: 'Webhooks', description: 'Signed HTTP notifications, and their delivery log.' },
   {
     name: 'Activity',

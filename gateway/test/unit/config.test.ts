@@ -54,6 +54,7 @@ describe('loadConfig', () => {
         activity: '127.0.0.1:50057',
         ai: '127.0.0.1:50056',
         mail: '127.0.0.1:50058',
+        customers: '127.0.0.1:50059',
       },
       attachments: { maxBytes: 26_214_400, transferDeadlineMs: 600_000 },
       limits: defaultLimitsConfig(),

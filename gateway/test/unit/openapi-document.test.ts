@@ -94,11 +94,41 @@ const ADDITIVE_SCOPES: Record<string, string | null> = {
   'GET /projects/{id}': null,
   'GET /ticket-types/{id}': 'tickets:read',
   'GET /users/{id}': 'tickets:read',
+  // Customers (issue 28): their own scopes; a customer's tickets are tickets.
+  'GET /customers': 'customers:read',
+  'POST /customers': 'customers:write',
+  'GET /customers/{id}': 'customers:read',
+  'PUT /customers/{id}': 'customers:write',
+  'DELETE /customers/{id}': 'customers:write',
+  'POST /customers/{id}/merge': 'customers:write',
+  'GET /customers/{id}/tickets': 'tickets:read',
+  'GET /organizations': 'customers:read',
+  'POST /organizations': 'customers:write',
+  'GET /organizations/{id}': 'customers:read',
+  'PUT /organizations/{id}': 'customers:write',
+  'DELETE /organizations/{id}': 'customers:write',
 };
 /** The event stream is for integrations; the session host has the activity feed instead. */
 const API_ONLY = ['GET /events'];
 /** The API operations that need no project (spec "Project context (shared)"). */
-const WITHOUT_PROJECT = ['GET /projects', 'GET /users', 'GET /projects/{id}', 'GET /users/{id}'];
+const WITHOUT_PROJECT = [
+  'GET /projects',
+  'GET /users',
+  'GET /projects/{id}',
+  'GET /users/{id}',
+  // Customers and organizations are fleet-wide (a customer's tickets are the project's).
+  'GET /customers',
+  'POST /customers',
+  'GET /customers/{id}',
+  'PUT /customers/{id}',
+  'DELETE /customers/{id}',
+  'POST /customers/{id}/merge',
+  'GET /organizations',
+  'POST /organizations',
+  'GET /organizations/{id}',
+  'PUT /organizations/{id}',
+  'DELETE /organizations/{id}',
+];
 /** Spec "Extra errors" per endpoint (the document may list more; never fewer). */
 const SPEC_EXTRA_ERRORS: Record<string, number[]> = {
   'GET /tickets': [400],
@@ -216,8 +246,8 @@ describe('the OpenAPI document', () => {
       const statuses = Object.keys(operation.responses ?? {});
       if (WITHOUT_PROJECT.includes(key)) {
         expect(query, key).to.not.include.members(['project_id', 'project']);
-        // Only a single read can miss (its id); a list without a project never answers 404.
-        if (key.endsWith('{id}')) expect(statuses, key).to.include.members(['400', '404']);
+        // Only an operation on one resource can miss (its id); a list without a project never answers 404.
+        if (key.includes('{id}')) expect(statuses, key).to.include.members(['400', '404']);
         else expect(statuses, key).to.not.include('404');
       } else {
         expect(query, key).to.include.members(['project_id', 'project']);
@@ -285,6 +315,8 @@ describe('the OpenAPI document', () => {
       '/projects/{id}/statuses': '/projects/{id}',
       '/ticket-types': '/ticket-types/{id}',
       '/api-keys': '/api-keys/{id}',
+      '/customers': '/customers/{id}',
+      '/organizations': '/organizations/{id}',
       '/mailboxes': '/mailboxes/{id}',
     };
     for (const { key, path, operation } of created) {
@@ -323,6 +355,9 @@ describe('the OpenAPI document', () => {
     expect(schemes.ApiKeyHeader).to.include({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
     expect(schemes.SessionCookie).to.include({ type: 'apiKey', in: 'cookie', name: 'tix_session' });
     expect(schemes.CsrfToken).to.include({ type: 'apiKey', in: 'header', name: 'X-CSRF-Token' });
+    // Every scope a key may carry is named where keys are described.
+    const keyDescription = (schemes.ApiKeyBearer as { description: string }).description;
+    for (const scope of SCOPES) expect(keyDescription).to.include(`\`${scope}\``);
     for (const { operation } of apiOperations) {
       for (const requirement of operation.security ?? []) {
         for (const [scheme, values] of Object.entries(requirement)) {

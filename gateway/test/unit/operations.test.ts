@@ -15,6 +15,8 @@ const ROLE_OF_SCOPE: Record<Scope, Role> = {
   'tickets:write': 'agent',
   'comments:write': 'agent',
   'tickets:delete': 'team_lead',
+  'customers:read': 'viewer',
+  'customers:write': 'agent',
 };
 
 describe('the declared operations', () => {
@@ -58,11 +60,15 @@ describe('the declared operations', () => {
         ].includes(operation.operationId);
       // The assistant's actions: agents see them, team leads review and revert them
       // (docs/assistant.md, "Reviewing and reverting").
-      const review: Record<string, 'agent' | 'team_lead'> = {
+      const review: Record<string, 'agent' | 'team_lead' | 'admin'> = {
         listAutonomousActions: 'agent',
         listAuditQueue: 'team_lead',
         acknowledgeAutonomousAction: 'team_lead',
         revertAutonomousAction: 'team_lead',
+        // Customers (docs/decisions.md, "Customers at the gateway"): team leads merge, admins delete.
+        mergeCustomer: 'team_lead',
+        deleteCustomer: 'admin',
+        deleteOrganization: 'admin',
       };
       const expected = administration
         ? 'admin'

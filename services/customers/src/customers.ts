@@ -43,6 +43,23 @@ function addressTaken(email: string): AppError {
   return AppError.conflict(`Email address ${email} belongs to another customer`);
 }
 
+/**
+ * Takes a transaction lock per key in one sorted order, before a claim of several unique keys
+ * (addresses, domains): two claims of the same keys in opposite orders then queue instead of
+ * deadlocking (PostgreSQL would abort one, a 500).
+ */
+export async function lockKeys(
+  client: pg.PoolClient,
+  namespace: string,
+  keys: readonly string[],
+): Promise<void> {
+  if (keys.length < 2) return;
+  await client.query(
+    `SELECT pg_advisory_xact_lock(hashtext($1 || ':' || key)) FROM unnest($2::text[]) AS key ORDER BY key`,
+    [namespace, keys],
+  );
+}
+
 /** The organization claiming an address's domain, or null. */
 async function organizationForEmail(db: Queryable, email: string): Promise<number | null> {
   const { rows } = await db.query<{ organization_id: number }>(
@@ -50,6 +67,17 @@ async function organizationForEmail(db: Queryable, email: string): Promise<numbe
     [domainOf(email)],
   );
   return rows[0]?.organization_id ?? null;
+}
+
+/**
+ * An organization deleted between the check and the write (the foreign key refuses it): the same
+ * 422 as an unknown one, not a 500.
+ */
+function organizationGone(error: unknown): never {
+  const pgError = error as { code?: string; constraint?: string };
+  if (pgError.code === '23503' && pgError.constraint === 'customers_organization_id_fkey')
+    throw fieldError('organization_id', 'Organization not found');
+  throw error;
 }
 
 /** 422 unless organization `id` exists. */
@@ -69,6 +97,7 @@ async function claimEmails(
   emails: readonly string[],
   author: Author,
 ): Promise<void> {
+  await lockKeys(client, 'customer_email', emails);
   for (const email of emails) {
     const inserted = await client.query(
       `INSERT INTO customer_emails (email, customer_id, created_by) VALUES ($1, $2, $3)
@@ -157,9 +186,9 @@ export async function findOrCreateCustomers(
   addresses: readonly customer.CustomerAddress__Output[],
   author: Author,
 ): Promise<CustomerRow[]> {
-  if (addresses.length > CUSTOMER_LIMITS.batch)
-    throw AppError.badRequest(`At most ${CUSTOMER_LIMITS.batch} addresses`, {
-      addresses: [`At most ${CUSTOMER_LIMITS.batch} addresses`],
+  if (addresses.length > CUSTOMER_LIMITS.addresses)
+    throw AppError.badRequest(`At most ${CUSTOMER_LIMITS.addresses} addresses`, {
+      addresses: [`At most ${CUSTOMER_LIMITS.addresses} addresses`],
     });
   const errors: Record<string, string[]> = {};
   const wanted = new Map<string, string>();
@@ -197,7 +226,7 @@ export async function createCustomer(
     const created = await insertCustomer(client, { name, notes, organizationId }, author);
     await claimEmails(client, created, emails, author);
     return created;
-  });
+  }).catch(organizationGone);
   return mustRead(pool, id);
 }
 
@@ -212,9 +241,9 @@ export async function getCustomer(pool: pg.Pool, id: number): Promise<CustomerRo
 
 /** BatchGetCustomers: the rows as stored (tombstones and anonymised ones too), unknown ids left out. */
 export async function batchGetCustomers(pool: pg.Pool, ids: readonly number[]): Promise<CustomerRow[]> {
-  if (ids.length > CUSTOMER_LIMITS.batch)
-    throw AppError.badRequest(`At most ${CUSTOMER_LIMITS.batch} ids`, {
-      ids: [`At most ${CUSTOMER_LIMITS.batch} ids`],
+  if (ids.length > CUSTOMER_LIMITS.batchIds)
+    throw AppError.badRequest(`At most ${CUSTOMER_LIMITS.batchIds} ids`, {
+      ids: [`At most ${CUSTOMER_LIMITS.batchIds} ids`],
     });
   const unique = [...new Set(ids)].filter((id) => Number.isInteger(id) && id > 0);
   if (unique.length === 0) return [];
@@ -311,7 +340,7 @@ export async function updateCustomer(
         author,
       ],
     );
-  });
+  }).catch(organizationGone);
   return mustRead(pool, request.id);
 }
 

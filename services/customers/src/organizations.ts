@@ -15,7 +15,7 @@ import {
   checkSearchText,
   containsPattern,
 } from './rules.js';
-import type { Author } from './customers.js';
+import { lockKeys, type Author } from './customers.js';
 
 interface OrganizationRow {
   id: number;
@@ -71,6 +71,7 @@ async function replaceDomains(client: pg.PoolClient, id: number, domains: readon
     'DELETE FROM organization_domains WHERE organization_id = $1 AND domain <> ALL($2::text[])',
     [id, domains],
   );
+  await lockKeys(client, 'organization_domain', domains);
   for (const domain of domains) {
     const inserted = await client.query(
       `INSERT INTO organization_domains (domain, organization_id) VALUES ($1, $2) ON CONFLICT (domain) DO NOTHING`,
@@ -171,6 +172,8 @@ export async function updateOrganization(
  */
 export async function deleteOrganization(pool: pg.Pool, id: number, author: Author): Promise<void> {
   await inTransaction(pool, async (client) => {
+    // Its customers locked in id order, as a merge locks its two, so the two never deadlock.
+    await client.query('SELECT id FROM customers WHERE organization_id = $1 ORDER BY id FOR UPDATE', [id]);
     await client.query(
       'UPDATE customers SET organization_id = NULL, updated_at = now(), updated_by = $2 WHERE organization_id = $1',
       [id, author],

@@ -17,8 +17,10 @@ export const CUSTOMER_LIMITS = {
   emails: 20,
   /** Domains of one organization. */
   domains: 50,
-  /** Ids of one BatchGetCustomers, addresses of one FindOrCreateCustomers. */
-  batch: 100,
+  /** Ids of one BatchGetCustomers (a page of tickets' requesters and CCs, de-duplicated). */
+  batchIds: 1000,
+  /** Addresses of one FindOrCreateCustomers (a requester and a ticket's 50 CCs fit). */
+  addresses: 100,
   /** The `q` search text and an `email` lookup. */
   q: 200,
 } as const;

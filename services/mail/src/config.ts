@@ -1,4 +1,5 @@
 /** The mail service's configuration, from the environment, validated once at start. */
+import { createHmac } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -9,6 +10,17 @@ export const DEFAULT_MAIL_MAX_BYTES = 25 * 1024 * 1024;
 
 /** The embedded store's credentials (s3rver's fixed pair, as the attachment service uses), outside production. */
 const LOCAL_STORE_CREDENTIALS = 'S3RVER';
+
+/**
+ * The reply-token secret: MAIL_TOKEN_SECRET, else a key derived from MAIL_SECRET_KEY (so production
+ * needs no second secret), else a development constant (tokens still verify across restarts).
+ */
+function tokenSecretOf(tokenSecret: string | undefined, secretKey: string | undefined): string {
+  if (tokenSecret !== undefined) return tokenSecret;
+  const key = secretKey === undefined ? null : parseSecretKey(secretKey);
+  if (key === null) return 'tix-development-mail-token-secret';
+  return createHmac('sha256', key).update('tix mail reply tokens').digest('hex');
+}
 
 export const loadConfig = serviceConfig('mail', {
   peers: {
@@ -48,13 +60,16 @@ export const loadConfig = serviceConfig('mail', {
       }),
     /** Where outgoing mail is written without SMTP_URL (development; `.tix/mail` under pnpm start). */
     MAIL_DIR: z.string().trim().min(1).optional(),
-    /** Signs the reply token of outgoing mail ([ref:...], plus-address); required in production. */
+    /**
+     * Signs the reply token of outgoing mail ([ref:...], plus-address). Unset: derived from
+     * MAIL_SECRET_KEY (required in production), or a development constant without either.
+     */
     MAIL_TOKEN_SECRET: z.string().min(16, 'expected at least 16 characters').optional(),
     /** Attempts before an outgoing mail is `failed` (docs/decisions.md, "Outbound mail"). */
     MAIL_SEND_MAX_ATTEMPTS: env.positiveInt(8),
     /** comment.created events handled at once. */
     MAIL_CONSUMER_PREFETCH: env.positiveInt(8),
-    /** The user id the mail service acts as (lookup's "Tix Mail" user); unset: calls carry no principal. */
+    /** The user id the mail service acts as; unset: lookup's "Tix Mail" user (mail@tix.invalid). */
     MAIL_SYSTEM_USER_ID: z.coerce.number().int().positive().optional(),
     /**
      * Comma-separated authserv-ids of the receiving relay whose Authentication-Results headers are
@@ -70,7 +85,7 @@ export const loadConfig = serviceConfig('mail', {
   },
   check: (values, context) => {
     if (values.NODE_ENV !== 'production') return;
-    for (const name of ['S3_ACCESS_KEY', 'S3_SECRET_KEY', 'MAIL_SECRET_KEY', 'MAIL_TOKEN_SECRET'] as const) {
+    for (const name of ['S3_ACCESS_KEY', 'S3_SECRET_KEY', 'MAIL_SECRET_KEY'] as const) {
       if (values[name] === undefined)
         context.addIssue({ code: 'custom', path: [name], message: 'required in production' });
     }
@@ -88,9 +103,8 @@ export const loadConfig = serviceConfig('mail', {
       dir: common.nodeEnv === 'production' ? null : (values.MAIL_DIR ?? path.join(os.tmpdir(), 'tix-mail')),
       maxAttempts: values.MAIL_SEND_MAX_ATTEMPTS,
     },
-    /** Development fallback: tokens still verify across restarts of one machine. */
     prefetch: values.MAIL_CONSUMER_PREFETCH,
-    tokenSecret: values.MAIL_TOKEN_SECRET ?? 'tix-development-mail-token-secret',
+    tokenSecret: tokenSecretOf(values.MAIL_TOKEN_SECRET, values.MAIL_SECRET_KEY),
     systemUserId: values.MAIL_SYSTEM_USER_ID ?? null,
     processingLeaseMs: values.MAIL_PROCESSING_LEASE_MS,
     trustedAuthservIds: values.MAIL_TRUSTED_AUTHSERV_IDS.split(',')

@@ -1,8 +1,8 @@
 /**
  * The mail service: the SMTP listener and the IMAP supervisor store raw mail durably (object store +
  * inbound_messages) -> gRPC handlers for mailboxes and messages. Outbound: the consumer of
- * comment.created queues reply mail in outbound_messages, the sender sends every queued row. main.ts runs it; tests start the
- * same composition (testing.ts).
+ * comment.created queues reply mail in outbound_messages, the sender sends every queued row.
+ * main.ts runs it; tests start the same composition (testing.ts).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,6 @@ import { startInboundProcessor, type ProcessorOptions } from './processing/proce
 import type { ProcessDeps } from './processing/process-message.js';
 import { startReplyConsumer } from './outbound/consumer.js';
 import { startSender, type SenderOptions } from './outbound/sender.js';
-import { mailSystemCaller } from './outbound/system-caller.js';
 
 export const MAIL_MIGRATIONS_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -50,7 +49,9 @@ export const mailService = (options: MailServiceOptions = {}) =>
       await store.ensureBucket();
       const smtp = await startSmtpListener({ ...config.smtp, pool, store, lookup: peers.lookup, logger });
       const imap = startImapSupervisor({ pool, store, secrets, logger, rescanMs: options.imapRescanMs });
-      const caller = mailSystemCaller(config.systemUserId);
+      // The mail user the processor, the reply consumer and the sender all act as.
+      const directory = createDirectory(peers.lookup, config.systemUserId);
+      const caller = { principal: () => directory.principal() };
       const transport = createMailTransport(
         { ...config.outbound, from: `Tix <no-reply@${config.smtp.domain}>` },
         logger,
@@ -80,7 +81,7 @@ export const mailService = (options: MailServiceOptions = {}) =>
                 comments: peers.comments,
                 customers: peers.customers,
                 attachments: peers.attachments,
-                directory: createDirectory(peers.lookup, config.systemUserId),
+                directory,
                 domain: config.smtp.domain,
                 tokenSecret: config.tokenSecret,
                 trustedAuthservIds: config.trustedAuthservIds,

@@ -1,7 +1,9 @@
 /**
  * A real mail service for tests: a fresh migrated database, the SMTP listener on a free loopback
- * port, the IMAP supervisor and the gRPC API. It needs a lookup service and an S3 store
- * (startTestS3Server from '@tix/attachment-service/testing').
+ * port, the IMAP supervisor, the inbound processor, the sender and the gRPC API. It needs a lookup
+ * service and an S3 store (startTestS3Server from '@tix/attachment-service/testing'); processing
+ * and outbound mail also need tickets, comments, customers and attachments (their addresses), and
+ * the reply consumer a broker (amqpUrl).
  *
  *   const mail = await startTestMailServer({ lookupAddress: lookup.address, store: s3.config });
  *   ... nodemailer to 127.0.0.1:mail.smtpPort ...
@@ -9,7 +11,8 @@
  */
 import type { Logger } from '@tix/kit';
 import { startTestService } from '@tix/kit/testing';
-import { DEFAULT_MAIL_MAX_BYTES, type MailStoreConfig } from './config.js';
+import { DEFAULT_MAIL_MAX_BYTES, loadConfig, type MailStoreConfig } from './config.js';
+import type { SenderOptions } from './outbound/sender.js';
 import { mailService, type MailServiceOptions } from './server.js';
 
 export { MAIL_MIGRATIONS_DIR } from './server.js';
@@ -17,7 +20,7 @@ export { startTestDovecot, type TestDovecot } from './testing-dovecot.js';
 
 export interface TestMailServerOptions {
   lookupAddress: string;
-  /** The peers the inbound processor writes to; it runs only when tickets, comments and customers are given. */
+  /** The peers the inbound processor and the sender call; the processor runs only with tickets, comments and customers. */
   ticketsAddress?: string;
   commentsAddress?: string;
   customersAddress?: string;
@@ -32,11 +35,20 @@ export interface TestMailServerOptions {
   databaseUrl?: string;
   label?: string;
   logger?: Logger;
+  /** When given, the reply consumer runs on this broker (e.g. createTestVhost(...).url). */
+  amqpUrl?: string;
+  /** Outgoing mail: a relay (smtp://127.0.0.1:port) or a folder; default a folder in the OS temp dir. */
+  outbound?: { smtpUrl?: string; dir?: string; maxAttempts?: number };
+  /** The sender's timings. */
+  sender?: Pick<SenderOptions, 'retryDelay' | 'leaseMs' | 'pollIntervalMs' | 'autoReplyLimit'>;
+  tokenSecret?: string;
+  systemUserId?: number;
 }
 
 export type TestMailServer = Awaited<ReturnType<typeof startTestMailServer>>;
 
 export async function startTestMailServer(options: TestMailServerOptions) {
+  const defaults = loadConfig({});
   const peers = {
     lookup: options.lookupAddress,
     ...(options.ticketsAddress ? { tickets: options.ticketsAddress } : {}),
@@ -47,21 +59,32 @@ export async function startTestMailServer(options: TestMailServerOptions) {
   const processor = { pollIntervalMs: 200, retryDelayMs: 200, ...options.processor };
   // Without the peers it writes to, no processor: it would call whatever listens on their default ports.
   const inbound = Boolean(options.ticketsAddress && options.commentsAddress && options.customersAddress);
-  const service = await startTestService(mailService({ imapRescanMs: 200, processor, inbound }), {
-    label: options.label,
-    databaseUrl: options.databaseUrl,
-    logger: options.logger,
-    config: {
-      peers,
-      ...(options.trustedAuthservIds ? { trustedAuthservIds: options.trustedAuthservIds } : {}),
-      store: { ...options.store, bucket: 'tix-mail' },
-      smtp: {
-        host: '127.0.0.1',
-        port: 0,
-        domain: options.domain ?? 'tix.localhost',
-        maxBytes: options.maxBytes ?? DEFAULT_MAIL_MAX_BYTES,
+  const service = await startTestService(
+    mailService({ imapRescanMs: 200, processor, inbound, sender: options.sender }),
+    {
+      label: options.label,
+      databaseUrl: options.databaseUrl,
+      logger: options.logger,
+      amqpUrl: options.amqpUrl,
+      config: {
+        peers,
+        ...(options.trustedAuthservIds ? { trustedAuthservIds: options.trustedAuthservIds } : {}),
+        outbound: {
+          smtpUrl: options.outbound?.smtpUrl,
+          dir: options.outbound?.dir ?? defaults.outbound.dir,
+          maxAttempts: options.outbound?.maxAttempts ?? defaults.outbound.maxAttempts,
+        },
+        tokenSecret: options.tokenSecret ?? defaults.tokenSecret,
+        systemUserId: options.systemUserId ?? null,
+        store: { ...options.store, bucket: 'tix-mail' },
+        smtp: {
+          host: '127.0.0.1',
+          port: 0,
+          domain: options.domain ?? 'tix.localhost',
+          maxBytes: options.maxBytes ?? DEFAULT_MAIL_MAX_BYTES,
+        },
       },
     },
-  });
+  );
   return { ...service, smtpPort: service.parts.workers.smtp.port };
 }

@@ -9,6 +9,7 @@ import { ACTIVITY_DESCRIPTIONS } from './activity.js';
 import { ASSISTANT_DESCRIPTIONS } from './assistant.js';
 import { ATTACHMENT_DESCRIPTIONS } from './attachments.js';
 import { COMMENT_DESCRIPTIONS } from './comments.js';
+import { CUSTOMER_DESCRIPTIONS } from './customers.js';
 import { LOOKUP_DESCRIPTIONS } from './lookups.js';
 import { MAIL_DESCRIPTIONS } from './mail.js';
 import { SESSION_DESCRIPTIONS } from './session.js';
@@ -21,6 +22,7 @@ export const DESCRIPTION_AREAS: readonly Readonly<Record<string, string>>[] = [
   TICKET_DESCRIPTIONS,
   COMMENT_DESCRIPTIONS,
   ATTACHMENT_DESCRIPTIONS,
+  CUSTOMER_DESCRIPTIONS,
   WEBHOOK_DESCRIPTIONS,
   ACTIVITY_DESCRIPTIONS,
   ASSISTANT_DESCRIPTIONS,

@@ -35,6 +35,15 @@ export function tagsChange(value: string[] | null | undefined): common.StringLis
   return value === undefined || value === null ? undefined : { values: value };
 }
 
+/**
+ * The requester and cc of a write, as customer ids (ticket-people.ts resolves the body's ids and
+ * addresses): `requester_id` undefined leaves it, null clears it; `cc` undefined leaves it.
+ */
+export interface TicketPeople {
+  requester_id?: number | null;
+  cc?: number[];
+}
+
 /** GET /tickets query -> ListTicketsRequest. */
 export function listTicketsRequest(projectId: number, query: ListTicketsQuery): ticket.ListTicketsRequest {
   return {
@@ -70,6 +79,7 @@ function listFilters(query: ListTicketsQuery) {
     created_since: query.created_since,
     updated_since: query.updated_since,
     ...(query.deleted === 'only' ? { deleted_only: true } : {}),
+    ...givenFields(query, 'customer_id', 'requester_id'),
   };
 }
 
@@ -87,7 +97,11 @@ export function searchTicketsRequest(
 }
 
 /** POST /tickets body -> CreateTicketRequest (assigned_to 0 or null: nobody; priority absent: medium). */
-export function createTicketRequest(projectId: number, body: CreateTicketBody): ticket.CreateTicketRequest {
+export function createTicketRequest(
+  projectId: number,
+  body: CreateTicketBody,
+  people: TicketPeople = {},
+): ticket.CreateTicketRequest {
   return {
     project_id: projectId,
     ticket_type_id: body.ticket_type_id,
@@ -97,6 +111,8 @@ export function createTicketRequest(projectId: number, body: CreateTicketBody): 
     assigned_to: body.assigned_to ? body.assigned_to : undefined,
     custom_fields_json: body.custom_fields === undefined ? '' : JSON.stringify(body.custom_fields),
     tags: body.tags ?? [],
+    ...(typeof people.requester_id === 'number' ? { requester_id: people.requester_id } : {}),
+    ...(people.cc && people.cc.length > 0 ? { cc: people.cc } : {}),
   };
 }
 
@@ -105,6 +121,7 @@ export function updateTicketRequest(
   projectId: number,
   id: number,
   body: UpdateTicketBody,
+  people: TicketPeople = {},
 ): ticket.UpdateTicketRequest {
   return {
     project_id: projectId,
@@ -117,6 +134,10 @@ export function updateTicketRequest(
     custom_fields_json: body.custom_fields === undefined ? undefined : JSON.stringify(body.custom_fields),
     version: body.version,
     tags: tagsChange(body.tags),
+    ...(people.requester_id === undefined
+      ? {}
+      : { requester_id: people.requester_id === null ? {} : { value: people.requester_id } }),
+    ...(people.cc === undefined ? {} : { cc: { ids: people.cc } }),
   };
 }
 

@@ -24,6 +24,7 @@ import {
 import { bodyProjectIdField } from '../../middleware/project-context.js';
 import { BODY_NOT_OBJECT_MESSAGE } from '../../resources/messages.js';
 import { INVALID_CURSOR_MESSAGE } from './activity.schemas.js';
+import { ccEmailsField, ccField, customerIdField, requesterField } from './customers.schemas.js';
 
 export const INVALID_TICKET_ID_MESSAGE = 'Invalid ticket id';
 
@@ -208,6 +209,20 @@ export const listTicketsQuery = z.object({
       maxLength: TICKET_LIMITS.tag,
     })
     .optional(),
+  customer_id: integerParam({
+    min: 1,
+    max: MAX_INT32,
+    message: 'customer_id must be a customer id (a positive integer)',
+    description: 'Only tickets this customer requested or is copied on (additive).',
+    example: 5,
+  }).optional(),
+  requester_id: integerParam({
+    min: 1,
+    max: MAX_INT32,
+    message: 'requester_id must be a customer id (a positive integer)',
+    description: 'Only tickets this customer requested (additive).',
+    example: 5,
+  }).optional(),
 });
 
 // ---- POST /tickets -------------------------------------------------------------------------------
@@ -224,27 +239,53 @@ const descriptionField = textField('Description', {
   example: 'It started after the update.',
 });
 
-export const createTicketBody = z.object(
-  {
-    ticket_type_id: idField('Ticket type ID', {
-      description: 'A ticket type of the project.',
-      example: 1,
-    }),
-    title: titleField,
-    description: descriptionField.nullable().optional(),
-    priority: priorityField.optional(),
-    assigned_to: assigneeField.nullable().optional(),
-    custom_fields: customFieldsField.optional(),
-    tags: tagsField.nullable().optional(),
-    project_id: bodyProjectIdField.optional(),
-  },
-  { error: BODY_NOT_OBJECT_MESSAGE },
-);
+export const REQUESTER_TWICE_MESSAGE = 'Give requester or requester_id, not both';
+
+/** The requester and cc fields of a ticket write (docs/decisions.md, "Customers at the gateway"). */
+const peopleFields = {
+  requester_id: customerIdField(
+    'Requester ID',
+    'The customer who asks (additive); null: nobody (on update: clears it). Not with `requester`.',
+  ).nullable(),
+  requester: requesterField,
+  cc: ccField,
+  cc_emails: ccEmailsField,
+};
+
+/** `requester` and `requester_id` name the same thing: one of them. */
+function oneRequester(body: { requester_id?: unknown; requester?: unknown }, context: z.core.$RefinementCtx) {
+  if (body.requester !== undefined && body.requester_id !== undefined)
+    context.addIssue({ code: 'custom', path: ['requester'], message: REQUESTER_TWICE_MESSAGE });
+}
+
+export const createTicketBody = z
+  .object(
+    {
+      ticket_type_id: idField('Ticket type ID', {
+        description: 'A ticket type of the project.',
+        example: 1,
+      }),
+      title: titleField,
+      description: descriptionField.nullable().optional(),
+      priority: priorityField.optional(),
+      assigned_to: assigneeField.nullable().optional(),
+      custom_fields: customFieldsField.optional(),
+      tags: tagsField.nullable().optional(),
+      project_id: bodyProjectIdField.optional(),
+      requester_id: peopleFields.requester_id.optional(),
+      requester: peopleFields.requester.optional(),
+      cc: peopleFields.cc.optional(),
+      cc_emails: peopleFields.cc_emails.optional(),
+    },
+    { error: BODY_NOT_OBJECT_MESSAGE },
+  )
+  .superRefine(oneRequester);
 
 // ---- PUT /tickets/{id} ---------------------------------------------------------------------------
 
 const NOTHING_TO_UPDATE =
-  'Give at least one field to change: title, description, status, priority, assigned_to, custom_fields or tags';
+  'Give at least one field to change: title, description, status, priority, assigned_to, custom_fields, tags, ' +
+  'requester_id, requester, cc or cc_emails';
 
 export const updateTicketBody = z
   .object(
@@ -269,9 +310,19 @@ export const updateTicketBody = z
         description: 'The version you read; a stale version answers 409.',
         example: 3,
       }).optional(),
+      requester_id: peopleFields.requester_id.optional(),
+      requester: peopleFields.requester.optional(),
+      cc: peopleFields.cc
+        .meta({
+          description: 'Replaces the customers copied on the ticket (with `cc_emails`: by both together).',
+          example: [6],
+        })
+        .optional(),
+      cc_emails: peopleFields.cc_emails.optional(),
     },
     { error: BODY_NOT_OBJECT_MESSAGE },
   )
+  .superRefine(oneRequester)
   .refine(
     (body) =>
       body.title !== undefined ||
@@ -280,7 +331,11 @@ export const updateTicketBody = z
       body.priority !== undefined ||
       (body.assigned_to !== undefined && body.assigned_to !== null) ||
       body.custom_fields !== undefined ||
-      (body.tags !== undefined && body.tags !== null),
+      (body.tags !== undefined && body.tags !== null) ||
+      body.requester_id !== undefined ||
+      body.requester !== undefined ||
+      body.cc !== undefined ||
+      body.cc_emails !== undefined,
     { message: NOTHING_TO_UPDATE },
   );
 

@@ -16,7 +16,11 @@ import { paginationSchema, ticketSchema } from '../../resources/components.js';
 import { EXAMPLES } from '../../resources/examples.js';
 import { confirmation, confirmed, json, linked, tagged } from '../../resources/responses.js';
 import { z } from '../../resources/zod-openapi.js';
-import { operationGroup, type Operation } from '../operation.js';
+import type { OutgoingContext } from '@tix/kit';
+import type { Principal } from '@tix/protos';
+import type { RequiredServices } from '../../services.js';
+import { operationGroup, type Answer, type Operation } from '../operation.js';
+import { resolveTicketPeople } from './ticket-people.js';
 import {
   bulkUpdateRequest,
   createTicketRequest,
@@ -36,6 +40,7 @@ import {
   CURSOR_WITH_Q_MESSAGE,
   listTicketsQuery,
   ticketIdParams,
+  type ListTicketsQuery,
   updateTicketBody,
 } from './tickets.schemas.js';
 
@@ -57,6 +62,7 @@ export function checkStatusFilter(project: ProjectContext, status: string | unde
  * its other parameters as given and only the position (`page` or `cursor`) replaced.
  */
 function listLinks(
+  path: string,
   given: URLSearchParams,
   links: Partial<Record<keyof ListLinks, { page: string } | { cursor: string }>>,
 ): ListLinks {
@@ -67,9 +73,79 @@ function listLinks(
     Object.entries(links).map(([rel, position]) => {
       const parameters = new URLSearchParams(others);
       for (const [name, value] of Object.entries(position)) parameters.set(name, value);
-      return [rel, `/tickets?${parameters.toString()}`];
+      return [rel, `${path}?${parameters.toString()}`];
     }),
   );
+}
+
+/** `Link` to the numbered pages around `pagination` of the list at `path` (spec Pagination). */
+export function pageLinks(
+  path: string,
+  given: URLSearchParams,
+  pagination: { page: number; total_pages: number },
+): ListLinks {
+  const { page: number, total_pages: last } = pagination;
+  return listLinks(path, given, {
+    ...(number < last ? { next: { page: String(number + 1) } } : {}),
+    ...(number > 1 ? { prev: { page: String(Math.min(number - 1, Math.max(last, 1))) } } : {}),
+    first: { page: '1' },
+    ...(last > 0 ? { last: { page: String(last) } } : {}),
+  });
+}
+
+/** What a ticket list needs of its handler's input (GET /tickets, GET /customers/{id}/tickets). */
+export interface TicketListInput {
+  query: ListTicketsQuery;
+  given: URLSearchParams;
+  services: RequiredServices;
+  project: ProjectContext;
+  principal: Principal;
+  call: OutgoingContext;
+}
+
+/**
+ * A list of the project's tickets as GET /tickets answers it (a page, a cursor page, or every match
+ * of `q`), its `Link`s naming `path` on this host.
+ */
+export async function listTickets(
+  { query, given, services, project, principal, call }: TicketListInput,
+  path: string,
+): Promise<Answer> {
+  checkStatusFilter(project, query.status);
+  if (query.cursor !== undefined) {
+    // `page` has a default, so only the query as sent tells whether it was given.
+    if (given.has('page')) throw invalidQuery({ cursor: [CURSOR_WITH_PAGE_MESSAGE] });
+    if (query.q !== undefined) throw invalidQuery({ cursor: [CURSOR_WITH_Q_MESSAGE] });
+  }
+  // Deleted tickets are for whoever may delete (and so restore) them.
+  if (query.deleted === 'only' && !holdsScope(principal, 'tickets:delete'))
+    throw AppError.permissionDenied(missingScopeMessage('tickets:delete'));
+  const tickets = services.tickets;
+  if (query.cursor !== undefined) {
+    const page = presentTicketCursorPage(
+      await tickets.ListTickets(listTicketsRequest(project.id, query), call),
+    );
+    const links = listLinks(path, given, {
+      ...(page.next_cursor === null ? {} : { next: { cursor: page.next_cursor } }),
+      first: { cursor: '' },
+    });
+    return { spliced: page, links };
+  }
+  if (query.q !== undefined) {
+    // Spec: with q, every match and no pagination; streamed, however many there are.
+    // Batches of the service's cursor, already the API's JSON: written out as they come.
+    const batches = tickets.SearchTicketsJson(searchTicketsRequest(project.id, { ...query, q: query.q }), {
+      ...call,
+      deadlineMs: SEARCH_DEADLINE_MS,
+    });
+    return {
+      stream: dataStream('tickets', batches, {
+        elements: (batch) => arrayElements(batch.tickets_json),
+      }),
+    };
+  }
+  const page = presentTicketPage(await tickets.ListTickets(listTicketsRequest(project.id, query), call));
+  return { spliced: page, links: pageLinks(path, given, page.pagination) };
 }
 
 /** One ticket with its strong ETag (from its version): what a read or write of one ticket answers. */
@@ -120,49 +196,8 @@ export const TICKET_OPERATIONS: Operation[] = [
       ),
     ),
     errors: [400, 403],
-    async handle({ query, given, services, project, principal, call }) {
-      checkStatusFilter(project, query.status);
-      if (query.cursor !== undefined) {
-        // `page` has a default, so only the query as sent tells whether it was given.
-        if (given.has('page')) throw invalidQuery({ cursor: [CURSOR_WITH_PAGE_MESSAGE] });
-        if (query.q !== undefined) throw invalidQuery({ cursor: [CURSOR_WITH_Q_MESSAGE] });
-      }
-      // Deleted tickets are for whoever may delete (and so restore) them.
-      if (query.deleted === 'only' && !holdsScope(principal, 'tickets:delete'))
-        throw AppError.permissionDenied(missingScopeMessage('tickets:delete'));
-      const tickets = services.tickets;
-      if (query.cursor !== undefined) {
-        const page = presentTicketCursorPage(
-          await tickets.ListTickets(listTicketsRequest(project.id, query), call),
-        );
-        const links = listLinks(given, {
-          ...(page.next_cursor === null ? {} : { next: { cursor: page.next_cursor } }),
-          first: { cursor: '' },
-        });
-        return { spliced: page, links };
-      }
-      if (query.q !== undefined) {
-        // Spec: with q, every match and no pagination; streamed, however many there are.
-        // Batches of the service's cursor, already the API's JSON: written out as they come.
-        const batches = tickets.SearchTicketsJson(
-          searchTicketsRequest(project.id, { ...query, q: query.q }),
-          { ...call, deadlineMs: SEARCH_DEADLINE_MS },
-        );
-        return {
-          stream: dataStream('tickets', batches, {
-            elements: (batch) => arrayElements(batch.tickets_json),
-          }),
-        };
-      }
-      const page = presentTicketPage(await tickets.ListTickets(listTicketsRequest(project.id, query), call));
-      const { page: number, total_pages: last } = page.pagination;
-      const links = listLinks(given, {
-        ...(number < last ? { next: { page: String(number + 1) } } : {}),
-        ...(number > 1 ? { prev: { page: String(Math.min(number - 1, Math.max(last, 1))) } } : {}),
-        first: { page: '1' },
-        ...(last > 0 ? { last: { page: String(last) } } : {}),
-      });
-      return { spliced: page, links };
+    handle(input) {
+      return listTickets(input, '/tickets');
     },
   }),
 
@@ -180,13 +215,19 @@ export const TICKET_OPERATIONS: Operation[] = [
       assigned_to: 7,
       custom_fields: { severity: 'high' },
       tags: ['billing'],
+      requester: { email: 'grace@example.com', name: 'Grace Hopper' },
+      cc_emails: ['ada@example.com'],
     },
     operationId: 'createTicket',
     summary: 'Create a ticket',
     success: oneTicket('The created ticket.', EXAMPLES.ticket, 201),
     errors: [400, 409, 422],
     async handle({ body, services, project, call }) {
-      const created = await services.tickets.CreateTicket(createTicketRequest(project.id, body), call);
+      const people = await resolveTicketPeople(body, services, call);
+      const created = await services.tickets.CreateTicket(
+        createTicketRequest(project.id, body, people),
+        call,
+      );
       return { ...ticketAnswer(created), status: 201, location: `/tickets/${created.id}` };
     },
   }),
@@ -245,7 +286,12 @@ export const TICKET_OPERATIONS: Operation[] = [
     success: oneTicket('The updated ticket.'),
     errors: [400, 404, 409, 422],
     async handle({ params, body, ifMatch, services, project, call }) {
-      const request = atIfMatchVersion(updateTicketRequest(project.id, params.id, body), ifMatch, params.id);
+      const people = await resolveTicketPeople(body, services, call);
+      const request = atIfMatchVersion(
+        updateTicketRequest(project.id, params.id, body, people),
+        ifMatch,
+        params.id,
+      );
       return ticketAnswer(await services.tickets.UpdateTicket(request, call));
     },
   }),

@@ -317,6 +317,40 @@ describe('customers', function () {
       expect(audit[0]).to.deep.equal({ created_by: null, updated_by: null });
     });
 
+    it('lets one of two concurrent creates claim an address; the other is 409', async () => {
+      const email = fresh();
+      const results = await Promise.allSettled(
+        ['One', 'Two'].map((name) => client.CreateCustomer({ name, emails: [email], notes: '' })),
+      );
+      expect(results.map((result) => result.status).sort()).to.deep.equal(['fulfilled', 'rejected']);
+      const rejected = results.find((result) => result.status === 'rejected') as PromiseRejectedResult;
+      expect((rejected.reason as { kind: string }).kind).to.equal('conflict');
+      expect((await client.ListCustomers({ email })).customers).to.have.length(1);
+    });
+
+    it('never deadlocks two creates claiming the same addresses in opposite orders (one wins, one 409)', async () => {
+      for (let round = 0; round < 10; round++) {
+        const addresses = Array.from({ length: 6 }, () => fresh());
+        const results = await Promise.allSettled([
+          client.CreateCustomer({ name: 'Forward', emails: addresses, notes: '' }),
+          client.CreateCustomer({ name: 'Backward', emails: [...addresses].reverse(), notes: '' }),
+        ]);
+        const kinds = results.map((result) =>
+          result.status === 'fulfilled' ? 'created' : (result.reason as { kind: string }).kind,
+        );
+        expect(kinds.sort(), `round ${round}`).to.deep.equal(['conflict', 'created']);
+      }
+    });
+
+    it('answers 400 to too many addresses or ids at once, and ignores ids that name nobody', async () => {
+      const addresses = Array.from({ length: 101 }, () => ({ email: fresh(), name: '' }));
+      expect((await refusalOf(client.FindOrCreateCustomers({ addresses }))).kind).to.equal('bad_request');
+      const ids = Array.from({ length: 1001 }, (_, index) => index + 1);
+      expect((await refusalOf(client.BatchGetCustomers({ ids }))).kind).to.equal('bad_request');
+      expect((await client.BatchGetCustomers({ ids: [0, -5] })).customers).to.deep.equal([]);
+      expect((await client.FindOrCreateCustomers({ addresses: [] })).customers).to.deep.equal([]);
+    });
+
     it('answers 400, never 500, to search parameters PostgreSQL would refuse', async () => {
       expect((await refusalOf(client.ListCustomers({ q: 'a\u0000b' }))).kind).to.equal('bad_request');
       expect((await refusalOf(client.ListCustomers({ email: 'a\u0000@b.c' }))).kind).to.equal('bad_request');

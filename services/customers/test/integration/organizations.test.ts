@@ -72,6 +72,20 @@ describe('organizations', function () {
     expect((await client.GetOrganization({ id: other.id })).domains).to.deep.equal([]);
   });
 
+  it('never deadlocks two organizations claiming the same domains in opposite orders', async () => {
+    for (let round = 0; round < 10; round++) {
+      const domains = Array.from({ length: 6 }, (_, index) => `d${index}.round${round}.example`);
+      const results = await Promise.allSettled([
+        client.CreateOrganization({ name: `Forward ${round}`, domains, notes: '' }),
+        client.CreateOrganization({ name: `Backward ${round}`, domains: [...domains].reverse(), notes: '' }),
+      ]);
+      const kinds = results.map((result) =>
+        result.status === 'fulfilled' ? 'created' : (result.reason as { kind: string }).kind,
+      );
+      expect(kinds.sort(), `round ${round}`).to.deep.equal(['conflict', 'created']);
+    }
+  });
+
   it('refuses a bad name, domain or notes with 422 naming each field', async () => {
     const refused = await refusalOf(
       client.CreateOrganization({

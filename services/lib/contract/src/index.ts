@@ -23,5 +23,6 @@ export * from './resources/project.js';
 export * from './resources/ticket-type.js';
 export * from './resources/user.js';
 export * from './resources/webhook.js';
+export * from './resources/customer.js';
 export * from './resources/activity.js';
 export * from './resources/mail.js';

@@ -14,6 +14,8 @@ export const SCOPES = [
   'tickets:delete',
   'comments:read',
   'comments:write',
+  'customers:read',
+  'customers:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -53,15 +55,39 @@ export interface Principal {
 
 /**
  * The roles as one table (decisions.md, "Roles"): the scopes each role allows. Viewers read; agents
- * also write tickets, comments and attachments; team leads and admins also delete tickets. A session
+ * also write tickets, comments, attachments and customers; team leads and admins also delete tickets
+ * (who merges and deletes customers: decisions.md, "Customers at the gateway"). A session
  * holds its user's role's scopes; an API key holds those of its scopes its owner's role allows, so a
  * key never exceeds its owner.
  */
 export const ROLE_SCOPES: Readonly<Record<Role, readonly Scope[]>> = {
-  viewer: ['tickets:read', 'comments:read'],
-  agent: ['tickets:read', 'comments:read', 'tickets:write', 'comments:write'],
-  team_lead: ['tickets:read', 'comments:read', 'tickets:write', 'comments:write', 'tickets:delete'],
-  admin: ['tickets:read', 'comments:read', 'tickets:write', 'comments:write', 'tickets:delete'],
+  viewer: ['tickets:read', 'comments:read', 'customers:read'],
+  agent: [
+    'tickets:read',
+    'comments:read',
+    'customers:read',
+    'tickets:write',
+    'comments:write',
+    'customers:write',
+  ],
+  team_lead: [
+    'tickets:read',
+    'comments:read',
+    'customers:read',
+    'tickets:write',
+    'comments:write',
+    'customers:write',
+    'tickets:delete',
+  ],
+  admin: [
+    'tickets:read',
+    'comments:read',
+    'customers:read',
+    'tickets:write',
+    'comments:write',
+    'customers:write',
+    'tickets:delete',
+  ],
 };
 
 /** Whether `role` allows `scope` (the ROLE_SCOPES table). */

@@ -38,6 +38,7 @@ export async function fetchAttachments(
   const files: MailAttachment[] = [];
   const skipped: number[] = [];
   let total = 0;
+  const principal = ids.length === 0 ? null : await caller.principal();
   for (const id of ids) {
     try {
       let meta: {
@@ -49,7 +50,7 @@ export async function fetchAttachments(
       const chunks: Buffer[] = [];
       for await (const part of reader.DownloadAttachment(
         { project_id: address.projectId, id },
-        { principal: caller.principal },
+        { principal },
       )) {
         if (part.attachment) {
           meta = part.attachment;

@@ -36,26 +36,31 @@ export function bouncedMessageIds(parsed: ParsedInbound): string[] {
   ];
 }
 
-/** The DSN's reason: recipient, status and diagnostic code of the failed recipient, else its text. */
+/**
+ * The DSN's reason: recipient, status and diagnostic code of the failed recipient (from the
+ * message/delivery-status part, or from the text, where mailparser puts that part), else the first
+ * line of its text.
+ */
 export function bounceReason(parsed: ParsedInbound): string {
   const status = parsed.attachments.find((a) => STATUS_TYPES.includes(a.contentType));
-  if (status) {
-    const text = status.content.subarray(0, 64 * 1024).toString('utf8');
-    const field = (name: string) =>
-      new RegExp(`^${name}:\\s*(.+(?:\\r?\\n[ \\t].+)*)`, 'im').exec(text)?.[1]?.replace(/\s+/g, ' ').trim();
-    const recipient = field('Final-Recipient')?.replace(/^rfc822;\s*/i, '');
-    const parts = [
-      recipient,
-      field('Status') && `status ${field('Status')}`,
-      field('Diagnostic-Code')?.replace(/^smtp;\s*/i, ''),
-    ].filter((part): part is string => Boolean(part));
-    if (parts.length > 0) return parts.join(': ').slice(0, 1000);
-  }
+  const text = status
+    ? status.content.subarray(0, 64 * 1024).toString('utf8')
+    : parsed.text.slice(0, 64 * 1024);
+  const field = (name: string) =>
+    new RegExp(`^${name}:[ \\t]*(.+(?:\\r?\\n[ \\t].+)*)`, 'im').exec(text)?.[1]?.replace(/\s+/g, ' ').trim();
+  const recipient = field('Final-Recipient')?.replace(/^rfc822;\s*/i, '');
+  const code = field('Status');
+  const parts = [
+    recipient,
+    code && `status ${code}`,
+    field('Diagnostic-Code')?.replace(/^smtp;\s*/i, ''),
+  ].filter((part): part is string => Boolean(part));
+  if (parts.length > 0) return parts.join(': ').slice(0, 1000);
   const firstLine = parsed.text
     .split(/\r?\n/)
     .map((line) => line.trim())
     .find((line) => line !== '');
-  return (firstLine ?? parsed.subject ?? 'bounced').slice(0, 1000);
+  return (firstLine ?? (parsed.subject || 'bounced')).slice(0, 1000);
 }
 
 /**

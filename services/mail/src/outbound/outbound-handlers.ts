@@ -85,6 +85,9 @@ function presentSettings(settings: ProjectMailSettings): mail.ProjectMailSetting
   };
 }
 
+/** A proto3 optional field that was set. */
+const given = <T>(value: T | null | undefined): value is T => value !== undefined && value !== null;
+
 const validId = (value: number) => Number.isInteger(value) && value > 0;
 
 const LIST_LIMIT = 200;
@@ -115,14 +118,14 @@ export function outboundHandlers(deps: { pool: pg.Pool }): OutboundHandlers {
     async UpdateProjectMailSettings(request) {
       return presentSettings(
         await updateSettings(pool, request.project_id, {
-          ...(request.from_name == null ? {} : { fromName: request.from_name }),
-          ...(request.from_address == null ? {} : { fromAddress: request.from_address.trim() }),
-          ...(request.signature == null ? {} : { signature: request.signature }),
-          ...(request.acknowledge == null ? {} : { acknowledge: request.acknowledge }),
-          ...(request.ack_subject == null ? {} : { ackSubject: request.ack_subject }),
-          ...(request.ack_body == null ? {} : { ackBody: request.ack_body }),
-          ...(request.reopen_window_days == null ? {} : { reopenWindowDays: request.reopen_window_days }),
-          ...(request.accept_list_mail == null ? {} : { acceptListMail: request.accept_list_mail }),
+          ...(!given(request.from_name) ? {} : { fromName: request.from_name }),
+          ...(!given(request.from_address) ? {} : { fromAddress: request.from_address.trim() }),
+          ...(!given(request.signature) ? {} : { signature: request.signature }),
+          ...(!given(request.acknowledge) ? {} : { acknowledge: request.acknowledge }),
+          ...(!given(request.ack_subject) ? {} : { ackSubject: request.ack_subject }),
+          ...(!given(request.ack_body) ? {} : { ackBody: request.ack_body }),
+          ...(!given(request.reopen_window_days) ? {} : { reopenWindowDays: request.reopen_window_days }),
+          ...(!given(request.accept_list_mail) ? {} : { acceptListMail: request.accept_list_mail }),
         }),
       );
     },

@@ -86,7 +86,7 @@ export async function queueReply(
   ]);
   if (existing.rowCount) return { queued: false, reason: 'duplicate' };
 
-  const context = { principal: deps.caller.principal };
+  const context = { principal: await deps.caller.principal() };
   let ticket: TicketJson;
   try {
     const answer = await deps.tickets.GetTicket({ project_id: projectId, id: comment.ticket_id }, context);

@@ -100,6 +100,7 @@ function unknownPlaceholders(template: string): string[] {
     .filter((name) => !known.has(name));
 }
 
+// eslint-disable-next-line no-control-regex -- a header line must not carry CR, LF or NUL
 const hasControl = (value: string) => /[\r\n\u0000]/.test(value);
 
 /** 400 with every bad field named (the spec's envelope), or nothing. */

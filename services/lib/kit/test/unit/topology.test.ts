@@ -22,7 +22,7 @@ describe('durable queues', () => {
     });
   });
 
-  it('holds the four queues of the fleet, with the names, bindings and arguments deployments already have', () => {
+  it('holds the five queues of the fleet, with the names, bindings and arguments deployments already have', () => {
     expect(Object.fromEntries(DURABLE_EVENT_QUEUES.map((queue) => [queue.name, queue]))).to.deep.equal({
       'webhooks.events': {
         name: 'webhooks.events',
@@ -47,6 +47,12 @@ describe('durable queues', () => {
         bindings: ['ticket.*', 'comment.*'],
         arguments: declared('ai.events'),
         deadLetterQueue: 'ai.events.dlq',
+      },
+      'mail.comments': {
+        name: 'mail.comments',
+        bindings: ['comment.created'],
+        arguments: declared('mail.comments'),
+        deadLetterQueue: 'mail.comments.dlq',
       },
     });
   });
