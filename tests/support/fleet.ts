@@ -13,7 +13,14 @@ import { serviceDatabaseVariable, SERVICE_NAMES, type ServiceName } from '@tix/p
 import { startFakeModelServer, type FakeModelServer } from './fake-model-server.js';
 
 let current:
-  | { fleet: RunningFleet; vhost: TestVhost; s3Dir: string; mailDir: string; model: FakeModelServer }
+  | {
+      fleet: RunningFleet;
+      vhost: TestVhost;
+      s3Dir: string;
+      mailDir: string;
+      smtpPort: number;
+      model: FakeModelServer;
+    }
   | undefined;
 
 /** The running fleet; only valid inside tests. */
@@ -29,6 +36,12 @@ export function fleetMailDir(): string {
 }
 
 /** The model server the fleet's assistant is configured with (failing unless told otherwise). */
+/** The loopback port of the fleet's inbound SMTP listener (the mail service; MAIL_SMTP_PORT). */
+export function fleetSmtpPort(): number {
+  if (!current) throw new Error('the fleet is not running (fleet-hooks.ts did not start it)');
+  return current.smtpPort;
+}
+
 export function fleetModelServer(): FakeModelServer {
   if (!current) throw new Error('the fleet is not running (fleet-hooks.ts did not start it)');
   return current.model;
@@ -39,6 +52,8 @@ export async function startTestFleet(): Promise<void> {
   const s3Dir = await mkdtemp(path.join(os.tmpdir(), 'tix-e2e-s3-'));
   const mailDir = await mkdtemp(path.join(os.tmpdir(), 'tix-e2e-mail-'));
   const model = await startFakeModelServer();
+  // Its own SMTP port, so a run never collides with a local fleet's 2525.
+  const smtpPort = await freePort();
   const servicePorts: Partial<Record<ServiceName, number>> = {};
   for (const name of SERVICE_NAMES) servicePorts[name] = await freePort();
   // Free ports for /metrics too, so a run never collides with a local fleet on the default ones.
@@ -64,6 +79,7 @@ export async function startTestFleet(): Promise<void> {
       '/tickets/*/status=1000000/60,/search/*=1000000/60,/search/ai=1000000/60,/ai/suggest-reply=1000000/60,' +
       '/auth/reset-password=1000000/60',
     MAIL_DIR: mailDir,
+    MAIL_SMTP_PORT: String(smtpPort),
     // The assistant talks to a model server, as an operator may configure it: a fake that fails
     // unless a suite says otherwise (fake-model-server.ts), so suggestions fall back to retrieval.
     AI_PROVIDER: 'openai',
@@ -86,7 +102,7 @@ export async function startTestFleet(): Promise<void> {
     logger: testLogger('e2e-launcher'),
     logOutput: process.env.TEST_LOG_LEVEL ? process.stderr : null,
   });
-  current = { fleet: started, vhost, s3Dir, mailDir, model };
+  current = { fleet: started, vhost, s3Dir, mailDir, smtpPort, model };
 }
 
 export async function stopTestFleet(): Promise<void> {

@@ -11,6 +11,7 @@ import { AUTONOMOUS_ACTION_OPERATIONS } from './app/autonomous-actions.js';
 import { AUTONOMY_OPERATIONS } from './app/autonomy.js';
 import { CLIENT_ERROR_OPERATIONS } from './app/client-errors.js';
 import { DATA_EXPORT_OPERATIONS } from './app/data-export.js';
+import { MAIL_OPERATIONS } from './app/mail.js';
 import { API_DESCRIPTION_OPERATIONS } from './app/openapi.js';
 import { PASSWORD_RESET_OPERATIONS } from './app/password-reset.js';
 import { SESSION_OPERATIONS } from './app/session.js';
@@ -42,6 +43,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...ACCOUNT_OPERATIONS,
   ...ADMINISTRATION_OPERATIONS,
   ...TICKET_TYPE_ADMINISTRATION_OPERATIONS,
+  ...MAIL_OPERATIONS,
   ...API_KEY_OPERATIONS,
   ...DATA_EXPORT_OPERATIONS,
   ...CLIENT_ERROR_OPERATIONS,

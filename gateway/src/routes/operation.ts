@@ -66,6 +66,10 @@ export const TAGS = [
     name: 'Search',
     description: 'Ranked search over tickets and comments, and questions answered from resolved tickets.',
   },
+  {
+    name: 'Mail',
+    description: 'Mailboxes that open tickets from email, and what each received (admins, app host).',
+  },
   { name: 'Session', description: 'Browser sessions on the app host (cookie + CSRF token).' },
   {
     name: 'Account',

@@ -285,6 +285,7 @@ describe('the OpenAPI document', () => {
       '/projects/{id}/statuses': '/projects/{id}',
       '/ticket-types': '/ticket-types/{id}',
       '/api-keys': '/api-keys/{id}',
+      '/mailboxes': '/mailboxes/{id}',
     };
     for (const { key, path, operation } of created) {
       const response = operation.responses!['201'] as OpenAPIV3_1.ResponseObject;

@@ -51,6 +51,12 @@ describe('the declared operations', () => {
           'activateKillSwitch',
           'clearKillSwitch',
           'previewAutonomyThreshold',
+          'listMailboxes',
+          'getMailbox',
+          'createMailbox',
+          'updateMailbox',
+          'testMailbox',
+          'listMailboxMessages',
         ].includes(operation.operationId);
       // The assistant's actions: agents see them, team leads review and revert them
       // (docs/assistant.md, "Reviewing and reverting").

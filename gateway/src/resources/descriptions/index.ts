@@ -11,6 +11,7 @@ import { ATTACHMENT_DESCRIPTIONS } from './attachments.js';
 import { COMMENT_DESCRIPTIONS } from './comments.js';
 import { CUSTOMER_DESCRIPTIONS } from './customers.js';
 import { LOOKUP_DESCRIPTIONS } from './lookups.js';
+import { MAIL_DESCRIPTIONS } from './mail.js';
 import { SESSION_DESCRIPTIONS } from './session.js';
 import { TICKET_DESCRIPTIONS } from './tickets.js';
 import { WEBHOOK_DESCRIPTIONS } from './webhooks.js';
@@ -27,6 +28,7 @@ export const DESCRIPTION_AREAS: readonly Readonly<Record<string, string>>[] = [
   ASSISTANT_DESCRIPTIONS,
   SESSION_DESCRIPTIONS,
   ACCOUNT_DESCRIPTIONS,
+  MAIL_DESCRIPTIONS,
 ];
 
 export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = Object.fromEntries(

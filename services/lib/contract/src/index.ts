@@ -25,3 +25,4 @@ export * from './resources/user.js';
 export * from './resources/webhook.js';
 export * from './resources/customer.js';
 export * from './resources/activity.js';
+export * from './resources/mail.js';

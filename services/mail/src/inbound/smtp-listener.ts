@@ -42,14 +42,36 @@ export function recipientSlug(address: string, domain: string): string | null {
   return /^[a-z0-9][a-z0-9-]{0,62}$/.test(slug) ? slug : null;
 }
 
-async function mailboxFor(pool: pg.Pool, projectId: number, address: string): Promise<number> {
-  const { rows } = await pool.query<{ id: number }>(
+async function mailboxFor(
+  pool: pg.Pool,
+  projectId: number,
+  address: string,
+): Promise<{ id: number; paused: boolean }> {
+  const { rows } = await pool.query<{ id: number; paused: boolean }>(
     `INSERT INTO mailboxes (project_id, kind, address) VALUES ($1, 'smtp', $2)
      ON CONFLICT (address) DO UPDATE SET address = EXCLUDED.address
-     RETURNING id`,
+     RETURNING id, paused`,
     [projectId, address],
   );
-  return rows[0]!.id;
+  return rows[0]!;
+}
+
+/**
+ * The SMTP mailbox an admin added for this address (a relay or MX forwards its mail here), the
+ * plus-part ignored (`help+anything@example.com` is `help@example.com`); null when there is none.
+ */
+export async function configuredMailbox(
+  pool: pg.Pool,
+  address: string,
+): Promise<{ id: number; paused: boolean } | null> {
+  const lower = address.toLowerCase();
+  const at = lower.lastIndexOf('@');
+  const base = at > 0 ? `${lower.slice(0, at).split('+')[0]}${lower.slice(at)}` : lower;
+  const { rows } = await pool.query<{ id: number; paused: boolean }>(
+    `SELECT id, paused FROM mailboxes WHERE kind = 'smtp' AND address IN ($1, $2) ORDER BY address = $1 DESC LIMIT 1`,
+    [lower, base],
+  );
+  return rows[0] ?? null;
 }
 
 export async function startSmtpListener(options: SmtpListenerOptions): Promise<SmtpListener> {
@@ -58,28 +80,41 @@ export async function startSmtpListener(options: SmtpListenerOptions): Promise<S
   const recipients = new WeakMap<SMTPServerSession, Set<number>>();
 
   async function onRcptTo(address: SMTPServerAddress, session: SMTPServerSession) {
-    const slug = recipientSlug(address.address, domain);
-    if (slug === null) throw smtpError(550, `5.1.1 <${address.address}>: no such mailbox here`);
+    let mailbox: { id: number; paused: boolean } | null;
+    try {
+      mailbox = await configuredMailbox(pool, address.address);
+    } catch (error) {
+      logger.warn({ err: error }, 'mail: database unavailable for RCPT');
+      throw smtpError(451, '4.3.0 temporarily unable to accept mail, try again later');
+    }
+    mailbox ??= await projectMailbox(address.address);
+    // Paused: a temporary refusal, so the sender's server keeps the message and retries later.
+    if (mailbox.paused) throw smtpError(450, `4.2.1 <${address.address}>: mailbox paused, try again later`);
+    const set = recipients.get(session) ?? new Set<number>();
+    set.add(mailbox.id);
+    recipients.set(session, set);
+  }
+
+  /** `<slug>@MAIL_DOMAIN` (or `<slug>+anything@`): the project's own mailbox, made on first use. */
+  async function projectMailbox(address: string): Promise<{ id: number; paused: boolean }> {
+    const slug = recipientSlug(address, domain);
+    if (slug === null) throw smtpError(550, `5.1.1 <${address}>: no such mailbox here`);
     let projectId: number;
     try {
       const project = await lookup.ResolveProject({ slug }, {});
       projectId = project.id;
     } catch (error) {
       if (error instanceof AppError && error.kind === 'not_found')
-        throw smtpError(550, `5.1.1 <${address.address}>: no such mailbox here`);
+        throw smtpError(550, `5.1.1 <${address}>: no such mailbox here`);
       logger.warn({ err: error }, 'mail: lookup unavailable for RCPT');
       throw smtpError(451, '4.3.0 temporarily unable to check the recipient, try again later');
     }
-    let mailboxId: number;
     try {
-      mailboxId = await mailboxFor(pool, projectId, `${slug}@${domain}`);
+      return await mailboxFor(pool, projectId, `${slug}@${domain}`);
     } catch (error) {
       logger.warn({ err: error }, 'mail: database unavailable for RCPT');
       throw smtpError(451, '4.3.0 temporarily unable to accept mail, try again later');
     }
-    const set = recipients.get(session) ?? new Set<number>();
-    set.add(mailboxId);
-    recipients.set(session, set);
   }
 
   async function onData(stream: Readable & { sizeExceeded?: boolean }, session: SMTPServerSession) {
