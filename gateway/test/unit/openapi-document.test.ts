@@ -94,11 +94,41 @@ const ADDITIVE_SCOPES: Record<string, string | null> = {
   'GET /projects/{id}': null,
   'GET /ticket-types/{id}': 'tickets:read',
   'GET /users/{id}': 'tickets:read',
+  // Customers (issue 28): their own scopes; a customer's tickets are tickets.
+  'GET /customers': 'customers:read',
+  'POST /customers': 'customers:write',
+  'GET /customers/{id}': 'customers:read',
+  'PUT /customers/{id}': 'customers:write',
+  'DELETE /customers/{id}': 'customers:write',
+  'POST /customers/{id}/merge': 'customers:write',
+  'GET /customers/{id}/tickets': 'tickets:read',
+  'GET /organizations': 'customers:read',
+  'POST /organizations': 'customers:write',
+  'GET /organizations/{id}': 'customers:read',
+  'PUT /organizations/{id}': 'customers:write',
+  'DELETE /organizations/{id}': 'customers:write',
 };
 /** The event stream is for integrations; the session host has the activity feed instead. */
 const API_ONLY = ['GET /events'];
 /** The API operations that need no project (spec "Project context (shared)"). */
-const WITHOUT_PROJECT = ['GET /projects', 'GET /users', 'GET /projects/{id}', 'GET /users/{id}'];
+const WITHOUT_PROJECT = [
+  'GET /projects',
+  'GET /users',
+  'GET /projects/{id}',
+  'GET /users/{id}',
+  // Customers and organizations are fleet-wide (a customer's tickets are the project's).
+  'GET /customers',
+  'POST /customers',
+  'GET /customers/{id}',
+  'PUT /customers/{id}',
+  'DELETE /customers/{id}',
+  'POST /customers/{id}/merge',
+  'GET /organizations',
+  'POST /organizations',
+  'GET /organizations/{id}',
+  'PUT /organizations/{id}',
+  'DELETE /organizations/{id}',
+];
 /** Spec "Extra errors" per endpoint (the document may list more; never fewer). */
 const SPEC_EXTRA_ERRORS: Record<string, number[]> = {
   'GET /tickets': [400],
@@ -216,8 +246,8 @@ describe('the OpenAPI document', () => {
       const statuses = Object.keys(operation.responses ?? {});
       if (WITHOUT_PROJECT.includes(key)) {
         expect(query, key).to.not.include.members(['project_id', 'project']);
-        // Only a single read can miss (its id); a list without a project never answers 404.
-        if (key.endsWith('{id}')) expect(statuses, key).to.include.members(['400', '404']);
+        // Only an operation on one resource can miss (its id); a list without a project never answers 404.
+        if (key.includes('{id}')) expect(statuses, key).to.include.members(['400', '404']);
         else expect(statuses, key).to.not.include('404');
       } else {
         expect(query, key).to.include.members(['project_id', 'project']);
@@ -286,6 +316,8 @@ describe('the OpenAPI document', () => {
       '/ticket-types': '/ticket-types/{id}',
       '/api-keys': '/api-keys/{id}',
       '/mailboxes': '/mailboxes/{id}',
+      '/customers': '/customers/{id}',
+      '/organizations': '/organizations/{id}',
     };
     for (const { key, path, operation } of created) {
       const response = operation.responses!['201'] as OpenAPIV3_1.ResponseObject;

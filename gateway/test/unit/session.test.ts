@@ -46,7 +46,7 @@ describe('session cookie', () => {
       kind: 'session',
       user_id: 4,
       role: 'viewer',
-      scopes: ['tickets:read', 'comments:read'],
+      scopes: ['tickets:read', 'comments:read', 'customers:read'],
     });
     expect(sessionPrincipal({ id: 5, role: 'team_lead' }).scopes).to.have.members([
       'tickets:read',
@@ -54,6 +54,8 @@ describe('session cookie', () => {
       'tickets:delete',
       'comments:read',
       'comments:write',
+      'customers:read',
+      'customers:write',
     ]);
   });
 });

@@ -225,7 +225,8 @@ describe('ticket route schemas', () => {
 
   describe('PUT /tickets/{id} body', () => {
     const nothing =
-      'Give at least one field to change: title, description, status, priority, assigned_to, custom_fields or tags';
+      'Give at least one field to change: title, description, status, priority, assigned_to, custom_fields, tags, ' +
+      'requester_id, requester, cc or cc_emails';
 
     it('needs at least one field that changes something', () => {
       for (const body of [
