@@ -36,6 +36,13 @@ export function parseEmails(text: string): string[] {
 /** Domains typed the same way ("Example.com, acme.org"). */
 export const parseDomains = parseEmails;
 
+/** A 422's messages for a list field and for its items (`emails`, `emails.0`, ...), together. */
+export function listErrors(errors: Record<string, string[]>, ...names: string[]): string[] {
+  return Object.entries(errors)
+    .filter(([key]) => names.some((name) => key === name || key.startsWith(`${name}.`)))
+    .flatMap(([, messages]) => messages);
+}
+
 /** The address shown for a customer: the primary (first) one, or none once anonymised. */
 export function primaryEmail(customer: Pick<Customer, 'emails'>): string | null {
   return customer.emails[0] ?? null;

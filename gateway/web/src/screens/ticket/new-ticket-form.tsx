@@ -11,7 +11,7 @@ import { Button } from '../../ui/button';
 import { Field, FormError, SelectField, TextAreaField } from '../../ui/field';
 import { useSubmit } from '../../ui/submit';
 import { CustomerPicker, type PickedCustomer } from '../customer/customer-picker';
-import { customerLabel } from '../customer/model';
+import { customerLabel, listErrors } from '../customer/model';
 import {
   checkCustomFields,
   CustomFieldInput,
@@ -192,7 +192,7 @@ export function NewTicketForm({
             label="Requester"
             hint="Search a customer by name or address, or type a new address."
             allowNew
-            errors={[...(errors.requester_id ?? []), ...(errors['requester.email'] ?? [])]}
+            errors={listErrors(errors, 'requester_id', 'requester')}
             onPick={setRequester}
           />
         )}
@@ -216,13 +216,7 @@ export function NewTicketForm({
           label="Add to CC"
           allowNew
           exclude={cc.flatMap((each) => ('customer' in each ? [each.customer.id] : []))}
-          errors={[
-            ...(errors.cc ?? []),
-            ...(errors.cc_emails ?? []),
-            ...Object.entries(errors)
-              .filter(([key]) => /^cc(_emails)?\.\d+$/.test(key))
-              .flatMap(([, messages]) => messages),
-          ]}
+          errors={listErrors(errors, 'cc', 'cc_emails')}
           onPick={(picked) =>
             setCc((current) =>
               current.some((each) => samePick(each, picked)) ? current : [...current, picked],

@@ -10,7 +10,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { fieldErrorsOf, showError } from '../../api/client';
 import { Button } from '../../ui/button';
 import { CustomerPicker, type PickedCustomer } from '../customer/customer-picker';
-import { customerPath, loadCustomer, primaryEmail, type Customer } from '../customer/model';
+import { customerPath, listErrors, loadCustomer, primaryEmail, type Customer } from '../customer/model';
 import type { Ticket, TicketUpdate } from './model';
 
 /** The customers of `ids`, fetched (null until they arrive; a failed one is left out). */
@@ -19,7 +19,7 @@ function useCustomers(ids: readonly number[]): Map<number, Customer> | null {
   const key = ids.join(',');
   useEffect(() => {
     let current = true;
-    Promise.allSettled(ids.map((id) => loadCustomer(id))).then((results) => {
+    void Promise.allSettled(ids.map((id) => loadCustomer(id))).then((results) => {
       if (!current) return;
       const map = new Map<number, Customer>();
       results.forEach((result, index) => {
@@ -89,14 +89,8 @@ export function People({
     );
   }
 
-  const requesterErrors = [...(errors.requester_id ?? []), ...(errors['requester.email'] ?? [])];
-  const ccErrors = [
-    ...(errors.cc ?? []),
-    ...(errors.cc_emails ?? []),
-    ...Object.entries(errors)
-      .filter(([key]) => /^cc(_emails)?\.\d+$/.test(key))
-      .flatMap(([, messages]) => messages),
-  ];
+  const requesterErrors = listErrors(errors, 'requester_id', 'requester');
+  const ccErrors = listErrors(errors, 'cc', 'cc_emails');
   return (
     <section class="ticket-panel ticket-people" aria-labelledby="ticket-people-heading">
       <h2 id="ticket-people-heading">People</h2>
