@@ -19,15 +19,10 @@ import { toast } from '../../ui/toast';
 import { formatBytes, ticketPath } from '../ticket/model';
 import type { ScreenProps } from '../screen';
 import { AdminForm, AdminTable, CheckboxField, Panel, unplacedErrors, useForm } from './controls';
+import { mailboxStatus, outcomeParts, testSummary, type Mailbox, type MailboxMessage } from './mailbox-model';
 import { formatTime, useLoaded } from './use-loaded';
 
-type Mailbox =
-  operations['listMailboxes']['responses'][200]['content']['application/json']['data']['mailboxes'][number];
-type MailboxMessage =
-  operations['listMailboxMessages']['responses'][200]['content']['application/json']['data']['messages'][number];
 type MailboxBody = operations['createMailbox']['requestBody']['content']['application/json'];
-type TestResult =
-  operations['testMailbox']['responses'][200]['content']['application/json']['data']['result'];
 
 const MESSAGES_SHOWN = 50;
 
@@ -150,24 +145,9 @@ function CreateMailboxForm({ project, onCreated }: { project: Project; onCreated
   );
 }
 
-function statusText(mailbox: Mailbox): string {
-  if (mailbox.paused) return 'Paused';
-  return mailbox.status === 'connected' ? 'Connected' : mailbox.status === 'error' ? 'Error' : 'Idle';
-}
-
-function testText(mailbox: Mailbox, result: TestResult): string {
-  if (!result.ok) return `Testing ${mailbox.address} failed: ${result.error ?? 'no reason given'}.`;
-  if (mailbox.kind === 'smtp') return `${mailbox.address} is ready: the SMTP listener accepts its mail.`;
-  const count = result.message_count;
-  return `Connected to ${mailbox.address}${count === null ? '' : `: ${count} ${count === 1 ? 'message' : 'messages'} in the inbox`}.`;
-}
-
 function Outcome({ message, project }: { message: MailboxMessage; project: Project }) {
-  const outcome = message.outcome;
-  if (!outcome) return <span class="muted">—</span>;
-  const action = typeof outcome.action === 'string' ? outcome.action.replaceAll('_', ' ') : null;
-  const ticketId = typeof outcome.ticket_id === 'number' ? outcome.ticket_id : null;
-  const reason = typeof outcome.reason === 'string' ? outcome.reason : null;
+  const { action, ticketId, reason } = outcomeParts(message.outcome);
+  if (!action && ticketId === null && !reason) return <span class="muted">—</span>;
   return (
     <span>
       {action}
@@ -274,7 +254,7 @@ export default function AdminMailboxes({ query }: ScreenProps) {
           params: { path: { id: mailbox.id }, query: { project_id: project.id } },
         }),
       );
-      setTested(testText(mailbox, result));
+      setTested(testSummary(mailbox, result));
       mailboxes.reload();
     } catch (error) {
       setTested('');
@@ -320,7 +300,7 @@ export default function AdminMailboxes({ query }: ScreenProps) {
                   ? `IMAP ${mailbox.imap_host ?? ''}:${mailbox.imap_port ?? ''}${mailbox.imap_tls ? ' (TLS)' : ''}`
                   : 'SMTP'}
               </td>
-              <td>{statusText(mailbox)}</td>
+              <td>{mailboxStatus(mailbox)}</td>
               <td class="admin-break">{mailbox.last_error ?? '—'}</td>
               <td>{formatTime(mailbox.created_at)}</td>
               <td>
@@ -336,7 +316,7 @@ export default function AdminMailboxes({ query }: ScreenProps) {
                   <Button
                     kind="quiet"
                     busy={working === mailbox.id}
-                    aria-label={`Test the connection of ${mailbox.address}`}
+                    aria-label={`Test connection of ${mailbox.address}`}
                     onClick={() => void test(mailbox)}
                   >
                     Test connection
