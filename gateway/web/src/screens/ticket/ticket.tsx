@@ -3,8 +3,8 @@
  * (a 409 re-fetches the ticket and opens the conflict dialog with both values; "Apply mine on top"
  * retries on the fresh version), the status with its resolution, the custom fields of the ticket's
  * type, the requester and CCs (people.tsx), the comment thread and composer, attachments, the
- * history, and the assistant panel. A
- * viewer sees it all without a write control (the server refuses their writes anyway).
+ * history, and the assistant panel. A viewer sees it all without a write control (the server
+ * refuses their writes anyway).
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, call, isConflict, showError } from '../../api/client';
