@@ -77,6 +77,7 @@ export interface ProjectStatus {
 /** The project the bench works in, as both targets need it. */
 export interface BenchProject {
   id: number;
+  slug: string;
   prefix: string;
   /** In workflow (lane) order. */
   statuses: ProjectStatus[];
@@ -99,6 +100,8 @@ export interface BenchEnvironment {
   appUrl?: string;
   /** The lookup service, for benches that make more users or projects; absent with --baseline-only. */
   lookup?: ServiceClient<'lookup'>;
+  /** The environment the fleet's processes run with (service addresses); absent with --baseline-only. */
+  fleetEnv?: NodeJS.ProcessEnv;
 }
 
 const DEFAULT_STATUSES: ProjectStatus[] = [
@@ -134,10 +137,15 @@ export function assertFleetHasTickets(): void {
 }
 
 /** startFleetEnvironment for a bench: the fleet at `logLevel`, the environment's own log lines as `bench`. */
-export function startBenchFleet(teardown: Teardown, logLevel: LogLevel): Promise<BenchEnvironment> {
+export function startBenchFleet(
+  teardown: Teardown,
+  logLevel: LogLevel,
+  env: NodeJS.ProcessEnv = {},
+): Promise<BenchEnvironment> {
   return startFleetEnvironment(teardown, {
     logLevel,
     logger: createLogger({ service: 'bench', level: logLevel }),
+    env,
   });
 }
 
@@ -147,7 +155,7 @@ export function startBenchFleet(teardown: Teardown, logLevel: LogLevel): Promise
  */
 export async function startFleetEnvironment(
   teardown: Teardown,
-  options: { logLevel: string; logger: Logger },
+  options: { logLevel: string; logger: Logger; env?: NodeJS.ProcessEnv },
 ): Promise<BenchEnvironment> {
   assertFleetHasTickets();
   const vhost = await createTestVhost('bench');
@@ -157,7 +165,12 @@ export async function startFleetEnvironment(
 
   const servicePorts: Partial<Record<ServiceName, number>> = {};
   for (const name of SERVICE_NAMES) servicePorts[name] = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, AMQP_URL: vhost.url, LOG_LEVEL: options.logLevel };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...options.env,
+    AMQP_URL: vhost.url,
+    LOG_LEVEL: options.logLevel,
+  };
   for (const name of SERVICE_NAMES) delete env[serviceDatabaseVariable(name)];
   delete env.S3_ENDPOINT;
   const databasePrefix = `bench_${randomBytes(3).toString('hex')}_`;
@@ -234,6 +247,7 @@ export async function startFleetEnvironment(
     databaseUrls: [...databaseUrls],
     project: {
       id: project.id,
+      slug: project.slug,
       prefix: project.prefix,
       statuses: project.statuses.map((status) => ({
         slug: status.slug,
@@ -249,6 +263,7 @@ export async function startFleetEnvironment(
     fleetUrl: fleet.apiUrl,
     appUrl: fleet.appUrl,
     lookup,
+    fleetEnv: fleet.env,
   };
 }
 
@@ -262,7 +277,7 @@ export async function startBaselineOnlyEnvironment(teardown: Teardown): Promise<
   return {
     ticketsDatabaseUrl: database.url,
     databaseUrls: [database.url],
-    project: { id: 1, prefix: 'BENCH', statuses: DEFAULT_STATUSES },
+    project: { id: 1, slug: 'bench', prefix: 'BENCH', statuses: DEFAULT_STATUSES },
     ticketTypeId: 1,
     userId: 1,
     assigneeIds: Array.from({ length: ASSIGNEES }, (_, i) => i + 2),

@@ -64,6 +64,7 @@ import {
 import { checkShapes } from './shape-check.js';
 import { runGatewayBench, UNTHROTTLED_LIMITS_ENV } from './gateway-bench.js';
 import { runWebhookBench } from './webhooks-bench.js';
+import { runMailBench } from './mail-bench.js';
 import { runActivityBench } from './activity-bench.js';
 import { runAssistBench } from './assist-bench.js';
 import { cursorOfPage, runListPagesBench } from './list-pages-bench.js';
@@ -173,6 +174,8 @@ const OWN_RUNS: Record<string, (argv: string[]) => Promise<void>> = {
   assist: runAssistBench,
   // A deep page of the ticket list, offset against cursor (list-pages-bench.ts).
   'list-pages': runListPagesBench,
+  // Inbound mail to ticket over SMTP and IMAP IDLE, and messages per second (mail-bench.ts).
+  mail: runMailBench,
 };
 
 async function main(): Promise<void> {

@@ -170,6 +170,7 @@ describe('deploy: image roots built and run without Docker', function () {
       ACTIVITY_SERVICE_ADDR: 'none',
       AI_SERVICE_ADDR: 'none',
       MAIL_SERVICE_ADDR: 'none',
+      CUSTOMERS_SERVICE_ADDR: 'none',
       AMQP_URL: vhost.url,
       LOG_LEVEL: 'warn',
     };
@@ -192,6 +193,7 @@ describe('deploy: image roots built and run without Docker', function () {
           activity: 'not_deployed',
           ai: 'not_deployed',
           mail: 'not_deployed',
+          customers: 'not_deployed',
         },
         breakers: {
           lookup: 'closed',
@@ -202,6 +204,7 @@ describe('deploy: image roots built and run without Docker', function () {
           activity: 'not_deployed',
           ai: 'not_deployed',
           mail: 'not_deployed',
+          customers: 'not_deployed',
         },
         rate_limits: 'in_memory',
       },

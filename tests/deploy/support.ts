@@ -57,7 +57,17 @@ export function findContainer(workload: K8sObject, name = workload.metadata.name
 
 /** Which services each deployable calls over gRPC (the brief's map; checked against the configs). */
 export const INTENDED_CALLS: Record<DeployableName, DeployableName[]> = {
-  gateway: ['lookup', 'tickets', 'comments', 'attachments', 'webhooks', 'activity', 'ai', 'mail'],
+  gateway: [
+    'lookup',
+    'tickets',
+    'comments',
+    'attachments',
+    'webhooks',
+    'activity',
+    'ai',
+    'mail',
+    'customers',
+  ],
   lookup: ['tickets', 'comments'],
   tickets: ['lookup'],
   comments: ['tickets'],
@@ -65,7 +75,8 @@ export const INTENDED_CALLS: Record<DeployableName, DeployableName[]> = {
   webhooks: [],
   activity: ['lookup'],
   ai: ['lookup', 'tickets', 'comments'],
-  mail: ['lookup'],
+  mail: ['lookup', 'customers'],
+  customers: [],
 };
 
 /**
@@ -88,6 +99,8 @@ export const INTENDED_OUTSIDE: Record<DeployableName, string[]> = {
   // Never the model server by default: only the optional ai-model-server component opens it.
   ai: ['postgresql', 'rabbitmq'],
   mail: ['postgresql', 'rabbitmq', 'minio'],
+  // Publishes no events and consumes none: its database is all it needs.
+  customers: ['postgresql'],
 };
 
 /** The services a process's config reads an address for: who it calls, from its own code. */

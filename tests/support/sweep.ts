@@ -135,7 +135,12 @@ export interface SweepTarget {
 export async function prepareTarget(): Promise<SweepTarget> {
   const project = await createProject();
   const type = await createTicketType(project.slug, { isDefault: true });
-  const key = await createKey({ project: project.slug, role: 'admin' });
+  const key = await createKey({
+    project: project.slug,
+    role: 'admin',
+    scopes:
+      'tickets:read,tickets:write,tickets:delete,comments:read,comments:write,customers:read,customers:write',
+  });
   const apiAuth = { authorization: `Bearer ${key.key}` };
   const post = async (path: string, body: unknown) => {
     const created = await fetch(`${fleet().apiUrl}/v1${path}`, {
@@ -152,6 +157,12 @@ export async function prepareTarget(): Promise<SweepTarget> {
   const webhookId = (
     await post('/webhooks', { url: HOOK_URL, events: ['ticket.created'], project_id: project.id })
   ).webhook!.id;
+  // Customers are fleet-wide: addresses of the sweep's own, so that repeated runs never collide.
+  const customerId = (
+    await post('/customers', { name: 'Sweep customer', emails: [`sweep-${project.slug}@example.com`] })
+  ).customer!.id;
+  const organizationId = (await post('/organizations', { name: `Sweep organization ${project.slug}` }))
+    .organization!.id;
   const form = new FormData();
   form.append('file', new Blob([Buffer.from('hello\n')], { type: 'text/plain' }), 'hello.txt');
   const uploaded = await fetch(`${fleet().apiUrl}/v1/tickets/${ticketId}/attachments`, {
@@ -185,6 +196,8 @@ export async function prepareTarget(): Promise<SweepTarget> {
       comments: commentId,
       attachments: attachmentId,
       webhooks: webhookId,
+      customers: customerId,
+      organizations: organizationId,
     };
     return String(byResource[entry.path.split('/')[1] ?? ''] ?? ABSENT_ID);
   };

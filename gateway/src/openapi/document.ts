@@ -672,7 +672,11 @@ const SECURITY_SCHEME_COMPONENTS = {
     type: 'http' as const,
     scheme: 'bearer',
     bearerFormat: 'API key',
-    description: '`Authorization: Bearer <API key>`, on the API host only. Keys carry scopes.',
+    description:
+      '`Authorization: Bearer <API key>`, on the API host only. Keys carry scopes: `tickets:read`, `tickets:write`, ' +
+      '`tickets:delete`, `comments:read`, `comments:write` (the spec), and `customers:read` / `customers:write` ' +
+      '(customers and organizations, additive); each operation names the one it needs, and a key never exceeds ' +
+      "its owner's role.",
   },
   [SECURITY_SCHEMES.ApiKeyHeader]: {
     type: 'apiKey' as const,

@@ -182,7 +182,15 @@ for (const storeKind of stores) {
         kind: 'session',
         user_id: 10,
         role: 'admin',
-        scopes: ['tickets:read', 'comments:read', 'tickets:write', 'comments:write', 'tickets:delete'],
+        scopes: [
+          'tickets:read',
+          'comments:read',
+          'customers:read',
+          'tickets:write',
+          'comments:write',
+          'customers:write',
+          'tickets:delete',
+        ],
       });
 
       // The old token no longer works; the new one does.

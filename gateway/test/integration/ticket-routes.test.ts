@@ -383,7 +383,8 @@ describe('ticket routes: list, create, get, update, delete (fakes over gRPC)', (
 
     it('PUT answers 422 for a body with nothing to change, and for bad fields', async () => {
       const nothing =
-        'Give at least one field to change: title, description, status, priority, assigned_to, custom_fields or tags';
+        'Give at least one field to change: title, description, status, priority, assigned_to, custom_fields, tags, ' +
+        'requester_id, requester, cc or cc_emails';
       for (const body of [{}, { version: 3 }, { assigned_to: null }, { tags: null }, { project_id: 2 }]) {
         expectError(await call('PUT', '/tickets/42?project_id=1', { body }), 422, 'Validation failed', {
           body: [nothing],

@@ -315,9 +315,9 @@ describe('the OpenAPI document', () => {
       '/projects/{id}/statuses': '/projects/{id}',
       '/ticket-types': '/ticket-types/{id}',
       '/api-keys': '/api-keys/{id}',
-      '/mailboxes': '/mailboxes/{id}',
       '/customers': '/customers/{id}',
       '/organizations': '/organizations/{id}',
+      '/mailboxes': '/mailboxes/{id}',
     };
     for (const { key, path, operation } of created) {
       const response = operation.responses!['201'] as OpenAPIV3_1.ResponseObject;
@@ -355,6 +355,9 @@ describe('the OpenAPI document', () => {
     expect(schemes.ApiKeyHeader).to.include({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
     expect(schemes.SessionCookie).to.include({ type: 'apiKey', in: 'cookie', name: 'tix_session' });
     expect(schemes.CsrfToken).to.include({ type: 'apiKey', in: 'header', name: 'X-CSRF-Token' });
+    // Every scope a key may carry is named where keys are described.
+    const keyDescription = (schemes.ApiKeyBearer as { description: string }).description;
+    for (const scope of SCOPES) expect(keyDescription).to.include(`\`${scope}\``);
     for (const { operation } of apiOperations) {
       for (const requirement of operation.security ?? []) {
         for (const [scheme, values] of Object.entries(requirement)) {

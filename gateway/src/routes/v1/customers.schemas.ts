@@ -173,13 +173,16 @@ export const createCustomerBody = z.object(
   { error: BODY_NOT_OBJECT_MESSAGE },
 );
 
-const NOTHING_TO_UPDATE_CUSTOMER = 'Give at least one field to change: name, emails, organization_id or notes';
+const NOTHING_TO_UPDATE_CUSTOMER =
+  'Give at least one field to change: name, emails, organization_id or notes';
 
 export const updateCustomerBody = z
   .object(
     {
       name: nameField('Name', 'Grace B. Hopper').optional(),
-      emails: emailsField.meta({ description: 'Replaces the addresses; the first becomes primary.' }).optional(),
+      emails: emailsField
+        .meta({ description: 'Replaces the addresses; the first becomes primary.' })
+        .optional(),
       organization_id: organizationIdField
         .nullable()
         .meta({ description: 'An organization id; null takes the customer out of theirs.', example: 3 })
@@ -214,6 +217,7 @@ const domainsField = z
       .string({ error: 'Each domain must be a string' })
       .trim()
       .toLowerCase()
+      .overwrite((domain) => domain.replace(/^@/, ''))
       .regex(DOMAIN_SHAPE, 'Each domain must be a domain name such as example.com'),
     { error: 'Domains must be an array of domain names' },
   )
@@ -249,7 +253,9 @@ export const updateOrganizationBody = z
   .object(
     {
       name: nameField('Name', 'Acme Corporation').optional(),
-      domains: domainsField.meta({ description: 'Replaces the domains.', example: ['acme.example'] }).optional(),
+      domains: domainsField
+        .meta({ description: 'Replaces the domains.', example: ['acme.example'] })
+        .optional(),
       notes: notesField.optional(),
     },
     { error: BODY_NOT_OBJECT_MESSAGE },

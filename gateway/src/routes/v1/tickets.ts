@@ -216,7 +216,7 @@ export const TICKET_OPERATIONS: Operation[] = [
       custom_fields: { severity: 'high' },
       tags: ['billing'],
       requester: { email: 'grace@example.com', name: 'Grace Hopper' },
-      cc: [6],
+      cc_emails: ['ada@example.com'],
     },
     operationId: 'createTicket',
     summary: 'Create a ticket',

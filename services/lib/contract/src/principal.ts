@@ -62,7 +62,14 @@ export interface Principal {
  */
 export const ROLE_SCOPES: Readonly<Record<Role, readonly Scope[]>> = {
   viewer: ['tickets:read', 'comments:read', 'customers:read'],
-  agent: ['tickets:read', 'comments:read', 'customers:read', 'tickets:write', 'comments:write', 'customers:write'],
+  agent: [
+    'tickets:read',
+    'comments:read',
+    'customers:read',
+    'tickets:write',
+    'comments:write',
+    'customers:write',
+  ],
   team_lead: [
     'tickets:read',
     'comments:read',

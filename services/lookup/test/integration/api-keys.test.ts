@@ -72,7 +72,7 @@ describe('lookup: API keys', () => {
       message: 'Validation failed',
       validation_errors: {
         scopes: [
-          'Unknown scope "root"; allowed: tickets:read, tickets:write, tickets:delete, comments:read, comments:write',
+          'Unknown scope "root"; allowed: tickets:read, tickets:write, tickets:delete, comments:read, comments:write, customers:read, customers:write',
         ],
       },
     });
@@ -85,7 +85,7 @@ describe('lookup: API keys', () => {
       message: 'Validation failed',
       validation_errors: {
         scopes: [
-          'At least one scope is required (tickets:read, tickets:write, tickets:delete, comments:read, comments:write)',
+          'At least one scope is required (tickets:read, tickets:write, tickets:delete, comments:read, comments:write, customers:read, customers:write)',
         ],
         user: ['No user with email "ghost@example.com"'],
         project: ['No project with slug "nope"'],

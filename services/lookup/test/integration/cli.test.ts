@@ -266,7 +266,7 @@ describe('admin CLI (pnpm tix) against a real lookup service', function () {
       stdout: '',
       stderr:
         'tix: Validation failed (422 validation_failed)\n' +
-        '  scopes: Unknown scope "everything"; allowed: tickets:read, tickets:write, tickets:delete, comments:read, comments:write\n',
+        '  scopes: Unknown scope "everything"; allowed: tickets:read, tickets:write, tickets:delete, comments:read, comments:write, customers:read, customers:write\n',
     });
     expect(await tix(['key', 'revoke', '--id', '9999', '--json'], lookup.env)).to.deep.equal({
       code: 1,

@@ -80,7 +80,15 @@ describe('lookup: SeedDemo', () => {
       key_id: first.created_keys[0]!.id,
       user_id: admin.id,
       role: 'admin',
-      scopes: ['tickets:read', 'tickets:write', 'tickets:delete', 'comments:read', 'comments:write'],
+      scopes: [
+        'tickets:read',
+        'tickets:write',
+        'tickets:delete',
+        'comments:read',
+        'comments:write',
+        'customers:read',
+        'customers:write',
+      ],
     });
     expect(described.some((p) => p.role === 'agent' && p.project_id === support.id)).to.be.true;
     expect(

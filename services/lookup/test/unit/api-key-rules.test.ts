@@ -17,15 +17,15 @@ describe('API key rules', () => {
     checkScopes(errors, ['', ' ']);
     expect((await refusal(() => errors.throwIfAny())).validationErrors).to.deep.equal({
       scopes: [
-        'At least one scope is required (tickets:read, tickets:write, tickets:delete, comments:read, comments:write)',
+        'At least one scope is required (tickets:read, tickets:write, tickets:delete, comments:read, comments:write, customers:read, customers:write)',
       ],
     });
     const unknown = new FieldErrors();
     checkScopes(unknown, ['tickets:read', 'admin', 'Tickets:Write']);
     expect((await refusal(() => unknown.throwIfAny())).validationErrors).to.deep.equal({
       scopes: [
-        'Unknown scope "admin"; allowed: tickets:read, tickets:write, tickets:delete, comments:read, comments:write',
-        'Unknown scope "Tickets:Write"; allowed: tickets:read, tickets:write, tickets:delete, comments:read, comments:write',
+        'Unknown scope "admin"; allowed: tickets:read, tickets:write, tickets:delete, comments:read, comments:write, customers:read, customers:write',
+        'Unknown scope "Tickets:Write"; allowed: tickets:read, tickets:write, tickets:delete, comments:read, comments:write, customers:read, customers:write',
       ],
     });
   });
@@ -54,7 +54,7 @@ describe('API key rules: hostile input', () => {
     const messages = (await refusal(() => errors.throwIfAny())).validationErrors!.scopes as string[];
     expect(messages).to.have.length(6);
     expect(messages[0]).to.equal(
-      `Unknown scope "s0${'x'.repeat(62)}…"; allowed: tickets:read, tickets:write, tickets:delete, comments:read, comments:write`,
+      `Unknown scope "s0${'x'.repeat(62)}…"; allowed: tickets:read, tickets:write, tickets:delete, comments:read, comments:write, customers:read, customers:write`,
     );
     expect(messages[5]).to.equal('... and 3 more unknown scopes');
   });

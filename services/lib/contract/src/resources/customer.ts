@@ -10,13 +10,13 @@ import { idField as id, timestampField as timestamp } from './fields.js';
 
 /** Bounds of customer and organization input, checked at the edge (docs/decisions.md, "Customers at the gateway"). */
 export const CUSTOMER_LIMITS = {
-  /** A customer's or an organization's name, in code points. */
-  name: 200,
-  notes: 5000,
+  /** A customer's or an organization's name, in code points (the customer service's bounds). */
+  name: 255,
+  notes: 10_000,
   /** Addresses of one customer. */
   emails: 20,
-  /** One address (RFC 5321's path limit). */
-  email: 254,
+  /** One address (a 64-octet local part, the @ and a 255-octet domain). */
+  email: 320,
   /** Domains of one organization. */
   domains: 50,
   domain: 253,
@@ -30,9 +30,7 @@ export const customerSchema = z
   .object({
     id: id('Customer id.'),
     name: z.string().meta({ description: '"Deleted customer" once deleted (anonymised).' }),
-    emails: z
-      .array(z.string())
-      .meta({ description: 'Lower-cased email addresses, the primary one first.' }),
+    emails: z.array(z.string()).meta({ description: 'Lower-cased email addresses, the primary one first.' }),
     organization_id: z.number().int().nullable().meta({ description: 'Organization id, or null.' }),
     notes: z.string().meta({ description: "The team's notes about the customer (never shown to them)." }),
     created_at: timestamp('Creation time'),
