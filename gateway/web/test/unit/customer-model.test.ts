@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import {
+  ccBody,
   customerLabel,
   customerPath,
   isEmailAddress,
@@ -7,7 +8,11 @@ import {
   organizationPath,
   parseDomains,
   parseEmails,
+  pickedLabel,
   primaryEmail,
+  requesterBody,
+  samePick,
+  type Customer,
 } from '../../src/screens/customer/model';
 
 describe('the customer screens’ helpers', () => {
@@ -58,5 +63,25 @@ describe('the customer screens’ helpers', () => {
   it('addresses the customer and organization pages', () => {
     expect(customerPath(5)).to.equal('/customers/5');
     expect(organizationPath(3)).to.equal('/organizations/3');
+  });
+
+  it('sends a picked requester by id or by address, and CCs as ids and addresses', () => {
+    const grace = { id: 5, name: 'Grace Hopper', emails: ['grace@example.com'] } as Customer;
+    expect(requesterBody(null)).to.deep.equal({});
+    expect(requesterBody({ customer: grace })).to.deep.equal({ requester_id: 5 });
+    expect(requesterBody({ email: 'new@example.com' })).to.deep.equal({
+      requester: { email: 'new@example.com' },
+    });
+    expect(ccBody([])).to.deep.equal({});
+    expect(ccBody([{ customer: grace }, { email: 'x@y.io' }])).to.deep.equal({
+      cc: [5],
+      cc_emails: ['x@y.io'],
+    });
+    expect(ccBody([{ email: 'x@y.io' }])).to.deep.equal({ cc_emails: ['x@y.io'] });
+    expect(pickedLabel({ customer: grace })).to.equal('Grace Hopper <grace@example.com>');
+    expect(pickedLabel({ email: 'x@y.io' })).to.equal('x@y.io (new)');
+    expect(samePick({ customer: grace }, { customer: { ...grace, name: 'G' } })).to.equal(true);
+    expect(samePick({ customer: grace }, { email: 'grace@example.com' })).to.equal(false);
+    expect(samePick({ email: 'x@y.io' }, { email: 'x@y.io' })).to.equal(true);
   });
 });

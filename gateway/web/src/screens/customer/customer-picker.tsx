@@ -9,10 +9,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { showError } from '../../api/client';
 import { Button } from '../../ui/button';
 import { Labelled } from '../../ui/field';
-import { customerLabel, isEmailAddress, searchCustomers, type Customer } from './model';
+import { customerLabel, isEmailAddress, searchCustomers, type Customer, type PickedCustomer } from './model';
 import './customer.css';
 
-export type PickedCustomer = { customer: Customer } | { email: string };
+export type { PickedCustomer };
 
 const SEARCH_DELAY_MS = 250;
 

@@ -10,6 +10,9 @@ import type { components } from '../../generated/api';
 export type Customer = components['schemas']['Customer'];
 export type Organization = components['schemas']['Organization'];
 
+/** A customer chosen in a picker: an existing one, or an address the server finds or creates. */
+export type PickedCustomer = { customer: Customer } | { email: string };
+
 /** Who wrote a comment (additive fields; older servers send neither: staff). */
 export interface CommentAuthorship {
   author_type?: 'staff' | 'customer';
@@ -95,4 +98,26 @@ export async function searchCustomers(q: string, perPage = 10): Promise<Customer
   const answer = await call(api.GET('/customers', { params: { query: { q, per_page: perPage } } }));
   for (const customer of answer.customers) rememberCustomer(customer);
   return answer.customers;
+}
+
+/** The requester as POST /tickets takes it: by id, or by address (found or created). */
+export function requesterBody(picked: PickedCustomer | null) {
+  if (!picked) return {};
+  return 'customer' in picked ? { requester_id: picked.customer.id } : { requester: { email: picked.email } };
+}
+
+/** The CCs: customer ids as `cc`, typed addresses as `cc_emails`. */
+export function ccBody(picked: PickedCustomer[]) {
+  const ids = picked.flatMap((each) => ('customer' in each ? [each.customer.id] : []));
+  const emails = picked.flatMap((each) => ('email' in each ? [each.email] : []));
+  return { ...(ids.length ? { cc: ids } : {}), ...(emails.length ? { cc_emails: emails } : {}) };
+}
+
+export function pickedLabel(picked: PickedCustomer): string {
+  return 'customer' in picked ? customerLabel(picked.customer) : `${picked.email} (new)`;
+}
+
+export function samePick(a: PickedCustomer, b: PickedCustomer): boolean {
+  if ('customer' in a && 'customer' in b) return a.customer.id === b.customer.id;
+  return 'email' in a && 'email' in b && a.email === b.email;
 }

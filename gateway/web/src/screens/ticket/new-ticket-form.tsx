@@ -10,8 +10,15 @@ import type { Project } from '../../projects';
 import { Button } from '../../ui/button';
 import { Field, FormError, SelectField, TextAreaField } from '../../ui/field';
 import { useSubmit } from '../../ui/submit';
-import { CustomerPicker, type PickedCustomer } from '../customer/customer-picker';
-import { customerLabel, listErrors } from '../customer/model';
+import { CustomerPicker } from '../customer/customer-picker';
+import {
+  ccBody,
+  listErrors,
+  pickedLabel,
+  requesterBody,
+  samePick,
+  type PickedCustomer,
+} from '../customer/model';
 import {
   checkCustomFields,
   CustomFieldInput,
@@ -33,28 +40,6 @@ import {
 
 const TITLE_MAX = 200;
 const DESCRIPTION_MAX = 5000;
-
-/** The requester as POST /tickets takes it: by id, or by address (found or created). */
-function requesterBody(picked: PickedCustomer | null) {
-  if (!picked) return {};
-  return 'customer' in picked ? { requester_id: picked.customer.id } : { requester: { email: picked.email } };
-}
-
-/** The CCs: customer ids as `cc`, typed addresses as `cc_emails`. */
-function ccBody(picked: PickedCustomer[]) {
-  const ids = picked.flatMap((each) => ('customer' in each ? [each.customer.id] : []));
-  const emails = picked.flatMap((each) => ('email' in each ? [each.email] : []));
-  return { ...(ids.length ? { cc: ids } : {}), ...(emails.length ? { cc_emails: emails } : {}) };
-}
-
-function pickedLabel(picked: PickedCustomer): string {
-  return 'customer' in picked ? customerLabel(picked.customer) : `${picked.email} (new)`;
-}
-
-function samePick(a: PickedCustomer, b: PickedCustomer): boolean {
-  if ('customer' in a && 'customer' in b) return a.customer.id === b.customer.id;
-  return 'email' in a && 'email' in b && a.email === b.email;
-}
 
 function defaultType(types: TicketType[]): TicketType | undefined {
   return types.find((type) => type.is_default) ?? types[0];
