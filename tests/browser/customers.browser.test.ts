@@ -69,11 +69,12 @@ describe('the customer and mailbox screens in a browser', function () {
 
   /** Waits until the ticket view shows the ticket at a version newer than `version`. */
   async function savedPast(page: Page, version: number): Promise<void> {
-    await page.waitForFunction(
-      (before) =>
-        Number(document.querySelector('[data-ticket-ready]')?.getAttribute('data-version')) > before,
-      version,
-    );
+    await page
+      .locator('[data-ticket-ready]')
+      .and(page.locator(`:not([data-version="${version}"])`))
+      .waitFor();
+    const now = Number(await page.locator('[data-ticket-ready]').getAttribute('data-version'));
+    expect(now).to.be.above(version);
   }
 
   before(async () => {
