@@ -30,6 +30,7 @@ const ADMIN_SCREENS = [
   { path: '/admin/ticket-types', nav: 'Ticket types', title: 'Ticket types' },
   { path: '/admin/api-keys', nav: 'API keys', title: 'API keys' },
   { path: '/admin/webhooks', nav: 'Webhooks', title: 'Webhooks' },
+  { path: '/admin/mailboxes', nav: 'Mailboxes', title: 'Mailboxes' },
 ];
 
 /** Polls `check` until it holds (deliveries and projections settle shortly after the answer). */

@@ -115,7 +115,6 @@ const commentMessage: comment.Comment__Output = {
   author_type: 'staff',
   created_at: CREATED_AT,
   updated_at: CREATED_AT,
-  author_type: 'staff',
 };
 
 const customerMessage: customer.Customer__Output = {

@@ -19,6 +19,11 @@ import AdminUsers from './screens/admin/users';
 import AdminWebhooks from './screens/admin/webhooks';
 import Assistant from './screens/assistant/assistant';
 import AuditQueue from './screens/assistant/audit-queue';
+import Customer from './screens/customer/customer';
+import Customers from './screens/customer/customers';
+import Organization from './screens/customer/organization';
+import Organizations from './screens/customer/organizations';
+import AdminMailboxes from './screens/admin/mailboxes';
 import Board from './screens/ticket/board';
 import ForgotPassword from './screens/forgot-password';
 import ResetPassword from './screens/reset-password';
@@ -57,6 +62,27 @@ export const ROUTES: RouteDefinition[] = [
     nav: { label: 'Tickets', section: 'work' },
   },
   { path: '/tickets/:id', title: 'Ticket', screen: Ticket, access: { operation: 'getTicket' } },
+  {
+    path: '/customers',
+    title: 'Customers',
+    screen: Customers,
+    access: { operation: 'listCustomers' },
+    nav: { label: 'Customers', section: 'work' },
+  },
+  { path: '/customers/:id', title: 'Customer', screen: Customer, access: { operation: 'getCustomer' } },
+  {
+    path: '/organizations',
+    title: 'Organizations',
+    screen: Organizations,
+    access: { operation: 'listOrganizations' },
+    nav: { label: 'Organizations', section: 'work' },
+  },
+  {
+    path: '/organizations/:id',
+    title: 'Organization',
+    screen: Organization,
+    access: { operation: 'getOrganization' },
+  },
   {
     path: '/activity',
     title: 'Activity',
@@ -113,6 +139,13 @@ export const ROUTES: RouteDefinition[] = [
     screen: AdminWebhooks,
     access: { operation: 'listWebhooks' },
     nav: { label: 'Webhooks', section: 'admin' },
+  },
+  {
+    path: '/admin/mailboxes',
+    title: 'Mailboxes',
+    screen: AdminMailboxes,
+    access: { operation: 'listMailboxes' },
+    nav: { label: 'Mailboxes', section: 'admin' },
   },
   {
     path: '/admin/guardrails',

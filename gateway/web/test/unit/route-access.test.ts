@@ -91,6 +91,10 @@ const LEAST_ROLE: Record<string, Role> = {
   '/board': 'viewer',
   '/tickets': 'viewer',
   '/tickets/:id': 'viewer',
+  '/customers': 'viewer',
+  '/customers/:id': 'viewer',
+  '/organizations': 'viewer',
+  '/organizations/:id': 'viewer',
   '/activity': 'viewer',
   '/assistant': 'agent',
   '/audit-queue': 'team_lead',
@@ -99,6 +103,7 @@ const LEAST_ROLE: Record<string, Role> = {
   '/admin/ticket-types': 'admin',
   '/admin/api-keys': 'admin',
   '/admin/webhooks': 'admin',
+  '/admin/mailboxes': 'admin',
   '/admin/guardrails': 'admin',
   '/admin/kill-switch': 'admin',
 };
@@ -144,10 +149,12 @@ describe('the console opens a screen by the operations the server allows', funct
       routes
         .filter((route) => route.nav && mayOpen(route.access, grantsOf(role)))
         .map((route) => route.nav!.label);
-    expect(navFor('viewer')).to.deep.equal(['Board', 'Tickets', 'Activity']);
-    expect(navFor('agent')).to.deep.equal(['Board', 'Tickets', 'Activity', 'Assistant']);
-    expect(navFor('team_lead')).to.deep.equal(['Board', 'Tickets', 'Activity', 'Assistant', 'Audit queue']);
-    expect(navFor('admin')).to.have.length(12);
+    const work = ['Board', 'Tickets', 'Customers', 'Organizations', 'Activity'];
+    expect(navFor('viewer')).to.deep.equal(work);
+    expect(navFor('agent')).to.deep.equal([...work, 'Assistant']);
+    expect(navFor('team_lead')).to.deep.equal([...work, 'Assistant', 'Audit queue']);
+    expect(navFor('admin')).to.have.length(15);
+    expect(navFor('admin')).to.include('Mailboxes');
   });
 });
 
@@ -170,6 +177,23 @@ describe('capabilities', () => {
     expect(allows('ai.review', grantsOf('team_lead'))).to.equal(true);
     expect(allows('ai.admin', grantsOf('team_lead'))).to.equal(false);
     expect(allows('admin', grantsOf('admin'))).to.equal(true);
+  });
+
+  it('take the customer rules from the server: agents edit, team leads merge, admins delete', () => {
+    const table = ROLES.map((role) => [
+      role,
+      allows('customers.write', grantsOf(role)),
+      allows('customers.merge', grantsOf(role)),
+      allows('customers.delete', grantsOf(role)),
+      allows('organizations.write', grantsOf(role)),
+      allows('organizations.delete', grantsOf(role)),
+    ]);
+    expect(table).to.deep.equal([
+      ['admin', true, true, true, true, true],
+      ['team_lead', true, true, false, true, false],
+      ['agent', true, false, false, true, false],
+      ['viewer', false, false, false, false, false],
+    ]);
   });
 
   it("take another person's comment from the contract's rule: team leads edit, admins delete", () => {

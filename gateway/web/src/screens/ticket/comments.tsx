@@ -14,6 +14,9 @@ import { Button } from '../../ui/button';
 import { Dialog } from '../../ui/dialog';
 import { EmptyState, Loading } from '../../ui/empty-state';
 import { FormError, TextAreaField } from '../../ui/field';
+import { customerPath, type CommentAuthorship } from '../customer/model';
+import { useCustomer } from '../customer/use-customer';
+import { CommentMail } from './comment-mail';
 import { formatDateTime, userName, type Comment, type Ticket, type User } from './model';
 
 const CONTENT_MAX = 50_000;
@@ -76,13 +79,17 @@ function CommentItem({
   onDelete: (comment: Comment) => void;
 }) {
   const me = currentUser.value;
-  const mine = me?.id === comment.user_id;
+  // A customer's comment (author_type, additive) keeps the spec's user_id but is the customer's.
+  const authorship = comment as Comment & CommentAuthorship;
+  const byCustomer = authorship.author_type === 'customer';
+  const customer = useCustomer(byCustomer ? authorship.customer_id : null);
+  const mine = !byCustomer && me?.id === comment.user_id;
   const mayEdit = can('comments.write') && (mine || can('comments.edit_any'));
   const mayDelete = can('comments.write') && (mine || can('comments.delete_any'));
   const [draft, setDraft] = useState<string | null>(null);
   const sending = useSending();
   const { errors, busy } = sending;
-  const author = userName(users, comment.user_id);
+  const author = byCustomer ? (customer?.name ?? 'Customer') : userName(users, comment.user_id);
   const kind = comment.is_internal ? 'Internal note' : 'Public reply';
 
   async function save(event: Event) {
@@ -108,7 +115,14 @@ function CommentItem({
       aria-label={`${kind} by ${author}`}
     >
       <div class="ticket-comment-head">
-        <strong>{author}</strong>
+        {byCustomer && authorship.customer_id ? (
+          <strong>
+            <a href={customerPath(authorship.customer_id)}>{author}</a>
+          </strong>
+        ) : (
+          <strong>{author}</strong>
+        )}
+        {byCustomer && <span class="ticket-comment-kind">Customer</span>}
         <span class="ticket-comment-kind">{kind}</span>
         <time class="muted" dateTime={comment.created_at}>
           {formatDateTime(comment.created_at)}
@@ -118,6 +132,7 @@ function CommentItem({
       {draft === null ? (
         <>
           <CommentBody comment={comment} />
+          {!byCustomer && !comment.is_internal && <CommentMail comment={comment} />}
           {(mayEdit || mayDelete) && (
             <div class="ticket-comment-actions">
               {mayEdit && (

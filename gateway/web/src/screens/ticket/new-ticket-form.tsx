@@ -1,7 +1,8 @@
 /**
  * The "New ticket" form of the ticket list: the type (its custom fields follow from its
- * field_schema), title, description, priority, assignee, tags and the custom fields, checked here
- * first and then by the server (POST /tickets; a 422 is shown beside each field).
+ * field_schema), title, description, priority, assignee, tags, the requester and CCs (a customer
+ * found by search, or a typed address the server finds or creates) and the custom fields, checked
+ * here first and then by the server (POST /tickets; a 422 is shown beside each field).
  */
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
@@ -9,6 +10,15 @@ import type { Project } from '../../projects';
 import { Button } from '../../ui/button';
 import { Field, FormError, SelectField, TextAreaField } from '../../ui/field';
 import { useSubmit } from '../../ui/submit';
+import { CustomerPicker } from '../customer/customer-picker';
+import {
+  ccBody,
+  listErrors,
+  pickedLabel,
+  requesterBody,
+  samePick,
+  type PickedCustomer,
+} from '../customer/model';
 import {
   checkCustomFields,
   CustomFieldInput,
@@ -57,6 +67,8 @@ export function NewTicketForm({
   const [priority, setPriority] = useState<Priority>('medium');
   const [assignee, setAssignee] = useState('');
   const [tags, setTags] = useState('');
+  const [requester, setRequester] = useState<PickedCustomer | null>(null);
+  const [cc, setCc] = useState<PickedCustomer[]>([]);
   const [drafts, setDrafts] = useState<CustomFieldDrafts>(() => draftsOf(schema));
   const { busy, errors, setErrors, run, field } = useSubmit();
 
@@ -96,6 +108,8 @@ export function NewTicketForm({
             priority,
             ...(assignee ? { assigned_to: Number(assignee) } : {}),
             tags: parseTags(tags),
+            ...requesterBody(requester),
+            ...ccBody(cc),
             custom_fields: customFields,
           },
         }),
@@ -147,6 +161,54 @@ export function NewTicketForm({
         />
       </div>
       <Field label="Tags" {...field('tags', tags, setTags)} hint="Separated by commas" />
+      <fieldset class="tickets-new-people">
+        <legend>Requester and CC</legend>
+        {requester ? (
+          <p class="customer-actions">
+            <span>
+              Requester: <strong>{pickedLabel(requester)}</strong>
+            </span>
+            <Button kind="quiet" onClick={() => setRequester(null)}>
+              Remove requester
+            </Button>
+          </p>
+        ) : (
+          <CustomerPicker
+            label="Requester"
+            hint="Search a customer by name or address, or type a new address."
+            allowNew
+            errors={listErrors(errors, 'requester_id', 'requester')}
+            onPick={setRequester}
+          />
+        )}
+        {cc.length > 0 && (
+          <ul class="customer-people" aria-label="CC">
+            {cc.map((picked) => (
+              <li key={pickedLabel(picked)}>
+                <span>{pickedLabel(picked)}</span>
+                <Button
+                  kind="quiet"
+                  aria-label={`Remove ${pickedLabel(picked)} from CC`}
+                  onClick={() => setCc((current) => current.filter((each) => !samePick(each, picked)))}
+                >
+                  Remove
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <CustomerPicker
+          label="Add to CC"
+          allowNew
+          exclude={cc.flatMap((each) => ('customer' in each ? [each.customer.id] : []))}
+          errors={listErrors(errors, 'cc', 'cc_emails')}
+          onPick={(picked) =>
+            setCc((current) =>
+              current.some((each) => samePick(each, picked)) ? current : [...current, picked],
+            )
+          }
+        />
+      </fieldset>
       {schema.length > 0 && (
         <fieldset class="tickets-new-custom">
           <legend>{type?.name} fields</legend>

@@ -2,8 +2,9 @@
  * The ticket view: title, description and every field edited inline under the ticket's `version`
  * (a 409 re-fetches the ticket and opens the conflict dialog with both values; "Apply mine on top"
  * retries on the fresh version), the status with its resolution, the custom fields of the ticket's
- * type, the comment thread and composer, attachments, the history, and the assistant panel. A
- * viewer sees it all without a write control (the server refuses their writes anyway).
+ * type, the requester and CCs (people.tsx), the comment thread and composer, attachments, the
+ * history, and the assistant panel. A viewer sees it all without a write control (the server
+ * refuses their writes anyway).
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, call, isConflict, showError } from '../../api/client';
@@ -25,6 +26,7 @@ import {
   type FieldDraft,
 } from './custom-fields';
 import { History } from './history';
+import { People } from './people';
 import { InlineField } from './inline-field';
 import {
   assignableUsers,
@@ -77,6 +79,23 @@ function conflictRows(
   }
   if (changes.tags !== undefined && changes.tags !== null) {
     rows.push({ label: 'Tags', mine: text(changes.tags.join(', ')), theirs: text(fresh.tags.join(', ')) });
+  }
+  if (changes.requester_id !== undefined || changes.requester !== undefined) {
+    rows.push({
+      label: 'Requester',
+      mine: changes.requester?.email ?? (changes.requester_id ? `Customer ${changes.requester_id}` : '—'),
+      theirs: fresh.requester_id === null ? '—' : `Customer ${fresh.requester_id}`,
+    });
+  }
+  if (changes.cc !== undefined || changes.cc_emails !== undefined) {
+    const ids = (cc: readonly number[]) => text(cc.map((id) => `Customer ${id}`).join(', '));
+    rows.push({
+      label: 'CC',
+      mine: text(
+        [...(changes.cc ?? []).map((id) => `Customer ${id}`), ...(changes.cc_emails ?? [])].join(', '),
+      ),
+      theirs: ids(fresh.cc),
+    });
   }
   for (const [name, value] of Object.entries(changes.custom_fields ?? {})) {
     const field = type?.field_schema.find((candidate) => candidate.name === name);
@@ -276,6 +295,7 @@ export default function TicketScreen({ params }: ScreenProps) {
         </div>
         <div class="ticket-side">
           <StatusControl ticket={ticket} project={project} canEdit={canEdit} onSaved={changed} />
+          <People ticket={ticket} canEdit={canEdit} update={update} />
           <section class="ticket-panel" aria-labelledby="ticket-details-heading">
             <h2 id="ticket-details-heading">Details</h2>
             <dl class="ticket-fields">

@@ -1,0 +1,347 @@
+/**
+ * Mailboxes (admin) of the project the console works in: each with its status and last error
+ * (GET /mailboxes), adding one (POST /mailboxes: an SMTP address the listener accepts, or an IMAP
+ * account with host, port, TLS, user, password or OAuth2 token; the secret is never shown again),
+ * pausing and resuming (PATCH /mailboxes/{id} `paused`), testing the connection now (POST
+ * /mailboxes/{id}/test, the answer shown), and what the chosen mailbox received (`?mailbox=<id>`:
+ * GET /mailboxes/{id}/messages, each message's state and outcome, linked to its ticket).
+ * docs/mail.md describes the mail service behind it.
+ */
+import { useState } from 'preact/hooks';
+import { api, call, showError } from '../../api/client';
+import type { operations } from '../../generated/api';
+import { currentProject, type Project } from '../../projects';
+import { setQuery } from '../../router';
+import { Button } from '../../ui/button';
+import { EmptyState } from '../../ui/empty-state';
+import { Field, SelectField } from '../../ui/field';
+import { toast } from '../../ui/toast';
+import { formatBytes, ticketPath } from '../ticket/model';
+import type { ScreenProps } from '../screen';
+import { AdminForm, AdminTable, CheckboxField, Panel, unplacedErrors, useForm } from './controls';
+import { mailboxStatus, outcomeParts, testSummary, type Mailbox, type MailboxMessage } from './mailbox-model';
+import { formatTime, useLoaded } from './use-loaded';
+
+type MailboxBody = operations['createMailbox']['requestBody']['content']['application/json'];
+
+const MESSAGES_SHOWN = 50;
+
+function CreateMailboxForm({ project, onCreated }: { project: Project; onCreated: () => void }) {
+  const [kind, setKind] = useState<MailboxBody['kind']>('smtp');
+  const [address, setAddress] = useState('');
+  const [host, setHost] = useState('');
+  const [port, setPort] = useState('993');
+  const [tls, setTls] = useState(true);
+  const [user, setUser] = useState('');
+  const [auth, setAuth] = useState<NonNullable<MailboxBody['auth']>>('password');
+  const [secret, setSecret] = useState('');
+  const [typeId, setTypeId] = useState('');
+  const types = useLoaded(
+    async () =>
+      (await call(api.GET('/ticket-types', { params: { query: { project_id: project.id } } }))).ticket_types,
+    [project.id],
+  );
+  const form = useForm();
+  const placed = [
+    'kind',
+    'address',
+    'default_ticket_type_id',
+    ...(kind === 'imap' ? ['imap_host', 'imap_port', 'imap_tls', 'imap_user', 'auth', 'secret'] : []),
+  ];
+
+  async function submit() {
+    const imap =
+      kind === 'imap'
+        ? {
+            imap_host: host.trim(),
+            // A port that is not a number is sent as it is, for the server's 422 beside the field.
+            imap_port: /^\d+$/.test(port.trim()) ? Number(port.trim()) : (port as unknown as number),
+            imap_tls: tls,
+            imap_user: user.trim(),
+            auth,
+            secret,
+          }
+        : {};
+    await call(
+      api.POST('/mailboxes', {
+        params: { query: { project_id: project.id } },
+        body: {
+          kind,
+          address: address.trim(),
+          ...imap,
+          ...(typeId ? { default_ticket_type_id: Number(typeId) } : {}),
+        },
+      }),
+    );
+    toast(`Mailbox ${address.trim().toLowerCase()} added.`);
+    setAddress('');
+    setSecret('');
+    onCreated();
+  }
+
+  return (
+    <AdminForm
+      form={form}
+      otherErrors={unplacedErrors(form.fieldErrors, placed)}
+      label="New mailbox"
+      onSubmit={submit}
+      submit="Add mailbox"
+    >
+      <div class="admin-row">
+        <SelectField
+          label="Kind"
+          options={[
+            { value: 'smtp', label: 'SMTP: a relay or MX forwards mail to Tix' },
+            { value: 'imap', label: 'IMAP: Tix fetches from an account' },
+          ]}
+          {...form.field('kind', kind, (value) => setKind(value as MailboxBody['kind']))}
+        />
+        <Field
+          label="Address"
+          type="email"
+          hint="The address customers write to."
+          {...form.field('address', address, setAddress)}
+        />
+        <SelectField
+          label="Type of new tickets"
+          options={[
+            { value: '', label: 'The project default' },
+            ...(types.data ?? [])
+              .filter((type) => type.retired_at === null)
+              .map((type) => ({ value: String(type.id), label: type.name })),
+          ]}
+          {...form.field('default_ticket_type_id', typeId, setTypeId)}
+        />
+      </div>
+      {kind === 'imap' && (
+        <fieldset class="admin-fieldset">
+          <legend>IMAP account</legend>
+          <div class="admin-row">
+            <Field label="IMAP host" {...form.field('imap_host', host, setHost)} />
+            <Field label="IMAP port" type="number" {...form.field('imap_port', port, setPort)} />
+            <Field label="IMAP user" autoComplete="off" {...form.field('imap_user', user, setUser)} />
+          </div>
+          <CheckboxField label="Connect over TLS" {...form.checkbox('imap_tls', tls, setTls)} />
+          <div class="admin-row">
+            <SelectField
+              label="Sign-in"
+              options={[
+                { value: 'password', label: 'Password' },
+                { value: 'xoauth2', label: 'OAuth2 access token (XOAUTH2)' },
+              ]}
+              {...form.field('auth', auth, (value) => setAuth(value as NonNullable<MailboxBody['auth']>))}
+            />
+            <Field
+              label={auth === 'password' ? 'Password' : 'Access token'}
+              type="password"
+              autoComplete="new-password"
+              hint="Stored sealed; never shown again."
+              {...form.field('secret', secret, setSecret)}
+            />
+          </div>
+        </fieldset>
+      )}
+    </AdminForm>
+  );
+}
+
+function Outcome({ message, project }: { message: MailboxMessage; project: Project }) {
+  const { action, ticketId, reason } = outcomeParts(message.outcome);
+  if (!action && ticketId === null && !reason) return <span class="muted">—</span>;
+  return (
+    <span>
+      {action}
+      {ticketId !== null && (
+        <>
+          {action ? ': ' : ''}
+          <a href={ticketPath(ticketId, project)}>ticket {ticketId}</a>
+        </>
+      )}
+      {reason && <span class="muted"> ({reason})</span>}
+    </span>
+  );
+}
+
+function Messages({ mailbox, project }: { mailbox: Mailbox; project: Project }) {
+  const messages = useLoaded(
+    async () =>
+      (
+        await call(
+          api.GET('/mailboxes/{id}/messages', {
+            params: { path: { id: mailbox.id }, query: { project_id: project.id, limit: MESSAGES_SHOWN } },
+          }),
+        )
+      ).messages,
+    [mailbox.id, project.id],
+  );
+  return (
+    <>
+      <div class="admin-inline">
+        <Button kind="quiet" onClick={messages.reload}>
+          Refresh
+        </Button>
+        <Button kind="quiet" onClick={() => setQuery({ mailbox: null })}>
+          Close
+        </Button>
+      </div>
+      <AdminTable
+        label={`Messages received by ${mailbox.address}`}
+        what="the messages"
+        empty="Nothing received yet."
+        rows={messages.data}
+        columns={['Received', 'Message-ID', 'Via', 'Size', 'State', 'Outcome']}
+      >
+        {(message) => (
+          <tr key={message.id} data-state={message.state}>
+            <td>{formatTime(message.received_at)}</td>
+            <td class="admin-break">{message.message_id ?? '—'}</td>
+            <td>{message.source.toUpperCase()}</td>
+            <td>{formatBytes(message.size)}</td>
+            <td>{message.state}</td>
+            <td>
+              <Outcome message={message} project={project} />
+            </td>
+          </tr>
+        )}
+      </AdminTable>
+    </>
+  );
+}
+
+export default function AdminMailboxes({ query }: ScreenProps) {
+  const project = currentProject.value;
+  const chosen = query.get('mailbox');
+  const mailboxes = useLoaded(
+    async () =>
+      project
+        ? (await call(api.GET('/mailboxes', { params: { query: { project_id: project.id } } }))).mailboxes
+        : [],
+    [project?.id],
+  );
+  const [working, setWorking] = useState<number | null>(null);
+  const [tested, setTested] = useState<string>('');
+
+  async function setPaused(mailbox: Mailbox, paused: boolean) {
+    if (!project) return;
+    setWorking(mailbox.id);
+    try {
+      await call(
+        api.PATCH('/mailboxes/{id}', {
+          params: { path: { id: mailbox.id }, query: { project_id: project.id } },
+          body: { paused },
+        }),
+      );
+      toast(
+        paused
+          ? `${mailbox.address} paused: its mail waits until it resumes.`
+          : `${mailbox.address} resumed.`,
+      );
+      mailboxes.reload();
+    } catch (error) {
+      showError(error);
+    } finally {
+      setWorking(null);
+    }
+  }
+
+  async function test(mailbox: Mailbox) {
+    if (!project) return;
+    setWorking(mailbox.id);
+    setTested(`Testing ${mailbox.address}…`);
+    try {
+      const { result } = await call(
+        api.POST('/mailboxes/{id}/test', {
+          params: { path: { id: mailbox.id }, query: { project_id: project.id } },
+        }),
+      );
+      setTested(testSummary(mailbox, result));
+      mailboxes.reload();
+    } catch (error) {
+      setTested('');
+      showError(error);
+    } finally {
+      setWorking(null);
+    }
+  }
+
+  if (!project) return <EmptyState title="No project yet: create one under Projects first." />;
+  const selected = mailboxes.data?.find((mailbox) => String(mailbox.id) === chosen) ?? null;
+  return (
+    <section class="screen admin-screen">
+      <h1>
+        Mailboxes <span class="muted">{project.name}</span>
+      </h1>
+      <p>
+        Without a mailbox, {project.name} still takes mail sent to its own address on the Tix mail domain (the
+        project’s slug, and slug+anything).
+      </p>
+      <Panel title="Mailboxes">
+        <p class="admin-test-result" role="status">
+          {tested}
+        </p>
+        <AdminTable
+          label="Mailboxes"
+          what="mailboxes"
+          empty="No mailboxes in this project."
+          rows={mailboxes.data}
+          columns={['Address', 'Kind', 'Status', 'Last error', 'Added', 'Actions']}
+        >
+          {(mailbox) => (
+            <tr
+              key={mailbox.id}
+              data-paused={String(mailbox.paused)}
+              aria-current={mailbox.id === selected?.id ? 'true' : undefined}
+            >
+              <th scope="row" class="admin-break">
+                {mailbox.address}
+              </th>
+              <td>
+                {mailbox.kind === 'imap'
+                  ? `IMAP ${mailbox.imap_host ?? ''}:${mailbox.imap_port ?? ''}${mailbox.imap_tls ? ' (TLS)' : ''}`
+                  : 'SMTP'}
+              </td>
+              <td>{mailboxStatus(mailbox)}</td>
+              <td class="admin-break">{mailbox.last_error ?? '—'}</td>
+              <td>{formatTime(mailbox.created_at)}</td>
+              <td>
+                <div class="admin-inline">
+                  <Button
+                    kind="quiet"
+                    busy={working === mailbox.id}
+                    aria-label={`${mailbox.paused ? 'Resume' : 'Pause'} ${mailbox.address}`}
+                    onClick={() => void setPaused(mailbox, !mailbox.paused)}
+                  >
+                    {mailbox.paused ? 'Resume' : 'Pause'}
+                  </Button>
+                  <Button
+                    kind="quiet"
+                    busy={working === mailbox.id}
+                    aria-label={`Test connection of ${mailbox.address}`}
+                    onClick={() => void test(mailbox)}
+                  >
+                    Test connection
+                  </Button>
+                  <Button
+                    kind="quiet"
+                    aria-label={`Messages received by ${mailbox.address}`}
+                    onClick={() => setQuery({ mailbox: String(mailbox.id) })}
+                  >
+                    Messages
+                  </Button>
+                </div>
+              </td>
+            </tr>
+          )}
+        </AdminTable>
+      </Panel>
+      {selected && (
+        <Panel title={`Received by ${selected.address}`}>
+          <Messages key={selected.id} mailbox={selected} project={project} />
+        </Panel>
+      )}
+      <Panel title="New mailbox">
+        <CreateMailboxForm key={project.id} project={project} onCreated={mailboxes.reload} />
+      </Panel>
+    </section>
+  );
+}

@@ -1,0 +1,364 @@
+/**
+ * The console's customer and mail screens in Debian's Chromium against the real fleet: a customer's
+ * page with their tickets and notes edited inline; merge and delete only for the roles the server
+ * allows, delete behind a dialog that says it anonymises; setting a ticket's requester by a new
+ * address and adding a CC by search, checked through the API; the new ticket form's requester; an
+ * organization's page with its customers; an admin adding an SMTP mailbox, the mail it then receives
+ * listed with its state, testing and pausing it. Axe on every screen; no page error or
+ * CSP violation; a screenshot per scenario.
+ */
+import { expect } from 'chai';
+import nodemailer from 'nodemailer';
+import type { Page } from 'playwright-core';
+import { consoleSuite, expectAccessible, screenshot } from '../support/browser.js';
+import {
+  createKey,
+  createProject,
+  createTicket,
+  createTicketType,
+  createUser,
+  unique,
+  type ProjectFixture,
+  type Role,
+} from '../support/fixtures.js';
+import { fleetSmtpPort } from '../support/fleet.js';
+import { request } from '../support/http.js';
+
+const PASSWORD = 'a customer console passphrase';
+const KEY_SCOPES = 'tickets:read,tickets:write,comments:read,comments:write,customers:read,customers:write';
+
+interface Customer {
+  id: number;
+  name: string;
+  emails: string[];
+  organization_id: number | null;
+  notes: string;
+}
+
+describe('the customer and mailbox screens in a browser', function () {
+  this.timeout(120_000);
+  const { signIn } = consoleSuite();
+  let project: ProjectFixture;
+  let key: string;
+  let typeId: number;
+  const users = {} as Record<Role, { id: number; email: string }>;
+
+  const signInAs = (role: Role, path: string) =>
+    signIn({ email: users[role].email, password: PASSWORD }, path);
+  const withProject = (path: string) =>
+    `${path}${path.includes('?') ? '&' : '?'}project=${encodeURIComponent(project.slug)}`;
+
+  async function api<T = any>(path: string, method = 'GET', body?: unknown): Promise<T> {
+    const response = await request(path, { key, method, body });
+    expect(response.status, `${method} ${path}: ${response.text}`).to.be.within(200, 299);
+    return response.body.data as T;
+  }
+
+  async function createCustomer(name: string, extra: Record<string, unknown> = {}): Promise<Customer> {
+    const email = `${unique(name.toLowerCase().replace(/\W+/g, '-'))}@example.com`;
+    return (await api<{ customer: Customer }>('/v1/customers', 'POST', { name, emails: [email], ...extra }))
+      .customer;
+  }
+
+  const fileTicket = <T>(body: Record<string, unknown>) =>
+    createTicket<T>(key, { ticket_type_id: typeId, ...body });
+
+  async function ticketOf(id: number): Promise<{ requester_id: number | null; cc: number[] }> {
+    return (await api<{ ticket: { requester_id: number | null; cc: number[] } }>(`/v1/tickets/${id}`)).ticket;
+  }
+
+  /** Waits until the ticket view shows the ticket at a version newer than `version`. */
+  async function savedPast(page: Page, version: number): Promise<void> {
+    await page
+      .locator('[data-ticket-ready]')
+      .and(page.locator(`:not([data-version="${version}"])`))
+      .waitFor();
+    const now = Number(await page.locator('[data-ticket-ready]').getAttribute('data-version'));
+    expect(now).to.be.above(version);
+  }
+
+  before(async () => {
+    project = await createProject({ statuses: 'open:Open,done:Done:closed' });
+    typeId = (await createTicketType(project.slug, { isDefault: true })).id;
+    for (const role of ['admin', 'team_lead', 'agent', 'viewer'] as Role[]) {
+      users[role] = await createUser(role, { password: PASSWORD });
+    }
+    key = (await createKey({ project: project.slug, scopes: KEY_SCOPES })).key;
+  });
+
+  it("shows a customer's page with their tickets, and saves the notes", async () => {
+    const grace = await createCustomer('Grace Hopper');
+    const other = await createCustomer('Ada Lovelace');
+    const asked = await fileTicket<{ id: number; ticket_number: string }>({
+      title: 'The compiler stops at line 3',
+      requester_id: grace.id,
+    });
+    const copied = await fileTicket<{ id: number; ticket_number: string }>({
+      title: 'Ada asks, Grace is copied',
+      requester_id: other.id,
+      cc: [grace.id],
+    });
+    const elsewhere = await fileTicket<{ ticket_number: string }>({
+      title: 'Nothing to do with Grace',
+      requester_id: other.id,
+    });
+
+    const { page } = await signInAs('agent', withProject(`/customers/${grace.id}`));
+    await page.getByRole('heading', { level: 1, name: 'Grace Hopper' }).waitFor();
+    await page.getByText(grace.emails[0]!).waitFor();
+    const tickets = page.getByRole('table', { name: 'Tickets of Grace Hopper' });
+    await tickets.getByRole('link', { name: asked.ticket_number }).waitFor();
+    const rows = tickets.locator('tbody tr');
+    expect(await rows.count()).to.equal(2);
+    expect(
+      await tickets.getByRole('row', { name: new RegExp(copied.ticket_number) }).textContent(),
+    ).to.contain('CC');
+    expect(await tickets.getByText(elsewhere.ticket_number).count()).to.equal(0);
+    // An agent edits; merging (team lead) and deleting (admin) are not theirs.
+    expect(await page.getByRole('heading', { name: 'Merge into another customer' }).count()).to.equal(0);
+    expect(await page.getByRole('button', { name: 'Delete customer' }).count()).to.equal(0);
+    await expectAccessible(page);
+
+    await page.getByRole('button', { name: 'Edit Notes' }).click();
+    await page.getByRole('textbox', { name: 'Notes' }).fill('Calls before nine.');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Calls before nine.').waitFor();
+    expect((await api<{ customer: Customer }>(`/v1/customers/${grace.id}`)).customer.notes).to.equal(
+      'Calls before nine.',
+    );
+
+    await tickets.getByRole('link', { name: asked.ticket_number }).click();
+    await page.locator('[data-ticket-ready]').waitFor();
+    const people = page.getByRole('region', { name: 'People' });
+    await people.getByRole('link', { name: 'Grace Hopper' }).waitFor();
+    await screenshot(page, 'customer-page');
+  });
+
+  it("sets a ticket's requester by a new address and adds a CC found by search", async () => {
+    const ticket = await fileTicket<{ id: number; version: number }>({ title: 'Who asked?' });
+    const colleague = await createCustomer('Margaret Hamilton');
+    const address = `${unique('new-requester')}@example.com`;
+
+    const { page } = await signInAs('agent', withProject(`/tickets/${ticket.id}`));
+    const people = page.getByRole('region', { name: 'People' });
+    await people.getByText('No requester').waitFor();
+    await people.getByRole('button', { name: 'Set requester' }).click();
+    await people.getByLabel('Find the requester').fill(address);
+    await people.getByRole('button', { name: `Use ${address}` }).click();
+    await savedPast(page, ticket.version);
+    await people.getByText(address).waitFor();
+
+    const found = await api<{ customers: Customer[] }>(`/v1/customers?email=${encodeURIComponent(address)}`);
+    expect(found.customers).to.have.length(1);
+    expect((await ticketOf(ticket.id)).requester_id).to.equal(found.customers[0]!.id);
+
+    const before = Number(await page.locator('[data-ticket-ready]').getAttribute('data-version'));
+    await people.getByLabel('Add to CC').fill('Margaret');
+    await people
+      .getByRole('button', { name: new RegExp(`Margaret Hamilton <${colleague.emails[0]}>`) })
+      .click();
+    await savedPast(page, before);
+    await people
+      .getByRole('list', { name: 'Copied customers' })
+      .getByRole('link', { name: 'Margaret Hamilton' })
+      .waitFor();
+    expect((await ticketOf(ticket.id)).cc).to.deep.equal([colleague.id]);
+    await expectAccessible(page);
+    await screenshot(page, 'ticket-requester-and-cc');
+
+    const afterCc = Number(await page.locator('[data-ticket-ready]').getAttribute('data-version'));
+    await people.getByRole('button', { name: 'Remove Margaret Hamilton from CC' }).click();
+    await savedPast(page, afterCc);
+    await people.getByText('Nobody copied').waitFor();
+    expect((await ticketOf(ticket.id)).cc).to.deep.equal([]);
+  });
+
+  it('files a new ticket with a requester found by search', async () => {
+    const requester = await createCustomer('Katherine Johnson');
+    const { page } = await signInAs('agent', withProject('/tickets'));
+    await page.getByRole('button', { name: 'New ticket' }).click();
+    const form = page.getByRole('form', { name: 'New ticket' });
+    await form.getByLabel('Title', { exact: true }).fill('Orbit numbers look off');
+    await form.getByLabel('Requester').fill(requester.emails[0]!);
+    await form
+      .getByRole('button', { name: new RegExp(`Katherine Johnson <${requester.emails[0]}>`) })
+      .click();
+    await form.getByText('Requester: ').waitFor();
+    await form.getByRole('button', { name: 'Create ticket' }).click();
+    await page.waitForURL(/\/tickets\/\d+/);
+    const id = Number(new URL(page.url()).pathname.split('/').pop());
+    expect((await ticketOf(id)).requester_id).to.equal(requester.id);
+    await page
+      .getByRole('region', { name: 'People' })
+      .getByRole('link', { name: 'Katherine Johnson' })
+      .waitFor();
+  });
+
+  it('lets a team lead merge and an admin delete, behind a dialog that says it anonymises', async () => {
+    const duplicate = await createCustomer('Grace H.');
+    const kept = await createCustomer('Grace Brewster Hopper');
+    const ticket = await fileTicket<{ id: number }>({
+      title: 'Asked twice',
+      requester_id: duplicate.id,
+    });
+
+    const lead = await signInAs('team_lead', `/customers/${duplicate.id}`);
+    expect(await lead.page.getByRole('button', { name: 'Delete customer' }).count()).to.equal(0);
+    await lead.page.getByLabel('Customer to merge into').fill(kept.emails[0]!);
+    await lead.page
+      .getByRole('button', { name: new RegExp(`Grace Brewster Hopper <${kept.emails[0]}>`) })
+      .click();
+    const mergeDialog = lead.page.getByRole('dialog', { name: /Merge Grace H\. into Grace Brewster Hopper/ });
+    await mergeDialog.waitFor();
+    await mergeDialog.getByRole('button', { name: 'Merge customers' }).click();
+    await lead.page.waitForURL(new RegExp(`/customers/${kept.id}$`));
+    await lead.page.getByRole('heading', { level: 1, name: 'Grace Brewster Hopper' }).waitFor();
+    // The duplicate's address now belongs to the one that remains.
+    const requester = (await ticketOf(ticket.id)).requester_id;
+    expect(
+      (
+        await api<{ customers: Customer[] }>(
+          `/v1/customers?email=${encodeURIComponent(duplicate.emails[0]!)}`,
+        )
+      ).customers[0]?.id,
+    ).to.equal(kept.id);
+
+    const admin = await signInAs('admin', `/customers/${kept.id}`);
+    await admin.page.getByRole('button', { name: 'Delete customer' }).click();
+    const dialog = admin.page.getByRole('dialog', { name: 'Delete Grace Brewster Hopper?' });
+    expect(await dialog.textContent()).to.match(/anonymises/);
+    await expectAccessible(admin.page);
+    await screenshot(admin.page, 'customer-delete-dialog');
+    await dialog.getByRole('button', { name: 'Delete and anonymise' }).click();
+    await admin.page.waitForURL(/\/customers$/);
+    // Gone from lookups (its address finds nobody); the ticket stays.
+    expect((await request(`/v1/customers/${kept.id}`, { key })).status).to.equal(404);
+    const byAddress = await api<{ customers: Customer[] }>(
+      `/v1/customers?email=${encodeURIComponent(kept.emails[0]!)}`,
+    );
+    expect(byAddress.customers).to.deep.equal([]);
+    expect((await ticketOf(ticket.id)).requester_id).to.equal(requester);
+  });
+
+  it('lists and searches customers, and shows an organization with its customers', async () => {
+    const domain = `${unique('org')}.example`;
+    const organization = (
+      await api<{ organization: { id: number; name: string } }>('/v1/organizations', 'POST', {
+        name: `Acme ${domain}`,
+        domains: [domain],
+      })
+    ).organization;
+    const member = (
+      await api<{ customer: Customer }>('/v1/customers', 'POST', {
+        name: 'Road Runner',
+        emails: [`beep@${domain}`],
+      })
+    ).customer;
+    expect(member.organization_id).to.equal(organization.id);
+
+    const { page } = await signInAs('viewer', '/board');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Customers' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
+    // A viewer reads, and writes nothing.
+    expect(await page.getByRole('form', { name: 'New customer' }).count()).to.equal(0);
+    await page.getByLabel('Search customers').fill(`beep@${domain}`);
+    await page.getByRole('button', { name: 'Search' }).click();
+    const table = page.getByRole('table', { name: 'Customers' });
+    await table.getByRole('link', { name: 'Road Runner' }).waitFor();
+    expect(await table.locator('tbody tr').count()).to.equal(1);
+    await expectAccessible(page);
+    await table.getByRole('link', { name: organization.name }).click();
+    await page.getByRole('heading', { level: 1, name: organization.name }).waitFor();
+    await page
+      .getByRole('table', { name: `Customers of ${organization.name}` })
+      .getByRole('link', { name: 'Road Runner' })
+      .waitFor();
+    expect(await page.getByRole('button', { name: 'Edit Notes' }).count()).to.equal(0);
+    await expectAccessible(page);
+    await screenshot(page, 'organization-page');
+  });
+
+  it('lets an admin add an SMTP mailbox, see what it received, test and pause it', async () => {
+    const address = `${unique('support')}@example.com`;
+    const { page } = await signInAs('admin', withProject('/admin/mailboxes'));
+    await page.getByRole('heading', { level: 1, name: /Mailboxes/ }).waitFor();
+    await page.getByText('No mailboxes in this project.').waitFor();
+    await expectAccessible(page);
+
+    const form = page.getByRole('form', { name: 'New mailbox' });
+    await form.getByLabel('Address').fill('not an address');
+    await form.getByRole('button', { name: 'Add mailbox' }).click();
+    await form.locator('.field-errors').first().waitFor();
+    await form.getByLabel('Address').fill(address);
+    await form.getByRole('button', { name: 'Add mailbox' }).click();
+    const table = page.getByRole('table', { name: 'Mailboxes' });
+    const row = table.getByRole('row', { name: new RegExp(address) });
+    await row.waitFor();
+    expect(await row.textContent()).to.contain('SMTP');
+
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: fleetSmtpPort(),
+      secure: false,
+      ignoreTLS: true,
+    });
+    const customer = `${unique('writer')}@example.com`;
+    const messageId = `<${unique('console')}@example.com>`;
+    try {
+      await transport.sendMail({
+        from: customer,
+        to: address,
+        subject: 'The printer is on fire',
+        text: 'Help.',
+        messageId,
+      });
+    } finally {
+      transport.close();
+    }
+    await row.getByRole('button', { name: `Messages received by ${address}` }).click();
+    const messages = page.getByRole('table', { name: `Messages received by ${address}` });
+    // Stored durably before the SMTP answer: listed at once, with its state.
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const received = messages.locator('tbody tr').filter({ hasText: messageId });
+    await received.waitFor();
+    expect(await received.getAttribute('data-state')).to.be.oneOf([
+      'received',
+      'processing',
+      'processed',
+      'ignored',
+      'refused',
+      'failed',
+    ]);
+    expect(await received.textContent()).to.contain('SMTP');
+
+    await row.getByRole('button', { name: `Test connection of ${address}` }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${address} is ready` })
+      .waitFor();
+    await row.getByRole('button', { name: `Pause ${address}` }).click();
+    await row.getByRole('button', { name: `Resume ${address}` }).waitFor();
+    expect(await row.getAttribute('data-paused')).to.equal('true');
+    const listed = await request<{ data: { mailboxes: { address: string; paused: boolean }[] } }>(
+      `/api/mailboxes?project_id=${project.id}`,
+      { host: 'app', headers: { cookie: await cookieHeader(page) } },
+    );
+    expect(listed.body.data.mailboxes.find((mailbox) => mailbox.address === address)?.paused).to.equal(true);
+    await expectAccessible(page);
+    await screenshot(page, 'mailboxes');
+  });
+
+  it('shows mailboxes to admins only', async () => {
+    const { page } = await signInAs('team_lead', '/board');
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Mailboxes' }).count()).to.equal(0);
+    await page.goto(new URL('/admin/mailboxes', page.url()).href);
+    await page.getByText('Your role does not give access to this page.').waitFor();
+  });
+});
+
+/** The page's cookies as a Cookie header, to ask the session host what the console was told. */
+async function cookieHeader(page: Page): Promise<string> {
+  const cookies = await page.context().cookies();
+  return cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join('; ');
+}
