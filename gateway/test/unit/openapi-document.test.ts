@@ -90,6 +90,7 @@ const ADDITIVE_SCOPES: Record<string, string | null> = {
   'POST /webhooks/{id}/ping': 'tickets:write',
   'POST /webhooks/{id}/deliveries/redeliver': 'tickets:write',
   'GET /tickets/{id}/history': 'tickets:read',
+  'GET /tickets/{id}/mail': 'comments:read',
   'GET /events': 'tickets:read',
   'GET /projects/{id}': null,
   'GET /ticket-types/{id}': 'tickets:read',

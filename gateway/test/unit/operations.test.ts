@@ -57,6 +57,8 @@ describe('the declared operations', () => {
           'updateMailbox',
           'testMailbox',
           'listMailboxMessages',
+          'getMailSettings',
+          'updateMailSettings',
         ].includes(operation.operationId);
       // The assistant's actions: agents see them, team leads review and revert them
       // (docs/assistant.md, "Reviewing and reverting").

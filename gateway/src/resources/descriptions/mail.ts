@@ -19,4 +19,16 @@ export const MAIL_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'Every message is stored durably before it is acknowledged, then processed: `processed` (a ticket ' +
     'or a comment; `outcome` names it), `ignored` (a bounce, an out-of-office reply, list mail, a loop), ' +
     '`refused` (too large, too many parts, unparseable: the sender is told) or `failed`.',
+  listTicketMail:
+    'Every message Tix sent for the ticket (replies to public comments, the acknowledgement), oldest ' +
+    'first, with its delivery state: `queued`/`sending` (retried with backoff), `sent`, `failed` ' +
+    '(`last_error`), `bounced` (`bounce_reason`) or `suppressed`. `?comment_id=` narrows it to one ' +
+    "comment's mail. 404 `Ticket not found` unless the ticket is one of the project's.",
+  getMailSettings:
+    "The project's sender name and address, reply signature, acknowledgement of new mail tickets " +
+    '(on/off, subject and body templates), reopen window and whether list mail opens tickets. A ' +
+    'project never configured answers the defaults.',
+  updateMailSettings:
+    'Only the given fields change. The mail service checks them: an email address, one-line subject, ' +
+    'known placeholders only, a reopen window of 0 to 365 days; 422 names each bad field.',
 };

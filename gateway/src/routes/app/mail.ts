@@ -6,13 +6,27 @@
  *   POST   /api/mailboxes                a new one (an SMTP address, or an IMAP account with its secret);
  *   PATCH  /api/mailboxes/{id}           pause or resume it, change its default ticket type;
  *   POST   /api/mailboxes/{id}/test      connect now and say what happened;
- *   GET    /api/mailboxes/{id}/messages  what it received, newest first, and what became of each.
+ *   GET    /api/mailboxes/{id}/messages  what it received, newest first, and what became of each;
+ *   GET    /api/mail-settings            the project's sender, signature, acknowledgement, reopen window;
+ *   PUT    /api/mail-settings            change them (only the given fields).
+ * And on both hosts, for anyone who may read comments: GET /tickets/{id}/mail, the mail Tix sent for
+ * a ticket of the project (optionally one comment's), with each message's delivery state.
  * The gateway checks shapes and bounds; the mail service holds the rules (an address is one mailbox,
  * secrets are stored sealed and never shown) and answers for a mailbox of another project as unknown.
  */
 import { z } from 'zod';
 import { AppError } from '@tix/kit';
-import { inboundMessageSchema, mailboxSchema, MAILBOX_AUTH, MAILBOX_KINDS, type mail } from '@tix/protos';
+import {
+  inboundMessageSchema,
+  mailboxSchema,
+  mailSettingsSchema,
+  outboundMessageSchema,
+  MAILBOX_AUTH,
+  MAILBOX_KINDS,
+  OUTBOUND_KINDS,
+  OUTBOUND_STATES,
+  type mail,
+} from '@tix/protos';
 import {
   enumField,
   idField,
@@ -26,6 +40,7 @@ import { counted, countedData, json, single } from '../../resources/responses.js
 import { int64Number, type RequiredServices } from '../../services.js';
 import type { OutgoingContext } from '@tix/kit';
 import { operationGroup, type Operation } from '../operation.js';
+import { ticketIdParams } from '../v1/tickets.schemas.js';
 
 export const INVALID_MAILBOX_ID_MESSAGE = 'Invalid mailbox id';
 export const MAILBOX_NOT_FOUND_MESSAGE = 'Mailbox not found';
@@ -33,6 +48,8 @@ export const MAILBOX_NOT_FOUND_MESSAGE = 'Mailbox not found';
 const MAX_MESSAGES = 100;
 
 const ADMIN = { scope: null, role: 'admin' } as const;
+/** The mail service's bounds for the settings (services/mail/src/outbound/settings.ts). */
+const SETTINGS_MAX = { fromName: 200, fromAddress: 320, signature: 10_000, ackSubject: 500, ackBody: 10_000 };
 
 const mailboxIdParams = z.object({
   id: idParam({ message: INVALID_MAILBOX_ID_MESSAGE, description: 'Mailbox id.', example: 2 }),
@@ -85,6 +102,55 @@ const messagesQuery = z.object({
   }).default(50),
 });
 
+const ticketMailQuery = z.object({
+  comment_id: integerParam({
+    min: 1,
+    max: 2147483647,
+    message: 'Invalid comment id',
+    description: "Only this comment's mail.",
+    example: 7,
+  }).optional(),
+});
+
+const updateMailSettingsBody = z.object(
+  {
+    from_name: textField('From name', {
+      max: SETTINGS_MAX.fromName,
+      description: "Sender name; empty: the project's name.",
+    }).optional(),
+    from_address: textField('From address', {
+      max: SETTINGS_MAX.fromAddress,
+      description: 'Sender address; empty: `<project slug>@MAIL_DOMAIN`.',
+    }).optional(),
+    signature: textField('Signature', {
+      max: SETTINGS_MAX.signature,
+      description: 'Appended to replies.',
+    }).optional(),
+    acknowledge: z
+      .boolean({ error: 'acknowledge must be true or false' })
+      .optional()
+      .meta({ description: 'Acknowledge each new ticket opened by mail.' }),
+    ack_subject: textField('Acknowledgement subject', {
+      max: SETTINGS_MAX.ackSubject,
+      description: 'One line; placeholders as the body.',
+    }).optional(),
+    ack_body: textField('Acknowledgement body', {
+      max: SETTINGS_MAX.ackBody,
+      description: 'Placeholders {{ticket.number}}, {{ticket.title}}, {{requester.name}}, {{project.name}}.',
+    }).optional(),
+    reopen_window_days: integerField('Reopen window days', {
+      min: 0,
+      max: 365,
+      description: 'A reply to a ticket closed within this many days reopens it.',
+    }).optional(),
+    accept_list_mail: z
+      .boolean({ error: 'accept_list_mail must be true or false' })
+      .optional()
+      .meta({ description: 'Open tickets from mailing-list mail too.' }),
+  },
+  { error: BODY_NOT_OBJECT_MESSAGE },
+);
+
 const mailboxTestSchema = z.object({
   ok: z.boolean(),
   error: z.string().nullable().meta({ description: 'Why it failed, as the server said.' }),
@@ -118,6 +184,75 @@ const MESSAGE_EXAMPLE = {
   state: 'processed',
   outcome: { action: 'new_ticket', ticket_id: 17 },
 };
+
+const OUTBOUND_EXAMPLE = {
+  id: 12,
+  kind: 'reply',
+  ticket_id: 42,
+  comment_id: 7,
+  to: ['carol@customer.example'],
+  cc: [],
+  subject: 'Re: [#42] Printer offline',
+  message_id: '<tix.42.7@alpha.tix.example>',
+  state: 'sent',
+  attempts: 1,
+  last_error: null,
+  sent_at: '2026-12-03T09:06:00.000Z',
+  bounced_at: null,
+  bounce_reason: null,
+  created_at: '2026-12-03T09:05:58.000Z',
+};
+
+const SETTINGS_EXAMPLE = {
+  project_id: 1,
+  from_name: 'Alpha Support',
+  from_address: 'help@alpha.example',
+  signature: '-- \nAlpha Support',
+  acknowledge: true,
+  ack_subject: 'We got your request [#{{ticket.number}}]',
+  ack_body: 'Hello {{requester.name}}, we are on it.',
+  reopen_window_days: 14,
+  accept_list_mail: false,
+  updated_at: '2026-12-03T09:00:00.000Z',
+};
+
+/** An OutboundMessage as the API's JSON (absent optionals null, the Message-ID in angle brackets). */
+export function presentOutboundMessage(message: mail.OutboundMessage__Output) {
+  const messageId = message.message_id;
+  return {
+    id: int64Number(message.id, 'mail'),
+    kind: message.kind as (typeof OUTBOUND_KINDS)[number],
+    ticket_id: message.ticket_id || null,
+    comment_id: message.comment_id || null,
+    to: message.to,
+    cc: message.cc,
+    subject: message.subject,
+    message_id: messageId ? (messageId.startsWith('<') ? messageId : `<${messageId}>`) : null,
+    state: message.state as (typeof OUTBOUND_STATES)[number],
+    attempts: message.attempt_count,
+    last_error: message.last_error || null,
+    sent_at: message.sent_at || null,
+    bounced_at: message.bounced_at || null,
+    bounce_reason: message.bounce_reason || null,
+    created_at: message.created_at,
+  };
+}
+
+/** ProjectMailSettings as the API's JSON. */
+export function presentMailSettings(settings: mail.ProjectMailSettings__Output) {
+  return {
+    project_id: settings.project_id,
+    from_name: settings.from_name,
+    from_address: settings.from_address,
+    signature: settings.signature,
+    acknowledge: settings.acknowledge,
+    ack_subject: settings.ack_subject,
+    ack_body: settings.ack_body,
+    reopen_window_days: settings.reopen_window_days,
+    accept_list_mail: settings.accept_list_mail,
+    updated_at: settings.updated_at || null,
+  };
+}
 
 /** A Mailbox message as the API's JSON (absent optionals null). */
 export function presentMailbox(mailbox: mail.Mailbox__Output) {
@@ -172,6 +307,7 @@ async function projectMailbox(
 }
 
 const mailAdministration = operationGroup({ hosts: ['app'], project: 'required', tag: 'Mail' });
+const ticketMail = operationGroup({ hosts: ['api', 'app'], project: 'required', tag: 'Mail' });
 
 export const MAIL_OPERATIONS: Operation[] = [
   mailAdministration({
@@ -320,6 +456,67 @@ export const MAIL_OPERATIONS: Operation[] = [
         call,
       );
       return { data: { messages: list.messages.map(presentInboundMessage), count: list.count } };
+    },
+  }),
+
+  ticketMail({
+    method: 'get',
+    path: '/tickets/:id/mail',
+    access: { scope: 'comments:read', role: 'viewer' },
+    request: { params: ticketIdParams, query: ticketMailQuery },
+    operationId: 'listTicketMail',
+    summary: 'The mail Tix sent for a ticket',
+    success: json(
+      200,
+      'The messages, oldest first.',
+      z.object({ messages: z.array(outboundMessageSchema), count: z.number().int() }),
+      { messages: [OUTBOUND_EXAMPLE], count: 1 },
+    ),
+    errors: [400, 404],
+    async handle({ params, query, services, project, call }) {
+      // The mail service's log is fleet-wide: the ticket must be one of the project's (404 otherwise).
+      await services.tickets.GetTicket({ project_id: project.id, id: params.id }, call);
+      const list = await services.mail.ListOutboundMessages(
+        query.comment_id === undefined ? { ticket_id: params.id } : { comment_id: query.comment_id },
+        call,
+      );
+      const messages = list.messages
+        .filter((message) => message.ticket_id === params.id)
+        .map(presentOutboundMessage);
+      return { data: { messages, count: messages.length } };
+    },
+  }),
+
+  mailAdministration({
+    method: 'get',
+    path: '/mail-settings',
+    access: ADMIN,
+    operationId: 'getMailSettings',
+    summary: "The project's mail settings (admin)",
+    success: single(200, 'The settings.', 'settings', mailSettingsSchema, SETTINGS_EXAMPLE),
+    errors: [],
+    async handle({ services, project, call }) {
+      const settings = await services.mail.GetProjectMailSettings({ project_id: project.id }, call);
+      return { data: { settings: presentMailSettings(settings) } };
+    },
+  }),
+
+  mailAdministration({
+    method: 'put',
+    path: '/mail-settings',
+    access: ADMIN,
+    request: { body: updateMailSettingsBody },
+    bodyExample: { from_name: 'Alpha Support', acknowledge: true, reopen_window_days: 14 },
+    operationId: 'updateMailSettings',
+    summary: "Change the project's mail settings (admin)",
+    success: single(200, 'The settings.', 'settings', mailSettingsSchema, SETTINGS_EXAMPLE),
+    errors: [422],
+    async handle({ body, services, project, call }) {
+      const settings = await services.mail.UpdateProjectMailSettings(
+        { project_id: project.id, ...body },
+        call,
+      );
+      return { data: { settings: presentMailSettings(settings) } };
     },
   }),
 ];

@@ -66,3 +66,54 @@ export const inboundMessageSchema = z
 
 export type MailboxJson = z.output<typeof mailboxSchema>;
 export type InboundMessageJson = z.output<typeof inboundMessageSchema>;
+
+/** What became of a message Tix sent (the mail service's outbound_messages.state). */
+export const OUTBOUND_STATES = ['queued', 'sending', 'sent', 'failed', 'bounced', 'suppressed'] as const;
+export const OUTBOUND_KINDS = ['reply', 'acknowledgement', 'refusal'] as const;
+
+export const outboundMessageSchema = z
+  .object({
+    id: id('Message id (Tix).'),
+    kind: z.enum(OUTBOUND_KINDS).meta({
+      description: '`reply` (a public comment), `acknowledgement` (a new ticket) or `refusal`.',
+    }),
+    ticket_id: z.number().int().nullable().meta({ description: 'The ticket it is about.' }),
+    comment_id: z.number().int().nullable().meta({ description: 'The comment it carries (replies).' }),
+    to: z.array(z.string()).meta({ description: 'Recipients.' }),
+    cc: z.array(z.string()).meta({ description: 'Copied recipients.' }),
+    subject: z.string(),
+    message_id: z.string().nullable().meta({ description: 'The Message-ID header, with angle brackets.' }),
+    state: z.enum(OUTBOUND_STATES),
+    attempts: z.number().int().meta({ description: 'Delivery attempts so far.' }),
+    last_error: z.string().nullable().meta({ description: 'Why the last attempt failed.' }),
+    sent_at: z.string().nullable().meta({ description: 'When the relay took it.', format: 'date-time' }),
+    bounced_at: z.string().nullable().meta({ description: 'When a bounce came back.', format: 'date-time' }),
+    bounce_reason: z.string().nullable().meta({ description: 'What the bounce said.' }),
+    created_at: timestamp('When it was queued'),
+  })
+  .meta({ description: 'A message Tix sent (or is sending) for a ticket.' });
+
+export const mailSettingsSchema = z
+  .object({
+    project_id: id('The project.'),
+    from_name: z.string().meta({ description: "Sender name; empty: the project's name." }),
+    from_address: z.string().meta({ description: 'Sender address; empty: `<project slug>@MAIL_DOMAIN`.' }),
+    signature: z.string().meta({ description: 'Appended to every reply.' }),
+    acknowledge: z.boolean().meta({ description: 'Acknowledge each new ticket opened by mail.' }),
+    ack_subject: z.string().meta({
+      description: 'Placeholders {{ticket.number}}, {{ticket.title}}, {{requester.name}}, {{project.name}}.',
+    }),
+    ack_body: z.string(),
+    reopen_window_days: z
+      .number()
+      .int()
+      .meta({
+        description: 'A reply to a closed ticket within this many days reopens it; later: a new ticket.',
+      }),
+    accept_list_mail: z.boolean().meta({ description: 'Open tickets from mailing-list mail too.' }),
+    updated_at: z.string().nullable().meta({ description: 'Last change.', format: 'date-time' }),
+  })
+  .meta({ description: "The project's mail settings." });
+
+export type OutboundMessageJson = z.output<typeof outboundMessageSchema>;
+export type MailSettingsJson = z.output<typeof mailSettingsSchema>;
