@@ -4,7 +4,8 @@
  * account with host, port, TLS, user, password or OAuth2 token; the secret is never shown again),
  * pausing and resuming (PATCH /mailboxes/{id} `paused`), testing the connection now (POST
  * /mailboxes/{id}/test, the answer shown), and what the chosen mailbox received (`?mailbox=<id>`:
- * GET /mailboxes/{id}/messages, each message's state and outcome, linked to its ticket).
+ * GET /mailboxes/{id}/messages, each message's state and outcome, linked to its ticket), and the
+ * project's mail settings (mail-settings.tsx).
  * docs/mail.md describes the mail service behind it.
  */
 import { useState } from 'preact/hooks';
@@ -19,6 +20,7 @@ import { toast } from '../../ui/toast';
 import { formatBytes, ticketPath } from '../ticket/model';
 import type { ScreenProps } from '../screen';
 import { AdminForm, AdminTable, CheckboxField, Panel, unplacedErrors, useForm } from './controls';
+import { MailSettingsForm } from './mail-settings';
 import { mailboxStatus, outcomeParts, testSummary, type Mailbox, type MailboxMessage } from './mailbox-model';
 import { formatTime, useLoaded } from './use-loaded';
 
@@ -341,6 +343,9 @@ export default function AdminMailboxes({ query }: ScreenProps) {
       )}
       <Panel title="New mailbox">
         <CreateMailboxForm key={project.id} project={project} onCreated={mailboxes.reload} />
+      </Panel>
+      <Panel title="Mail settings">
+        <MailSettingsForm key={project.id} project={project} />
       </Panel>
     </section>
   );

@@ -1,11 +1,56 @@
 /**
- * The mail a public reply produced (sent, delivered, bounced): its place under each public comment by
- * staff. The gateway has no operation for a comment's delivery log yet (docs/decisions.md, "Console:
- * customers and mail"), so this renders nothing; once it exists, this component loads it for
- * `comment` and lists each recipient's state.
+ * The mail a public reply produced, under each public comment by staff: to whom, and whether it was
+ * sent, failed, bounced or is still queued, with the reason. The ticket screen loads the ticket's
+ * whole mail log once (GET /tickets/{id}/mail, `useTicketMail`) and hands each comment its messages.
  */
-import type { Comment } from './model';
+import { useEffect, useState } from 'preact/hooks';
+import { api, call } from '../../api/client';
+import type { Project } from '../../projects';
+import type { Comment, Ticket } from './model';
+import { delivery, mailByComment, recipients, type OutboundMessage } from './mail-model';
 
-export function CommentMail(_props: { comment: Comment }) {
-  return null;
+/** The ticket's mail by comment id (null while it loads or when it could not be read). */
+export function useTicketMail(
+  ticket: Ticket,
+  project: Project,
+  revision: string,
+): Map<number, OutboundMessage[]> | null {
+  const [mail, setMail] = useState<Map<number, OutboundMessage[]> | null>(null);
+  useEffect(() => {
+    let current = true;
+    call(
+      api.GET('/tickets/{id}/mail', {
+        params: { path: { id: ticket.id }, query: { project_id: project.id } },
+      }),
+    )
+      .then((answer) => {
+        if (current) setMail(mailByComment(answer.messages));
+      })
+      .catch(() => {
+        // The delivery log is extra: the thread stays readable without it.
+        if (current) setMail(null);
+      });
+    return () => {
+      current = false;
+    };
+  }, [ticket.id, project.id, revision]);
+  return mail;
+}
+
+export function CommentMail({ comment, mail }: { comment: Comment; mail: OutboundMessage[] | undefined }) {
+  if (!mail || mail.length === 0) return null;
+  return (
+    <ul class="ticket-comment-mail" aria-label={`Mail sent for comment ${comment.id}`}>
+      {mail.map((message) => {
+        const { tone, label, reason } = delivery(message);
+        return (
+          <li key={message.id} class={`ticket-mail ticket-mail-${tone}`} data-state={message.state}>
+            <span class="ticket-mail-to">Mailed to {recipients(message)}</span>{' '}
+            <span class="ticket-mail-state">{label}</span>
+            {reason && <span class="muted">: {reason}</span>}
+          </li>
+        );
+      })}
+    </ul>
+  );
 }

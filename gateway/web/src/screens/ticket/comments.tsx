@@ -16,7 +16,8 @@ import { EmptyState, Loading } from '../../ui/empty-state';
 import { FormError, TextAreaField } from '../../ui/field';
 import { customerPath, type CommentAuthorship } from '../customer/model';
 import { useCustomer } from '../customer/use-customer';
-import { CommentMail } from './comment-mail';
+import { CommentMail, useTicketMail } from './comment-mail';
+import type { OutboundMessage } from './mail-model';
 import { formatDateTime, userName, type Comment, type Ticket, type User } from './model';
 
 const CONTENT_MAX = 50_000;
@@ -69,12 +70,15 @@ function CommentItem({
   comment,
   users,
   project,
+  mail,
   onChanged,
   onDelete,
 }: {
   comment: Comment;
   users: Map<number, User>;
   project: Project;
+  /** The mail this comment produced (the ticket's log, loaded once by the thread). */
+  mail: OutboundMessage[] | undefined;
   onChanged: (comment: Comment) => void;
   onDelete: (comment: Comment) => void;
 }) {
@@ -132,7 +136,7 @@ function CommentItem({
       {draft === null ? (
         <>
           <CommentBody comment={comment} />
-          {!byCustomer && !comment.is_internal && <CommentMail comment={comment} />}
+          {!byCustomer && !comment.is_internal && <CommentMail comment={comment} mail={mail} />}
           {(mayEdit || mayDelete) && (
             <div class="ticket-comment-actions">
               {mayEdit && (
@@ -275,6 +279,8 @@ export function Comments({
   const [comments, setComments] = useState<Comment[] | null>(null);
   const [deleting, setDeleting] = useState<Comment | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
+  // Reloaded with the thread, and once a reply was posted (its mail is queued then).
+  const mail = useTicketMail(ticket, project, `${revision}:${comments?.length ?? 0}`);
 
   useEffect(() => {
     let current = true;
@@ -331,6 +337,7 @@ export function Comments({
               comment={comment}
               users={users}
               project={project}
+              mail={mail?.get(comment.id)}
               onChanged={replace}
               onDelete={(chosen) => {
                 setDeleteError(null);

@@ -7,23 +7,29 @@
  * `update`, so a stale version opens the conflict dialog as every other field does.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { fieldErrorsOf, showError } from '../../api/client';
+import { ApiError, fieldErrorsOf, showError } from '../../api/client';
 import { Button } from '../../ui/button';
 import { CustomerPicker, type PickedCustomer } from '../customer/customer-picker';
 import { customerPath, listErrors, loadCustomer, primaryEmail, type Customer } from '../customer/model';
 import type { Ticket, TicketUpdate } from './model';
 
-/** The customers of `ids`, fetched (null until they arrive; a failed one is left out). */
-function useCustomers(ids: readonly number[]): Map<number, Customer> | null {
-  const [found, setFound] = useState<Map<number, Customer> | null>(null);
+/** A customer the server answers 404 for: deleted (a ticket keeps its id). */
+export const DELETED = 'deleted';
+type Found = Customer | typeof DELETED;
+
+/** The customers of `ids`, fetched (null until they arrive; a deleted one is DELETED, another failure left out). */
+function useCustomers(ids: readonly number[]): Map<number, Found> | null {
+  const [found, setFound] = useState<Map<number, Found> | null>(null);
   const key = ids.join(',');
   useEffect(() => {
     let current = true;
     void Promise.allSettled(ids.map((id) => loadCustomer(id))).then((results) => {
       if (!current) return;
-      const map = new Map<number, Customer>();
+      const map = new Map<number, Found>();
       results.forEach((result, index) => {
         if (result.status === 'fulfilled') map.set(ids[index]!, result.value);
+        else if (result.reason instanceof ApiError && result.reason.status === 404)
+          map.set(ids[index]!, DELETED);
       });
       setFound(map);
     });
@@ -34,7 +40,14 @@ function useCustomers(ids: readonly number[]): Map<number, Customer> | null {
   return found;
 }
 
-function CustomerLine({ id, customer }: { id: number; customer: Customer | undefined }) {
+function CustomerLine({ id, customer: found }: { id: number; customer: Found | undefined }) {
+  if (found === DELETED)
+    return (
+      <span class="muted" data-customer-id={id}>
+        Deleted customer
+      </span>
+    );
+  const customer = found;
   const email = customer ? primaryEmail(customer) : null;
   return (
     <>
@@ -146,6 +159,8 @@ export function People({
               <ul class="customer-people" aria-label="Copied customers">
                 {ticket.cc.map((id) => {
                   const customer = customers?.get(id);
+                  const name =
+                    customer === DELETED ? 'the deleted customer' : (customer?.name ?? `customer ${id}`);
                   return (
                     <li key={id}>
                       <CustomerLine id={id} customer={customer} />
@@ -153,7 +168,7 @@ export function People({
                         <Button
                           kind="quiet"
                           busy={busy}
-                          aria-label={`Remove ${customer?.name ?? `customer ${id}`} from CC`}
+                          aria-label={`Remove ${name} from CC`}
                           onClick={() => void save({ cc: ticket.cc.filter((each) => each !== id) })}
                         >
                           Remove
