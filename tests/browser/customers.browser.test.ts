@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { consoleSuite, expectAccessible, screenshot } from '../support/browser.js';
 import {
   createKey,
+  createComment,
   createProject,
   createTicket,
   createTicketType,
@@ -346,6 +347,84 @@ describe('the customer and mailbox screens in a browser', function () {
     expect(listed.body.data.mailboxes.find((mailbox) => mailbox.address === address)?.paused).to.equal(true);
     await expectAccessible(page);
     await screenshot(page, 'mailboxes');
+  });
+
+  it("saves the project's mail settings (a bad address refused beside its field) and shows them again", async () => {
+    const { page } = await signInAs('admin', withProject('/admin/mailboxes'));
+    const form = page.getByRole('form', { name: 'Mail settings' });
+    await form.getByLabel('From name').waitFor();
+    const name = unique('Support team ');
+    await form.getByLabel('From name').fill(name);
+    await form.getByLabel('From address').fill('not an address');
+    await form.getByLabel('Reopen window (days)').fill('30');
+    await form.getByLabel('Acknowledge new tickets opened by mail').check();
+    await form.getByLabel('Acknowledgement subject').fill('We got it [#{{ticket.number}}]');
+    await form.getByRole('button', { name: 'Save mail settings' }).click();
+    const refused = form.locator('.field-errors').filter({ hasText: /email/i });
+    await refused.waitFor();
+    expect(await refused.count()).to.equal(1);
+
+    const address = `${unique('help')}@example.com`;
+    await form.getByLabel('From address').fill(address);
+    await form.getByRole('button', { name: 'Save mail settings' }).click();
+    await page.locator('.toast').filter({ hasText: 'Mail settings saved.' }).first().waitFor();
+
+    await page.reload();
+    await form.getByLabel('From name').waitFor();
+    expect(await form.getByLabel('From name').inputValue()).to.equal(name);
+    expect(await form.getByLabel('From address').inputValue()).to.equal(address);
+    expect(await form.getByLabel('Reopen window (days)').inputValue()).to.equal('30');
+    expect(await form.getByLabel('Acknowledge new tickets opened by mail').isChecked()).to.equal(true);
+    expect(await form.getByLabel('Acknowledgement subject').inputValue()).to.equal(
+      'We got it [#{{ticket.number}}]',
+    );
+    const saved = await request<{ data: { settings: { from_name: string; reopen_window_days: number } } }>(
+      `/api/mail-settings?project_id=${project.id}`,
+      { host: 'app', headers: { cookie: await cookieHeader(page) } },
+    );
+    expect(saved.body.data.settings).to.include({ from_name: name, reopen_window_days: 30 });
+    await expectAccessible(page);
+    await screenshot(page, 'mail-settings');
+  });
+
+  it('shows under a public reply the mail it produced, and a deleted requester as Deleted customer', async () => {
+    const gone = await createCustomer('Gone Customer');
+    const ticket = await fileTicket<{ id: number; ticket_number: string }>({
+      title: 'Mail for a customer who leaves',
+      requester_id: gone.id,
+    });
+    const reply = await createComment<{ id: number }>(key, ticket.id, {
+      content: 'We are on it.',
+      is_internal: false,
+    });
+    // The reply is queued by the mail service once it hears of the comment, then sent to the folder.
+    let states: string[] = [];
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const mail = await api<{ messages: { comment_id: number; state: string }[] }>(
+        `/v1/tickets/${ticket.id}/mail?project_id=${project.id}`,
+      );
+      states = mail.messages.filter((m) => m.comment_id === reply.id).map((m) => m.state);
+      if (states.includes('sent')) break;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    expect(states, "the reply's mail").to.include('sent');
+
+    const { page } = await signInAs('agent', withProject(`/tickets/${ticket.id}`));
+    const sent = page.getByRole('list', { name: `Mail sent for comment ${reply.id}` });
+    await sent.waitFor();
+    expect(await sent.textContent())
+      .to.contain(`Mailed to ${gone.emails[0]}`)
+      .and.contain('Sent');
+    await expectAccessible(page);
+    await screenshot(page, 'comment-mail');
+
+    const adminKey = (await createKey({ project: project.slug, scopes: KEY_SCOPES, role: 'admin' })).key;
+    const deleted = await request(`/v1/customers/${gone.id}`, { key: adminKey, method: 'DELETE' });
+    expect(deleted.status, deleted.text).to.be.within(200, 299);
+    await page.reload();
+    await page.getByText('Deleted customer').first().waitFor();
+    expect(await page.getByRole('link', { name: 'Gone Customer' }).count()).to.equal(0);
   });
 
   it('shows mailboxes to admins only', async () => {
