@@ -23,8 +23,8 @@ import {
   outboundMessageSchema,
   MAILBOX_AUTH,
   MAILBOX_KINDS,
-  OUTBOUND_KINDS,
-  OUTBOUND_STATES,
+  type OUTBOUND_KINDS,
+  type OUTBOUND_STATES,
   type mail,
 } from '@tix/protos';
 import {

@@ -50,5 +50,5 @@ export function settingsChange(saved: MailSettings, draft: MailSettingsDraft): M
   const days = draft.reopen_window_days.trim();
   const parsed = /^\d+$/.test(days) ? Number(days) : days;
   if (parsed !== saved.reopen_window_days) change.reopen_window_days = parsed;
-  return change as MailSettingsChange;
+  return change;
 }
