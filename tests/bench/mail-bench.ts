@@ -22,7 +22,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { ImapFlow } from 'imapflow';
 import nodemailer from 'nodemailer';
 import { createServiceClient } from '@tix/kit';
 import { freePort } from '@tix/kit/testing';
@@ -188,14 +187,7 @@ export async function runMailBench(argv: string[]): Promise<void> {
       },
       {},
     );
-    const appender = new ImapFlow({
-      host: dovecot.host,
-      port: dovecot.port,
-      secure: false,
-      auth: { user: dovecot.user, pass: dovecot.password },
-      logger: false,
-    });
-    await appender.connect();
+    const appender = await dovecot.client();
     teardown.add('log out of dovecot', () => appender.logout().catch(() => undefined));
     const imap: number[] = [];
     for (let i = 0; i < Math.min(options.warmup, 2) + options.imapSamples; i += 1) {

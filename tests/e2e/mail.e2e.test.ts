@@ -4,7 +4,8 @@
  * requester; the agent's public reply goes out (the fleet runs without SMTP_URL, so as one .eml file
  * in MAIL_DIR) with Message-ID, In-Reply-To, References and the ticket number in the subject; the
  * customer's answer to that mail is a public comment on the same ticket, written as the customer;
- * an internal note mails nobody.
+ * an internal note mails nobody. An IMAP mailbox an admin adds (a real dovecot) feeds the project
+ * the same way.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,9 +13,18 @@ import { expect } from 'chai';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import nodemailer from 'nodemailer';
 import { eventually } from '@tix/kit/testing';
-import { createComment, createKey, createProject, createTicketType, unique } from '../support/fixtures.js';
+import { startTestDovecot, type TestDovecot } from '@tix/mail-service/testing';
+import {
+  createComment,
+  createKey,
+  createProject,
+  createTicketType,
+  createUser,
+  unique,
+} from '../support/fixtures.js';
 import { fleetMailDir, fleetSmtpPort } from '../support/fleet.js';
 import { request } from '../support/http.js';
+import { signIn } from '../support/session.js';
 
 const DOMAIN = 'tix.localhost';
 
@@ -132,5 +142,74 @@ describe('email through the fleet', function () {
 
     const listed = await request(`/v1/tickets?per_page=10`, { key: key.key });
     expect(listed.body.data.tickets, 'the answer threads, it opens no ticket').to.have.length(1);
+  });
+
+  describe('from an IMAP mailbox', () => {
+    let dovecot: TestDovecot;
+    before(async () => {
+      dovecot = await startTestDovecot();
+    });
+    after(async () => {
+      await dovecot?.stop();
+    });
+
+    it('an admin adds the mailbox, tests it, and its mail opens tickets with their requesters', async () => {
+      const project = await createProject();
+      await createTicketType(project.slug, { isDefault: true });
+      const password = 'imap e2e admin password';
+      const admin = await createUser('admin', { password });
+      const session = await signIn(admin.email, password);
+      const created = await session.call('POST', `/mailboxes?project=${project.slug}`, {
+        kind: 'imap',
+        address: `${unique('inbox')}@example.com`,
+        imap_host: dovecot.host,
+        imap_port: dovecot.port,
+        imap_tls: false,
+        imap_user: dovecot.user,
+        secret: dovecot.password,
+      });
+      expect(created.status, created.text).to.equal(201);
+      const mailbox = created.body.data.mailbox;
+      const tested = await session.call('POST', `/mailboxes/${mailbox.id}/test?project=${project.slug}`);
+      expect(tested.status, tested.text).to.equal(200);
+      expect(tested.body.data.result).to.include({ ok: true });
+
+      const customer = `${unique('bob')}@example.com`;
+      await dovecot.append([
+        [
+          `From: Bob Example <${customer}>`,
+          `To: ${mailbox.address}`,
+          'Subject: VPN drops every hour',
+          `Message-ID: <${unique('imap')}@example.com>`,
+          'Date: Thu, 03 Dec 2026 12:00:00 +0000',
+          '',
+          'Since Monday.',
+          '',
+        ].join('\r\n'),
+      ]);
+      const key = await createKey({ project: project.slug, scopes: 'tickets:read,customers:read' });
+      const ticket = await eventually(async () => {
+        const listed = await request('/v1/tickets?per_page=10', { key: key.key });
+        const [found] = listed.body.data.tickets;
+        expect(found, 'a ticket from the IMAP mail').to.exist;
+        return found;
+      });
+      expect(ticket).to.include({ title: 'VPN drops every hour', source_type: 'email' });
+      const requester = await request(`/v1/customers/${ticket.requester_id}`, { key: key.key });
+      expect(requester.body.data.customer.emails).to.deep.equal([customer]);
+
+      // The ticket exists a moment before the message's last transaction marks it processed.
+      await eventually(async () => {
+        const messages = await session.call(
+          'GET',
+          `/mailboxes/${mailbox.id}/messages?project=${project.slug}`,
+        );
+        expect(messages.body.data.messages[0]).to.deep.include({ source: 'imap', state: 'processed' });
+        expect(messages.body.data.messages[0].outcome).to.include({
+          action: 'new_ticket',
+          ticket_id: ticket.id,
+        });
+      });
+    });
   });
 });

@@ -144,7 +144,6 @@ describe('comment route schemas', () => {
         author_type: 'staff',
         created_at: '2026-01-01T00:00:00.000Z',
         updated_at: '2026-01-01T00:00:00.000Z',
-        author_type: 'staff',
         _content_html: 'content_html' as const,
       };
       expect(presentComment(message)).to.deep.equal({

@@ -8,6 +8,7 @@ import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { ImapFlow } from 'imapflow';
 import { freePort } from '@tix/kit/testing';
 
 export interface TestDovecot {
@@ -15,6 +16,10 @@ export interface TestDovecot {
   port: number;
   user: string;
   password: string;
+  /** A connected IMAP client signed in as the test user (the caller logs out). */
+  client(): Promise<ImapFlow>;
+  /** APPENDs each message to the test user's INBOX, as mail arriving there. */
+  append(messages: Iterable<Buffer | string>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -103,11 +108,31 @@ export async function startTestDovecot(
     child.kill('SIGTERM');
     throw new Error(`${(error as Error).message}: ${stderr}`);
   }
+  const client = async () => {
+    const imap = new ImapFlow({
+      host: '127.0.0.1',
+      port,
+      secure: false,
+      auth: { user, pass: password },
+      logger: false,
+    });
+    await imap.connect();
+    return imap;
+  };
   return {
     host: '127.0.0.1',
     port,
     user,
     password,
+    client,
+    async append(messages) {
+      const imap = await client();
+      try {
+        for (const message of messages) await imap.append('INBOX', message);
+      } finally {
+        await imap.logout();
+      }
+    },
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));

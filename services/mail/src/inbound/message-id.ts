@@ -1,6 +1,6 @@
 /**
  * The one header intake reads: Message-ID, from the header block of a raw message (unfolded, case
- * insensitive). Everything else is parsed after intake (docs/mail-setup.md).
+ * insensitive). Everything else is parsed after intake (docs/mail.md, "Setup").
  */
 const MAX_MESSAGE_ID_LENGTH = 998;
 

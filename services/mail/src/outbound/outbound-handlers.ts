@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import { AppError, type AsyncHandlers } from '@tix/kit';
 import type { mail } from '@tix/protos';
+import type { OutboundRow } from './sender.js';
 import { readSettings, updateSettings, type ProjectMailSettings } from './settings.js';
 
 type OutboundHandlers = Pick<
@@ -9,25 +10,13 @@ type OutboundHandlers = Pick<
   'ListOutboundMessages' | 'GetProjectMailSettings' | 'UpdateProjectMailSettings'
 >;
 
-interface OutboundListRow {
-  id: string;
-  kind: string;
-  project_id: number;
-  ticket_id: number | null;
-  comment_id: number | null;
-  message_id: string;
-  from_address: string;
-  to_addresses: string[];
-  cc_addresses: string[];
-  subject: string;
-  state: string;
-  attempt_count: number;
+/** A row of the log: the sender's row without the body, with what happened to it. */
+interface OutboundListRow extends Omit<OutboundRow, 'text' | 'html' | 'in_reply_to' | 'references'> {
   attempts: unknown;
   last_error: string | null;
   sent_at: Date | null;
   bounced_at: Date | null;
   bounce_reason: string | null;
-  automatic: boolean;
   created_at: Date;
   next_attempt_at: Date;
 }

@@ -5,7 +5,6 @@
  * database. Every message becomes exactly one ticket: none lost, none duplicated.
  */
 import { expect } from 'chai';
-import { ImapFlow } from 'imapflow';
 import pg from 'pg';
 import { createServiceClient, type ServiceClient } from '@tix/kit';
 import {
@@ -15,12 +14,8 @@ import {
   startMainProcess,
   type TestProcess,
 } from '@tix/kit/testing';
-import { startTestAttachmentServer, startTestS3Server } from '@tix/attachment-service/testing';
-import { startTestCommentServer } from '@tix/comment-service/testing';
-import { startTestCustomerServer } from '@tix/customer-service/testing';
-import { startTestLookupServer } from '@tix/lookup-service/testing';
-import { startTestTicketServer } from '@tix/ticket-service/testing';
 import { MAIL_MIGRATIONS_DIR, startTestDovecot, type TestDovecot } from '../../src/testing.js';
+import { startMailPeers } from '../support/peers.js';
 
 const COUNT = Number(process.env.MAIL_TEST_IMAP_COUNT ?? 200);
 
@@ -36,60 +31,27 @@ describe(`mail: ${COUNT} IMAP messages to tickets across a SIGKILL of the servic
   let db: pg.Pool;
 
   before(async () => {
-    const lookup = await startTestLookupServer({ label: 'mail_kill_lookup' });
-    stops.push(() => lookup.stop());
-    const directory = createServiceClient('lookup', lookup.address, { deadlineMs: 10_000 });
-    const project = await directory.CreateProject({
-      name: 'Help',
-      slug: 'help',
-      prefix: 'HLP',
-      description: '',
-      statuses: [],
+    const peers = await startMailPeers({
+      label: 'mail_kill',
+      project: { name: 'Help', slug: 'help', prefix: 'HLP' },
     });
-    projectId = project.id;
-    await directory.CreateTicketType({
-      project_id: project.id,
-      name: 'Question',
-      slug: 'question',
-      description: '',
-      is_default: true,
-      field_schema_json: '',
-    });
-    directory.close();
-    const ticketServer = await startTestTicketServer({
-      lookupAddress: lookup.address,
-      label: 'mail_kill_tickets',
-    });
-    stops.push(() => ticketServer.stop());
-    const commentServer = await startTestCommentServer({
-      ticketsAddress: ticketServer.address,
-      label: 'mail_kill_comments',
-    });
-    stops.push(() => commentServer.stop());
-    const customerServer = await startTestCustomerServer({ label: 'mail_kill_customers' });
-    stops.push(() => customerServer.stop());
-    const s3 = await startTestS3Server();
-    stops.push(() => s3.stop());
-    const attachmentServer = await startTestAttachmentServer({
-      ticketsAddress: ticketServer.address,
-      s3,
-      label: 'mail_kill_attachments',
-    });
-    stops.push(() => attachmentServer.stop());
+    stops.push(() => peers.stop());
+    projectId = peers.projectId;
+    const { s3 } = peers;
     dovecot = await startTestDovecot();
     stops.push(() => dovecot.stop());
-    tickets = createServiceClient('tickets', ticketServer.address, { deadlineMs: 10_000 });
+    tickets = createServiceClient('tickets', peers.ticketsAddress, { deadlineMs: 10_000 });
     db = new pg.Pool({ connectionString: stores.database.url, max: 2 });
     // The stores' own after hook drops the database first; idle connections then end with an error.
     db.on('error', () => undefined);
     env = {
       MAIL_DATABASE_URL: stores.database.url,
       AMQP_URL: stores.vhost.url,
-      LOOKUP_SERVICE_ADDR: lookup.address,
-      TICKETS_SERVICE_ADDR: ticketServer.address,
-      COMMENTS_SERVICE_ADDR: commentServer.address,
-      CUSTOMERS_SERVICE_ADDR: customerServer.address,
-      ATTACHMENTS_SERVICE_ADDR: attachmentServer.address,
+      LOOKUP_SERVICE_ADDR: peers.lookupAddress,
+      TICKETS_SERVICE_ADDR: peers.ticketsAddress,
+      COMMENTS_SERVICE_ADDR: peers.commentsAddress,
+      CUSTOMERS_SERVICE_ADDR: peers.customersAddress,
+      ATTACHMENTS_SERVICE_ADDR: peers.attachmentsAddress,
       S3_ENDPOINT: s3.config.endpoint,
       S3_ACCESS_KEY: s3.config.accessKey,
       S3_SECRET_KEY: s3.config.secretKey,
@@ -98,17 +60,8 @@ describe(`mail: ${COUNT} IMAP messages to tickets across a SIGKILL of the servic
       METRICS_PORT: '0',
     };
     // The messages wait in the mailbox before the service first looks.
-    const imap = new ImapFlow({
-      host: dovecot.host,
-      port: dovecot.port,
-      secure: false,
-      auth: { user: dovecot.user, pass: dovecot.password },
-      logger: false,
-    });
-    await imap.connect();
-    for (let i = 0; i < COUNT; i++)
-      await imap.append(
-        'INBOX',
+    const messages = Array.from({ length: COUNT }, (_, i) =>
+      Buffer.from(
         [
           `From: Customer ${i} <customer-${i}@example.com>`,
           'To: help@example.com',
@@ -119,8 +72,9 @@ describe(`mail: ${COUNT} IMAP messages to tickets across a SIGKILL of the servic
           `Message number ${i}.`,
           '',
         ].join('\r\n'),
-      );
-    await imap.logout();
+      ),
+    );
+    await dovecot.append(messages);
   });
 
   after(async () => {

@@ -3,7 +3,6 @@
  * service, SMTP over TCP with nodemailer as the sender, and a private dovecot for IMAP.
  */
 import { expect } from 'chai';
-import { ImapFlow } from 'imapflow';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
 import { createServiceClient, type ServiceClient } from '@tix/kit';
@@ -158,16 +157,7 @@ describe('mail intake', function () {
     });
 
     async function append(count: number, prefix: string) {
-      const imap = new ImapFlow({
-        host: dovecot.host,
-        port: dovecot.port,
-        secure: false,
-        auth: { user: dovecot.user, pass: dovecot.password },
-        logger: false,
-      });
-      await imap.connect();
-      for (let i = 0; i < count; i++) await imap.append('INBOX', rawMessage(`${prefix}-${i}`));
-      await imap.logout();
+      await dovecot.append(Array.from({ length: count }, (_, i) => rawMessage(`${prefix}-${i}`)));
     }
     async function imapCount(mailboxId: number) {
       const { rows } = await db.query<{ n: string; distinct_uids: string }>(

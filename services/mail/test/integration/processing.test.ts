@@ -10,19 +10,12 @@ import pg from 'pg';
 import { createServiceClient, type ServiceClient } from '@tix/kit';
 import { createTestDatabase, eventually, type TestDatabase } from '@tix/kit/testing';
 import type { TicketJson } from '@tix/protos';
-import {
-  startTestAttachmentServer,
-  startTestS3Server,
-  type TestS3Server,
-} from '@tix/attachment-service/testing';
-import { startTestCommentServer } from '@tix/comment-service/testing';
-import { startTestCustomerServer } from '@tix/customer-service/testing';
-import { startTestLookupServer } from '@tix/lookup-service/testing';
-import { startTestTicketServer } from '@tix/ticket-service/testing';
+import type { TestS3Server } from '@tix/attachment-service/testing';
 import { storeInbound } from '../../src/inbound/intake.js';
 import { createRawStore } from '../../src/inbound/raw-store.js';
 import type { ProcessingStage } from '../../src/processing/process-message.js';
 import { MAIL_MIGRATIONS_DIR, startTestMailServer, type TestMailServer } from '../../src/testing.js';
+import { startMailPeers } from '../support/peers.js';
 
 const DOMAIN = 'tix.localhost';
 const ADDRESS = `sup@${DOMAIN}`;
@@ -50,54 +43,21 @@ describe('mail processing: inbound mail becomes tickets and comments', function 
   let crashed = false;
 
   before(async () => {
-    const lookup = await startTestLookupServer({ label: 'mailproc_lookup' });
-    stops.push(() => lookup.stop());
-    const directory = createServiceClient('lookup', lookup.address, { deadlineMs: 10_000 });
-    const project = await directory.CreateProject({
-      name: 'Support',
-      slug: 'sup',
-      prefix: 'SUP',
-      description: '',
-      statuses: [],
+    const peers = await startMailPeers({
+      label: 'mailproc',
+      project: { name: 'Support', slug: 'sup', prefix: 'SUP' },
     });
-    projectId = project.id;
-    await directory.CreateTicketType({
-      project_id: project.id,
-      name: 'Question',
-      slug: 'question',
-      description: '',
-      is_default: true,
-      field_schema_json: '',
-    });
-    directory.close();
-    const ticketServer = await startTestTicketServer({
-      lookupAddress: lookup.address,
-      label: 'mailproc_tickets',
-    });
-    stops.push(() => ticketServer.stop());
-    const commentServer = await startTestCommentServer({
-      ticketsAddress: ticketServer.address,
-      label: 'mailproc_comments',
-    });
-    stops.push(() => commentServer.stop());
-    const customerServer = await startTestCustomerServer({ label: 'mailproc_customers' });
-    stops.push(() => customerServer.stop());
-    s3 = await startTestS3Server();
-    stops.push(() => s3.stop());
-    const attachmentServer = await startTestAttachmentServer({
-      ticketsAddress: ticketServer.address,
-      s3,
-      label: 'mailproc_attachments',
-    });
-    stops.push(() => attachmentServer.stop());
+    stops.push(() => peers.stop());
+    projectId = peers.projectId;
+    s3 = peers.s3;
     database = await createTestDatabase('mailproc', MAIL_MIGRATIONS_DIR);
     stops.push(() => database.drop());
     addresses = {
-      lookupAddress: lookup.address,
-      ticketsAddress: ticketServer.address,
-      commentsAddress: commentServer.address,
-      customersAddress: customerServer.address,
-      attachmentsAddress: attachmentServer.address,
+      lookupAddress: peers.lookupAddress,
+      ticketsAddress: peers.ticketsAddress,
+      commentsAddress: peers.commentsAddress,
+      customersAddress: peers.customersAddress,
+      attachmentsAddress: peers.attachmentsAddress,
       store: s3.config,
       databaseUrl: database.url,
       maxBytes: 2 * 1024 * 1024,
@@ -114,9 +74,9 @@ describe('mail processing: inbound mail becomes tickets and comments', function 
       },
     });
     db = new pg.Pool({ connectionString: database.url, max: 3 });
-    tickets = createServiceClient('tickets', ticketServer.address, { deadlineMs: 10_000 });
-    comments = createServiceClient('comments', commentServer.address, { deadlineMs: 10_000 });
-    customers = createServiceClient('customers', customerServer.address, { deadlineMs: 10_000 });
+    tickets = createServiceClient('tickets', peers.ticketsAddress, { deadlineMs: 10_000 });
+    comments = createServiceClient('comments', peers.commentsAddress, { deadlineMs: 10_000 });
+    customers = createServiceClient('customers', peers.customersAddress, { deadlineMs: 10_000 });
   });
 
   after(async () => {
