@@ -4,26 +4,10 @@
  * (docs/decisions.md, "Customers service").
  */
 import { AppError, type FieldErrors } from '@tix/kit';
-import { codePointLength, hasControlCharacters } from '@tix/protos';
+import { codePointLength, CUSTOMER_LIMITS, hasControlCharacters } from '@tix/protos';
 
-export const CUSTOMER_LIMITS = {
-  /** Customer and organization names, trimmed. */
-  name: 255,
-  notes: 10_000,
-  /** A whole address (RFC 5321's 64-octet local part plus a 255-octet domain, and the @). */
-  email: 320,
-  localPart: 64,
-  /** Addresses of one customer. */
-  emails: 20,
-  /** Domains of one organization. */
-  domains: 50,
-  /** Ids of one BatchGetCustomers (a page of tickets' requesters and CCs, de-duplicated). */
-  batchIds: 1000,
-  /** Addresses of one FindOrCreateCustomers (a requester and a ticket's 50 CCs fit). */
-  addresses: 100,
-  /** The `q` search text and an `email` lookup. */
-  q: 200,
-} as const;
+// The bounds are the contract's, shared with the gateway's request schemas.
+export { CUSTOMER_LIMITS };
 
 /** What a deleted customer is called (the anonymised row keeps its id). */
 export const DELETED_CUSTOMER_NAME = 'Deleted customer';

@@ -17,6 +17,7 @@ export const CUSTOMER_LIMITS = {
   emails: 20,
   /** One address (a 64-octet local part, the @ and a 255-octet domain). */
   email: 320,
+  localPart: 64,
   /** Domains of one organization. */
   domains: 50,
   domain: 253,
@@ -24,6 +25,10 @@ export const CUSTOMER_LIMITS = {
   q: 200,
   /** Customer ids in a ticket's cc, or addresses in its cc_emails. */
   cc: 50,
+  /** Ids of one BatchGetCustomers (a page of tickets' requesters and CCs, de-duplicated). */
+  batchIds: 1000,
+  /** Addresses of one FindOrCreateCustomers (a requester and a ticket's 50 CCs fit). */
+  addresses: 100,
 } as const;
 
 export const customerSchema = z
