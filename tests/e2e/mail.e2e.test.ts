@@ -188,12 +188,17 @@ describe('email through the fleet', function () {
         ].join('\r\n'),
       ]);
       const key = await createKey({ project: project.slug, scopes: 'tickets:read,customers:read' });
-      const ticket = await eventually(async () => {
-        const listed = await request('/v1/tickets?per_page=10', { key: key.key });
-        const [found] = listed.body.data.tickets;
-        expect(found, 'a ticket from the IMAP mail').to.exist;
-        return found;
-      });
+      // The mailbox is picked up at the supervisor's next scan, then IDLE sees the message.
+      const ticket = await eventually(
+        async () => {
+          const listed = await request('/v1/tickets?per_page=10', { key: key.key });
+          const [found] = listed.body.data.tickets;
+          expect(found, 'a ticket from the IMAP mail').to.exist;
+          return found;
+        },
+        60_000,
+        100,
+      );
       expect(ticket).to.include({ title: 'VPN drops every hour', source_type: 'email' });
       const requester = await request(`/v1/customers/${ticket.requester_id}`, { key: key.key });
       expect(requester.body.data.customer.emails).to.deep.equal([customer]);

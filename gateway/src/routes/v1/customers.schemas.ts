@@ -209,7 +209,9 @@ export const mergeCustomerBody = z.object(
 
 // ---- organizations -------------------------------------------------------------------------------
 
-const DOMAIN_SHAPE = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/;
+// Labels joined by dots; the whole name's 253 characters are a separate check (a lookahead here would
+// put a pattern in the API description that many generators and validators cannot read).
+const DOMAIN_SHAPE = /^([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/;
 
 const domainsField = z
   .array(
@@ -218,6 +220,7 @@ const domainsField = z
       .trim()
       .toLowerCase()
       .overwrite((domain) => domain.replace(/^@/, ''))
+      .max(CUSTOMER_LIMITS.domain, 'Each domain must be a domain name such as example.com')
       .regex(DOMAIN_SHAPE, 'Each domain must be a domain name such as example.com'),
     { error: 'Domains must be an array of domain names' },
   )
