@@ -214,7 +214,8 @@ describe('email through the fleet', function () {
           action: 'new_ticket',
           ticket_id: ticket.id,
         });
-      });
+        return true;
+      }, 30_000);
     });
   });
 });
