@@ -8,9 +8,8 @@ import net from 'node:net';
 import { expect } from 'chai';
 import nodemailer from 'nodemailer';
 import { eventually, expectError, suiteFixture } from '@tix/kit/testing';
-import { startTestS3Server } from '@tix/attachment-service/testing';
-import { startTestMailServer } from '@tix/mail-service/testing';
 import { createAlphaAndBeta } from '../support/lookup-seed.js';
+import { startMailPeer } from '../support/mail-peer.js';
 import { startRealServices } from '../support/real-services.js';
 import { sendJson, signedInBrowser, type JsonResponse } from '../support/test-gateway.js';
 
@@ -40,20 +39,9 @@ describe('mailbox routes + real lookup and mail services (fresh databases)', fun
       },
       peers: {
         mail: async ({ lookup }) => {
-          const s3 = await startTestS3Server({ bucket: 'tix-mail' });
-          const mail = await startTestMailServer({
-            lookupAddress: lookup,
-            store: s3.config,
-            label: 'gateway_mail',
-          });
+          const mail = await startMailPeer(lookup, 'gateway_mail');
           smtpPort = mail.smtpPort;
-          return {
-            address: mail.address,
-            stop: async () => {
-              await mail.stop();
-              await s3.stop();
-            },
-          };
+          return mail;
         },
       },
     }),

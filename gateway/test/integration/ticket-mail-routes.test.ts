@@ -9,10 +9,9 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { expectError, suiteFixture } from '@tix/kit/testing';
-import { startTestS3Server } from '@tix/attachment-service/testing';
-import { startTestMailServer } from '@tix/mail-service/testing';
 import { startTestTicketServer } from '@tix/ticket-service/testing';
 import { createAlphaAndBeta, createDefaultTypes } from '../support/lookup-seed.js';
+import { startMailPeer } from '../support/mail-peer.js';
 import { startRealServices } from '../support/real-services.js';
 import { sendJson, signedInBrowser, type JsonResponse } from '../support/test-gateway.js';
 
@@ -61,20 +60,9 @@ describe('ticket mail and mail settings routes + real lookup, ticket and mail se
         tickets: ({ lookup }) =>
           startTestTicketServer({ lookupAddress: lookup, label: 'gateway_ticket_mail' }),
         mail: async ({ lookup }) => {
-          const s3 = await startTestS3Server({ bucket: 'tix-mail' });
-          const mail = await startTestMailServer({
-            lookupAddress: lookup,
-            store: s3.config,
-            label: 'gateway_ticket_mail',
-          });
+          const mail = await startMailPeer(lookup, 'gateway_ticket_mail');
           mailDatabaseUrl = mail.databaseUrl;
-          return {
-            address: mail.address,
-            stop: async () => {
-              await mail.stop();
-              await s3.stop();
-            },
-          };
+          return mail;
         },
       },
     }),
