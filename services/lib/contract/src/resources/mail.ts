@@ -104,12 +104,9 @@ export const mailSettingsSchema = z
       description: 'Placeholders {{ticket.number}}, {{ticket.title}}, {{requester.name}}, {{project.name}}.',
     }),
     ack_body: z.string(),
-    reopen_window_days: z
-      .number()
-      .int()
-      .meta({
-        description: 'A reply to a closed ticket within this many days reopens it; later: a new ticket.',
-      }),
+    reopen_window_days: z.number().int().meta({
+      description: 'A reply to a closed ticket within this many days reopens it; later: a new ticket.',
+    }),
     accept_list_mail: z.boolean().meta({ description: 'Open tickets from mailing-list mail too.' }),
     updated_at: z.string().nullable().meta({ description: 'Last change.', format: 'date-time' }),
   })
