@@ -230,9 +230,8 @@ export function startTimerWorker(options: TimerWorkerOptions): TimerWorker {
     let hung: { timer: ClaimedRow; error: HandlerTimeout } | undefined;
     const fired: ClaimedRow[] = [];
     try {
-      await client.query('BEGIN');
       await client.query(
-        `SET LOCAL statement_timeout = ${handlerTimeoutMs}; ` +
+        `BEGIN; SET LOCAL statement_timeout = ${handlerTimeoutMs}; ` +
           `SET LOCAL idle_in_transaction_session_timeout = ${handlerTimeoutMs + 5_000}`,
       );
       const { rows: held } = await client.query<{ key: string }>(

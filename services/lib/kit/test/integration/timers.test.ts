@@ -166,6 +166,28 @@ describe('durable timers', function () {
     expect(await timerRow('in-an-hour')).to.not.equal(undefined);
   });
 
+  it('a lost LISTEN connection costs at most the longest sleep, and the worker listens again', async () => {
+    worker('unheard-worker', { maxSleepMs: 1_000 });
+    const listenerPid = async () => {
+      const { rows } = await pool.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN timers'`,
+      );
+      return rows[0]?.pid;
+    };
+    const pid = await eventually(listenerPid);
+    await pool.query('SELECT pg_terminate_backend($1)', [pid]);
+    await scheduleTimer(pool, { key: 'unheard', dueAt: new Date(Date.now() + 50) });
+    await eventually(async () => (await firedCount()) === 1, 5_000);
+    const [row] = await fired();
+    expect(row!.late_ms, 'lateness (ms)').to.be.below(2_500);
+    // And it listens again, on a new connection.
+    const again = await eventually(async () => {
+      const now = await listenerPid();
+      return now !== undefined && now !== pid ? now : undefined;
+    });
+    expect(again).to.be.a('number');
+  });
+
   it('fires 2,000 timers due within seconds exactly once across two workers, within 5 s of their instant', async () => {
     const before = metricValue(await metricsRegistry.metrics(), 'tix_timers_fired_total');
     worker('worker-a');
