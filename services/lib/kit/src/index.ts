@@ -30,3 +30,5 @@ export * from './mail-transport.js';
 export * from './service-config.js';
 export * from './service.js';
 export { createSecretBox, parseSecretKey, type SecretBox } from './secret-box.js';
+export * from './timers/timers.js';
+export * from './timers/worker.js';

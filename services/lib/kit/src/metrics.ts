@@ -239,6 +239,84 @@ export function outboxMetrics(): {
   };
 }
 
+// ---- durable timers ----------------------------------------------------------------------------
+
+/** Counts due and dead-lettered timers; each running timer worker registers one. */
+export type TimerCountSource = () => Promise<{ due: number; dead: number }>;
+const timerSources = new Set<TimerCountSource>();
+let lastTimerCounts = { due: 0, dead: 0 };
+let timerMeasure: { at: number; done: Promise<void> } | undefined;
+
+/** Lateness buckets (seconds): a timer fired 10 ms to 5 min after its instant. */
+export const TIMER_LATENESS_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+
+/** The timer worker's metrics (timers/worker.ts); the gauges are measured when scraped. */
+export function timerMetrics(): {
+  fired: Counter;
+  failures: Counter;
+  deadLettered: Counter;
+  lateness: Histogram;
+  watchCounts(source: TimerCountSource): () => void;
+} {
+  // Both gauges are collected in one scrape: one count (per second) serves both.
+  const measure = (): Promise<void> => {
+    if (timerSources.size === 0) return Promise.resolve();
+    if (timerMeasure && Date.now() - timerMeasure.at < 1_000) return timerMeasure.done;
+    const done = (async () => {
+      try {
+        const counts = await Promise.all([...timerSources].map((count) => count()));
+        lastTimerCounts = counts.reduce((sum, c) => ({ due: sum.due + c.due, dead: sum.dead + c.dead }), {
+          due: 0,
+          dead: 0,
+        });
+      } catch {
+        // The database is unreachable: keep the last values rather than fail the whole scrape.
+      }
+    })();
+    timerMeasure = { at: Date.now(), done };
+    return done;
+  };
+  defineGauge({
+    name: 'tix_timers_due',
+    help: 'Durable timers whose instant has passed and that have not fired yet (measured at scrape).',
+    async collect() {
+      await measure();
+      this.set(lastTimerCounts.due);
+    },
+  });
+  defineGauge({
+    name: 'tix_timers_dead',
+    help: 'Durable timers given up after their last attempt, kept with their last error (measured at scrape).',
+    async collect() {
+      await measure();
+      this.set(lastTimerCounts.dead);
+    },
+  });
+  return {
+    fired: defineCounter({
+      name: 'tix_timers_fired_total',
+      help: 'Durable timers fired: their handler succeeded and the timer was deleted in one commit.',
+    }),
+    failures: defineCounter({
+      name: 'tix_timer_failures_total',
+      help: 'Durable timer handler attempts that threw or timed out (the timer is retried with backoff).',
+    }),
+    deadLettered: defineCounter({
+      name: 'tix_timers_dead_lettered_total',
+      help: 'Durable timers given up after their last attempt (kept, flagged with dead_at).',
+    }),
+    lateness: defineHistogram({
+      name: 'tix_timer_lateness_seconds',
+      help: "Time from a durable timer's instant to the commit that fired it.",
+      buckets: TIMER_LATENESS_BUCKETS,
+    }),
+    watchCounts(source) {
+      timerSources.add(source);
+      return () => timerSources.delete(source);
+    },
+  };
+}
+
 // ---- the /metrics endpoint ----------------------------------------------------------------------------
 
 export interface MetricsServer {
