@@ -43,48 +43,59 @@ function compile(calendar: Calendar): Compiled {
   return compiled;
 }
 
-/** Offsets at UTC midnights, per zone (a bounded memo of luxon's answers). */
-const midnightOffsets = new Map<string, Map<number, number>>();
+/**
+ * A zone's offsets over one UTC day: the offset at its start and, when the offset changes during
+ * the day, the instant of the change and the offset after it. luxon is asked at each UTC midnight
+ * and the change is searched to the millisecond; the answers are memoised per zone and day, so a
+ * calendar costs a few lookups per day walked. A zone changing its offset twice within one UTC
+ * day is not seen (no IANA zone does in the covered years).
+ */
+interface ZoneDay {
+  offset: number;
+  change: number | null;
+  after: number;
+}
 
-function offsetMs(zone: IANAZone, at: number): number {
+const zoneDays = new Map<string, Map<number, ZoneDay>>();
+
+function luxonOffsetMs(zone: IANAZone, at: number): number {
   return Math.round(zone.offset(at) * MINUTE);
 }
 
-function offsetAtUtcMidnight(zone: IANAZone, day: number): number {
-  let memo = midnightOffsets.get(zone.name);
-  if (!memo) midnightOffsets.set(zone.name, (memo = new Map()));
-  let offset = memo.get(day);
-  if (offset === undefined) {
-    if (memo.size > 200_000) memo.clear();
-    offset = offsetMs(zone, day * DAY);
-    memo.set(day, offset);
+function zoneDay(zone: IANAZone, day: number): ZoneDay {
+  let memo = zoneDays.get(zone.name);
+  if (!memo) zoneDays.set(zone.name, (memo = new Map()));
+  let info = memo.get(day);
+  if (info) return info;
+  if (memo.size > 200_000) memo.clear();
+  const offset = luxonOffsetMs(zone, day * DAY);
+  const after = luxonOffsetMs(zone, (day + 1) * DAY);
+  let change: number | null = null;
+  if (after !== offset) {
+    let lo = day * DAY;
+    let hi = (day + 1) * DAY;
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (luxonOffsetMs(zone, mid) === offset) lo = mid;
+      else hi = mid;
+    }
+    change = hi;
   }
-  return offset;
+  info = { offset, change, after };
+  memo.set(day, info);
+  return info;
 }
 
-/**
- * The first instant after `from` (up to `limit`) whose offset differs from `offset`, or `limit`.
- * Offsets are compared at each UTC midnight, then the change is searched to the millisecond; a zone
- * changing its offset twice within one UTC day is not seen (no IANA zone does in the covered years).
- */
-function pieceEnd(zone: IANAZone, from: number, offset: number, limit: number): number {
-  let low = from;
-  let day = Math.floor(from / DAY) + 1;
-  while (low < limit) {
-    const high = Math.min(day * DAY, limit);
-    const next = high === day * DAY ? offsetAtUtcMidnight(zone, day) : offsetMs(zone, high);
-    if (next !== offset) {
-      let lo = low;
-      let hi = high;
-      while (hi - lo > 1) {
-        const mid = Math.floor((lo + hi) / 2);
-        if (offsetMs(zone, mid) === offset) lo = mid;
-        else hi = mid;
-      }
-      return hi;
-    }
-    low = high;
-    day++;
+function offsetMs(zone: IANAZone, at: number): number {
+  const info = zoneDay(zone, Math.floor(at / DAY));
+  return info.change !== null && at >= info.change ? info.after : info.offset;
+}
+
+/** The first offset change after `from`, or `limit` when there is none before it. */
+function pieceEnd(zone: IANAZone, from: number, limit: number): number {
+  for (let day = Math.floor(from / DAY); day * DAY < limit; day++) {
+    const { change } = zoneDay(zone, day);
+    if (change !== null && change > from) return Math.min(change, limit);
   }
   return limit;
 }
@@ -105,7 +116,7 @@ export function* openSpans(calendar: Calendar, from: number, to: number): Genera
   let start = from;
   while (start < end) {
     const offset = offsetMs(zone, start);
-    const stop = pieceEnd(zone, start, offset, end);
+    const stop = pieceEnd(zone, start, end);
     const wallStart = start + offset;
     const wallEnd = stop + offset;
     for (let day = Math.floor(wallStart / DAY); day * DAY < wallEnd; day++) {
