@@ -49,6 +49,11 @@ export function importIcal(text: unknown, options: { fromYear?: number } = {}): 
     for (const [index, event] of events.entries()) {
       const start = event.startDate;
       if (!start) return refuse(`event ${index + 1} has no DTSTART`);
+      for (const name of ['dtstart', 'dtend']) {
+        const raw: unknown = event.component.getFirstProperty(name)?.jCal[3];
+        if (raw !== undefined && !isWrittenDate(raw))
+          return refuse(`event ${index + 1} has an impossible ${name.toUpperCase()} (not a calendar date)`);
+      }
       const name = typeof event.summary === 'string' ? event.summary.slice(0, MAX_NAME_LENGTH) : null;
       const starts: InstanceType<typeof ICAL.Time>[] = [];
       if (event.isRecurring()) {
@@ -100,6 +105,16 @@ function datesCovered(
     dates.push(new Date(ms).toISOString().slice(0, 10));
   }
   return dates;
+}
+
+/** A DTSTART/DTEND value as ical.js read it: a real date, with or without a time of day. */
+function isWrittenDate(raw: unknown): boolean {
+  if (typeof raw !== 'string') return false;
+  const match = /^(\d{4})-(\d{2})-(\d{2})(T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)Z?)?$/.exec(raw);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const utc = new Date(Date.UTC(year, month - 1, day));
+  return utc.getUTCMonth() === month - 1 && utc.getUTCDate() === day;
 }
 
 function dateOf(time: InstanceType<typeof ICAL.Time>): string {

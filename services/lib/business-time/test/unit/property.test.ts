@@ -224,7 +224,11 @@ interface OracleCalendar {
   always: boolean;
   zone: string;
   minutes: Uint8Array[];
-  holidays: Set<string>;
+  /** Holidays as days since 1970-01-01 of the local date. */
+  holidays: Set<number>;
+  /** The last 15-minute UTC block looked at, and its offset. */
+  block: number;
+  offset: number;
 }
 const JS_DAY_TO_NAME = [
   'sunday',
@@ -248,7 +252,9 @@ function oracleCalendar(calendar: Calendar): OracleCalendar {
       for (const i of calendar.hours[name]) flags.fill(1, toMinutes(i.start), toMinutes(i.end));
       return flags;
     }),
-    holidays: new Set(calendar.holidays.map((h) => h.date)),
+    holidays: new Set(calendar.holidays.map((h) => Date.parse(`${h.date}T00:00:00Z`) / DAY)),
+    block: NaN,
+    offset: 0,
   };
   oracleCalendars.set(calendar, found);
   return found;
@@ -258,10 +264,17 @@ function oracleCalendar(calendar: Calendar): OracleCalendar {
 function openAt(calendar: Calendar, t: number): boolean {
   const c = oracleCalendar(calendar);
   if (c.always) return true;
-  const wall = new Date(t + offsetMinutes(c.zone, t) * MIN);
-  const minute = wall.getUTCHours() * 60 + wall.getUTCMinutes();
-  if (c.minutes[wall.getUTCDay()]![minute] === 0) return false;
-  return !c.holidays.has(wall.toISOString().slice(0, 10));
+  const block = Math.floor(t / (15 * MIN));
+  if (block !== c.block) {
+    c.block = block;
+    c.offset = offsetMinutes(c.zone, t) * MIN;
+  }
+  const wall = t + c.offset;
+  const day = Math.floor(wall / DAY);
+  const minute = (wall - day * DAY) / MIN;
+  // 1970-01-01 (day 0) was a Thursday: JS weekday 4.
+  if (c.minutes[(day + 4) % 7]![minute] === 0) return false;
+  return !c.holidays.has(day);
 }
 
 function oracleMatches(policy: Policy, facts: TicketFacts): boolean {
