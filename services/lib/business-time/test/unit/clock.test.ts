@@ -88,7 +88,7 @@ describe('computeClocks', () => {
       110,
     );
     expect(of(reopened, 'resolution')).to.include({ state: 'active', elapsed_minutes: 30, met_at: null });
-    expect(of(reopened, 'resolution')!.due_at).to.deep.equal(m(130));
+    expect(of(reopened, 'resolution')!.due_at).to.deep.equal(m(140));
   });
 
   it('periodic update restarts at every public staff reply', () => {
