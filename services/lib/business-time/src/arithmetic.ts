@@ -64,7 +64,7 @@ function luxonOffsetMs(zone: IANAZone, at: number): number {
 
 function zoneDay(zone: IANAZone, day: number): ZoneDay {
   let memo = zoneDays.get(zone.name);
-  if (!memo) zoneDays.set(zone.name, (memo = new Map()));
+  if (!memo) zoneDays.set(zone.name, (memo = new Map<number, ZoneDay>()));
   let info = memo.get(day);
   if (info) return info;
   if (memo.size > 200_000) memo.clear();

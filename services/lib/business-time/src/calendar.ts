@@ -54,7 +54,7 @@ export const ALWAYS_OPEN: Calendar = Object.freeze({
     Object.fromEntries(WEEKDAYS.map((day) => [day, []])) as unknown as Record<Weekday, WorkingInterval[]>,
   ),
   holidays: [],
-}) as Calendar;
+});
 
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)$|^24:00$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

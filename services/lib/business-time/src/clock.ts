@@ -310,8 +310,9 @@ const EVENT_TYPES = new Set([
 function historyProblem(input: ClockInput): string | null {
   if (!isPlainObject(input) || !Array.isArray(input.history)) return 'history must be an array of events';
   if (!(input.now instanceof Date) || Number.isNaN(input.now.getTime())) return 'now must be a valid instant';
-  const first = input.history[0];
-  if (!first || first.type !== 'created') return 'history must start with a created event';
+  const history = input.history as unknown[];
+  const first = history[0];
+  if (!isPlainObject(first) || first.type !== 'created') return 'history must start with a created event';
   if (
     !isPlainObject(first.facts) ||
     typeof first.facts.priority !== 'string' ||
@@ -319,7 +320,7 @@ function historyProblem(input: ClockInput): string | null {
   )
     return 'the created event needs facts (with a priority) and a status';
   let previous = -Infinity;
-  for (const [index, event] of input.history.entries()) {
+  for (const [index, event] of history.entries()) {
     if (!isPlainObject(event) || !EVENT_TYPES.has(event.type as string))
       return `event ${index} has an unknown type`;
     if (index > 0 && event.type === 'created') return `event ${index}: created may only come first`;

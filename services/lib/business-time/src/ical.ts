@@ -34,7 +34,8 @@ export function importIcal(text: unknown, options: { fromYear?: number } = {}): 
 
   let events: InstanceType<typeof ICAL.Event>[];
   try {
-    const root = new ICAL.Component(ICAL.parse(text));
+    const parsed: unknown = ICAL.parse(text);
+    const root = new ICAL.Component(parsed as string | unknown[]);
     const calendars = root.name === 'vcalendar' ? [root] : root.getAllSubcomponents('vcalendar');
     events = calendars.flatMap((calendar) =>
       calendar.getAllSubcomponents('vevent').map((vevent) => new ICAL.Event(vevent)),
@@ -65,7 +66,11 @@ export function importIcal(text: unknown, options: { fromYear?: number } = {}): 
         }
       } else starts.push(start);
       for (const occurrence of starts) {
-        const end = event.isRecurring() ? event.getOccurrenceDetails(occurrence).endDate : event.endDate;
+        let end = event.endDate;
+        if (event.isRecurring()) {
+          end = occurrence.clone();
+          end.addDuration(event.duration);
+        }
         const dates = datesCovered(occurrence, end);
         if (dates === null)
           return refuse(`event ${index + 1} ("${name ?? ''}") lasts more than ${MAX_EVENT_DAYS} days`);

@@ -92,11 +92,13 @@ export function validatePolicy(input: unknown, knownCalendars?: ReadonlySet<stri
   if (typeof name !== 'string' || name.length > MAX_NAME_LENGTH)
     addError(errors, 'name', `name must be a string of at most ${MAX_NAME_LENGTH} characters`);
 
-  const calendarId = input.calendar_id ?? null;
-  if (calendarId !== null && typeof calendarId !== 'string' && typeof calendarId !== 'number')
+  const rawCalendarId = input.calendar_id ?? null;
+  const calendarId =
+    typeof rawCalendarId === 'string' || typeof rawCalendarId === 'number' ? String(rawCalendarId) : null;
+  if (rawCalendarId !== null && calendarId === null)
     addError(errors, 'calendar_id', 'calendar_id must be a string or null');
-  else if (calendarId !== null && knownCalendars && !knownCalendars.has(String(calendarId)))
-    addError(errors, 'calendar_id', `calendar ${String(calendarId)} does not exist`);
+  else if (calendarId !== null && knownCalendars && !knownCalendars.has(calendarId))
+    addError(errors, 'calendar_id', `calendar ${calendarId} does not exist`);
 
   const filter = parseFilter(input.filter, errors);
   const targets = parseTargets(input.targets, errors);
@@ -109,7 +111,7 @@ export function validatePolicy(input: unknown, knownCalendars?: ReadonlySet<stri
     value: {
       id: String(id),
       name: name as string,
-      calendar_id: calendarId === null ? null : String(calendarId),
+      calendar_id: calendarId,
       filter,
       targets,
     },
@@ -207,7 +209,7 @@ function parseValueList(
     addError(errors, path, 'values must be non-empty strings or numbers');
     return null;
   }
-  return value;
+  return value as unknown[];
 }
 
 function parseTargets(input: unknown, errors: FieldErrors): Partial<Record<TargetKind, Target>> | null {

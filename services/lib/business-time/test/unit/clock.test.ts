@@ -111,7 +111,7 @@ describe('computeClocks', () => {
       targets: { resolution: { minutes: 600, mode: 'business' } },
     });
     const history: SlaEvent[] = [
-      { ...created, at: m(8 * 60) } as SlaEvent, // Monday 08:00: the office opens at 09:00
+      { ...created, at: m(8 * 60) }, // Monday 08:00: the office opens at 09:00
       { type: 'facts_changed', at: m(10 * 60), facts: { priority: 'critical' } },
     ];
     const value = clocks(history, 10 * 60, [business, slow]);
