@@ -334,6 +334,15 @@ function historyProblem(input: ClockInput): string | null {
       (typeof event.to !== 'string' || typeof event.closed !== 'boolean')
     )
       return `event ${index}: status_changed needs to (a status) and closed (a boolean)`;
+    if (event.type === 'facts_changed' && !isPlainObject(event.facts))
+      return `event ${index}: facts_changed needs facts (an object)`;
+    if (event.type === 'policies_changed' && !Array.isArray(event.policies))
+      return `event ${index}: policies_changed needs policies (the ordered list)`;
+    if (
+      event.type === 'calendar_changed' &&
+      (typeof event.calendar_id !== 'string' || (event.calendar !== null && !isPlainObject(event.calendar)))
+    )
+      return `event ${index}: calendar_changed needs a calendar_id and a calendar (or null)`;
   }
   if (input.now.getTime() < previous) return 'now is earlier than the last event';
   return null;

@@ -2,8 +2,9 @@
  * Holidays from an iCalendar file (docs/sla.md, "Importing holidays"): every VEVENT becomes the
  * local dates it covers, as written in the file (an all-day event from DTSTART to the day before
  * DTEND; a timed event from its start date to its end date, an end at midnight not included).
- * Recurring events (RRULE, with their EXDATEs) are expanded from January 1st of `fromYear` over
- * ICAL_HORIZON_YEARS years. Garbage is answered with a field error, never thrown.
+ * Only dates from January 1st of `fromYear` (default: the current year) over ICAL_HORIZON_YEARS
+ * years are kept; recurring events (RRULE, with their EXDATEs) are expanded over that horizon.
+ * Garbage is answered with a field error, never thrown.
  */
 import ICAL from 'ical.js';
 import type { Holiday } from './calendar.js';
@@ -14,7 +15,7 @@ import type { Result } from './types.js';
 export interface IcalImport {
   /** Sorted by date, one entry per date (the first event's summary wins). */
   holidays: Holiday[];
-  /** Dates outside the accepted years or the horizon, left out. */
+  /** Dates outside the horizon (or the accepted years), left out. */
   skipped: number;
 }
 
@@ -75,7 +76,8 @@ export function importIcal(text: unknown, options: { fromYear?: number } = {}): 
         if (dates === null)
           return refuse(`event ${index + 1} ("${name ?? ''}") lasts more than ${MAX_EVENT_DAYS} days`);
         for (const date of dates) {
-          if (!isHolidayDate(date)) {
+          const year = Number(date.slice(0, 4));
+          if (!isHolidayDate(date) || year < fromYear || year > untilYear) {
             skipped++;
             continue;
           }

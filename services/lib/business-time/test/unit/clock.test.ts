@@ -154,6 +154,10 @@ describe('computeClocks', () => {
       [created, { type: 'customer_message', at: m(-5) }],
       [created, { type: 'status_changed', at: m(1), to: 'x' }],
       [created, { type: 'customer_message', at: new Date('nope') }],
+      [created, { type: 'facts_changed', at: m(1), facts: 'vip' }],
+      [created, { type: 'policies_changed', at: m(1), policies: { p: 1 } }],
+      [created, { type: 'calendar_changed', at: m(1), calendar_id: 'office', calendar: 'closed' }],
+      [{ ...created, facts: null }],
     ];
     for (const history of bad) {
       const result = computeClocks({

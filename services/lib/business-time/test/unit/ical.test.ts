@@ -55,6 +55,18 @@ describe('importIcal', () => {
     ]);
   });
 
+  it('keeps only the dates within the horizon', () => {
+    const text = vcalendar(
+      vevent('SUMMARY:Old', 'DTSTART;VALUE=DATE:20190101'),
+      vevent('SUMMARY:Far', 'DTSTART;VALUE=DATE:20400101'),
+      vevent('SUMMARY:Now', 'DTSTART;VALUE=DATE:20260704'),
+    );
+    expect(importIcal(text, { fromYear: 2026 })).to.deep.equal({
+      ok: true,
+      value: { holidays: [{ date: '2026-07-04', name: 'Now' }], skipped: 2 },
+    });
+  });
+
   it(`refuses a file with more than ${MAX_HOLIDAYS} dates`, () => {
     const text = vcalendar(vevent('SUMMARY:Every day', 'DTSTART;VALUE=DATE:20260101', 'RRULE:FREQ=DAILY'));
     expect(importIcal(text, { fromYear: 2026 })).to.deep.equal({
