@@ -499,7 +499,7 @@ describe('property: computed clocks equal a minute-by-minute oracle', function (
     const g = new Gen(prng(seed));
     let compared = 0;
     const timing = { oracle: 0, engine: 0 };
-    const seen = { breached: 0, met: 0, paused: 0, active: 0, dstCrossed: 0 };
+    const seen = { breached: 0, met: 0, paused: 0, active: 0, warning: 0, dstCrossed: 0 };
     for (let run = 0; run < runs; run++) {
       const c = genCase(g);
       let clock = performance.now();
@@ -535,7 +535,12 @@ describe('property: computed clocks equal a minute-by-minute oracle', function (
       const activeDues = expected.targets.filter((t) => t.state === 'active').map((t) => t.due_at!);
       const next = activeDues.length ? Math.min(...activeDues) : null;
       expect(result.value.next_breach_at?.getTime() ?? null, context()).to.equal(next);
+      const warnings = expected.targets.filter((t) => t.warning_at !== null).map((t) => t.warning_at!);
+      expect(result.value.next_warning_at?.getTime() ?? null, context()).to.equal(
+        warnings.length ? Math.min(...warnings) : null,
+      );
       for (const t of expected.targets) seen[t.state as keyof typeof seen]++;
+      seen.warning += warnings.length;
       const first = c.history[0]!.at.getTime();
       if (DST_CHANGES.some((d) => d > first && d < c.now.getTime())) seen.dstCrossed++;
       compared++;
