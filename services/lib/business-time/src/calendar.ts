@@ -80,6 +80,11 @@ export function isKnownZone(zone: string): boolean {
   return zone.length > 0 && zone.length <= 64 && IANAZone.isValidZone(zone);
 }
 
+/** The zone's name as the runtime's time-zone data spells it (`america/new_york` -> `America/New_York`). */
+function canonicalZone(zone: string): string {
+  return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+}
+
 /**
  * Validates a calendar as entered: `{ time_zone, always_open?, hours?, holidays? }`. Refuses
  * unknown zones, malformed or overlapping intervals (touching ones are fine), more than
@@ -117,7 +122,7 @@ export function validateCalendar(input: unknown): Result<Calendar> {
   if (Object.keys(errors).length > 0 || !hours || !holidays) return { ok: false, errors };
   return {
     ok: true,
-    value: { time_zone: zone as string, always_open: alwaysOpen as boolean, hours, holidays },
+    value: { time_zone: canonicalZone(zone as string), always_open: alwaysOpen as boolean, hours, holidays },
   };
 }
 

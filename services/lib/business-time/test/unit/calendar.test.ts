@@ -59,6 +59,11 @@ describe('validateCalendar', () => {
     });
   });
 
+  it('spells a zone the way the time-zone data does', () => {
+    const result = validateCalendar({ time_zone: 'america/new_york', always_open: true });
+    expect(result.ok && result.value.time_zone).to.equal('America/New_York');
+  });
+
   it('refuses an unknown zone', () => {
     const result = validateCalendar({ time_zone: 'Mars/Olympus_Mons', hours: nineToFive });
     expect(result).to.deep.equal({
