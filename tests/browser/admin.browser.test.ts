@@ -9,6 +9,7 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
+import { SCOPES } from '@tix/protos';
 import { consoleSuite, expectAccessible, type PageOptions, screenshot } from '../support/browser.js';
 import {
   createKey,
@@ -350,7 +351,11 @@ describe('the console administration screens in a browser', function () {
     await form.getByLabel('Key name').fill(name);
     await form.getByLabel('Acts as user').selectOption(String(users.agent.id));
     await form.getByLabel('Project').selectOption(String(project.id));
+    // Every scope of the contract is offered, in its order (the screen takes the contract's list).
+    const offered = await form.getByRole('group', { name: 'Scopes' }).getByRole('checkbox').all();
+    expect(await Promise.all(offered.map((box) => box.getAttribute('value')))).to.deep.equal([...SCOPES]);
     await form.getByLabel('tickets:write').check();
+    await form.getByLabel('customers:read').check();
     await form.getByRole('button', { name: 'Create API key' }).click();
 
     const shown = page.getByRole('region', { name: /Copy it now: API key/ });
@@ -366,13 +371,15 @@ describe('the console administration screens in a browser', function () {
 
     const used = await request(`/v1/tickets?project_id=${project.id}`, { key: value });
     expect(used.status, used.text).to.equal(200);
+    const customers = await request('/v1/customers', { key: value });
+    expect(customers.status, customers.text).to.equal(200);
 
     // Once: after a reload the value is nowhere on the page, only its prefix.
     await page.reload();
     const row = page.getByRole('row').filter({ hasText: name });
     await row.waitFor();
     expect(await page.content()).to.not.contain(value);
-    expect(await row.textContent()).to.contain('tickets:read, tickets:write');
+    expect(await row.textContent()).to.contain('tickets:read, tickets:write, customers:read');
 
     await row.getByRole('button', { name: `Revoke ${name}` }).click();
     await page

@@ -277,6 +277,28 @@ describe('the customer and mailbox screens in a browser', function () {
     expect(await page.getByRole('button', { name: 'Edit Notes' }).count()).to.equal(0);
     await expectAccessible(page);
     await screenshot(page, 'organization-page');
+
+    // An admin renames and annotates it, deletes it (its customers stay), and its page is then gone.
+    const admin = await signInAs('admin', `/organizations/${organization.id}`);
+    await admin.page.getByRole('button', { name: 'Edit Name' }).click();
+    await admin.page.getByRole('textbox', { name: 'Name' }).fill(`Acme Corp ${domain}`);
+    await admin.page.getByRole('button', { name: 'Save' }).click();
+    await admin.page.getByRole('heading', { level: 1, name: `Acme Corp ${domain}` }).waitFor();
+    await admin.page.getByRole('button', { name: 'Edit Notes' }).click();
+    await admin.page.getByRole('textbox', { name: 'Notes' }).fill('Pays by cheque.');
+    await admin.page.getByRole('button', { name: 'Save' }).click();
+    await admin.page.getByText('Pays by cheque.').waitFor();
+    await admin.page.getByRole('button', { name: 'Delete organization' }).click();
+    const dialog = admin.page.getByRole('dialog', { name: `Delete Acme Corp ${domain}?` });
+    expect(await dialog.textContent()).to.contain('Its customers stay, without an organization.');
+    await dialog.getByRole('button', { name: 'Delete organization' }).click();
+    await admin.page.waitForURL(/\/organizations$/);
+    expect(
+      (await api<{ customer: Customer }>(`/v1/customers/${member.id}`)).customer.organization_id,
+    ).to.equal(null);
+    await admin.page.goto(admin.page.url().replace(/\/organizations$/, `/organizations/${organization.id}`));
+    await admin.page.getByRole('heading', { level: 1, name: 'Organization not found' }).waitFor();
+    await admin.page.getByRole('link', { name: 'Back to the organizations' }).waitFor();
   });
 
   it('lets an admin add an SMTP mailbox, see what it received, test and pause it', async () => {

@@ -389,6 +389,9 @@ describe('bad input, for every operation of the OpenAPI document', function () {
   });
 
   after(async () => {
+    // However the test ended (a timeout or a failure leaves its requests running): the last one
+    // answered before the shared state is undone.
+    await sweep.end();
     await target?.restoreSharedState();
     // One line for the run's log: how much was sent.
     process.stderr.write(

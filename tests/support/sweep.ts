@@ -515,6 +515,9 @@ export class Sweep {
   /** How many answers had each status, over all rounds. */
   readonly statuses = new Map<number, number>();
   private halted = false;
+  /** Set by end(): nothing more is sent, whatever a round still tries. */
+  private ended = false;
+  private readonly inFlight = new Set<Promise<string[]>>();
   private crashBaseline = 0;
   private roundStartedAt = 0;
   private flights: Flight[] = [];
@@ -524,9 +527,21 @@ export class Sweep {
     private readonly concurrency = 8,
   ) {}
 
-  /** True once the fleet was found down in this round: nothing more is sent. */
+  /** True once the fleet was found down in this round, or the sweep ended: nothing more is sent. */
   get stopped(): boolean {
-    return this.halted;
+    return this.halted || this.ended;
+  }
+
+  /**
+   * Ends the sweep however its test ended: no attempt is sent from now on (a round abandoned by a
+   * timeout or by a failure keeps running in the background: fast-check's loops, runAll's workers),
+   * and this resolves once the attempts in flight have answered. Call it in `after` before undoing
+   * shared state (SweepTarget.restoreSharedState), so that no late request of the round (a global
+   * kill switch thrown) lands after the undo, where the next suites would see it.
+   */
+  async end(): Promise<void> {
+    this.ended = true;
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
   /**
@@ -563,7 +578,7 @@ export class Sweep {
     let next = 0;
     await Promise.all(
       Array.from({ length: this.concurrency }, async () => {
-        while (next < attempts.length && !this.halted) await this.attempt(attempts[next++]!);
+        while (next < attempts.length && !this.stopped) await this.attempt(attempts[next++]!);
       }),
     );
     if (this.halted && next < attempts.length) {
@@ -571,9 +586,22 @@ export class Sweep {
     }
   }
 
-  /** Sends one attempt, checks its answer and the fleet; returns (and records) this attempt's problems. */
+  /**
+   * Sends one attempt, checks its answer and the fleet; returns (and records) this attempt's
+   * problems. Sends nothing once stopped.
+   */
   async attempt(attempt: Attempt): Promise<string[]> {
-    if (this.halted) return [];
+    if (this.stopped) return [];
+    const sending = this.send(attempt);
+    this.inFlight.add(sending);
+    try {
+      return await sending;
+    } finally {
+      this.inFlight.delete(sending);
+    }
+  }
+
+  private async send(attempt: Attempt): Promise<string[]> {
     const flight: Flight = { attempt, startedAt: Date.now() };
     this.flights.push(flight);
     this.sent += 1;

@@ -88,6 +88,7 @@ describe('mailbox routes + real lookup and mail services (fresh databases)', fun
     ).to.include(created.id);
     expect(data(await app(`/mailboxes/${created.id}?project=alpha`, admin)).mailbox).to.deep.equal(created);
     expectError(await app(`/mailboxes/${created.id}?project=beta`, admin), 404, 'Mailbox not found');
+    expectError(await app(`/mailboxes/${created.id + 1000}?project=alpha`, admin), 404, 'Mailbox not found');
     expect(data(await app('/mailboxes?project=beta', admin)).mailboxes).to.deep.equal([]);
     expectError(
       await app('/mailboxes?project=beta', admin, {

@@ -188,6 +188,31 @@ function refs(operation: Operation): string[] {
   return (operation.parameters ?? []).flatMap((parameter) => ('$ref' in parameter ? [parameter.$ref] : []));
 }
 
+/** Lookarounds: the fuzzer's generator (and many validators) cannot read them in a `pattern`. */
+const LOOKAROUNDS = ['(?=', '(?!', '(?<=', '(?<!'];
+
+/** Every `pattern` of the document with a lookaround, by where it stands (`paths./x.post....`). */
+function lookaroundPatterns(node: unknown, at = ''): string[] {
+  if (Array.isArray(node)) return node.flatMap((item, index) => lookaroundPatterns(item, `${at}[${index}]`));
+  if (node === null || typeof node !== 'object') return [];
+  return Object.entries(node).flatMap(([key, value]) => {
+    const here = at ? `${at}.${key}` : key;
+    if (key === 'pattern' && typeof value === 'string') {
+      return LOOKAROUNDS.some((token) => value.includes(token)) ? [`${here}: ${value}`] : [];
+    }
+    return lookaroundPatterns(value, here);
+  });
+}
+
+/** Every `pattern` of the document. */
+function patterns(node: unknown): string[] {
+  if (Array.isArray(node)) return node.flatMap(patterns);
+  if (node === null || typeof node !== 'object') return [];
+  return Object.entries(node).flatMap(([key, value]) =>
+    key === 'pattern' && typeof value === 'string' ? [value] : patterns(value),
+  );
+}
+
 describe('the OpenAPI document', () => {
   const document = buildOpenApiDocument() as unknown as Document;
   const apiOperations = operations(document).filter(({ operation }) => isApi(operation));
@@ -548,6 +573,27 @@ describe('the OpenAPI document', () => {
       maximum: 9,
     });
     expect(integerOverlay(z.string().min(1))).to.equal(undefined);
+  });
+
+  it('has no lookahead or lookbehind in any pattern (the fuzzer cannot generate for one)', () => {
+    // Not vacuous: the document has patterns (a zod .regex() becomes one), and the walk finds a
+    // lookaround however deep it stands.
+    expect(patterns(document)).to.not.be.empty;
+    expect(lookaroundPatterns(document)).to.deep.equal([]);
+    const broken = structuredClone(document) as unknown as {
+      components: { schemas: Record<string, unknown> };
+    };
+    for (const token of LOOKAROUNDS) {
+      broken.components.schemas.Broken = { type: 'string', pattern: `^${token}a)` };
+      expect(lookaroundPatterns(broken)).to.deep.equal([`components.schemas.Broken.pattern: ^${token}a)`]);
+    }
+    broken.components.schemas.Broken = {
+      type: 'object',
+      properties: { tags: { type: 'array', prefixItems: [{ type: 'string', pattern: '(?<=a)b' }] } },
+    };
+    expect(lookaroundPatterns(broken)).to.deep.equal([
+      'components.schemas.Broken.properties.tags.prefixItems[0].pattern: (?<=a)b',
+    ]);
   });
 
   it('documents the errors an operation can answer from its inputs', () => {

@@ -66,6 +66,14 @@ export function mailHandlers(deps: {
       );
       return { mailboxes: rows.map(presentMailbox) };
     },
+    async GetMailbox(request) {
+      const { rows } = await pool.query<MailboxRow>(
+        'SELECT * FROM mailboxes WHERE id = $1 AND project_id = $2',
+        [request.id, request.project_id],
+      );
+      if (!rows[0]) throw AppError.notFound('Mailbox not found');
+      return presentMailbox(rows[0]);
+    },
     async CreateMailbox(request) {
       const errors: Record<string, string[]> = {};
       if (request.project_id <= 0) errors.project_id = ['must be a project id'];

@@ -15,7 +15,6 @@
  * secrets are stored sealed and never shown) and answers for a mailbox of another project as unknown.
  */
 import { z } from 'zod';
-import { AppError } from '@tix/kit';
 import {
   inboundMessageSchema,
   mailboxSchema,
@@ -43,7 +42,6 @@ import { operationGroup, type Operation } from '../operation.js';
 import { ticketIdParams } from '../v1/tickets.schemas.js';
 
 export const INVALID_MAILBOX_ID_MESSAGE = 'Invalid mailbox id';
-export const MAILBOX_NOT_FOUND_MESSAGE = 'Mailbox not found';
 /** The most messages one page of a mailbox's log shows. */
 const MAX_MESSAGES = 100;
 
@@ -291,8 +289,8 @@ export function presentInboundMessage(message: mail.InboundMessage__Output) {
 }
 
 /**
- * The project's mailbox `id`: the mail service's mailboxes are fleet-wide, so one of another project
- * answers 404 as an unknown one does.
+ * The project's mailbox `id`: the mail service answers NOT_FOUND (404 "Mailbox not found") for one of
+ * another project as for an unknown one.
  */
 async function projectMailbox(
   services: RequiredServices,
@@ -300,10 +298,7 @@ async function projectMailbox(
   id: number,
   call: OutgoingContext,
 ): Promise<mail.Mailbox__Output> {
-  const { mailboxes } = await services.mail.ListMailboxes({ project_id: projectId }, call);
-  const found = mailboxes.find((mailbox) => mailbox.id === id);
-  if (!found) throw AppError.notFound(MAILBOX_NOT_FOUND_MESSAGE);
-  return found;
+  return services.mail.GetMailbox({ project_id: projectId, id }, call);
 }
 
 const mailAdministration = operationGroup({ hosts: ['app'], project: 'required', tag: 'Mail' });

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
 import { createServiceClient, type ServiceClient } from '@tix/kit';
-import { createTestDatabase, eventually, type TestDatabase } from '@tix/kit/testing';
+import { createTestDatabase, eventually, refusalOf, type TestDatabase } from '@tix/kit/testing';
 import { startTestS3Server, type TestS3Server } from '@tix/attachment-service/testing';
 import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-service/testing';
 import {
@@ -235,6 +235,30 @@ describe('mail intake', function () {
       await append(1, 'idle');
       await eventually(async () => expect(await rows('idle-0@example.com')).to.have.length(1), 10_000);
       expect(Date.now() - started).to.be.below(10_000);
+    });
+  });
+
+  // Last: the SMTP listener's case lists every mailbox of the fleet.
+  describe('GetMailbox', () => {
+    it('answers a mailbox of the project asked, NOT_FOUND for another project or an unknown id', async () => {
+      const created = await client.CreateMailbox({
+        project_id: 41,
+        kind: 'smtp',
+        address: 'get-mailbox@example.com',
+        imap_host: '',
+        imap_port: 0,
+        imap_tls: false,
+        imap_user: '',
+        auth: '',
+        secret: '',
+        default_ticket_type_id: 0,
+      });
+      expect(await client.GetMailbox({ project_id: 41, id: created.id })).to.deep.equal(created);
+      const notFound = { kind: 'not_found', message: 'Mailbox not found' };
+      expect(await refusalOf(client.GetMailbox({ project_id: 42, id: created.id }))).to.deep.equal(notFound);
+      expect(await refusalOf(client.GetMailbox({ project_id: 41, id: created.id + 1000 }))).to.deep.equal(
+        notFound,
+      );
     });
   });
 });

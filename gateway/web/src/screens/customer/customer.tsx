@@ -6,15 +6,14 @@
  * remains) and deleting (DELETE /customers/{id}, for those allowed, after a dialog saying that it
  * anonymises: the tickets stay). A merged customer's id opens the customer it was merged into.
  */
-import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, call, showError } from '../../api/client';
+import { useState } from 'preact/hooks';
+import { api, call, showError } from '../../api/client';
 import type { operations } from '../../generated/api';
 import { currentProject, type Project } from '../../projects';
 import { navigate } from '../../router';
 import { can } from '../../session';
-import { Button } from '../../ui/button';
 import { EmptyState, Loading } from '../../ui/empty-state';
-import { SelectField, Field, TextAreaField } from '../../ui/field';
+import { SelectField, TextAreaField } from '../../ui/field';
 import { toast } from '../../ui/toast';
 import { ConfirmDialog } from '../admin/confirm-dialog';
 import { AdminTable, Panel } from '../admin/controls';
@@ -32,6 +31,7 @@ import {
   rememberCustomer,
   type Customer,
 } from './model';
+import { CUSTOMER_RECORD, RecordNotFound, RecordPage, useRecord } from './record-page';
 import '../ticket/ticket.css';
 import './customer.css';
 
@@ -75,10 +75,19 @@ function CustomerTickets({ customer, project }: { customer: Customer; project: P
 export default function CustomerScreen({ params }: ScreenProps) {
   const id = Number(params.id);
   const project = currentProject.value;
-  const [customer, setCustomer] = useState<Customer | null>(null);
-  const [notFound, setNotFound] = useState(false);
+  const {
+    record: customer,
+    setRecord: setCustomer,
+    notFound,
+  } = useRecord(id, async (wanted) => {
+    const { customer: found } = await call(api.GET('/customers/{id}', { params: { path: { id: wanted } } }));
+    rememberCustomer(found);
+    // A merged customer's id answers the customer that remains: show that one under its own id.
+    if (found.id === wanted) return found;
+    navigate(customerPath(found.id), { replace: true });
+    return undefined;
+  });
   const [mergeTarget, setMergeTarget] = useState<Customer | null>(null);
-  const [deleting, setDeleting] = useState(false);
   const [busy, setBusy] = useState(false);
   const canEdit = can('customers.write');
   const organizations = useLoaded(
@@ -87,42 +96,7 @@ export default function CustomerScreen({ params }: ScreenProps) {
     [],
   );
 
-  useEffect(() => {
-    let current = true;
-    setCustomer(null);
-    setNotFound(false);
-    if (!Number.isInteger(id) || id < 1) {
-      setNotFound(true);
-      return;
-    }
-    call(api.GET('/customers/{id}', { params: { path: { id } } }))
-      .then(({ customer: found }) => {
-        if (!current) return;
-        rememberCustomer(found);
-        // A merged customer's id answers the customer that remains: show that one under its own id.
-        if (found.id !== id) navigate(customerPath(found.id), { replace: true });
-        else setCustomer(found);
-      })
-      .catch((error: unknown) => {
-        if (!current) return;
-        if (error instanceof ApiError && error.status === 404) setNotFound(true);
-        else showError(error);
-      });
-    return () => {
-      current = false;
-    };
-  }, [id]);
-
-  if (notFound) {
-    return (
-      <section class="screen">
-        <h1>Customer not found</h1>
-        <EmptyState title={`There is no customer ${params.id}.`}>
-          <a href="/customers">Back to the customers</a>
-        </EmptyState>
-      </section>
-    );
-  }
+  if (notFound) return <RecordNotFound kind={CUSTOMER_RECORD} id={params.id} />;
   if (!customer) return <Loading what="the customer" />;
 
   async function update(changes: CustomerUpdate) {
@@ -150,44 +124,19 @@ export default function CustomerScreen({ params }: ScreenProps) {
     }
   }
 
-  async function remove() {
-    setBusy(true);
-    try {
-      await call(api.DELETE('/customers/{id}', { params: { path: { id } } }));
-      forgetCustomer(id);
-      toast('Customer deleted: their name and addresses are gone; their tickets stay.');
-      setDeleting(false);
-      navigate('/customers');
-    } catch (error) {
-      showError(error);
-    } finally {
-      setBusy(false);
-    }
-  }
-
   const organization =
     customer.organization_id === null
       ? null
       : (organizations.data?.find((each) => each.id === customer.organization_id) ?? null);
   return (
-    <article class="screen admin-screen customer-screen" data-customer-id={customer.id}>
-      <p class="ticket-breadcrumb">
-        <a href="/customers">Customers</a> / {customer.name}
-      </p>
-      <InlineField<string>
-        variant="heading"
-        label="Name"
-        canEdit={canEdit}
-        shown={customer.name}
-        initial={() => customer.name}
-        validate={(draft) => (draft.trim() ? [] : ['Name is required'])}
-        save={(name) => update({ name: name.trim() })}
-        editor={(draft, setDraft, errors) => (
-          <Field label="Name" name="name" value={draft} onValue={setDraft} errors={errors} />
-        )}
-      />
-      <Panel title="Details">
-        <dl class="ticket-fields">
+    <RecordPage
+      kind={CUSTOMER_RECORD}
+      record={customer}
+      canEdit={canEdit}
+      update={update}
+      createdLabel="Customer since"
+      details={
+        <>
           <InlineField<string>
             label="Email addresses"
             canEdit={canEdit}
@@ -245,35 +194,26 @@ export default function CustomerScreen({ params }: ScreenProps) {
               />
             )}
           />
-          <InlineField<string>
-            label="Notes"
-            canEdit={canEdit}
-            shown={
-              customer.notes ? (
-                <span class="ticket-description-text">{customer.notes}</span>
-              ) : (
-                <span class="muted">No notes</span>
-              )
+        </>
+      }
+      deletion={
+        can('customers.delete')
+          ? {
+              explanation:
+                'Deleting anonymises the customer: their tickets stay, their comments show “Deleted customer”.',
+              confirmLabel: 'Delete and anonymise',
+              warning:
+                'This anonymises the customer: their name and addresses are erased and their comments are ' +
+                'shown as “Deleted customer”. Their tickets stay. This cannot be undone.',
+              done: 'Customer deleted: their name and addresses are gone; their tickets stay.',
+              remove: async () => {
+                await call(api.DELETE('/customers/{id}', { params: { path: { id } } }));
+                forgetCustomer(id);
+              },
             }
-            initial={() => customer.notes}
-            save={(notes) => update({ notes })}
-            editor={(draft, setDraft, errors) => (
-              <TextAreaField
-                label="Notes"
-                hint="Only the team sees them."
-                value={draft}
-                onValue={setDraft}
-                errors={errors}
-                rows={4}
-              />
-            )}
-          />
-          <div class="ticket-field">
-            <dt>Customer since</dt>
-            <dd>{formatDateTime(customer.created_at)}</dd>
-          </div>
-        </dl>
-      </Panel>
+          : undefined
+      }
+    >
       <Panel title={project ? `Tickets in ${project.name}` : 'Tickets'}>
         {project ? (
           <CustomerTickets customer={customer} project={project} />
@@ -296,16 +236,6 @@ export default function CustomerScreen({ params }: ScreenProps) {
           />
         </Panel>
       )}
-      {can('customers.delete') && (
-        <Panel title="Delete">
-          <p>Deleting anonymises the customer: their tickets stay, their comments show “Deleted customer”.</p>
-          <div>
-            <Button kind="danger" onClick={() => setDeleting(true)}>
-              Delete customer
-            </Button>
-          </div>
-        </Panel>
-      )}
       <ConfirmDialog
         open={mergeTarget !== null}
         title={`Merge ${customer.name} into ${mergeTarget?.name ?? ''}?`}
@@ -319,19 +249,6 @@ export default function CustomerScreen({ params }: ScreenProps) {
           addresses, tickets and comments move there. This cannot be undone.
         </p>
       </ConfirmDialog>
-      <ConfirmDialog
-        open={deleting}
-        title={`Delete ${customer.name}?`}
-        confirmLabel="Delete and anonymise"
-        busy={busy}
-        onConfirm={() => void remove()}
-        onClose={() => setDeleting(false)}
-      >
-        <p>
-          This anonymises the customer: their name and addresses are erased and their comments are shown as
-          “Deleted customer”. Their tickets stay. This cannot be undone.
-        </p>
-      </ConfirmDialog>
-    </article>
+    </RecordPage>
   );
 }
