@@ -16,6 +16,8 @@
  * the whole message, a cap on lookups): a dead DNS makes `temperror` results, never a hang, a crash
  * or a retry.
  */
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- mailauth has no types; other packages (tests) compile this file without services/mail/tsconfig.json
+/// <reference path="../types/mailauth.d.ts" />
 import dns from 'node:dns';
 import mailauth, { type AuthenticateResult, type DkimResult, type DmarcOutput } from 'mailauth';
 import dmarcModule from 'mailauth/lib/dmarc/index.js';
