@@ -76,6 +76,24 @@ export const loadConfig = serviceConfig('mail', {
      * trusted (SPF/DKIM/DMARC); unset: none are, every result is recorded as `none`.
      */
     MAIL_TRUSTED_AUTHSERV_IDS: z.string().trim().default(''),
+    /**
+     * Name servers for Tix's own SPF/DKIM/DMARC checks (comma-separated ip or ip:port); unset: the
+     * system's (docs/mail.md, "Sender authentication").
+     */
+    MAIL_DNS_SERVERS: z
+      .string()
+      .trim()
+      .default('')
+      .refine(
+        (value) =>
+          value === '' ||
+          value
+            .split(',')
+            .every((server) => /^(\[[0-9a-f:.]+\]|[0-9.]+|[0-9a-f:]+)(:\d{1,5})?$/i.test(server.trim())),
+        { message: 'expected comma-separated IP addresses (ip or ip:port), e.g. 10.0.0.2,10.0.0.3:53' },
+      ),
+    /** One DNS lookup's limit; a message's lookups together get four times this. */
+    MAIL_DNS_TIMEOUT_MS: env.positiveInt(3_000),
     /** A message `processing` longer than this is taken over (its processor died); docs/decisions.md. */
     MAIL_PROCESSING_LEASE_MS: env.positiveInt(5 * 60_000),
     MAIL_S3_BUCKET: z
@@ -110,6 +128,12 @@ export const loadConfig = serviceConfig('mail', {
     trustedAuthservIds: values.MAIL_TRUSTED_AUTHSERV_IDS.split(',')
       .map((id) => id.trim().toLowerCase())
       .filter((id) => id !== ''),
+    dns: {
+      servers: values.MAIL_DNS_SERVERS.split(',')
+        .map((server) => server.trim())
+        .filter((server) => server !== ''),
+      timeoutMs: values.MAIL_DNS_TIMEOUT_MS,
+    },
     secretKey: values.MAIL_SECRET_KEY === undefined ? null : parseSecretKey(values.MAIL_SECRET_KEY),
     store: {
       endpoint: values.S3_ENDPOINT,

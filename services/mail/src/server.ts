@@ -15,6 +15,7 @@ import { mailHandlers } from './mail-handlers.js';
 import { createDirectory } from './processing/directory.js';
 import { startInboundProcessor, type ProcessorOptions } from './processing/processor.js';
 import type { ProcessDeps } from './processing/process-message.js';
+import { systemResolver, type DnsResolver } from './processing/sender-auth.js';
 import { startReplyConsumer } from './outbound/consumer.js';
 import { startSender, type SenderOptions } from './outbound/sender.js';
 
@@ -30,6 +31,8 @@ export interface MailServiceOptions {
   sender?: Pick<SenderOptions, 'retryDelay' | 'leaseMs' | 'pollIntervalMs' | 'autoReplyLimit'>;
   /** The inbound processor's timings (tests make the lease short), and a crash hook for tests. */
   processor?: Omit<ProcessorOptions, 'connectionString'> & Pick<ProcessDeps, 'onStage'>;
+  /** The DNS of sender authentication; default node's on MAIL_DNS_SERVERS (tests: a static one). */
+  resolver?: DnsResolver;
   /** false: no inbound processor (tests of intake alone, without the peers it writes to). */
   inbound?: boolean;
 }
@@ -85,6 +88,12 @@ export const mailService = (options: MailServiceOptions = {}) =>
                 domain: config.smtp.domain,
                 tokenSecret: config.tokenSecret,
                 trustedAuthservIds: config.trustedAuthservIds,
+                resolver: options.resolver ?? systemResolver(config.dns),
+                dnsBounds: {
+                  timeoutMs: config.dns.timeoutMs,
+                  budgetMs: 4 * config.dns.timeoutMs,
+                  maxLookups: 50,
+                },
                 maxBytes: config.smtp.maxBytes,
                 logger,
                 ...(onStage ? { onStage } : {}),

@@ -13,10 +13,13 @@ import type { Logger } from '@tix/kit';
 import { startTestService } from '@tix/kit/testing';
 import { DEFAULT_MAIL_MAX_BYTES, loadConfig, type MailStoreConfig } from './config.js';
 import type { SenderOptions } from './outbound/sender.js';
+import type { DnsResolver } from './processing/sender-auth.js';
 import { mailService, type MailServiceOptions } from './server.js';
+import { staticResolver } from './testing-dns.js';
 
 export { MAIL_MIGRATIONS_DIR } from './server.js';
 export { startTestDovecot, type TestDovecot } from './testing-dovecot.js';
+export { staticResolver, type StaticRecords } from './testing-dns.js';
 
 export interface TestMailServerOptions {
   lookupAddress: string;
@@ -29,6 +32,8 @@ export interface TestMailServerOptions {
   processor?: MailServiceOptions['processor'];
   /** Authentication-Results authserv-ids to trust. */
   trustedAuthservIds?: string[];
+  /** DNS of sender authentication; default a static one that knows no name (testing-dns.ts). */
+  resolver?: DnsResolver;
   store: MailStoreConfig;
   maxBytes?: number;
   domain?: string;
@@ -60,7 +65,13 @@ export async function startTestMailServer(options: TestMailServerOptions) {
   // Without the peers it writes to, no processor: it would call whatever listens on their default ports.
   const inbound = Boolean(options.ticketsAddress && options.commentsAddress && options.customersAddress);
   const service = await startTestService(
-    mailService({ imapRescanMs: 200, processor, inbound, sender: options.sender }),
+    mailService({
+      imapRescanMs: 200,
+      processor,
+      inbound,
+      sender: options.sender,
+      resolver: options.resolver ?? staticResolver(),
+    }),
     {
       label: options.label,
       databaseUrl: options.databaseUrl,

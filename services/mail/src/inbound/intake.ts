@@ -14,6 +14,8 @@ export interface IntakeInput {
   raw: Buffer;
   uid?: number;
   uidvalidity?: number;
+  /** SMTP only: what the listener saw, for SPF (docs/mail.md, "Sender authentication"). */
+  envelope?: { clientIp: string; helo: string | null; mailFrom: string | null };
 }
 
 export interface IntakeResult {
@@ -36,8 +38,9 @@ export async function storeInbound(
   if (existing) return { id: existing, duplicate: true };
   const key = await store.put(input.mailboxId, input.raw);
   const inserted = await client.query<{ id: string }>(
-    `INSERT INTO inbound_messages (mailbox_id, source, uid, uidvalidity, message_id, object_key, size)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO inbound_messages (mailbox_id, source, uid, uidvalidity, message_id, object_key, size,
+                                   smtp_client_ip, smtp_helo, smtp_mail_from)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
      ON CONFLICT DO NOTHING
      RETURNING id`,
     [
@@ -48,6 +51,9 @@ export async function storeInbound(
       messageId,
       key,
       input.raw.length,
+      input.envelope?.clientIp ?? null,
+      input.envelope?.helo ?? null,
+      input.envelope?.mailFrom ?? null,
     ],
   );
   if (inserted.rows[0]) return { id: inserted.rows[0].id, duplicate: false };

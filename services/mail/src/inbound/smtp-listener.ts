@@ -74,6 +74,21 @@ export async function configuredMailbox(
   return rows[0] ?? null;
 }
 
+/** What SPF checks (the client IP, HELO and MAIL FROM this session gave), kept with the row. */
+export function envelopeOf(
+  session: Pick<SMTPServerSession, 'remoteAddress' | 'hostNameAppearsAs' | 'envelope'>,
+): { clientIp: string; helo: string | null; mailFrom: string | null } | null {
+  const ip = (session.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+  if (ip === '') return null;
+  const mailFrom = session.envelope?.mailFrom ? session.envelope.mailFrom.address : '';
+  const helo = (session.hostNameAppearsAs ?? '').slice(0, 255);
+  return {
+    clientIp: ip,
+    helo: helo === '' ? null : helo,
+    mailFrom: mailFrom === '' ? null : mailFrom.slice(0, 512),
+  };
+}
+
 export async function startSmtpListener(options: SmtpListenerOptions): Promise<SmtpListener> {
   const { domain, maxBytes, pool, store, lookup, logger } = options;
   // Recipients of the session's current transaction: mailbox ids.
@@ -130,10 +145,11 @@ export async function startSmtpListener(options: SmtpListenerOptions): Promise<S
       throw smtpError(552, `5.3.4 message exceeds the size limit of ${maxBytes} bytes`);
     if (mailboxes.size === 0) throw smtpError(503, '5.5.1 no valid recipients');
     const raw = Buffer.concat(chunks);
+    const envelope = envelopeOf(session);
     try {
       for (const mailboxId of mailboxes) {
         await inTransaction(pool, (client) =>
-          storeInbound(client, store, { mailboxId, source: 'smtp', raw }),
+          storeInbound(client, store, { mailboxId, source: 'smtp', raw, ...(envelope ? { envelope } : {}) }),
         );
       }
     } catch (error) {

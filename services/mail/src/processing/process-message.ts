@@ -32,6 +32,14 @@ import { formatFrom, projectAddress } from '../outbound/addresses.js';
 import { readSettings } from '../outbound/settings.js';
 import { PermanentFailure, type Directory } from './directory.js';
 import { threadFacts, type CustomersPeer, type TicketsPeer } from './facts.js';
+import {
+  asAuthResult,
+  verifySender,
+  type DnsBounds,
+  type DnsResolver,
+  type Envelope,
+  type SenderAuth,
+} from './sender-auth.js';
 
 export type CommentsPeer = Pick<ServiceClient<'comments'>, 'CreateComment'>;
 export type AttachmentsPeer = Pick<ServiceClient<'attachments'>, 'raw' | 'callMetadata' | 'callOptions'>;
@@ -52,6 +60,9 @@ export interface ProcessDeps {
   tokenSecret: string;
   /** Authentication-Results from these authserv-ids are trusted (the receiving relay's). */
   trustedAuthservIds: readonly string[];
+  /** DNS for Tix's own SPF/DKIM/DMARC checks (sender-auth.ts), and its bounds per message. */
+  resolver: DnsResolver;
+  dnsBounds: DnsBounds;
   maxBytes: number;
   logger: Logger;
   /** Tests: called after each peer write (a hook that never resolves is a crash there). */
@@ -67,6 +78,8 @@ export interface ClaimedMessage {
   mailboxAddress: string;
   defaultTicketTypeId: number | null;
   progress: Progress | null;
+  /** What the SMTP listener saw (client IP, HELO, MAIL FROM); null for IMAP mail. */
+  envelope: Envelope | null;
 }
 
 export interface Progress {
@@ -85,7 +98,8 @@ export interface Outcome {
   reason?: string;
   automatic: boolean;
   from: string | null;
-  auth: { spf: string; dkim: string; dmarc: string };
+  /** spf, dkim, dmarc, and what else sender-auth.ts records. */
+  auth: Pick<SenderAuth, 'spf' | 'dkim' | 'dmarc'> & Partial<SenderAuth>;
   untrusted?: true;
   attachments?: number[];
   attachments_refused?: { name: string; reason: string }[];
@@ -106,18 +120,26 @@ export interface Final {
   bounce: ParsedInbound | null;
 }
 
-const NO_AUTH = { spf: 'none', dkim: 'none', dmarc: 'none' };
-
 /** Only results a trusted receiving host added count (docs/mail.md, "Parsing"). */
 export function trustedAuth(parsed: ParsedInbound, trusted: readonly string[]): AuthResult[] {
   const ids = new Set(trusted.map((id) => id.toLowerCase()));
   return parsed.auth.filter((result) => ids.has(result.authservId.toLowerCase()));
 }
 
-function authSummary(results: AuthResult[]): Outcome['auth'] {
-  const first = results[0];
-  if (!first) return { ...NO_AUTH };
-  return { spf: first.spf ?? 'none', dkim: first.dkim ?? 'none', dmarc: first.dmarc ?? 'none' };
+/** Tix's own checks combined with the trusted relays' results (sender-auth.ts). */
+function verify(
+  deps: ProcessDeps,
+  row: ClaimedMessage,
+  raw: Buffer,
+  parsed: ParsedInbound,
+): Promise<SenderAuth> {
+  return verifySender(raw, row.envelope, {
+    authservId: deps.domain,
+    resolver: deps.resolver,
+    bounds: deps.dnsBounds,
+    trusted: trustedAuth(parsed, deps.trustedAuthservIds),
+    authResultsHeaders: parsed.headers['authentication-results'] ?? [],
+  });
 }
 
 /** At most `max` code points. */
@@ -187,12 +209,13 @@ export async function processMessage(deps: ProcessDeps, row: ClaimedMessage): Pr
 
   if (isRefusal(parsed)) return refused(deps, row, raw, parsed.refused, { sendingFrom, mailboxAddresses });
 
-  const auth = trustedAuth(parsed, deps.trustedAuthservIds);
-  const message: ParsedInbound = { ...parsed, auth };
+  // What decides `untrusted` (DMARC fail) is the verified result, not the headers as sent.
+  const auth = await verify(deps, row, raw, parsed);
+  const message: ParsedInbound = { ...parsed, auth: [asAuthResult(auth, deps.domain)] };
   const base = {
     automatic: !mayAutoReply(message),
     from: message.from?.address ?? null,
-    auth: authSummary(auth),
+    auth,
   };
   const principal = await deps.directory.principal();
   const context: OutgoingContext = { principal };
@@ -264,7 +287,7 @@ export async function processMessage(deps: ProcessDeps, row: ClaimedMessage): Pr
         title,
         ...(description.trim() === '' ? {} : { description }),
         custom_fields_json: '',
-        // A From that failed DMARC (a trusted relay said so) is flagged where agents look.
+        // A From that failed DMARC (Tix's own check, sender-auth.ts) is flagged where agents look.
         tags: untrusted.untrusted ? ['mail-untrusted'] : [],
         requester_id: requesterId,
         cc,
@@ -453,6 +476,9 @@ async function refused(
   mail: { sendingFrom: string; mailboxAddresses: string[] },
 ): Promise<Final> {
   const head = await headersOnly(raw);
+  const auth: Outcome['auth'] = head
+    ? await verify(deps, row, raw, head)
+    : { spf: 'none', dkim: 'none', dmarc: 'none' };
   const from = head?.from?.address ?? null;
   const automatic = head === null || !mayAutoReply(head);
   const ownAddress = from !== null && mail.mailboxAddresses.includes(from);
@@ -476,7 +502,7 @@ async function refused(
       reason,
       automatic,
       from,
-      auth: authSummary(head ? trustedAuth(head, deps.trustedAuthservIds) : []),
+      auth,
       ...(answer ? {} : { refusal: 'not_sent' as const }),
     },
     ticketMessages: [],

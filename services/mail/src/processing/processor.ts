@@ -53,6 +53,9 @@ interface ClaimRow {
   address: string;
   default_ticket_type_id: number | null;
   progress: Progress | null;
+  smtp_client_ip: string | null;
+  smtp_helo: string | null;
+  smtp_mail_from: string | null;
 }
 
 const CLAIM = `
@@ -68,7 +71,8 @@ const CLAIM = `
       ORDER BY id
       LIMIT $1
       FOR UPDATE SKIP LOCKED)
-  RETURNING i.id, i.attempts, i.object_key, m.project_id, m.address, m.default_ticket_type_id, i.progress`;
+  RETURNING i.id, i.attempts, i.object_key, m.project_id, m.address, m.default_ticket_type_id, i.progress,
+            i.smtp_client_ip, i.smtp_helo, i.smtp_mail_from`;
 
 function errorText(error: unknown): string {
   return String((error as Error)?.message ?? error).slice(0, 1000);
@@ -162,6 +166,10 @@ export function startInboundProcessor(deps: ProcessDeps, options: ProcessorOptio
       mailboxAddress: row.address.toLowerCase(),
       defaultTicketTypeId: row.default_ticket_type_id,
       progress: row.progress,
+      envelope:
+        row.smtp_client_ip === null
+          ? null
+          : { clientIp: row.smtp_client_ip, helo: row.smtp_helo, mailFrom: row.smtp_mail_from },
     }));
   }
 

@@ -11,14 +11,32 @@ import { createServiceClient, type ServiceClient } from '@tix/kit';
 import { createTestDatabase, eventually, type TestDatabase } from '@tix/kit/testing';
 import type { TicketJson } from '@tix/protos';
 import type { TestS3Server } from '@tix/attachment-service/testing';
+import { generateKeyPairSync } from 'node:crypto';
+import dkimModule from 'mailauth/lib/dkim/sign.js';
 import { storeInbound } from '../../src/inbound/intake.js';
 import { createRawStore } from '../../src/inbound/raw-store.js';
 import type { ProcessingStage } from '../../src/processing/process-message.js';
-import { MAIL_MIGRATIONS_DIR, startTestMailServer, type TestMailServer } from '../../src/testing.js';
+import {
+  MAIL_MIGRATIONS_DIR,
+  staticResolver,
+  startTestMailServer,
+  type TestMailServer,
+} from '../../src/testing.js';
 import { startMailPeers } from '../support/peers.js';
 
 const DOMAIN = 'tix.localhost';
 const ADDRESS = `sup@${DOMAIN}`;
+
+// victim.example.com signs its mail with this key and publishes p=reject; its SPF names another
+// host than the test's client (127.0.0.1), so its unsigned mail through the listener fails DMARC.
+const { privateKey: DKIM_KEY, publicKey: DKIM_PUBLIC } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const DNS = staticResolver({
+  'tix._domainkey.victim.example.com': {
+    TXT: [`v=DKIM1; k=rsa; p=${DKIM_PUBLIC.export({ type: 'spki', format: 'der' }).toString('base64')}`],
+  },
+  'victim.example.com': { TXT: ['v=spf1 ip4:192.0.2.10 -all'] },
+  '_dmarc.victim.example.com': { TXT: ['v=DMARC1; p=reject'] },
+});
 
 interface Row {
   id: string;
@@ -61,6 +79,7 @@ describe('mail processing: inbound mail becomes tickets and comments', function 
       store: s3.config,
       databaseUrl: database.url,
       maxBytes: 2 * 1024 * 1024,
+      resolver: DNS,
     };
     mail = await startTestMailServer({
       ...addresses,
@@ -89,7 +108,12 @@ describe('mail processing: inbound mail becomes tickets and comments', function 
   });
 
   async function send(raw: string, from = 'customer@example.com'): Promise<void> {
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: mail.smtpPort, ignoreTLS: true });
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: mail.smtpPort,
+      ignoreTLS: true,
+      name: 'client.example.net',
+    });
     try {
       await transport.sendMail({ envelope: { from, to: ADDRESS }, raw });
     } finally {
@@ -149,8 +173,10 @@ describe('mail processing: inbound mail becomes tickets and comments', function 
     const row = await settled('first@example.com');
     expect(row.state).to.equal('processed');
     expect(row.outcome).to.include({ action: 'new_ticket', automatic: false, from: 'alice@example.com' });
-    // No trusted relay is configured: the results in the header are not believed.
-    expect(row.outcome!.auth).to.deep.equal({ spf: 'none', dkim: 'none', dmarc: 'none' });
+    // No trusted relay is configured: the results in the header are not believed; Tix's own checks
+    // find no SPF or DMARC record for example.com and no signature.
+    expect(row.outcome!.auth).to.include({ spf: 'none', dkim: 'none', dmarc: 'none' });
+    expect(row.outcome!.auth).to.not.have.property('relay');
     first = await ticket(row.outcome!.ticket_id as number);
     expect(first).to.include({ title: 'The printer is on fire', source_type: 'email' });
     expect(first.description).to.contain('It started this morning.');
@@ -398,6 +424,82 @@ describe('mail processing: inbound mail becomes tickets and comments', function 
       `SELECT count(*)::int AS n FROM outbound_messages WHERE kind = 'acknowledgement'`,
     );
     expect(after.rows[0].n).to.equal(1);
+  });
+
+  it("sender authentication: a signed mail passes; a forged one failing DMARC is flagged, unacknowledged, not the customer's", async () => {
+    const genuine = message(
+      {
+        From: 'Carol <carol@victim.example.com>',
+        Subject: 'Invoice question',
+        'Message-ID': '<carol-1@victim.example.com>',
+      },
+      'Where is my invoice?',
+    );
+    const signature = await dkimModule.dkimSign(genuine, {
+      signatureData: [
+        {
+          signingDomain: 'victim.example.com',
+          selector: 'tix',
+          privateKey: DKIM_KEY.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        },
+      ],
+    });
+    await send(signature.signatures + genuine, 'carol@victim.example.com');
+    const good = await settled('carol-1@victim.example.com');
+    expect(good.state).to.equal('processed');
+    expect(good.outcome!.auth).to.include({
+      spf: 'fail',
+      dkim: 'pass',
+      dkim_domain: 'victim.example.com',
+      dmarc: 'pass',
+      dmarc_policy: 'reject',
+    });
+    expect(good.outcome).to.not.have.property('untrusted');
+    expect(good.outcome!.acknowledgement).to.equal('queued');
+    const carolTicket = await ticket(good.outcome!.ticket_id as number);
+    expect(carolTicket.tags ?? []).to.not.include('mail-untrusted');
+    const envelope = await db.query(
+      'SELECT smtp_client_ip, smtp_helo, smtp_mail_from FROM inbound_messages WHERE id = $1',
+      [good.id],
+    );
+    expect(envelope.rows[0]).to.deep.equal({
+      smtp_client_ip: '127.0.0.1',
+      smtp_helo: 'client.example.net',
+      smtp_mail_from: 'carol@victim.example.com',
+    });
+
+    // The same From, unsigned, with Carol's subject tag, from a host SPF does not name.
+    await send(
+      message(
+        {
+          From: 'Carol <carol@victim.example.com>',
+          Subject: `Re: [${carolTicket.ticket_number}] Invoice question`,
+          'Message-ID': '<forged-1@attacker.example.net>',
+          'Authentication-Results': 'relay.example; spf=pass; dkim=pass; dmarc=pass',
+        },
+        'Please send the refund to this new account.',
+      ),
+      'carol@victim.example.com',
+    );
+    const forged = await settled('forged-1@attacker.example.net');
+    expect(forged.state).to.equal('processed');
+    expect(forged.outcome).to.include({ action: 'new_ticket', untrusted: true, linked_to: carolTicket.id });
+    expect(forged.outcome).to.include({ acknowledgement: 'not_sent' });
+    expect(forged.outcome!.auth).to.include({
+      spf: 'fail',
+      dkim: 'none',
+      dmarc: 'fail',
+      dmarc_policy: 'reject',
+    });
+    expect((forged.outcome!.auth as { summary: string }).summary).to.contain('dmarc=fail');
+    const flagged = await ticket(forged.outcome!.ticket_id as number);
+    expect(flagged.id).to.not.equal(carolTicket.id);
+    expect(flagged.tags).to.include('mail-untrusted');
+    const { rows: acks } = await db.query(
+      `SELECT count(*)::int AS n FROM outbound_messages WHERE kind = 'acknowledgement' AND $1 = ANY(to_addresses)`,
+      ['carol@victim.example.com'],
+    );
+    expect(acks[0].n).to.equal(1);
   });
 
   it('a processor killed between CreateTicket and the final transaction makes exactly one ticket after its restart', async () => {

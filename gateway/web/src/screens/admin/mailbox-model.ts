@@ -48,3 +48,37 @@ export function outcomeParts(outcome: MailboxMessage['outcome']): OutcomeParts {
   const reason = typeof outcome.reason === 'string' && outcome.reason ? outcome.reason : null;
   return { action, ticketId, reason };
 }
+
+export interface AuthParts {
+  /** "SPF pass · DKIM pass (example.com) · DMARC pass (p=reject)". */
+  line: string;
+  /** Set when DMARC failed for the From domain: the sender may not be who the From says. */
+  warning: string | null;
+}
+
+/** The sender checks of a message's outcome (`auth`: spf, dkim, dmarc; docs/mail.md), or null. */
+export function authParts(outcome: MailboxMessage['outcome']): AuthParts | null {
+  const auth = outcome?.auth;
+  if (!auth || typeof auth !== 'object') return null;
+  const field = (name: string): string | null => {
+    const value = (auth as Record<string, unknown>)[name];
+    return typeof value === 'string' && value !== '' ? value : null;
+  };
+  const spf = field('spf');
+  const dkim = field('dkim');
+  const dmarc = field('dmarc');
+  if (!spf && !dkim && !dmarc) return null;
+  const dkimDomain = field('dkim_domain');
+  const policy = field('dmarc_policy');
+  const line = [
+    `SPF ${spf ?? 'none'}`,
+    `DKIM ${dkim ?? 'none'}${dkimDomain ? ` (${dkimDomain})` : ''}`,
+    `DMARC ${dmarc ?? 'none'}${policy ? ` (p=${policy})` : ''}`,
+  ].join(' · ');
+  const domain = field('dmarc_domain');
+  const warning =
+    dmarc === 'fail'
+      ? `DMARC failed${domain ? ` for ${domain}` : ''}: the From address may be forged, so this mail is not trusted as that customer's.`
+      : null;
+  return { line, warning };
+}

@@ -21,7 +21,14 @@ import { formatBytes, ticketPath } from '../ticket/model';
 import type { ScreenProps } from '../screen';
 import { AdminForm, AdminTable, CheckboxField, Panel, unplacedErrors, useForm } from './controls';
 import { MailSettingsForm } from './mail-settings';
-import { mailboxStatus, outcomeParts, testSummary, type Mailbox, type MailboxMessage } from './mailbox-model';
+import {
+  authParts,
+  mailboxStatus,
+  outcomeParts,
+  testSummary,
+  type Mailbox,
+  type MailboxMessage,
+} from './mailbox-model';
 import { formatTime, useLoaded } from './use-loaded';
 
 type MailboxBody = operations['createMailbox']['requestBody']['content']['application/json'];
@@ -164,6 +171,23 @@ function Outcome({ message, project }: { message: MailboxMessage; project: Proje
   );
 }
 
+/** SPF, DKIM and DMARC as verified for the message, with a warning when DMARC failed. */
+function SenderChecks({ message }: { message: MailboxMessage }) {
+  const auth = authParts(message.outcome);
+  if (!auth) return <span class="muted">—</span>;
+  return (
+    <span class="admin-sender-checks">
+      <span class={auth.warning ? undefined : 'muted'}>{auth.line}</span>
+      {auth.warning && (
+        <span class="admin-warning" role="note">
+          {' '}
+          ⚠ {auth.warning}
+        </span>
+      )}
+    </span>
+  );
+}
+
 function Messages({ mailbox, project }: { mailbox: Mailbox; project: Project }) {
   const messages = useLoaded(
     async () =>
@@ -191,7 +215,7 @@ function Messages({ mailbox, project }: { mailbox: Mailbox; project: Project }) 
         what="the messages"
         empty="Nothing received yet."
         rows={messages.data}
-        columns={['Received', 'Message-ID', 'Via', 'Size', 'State', 'Outcome']}
+        columns={['Received', 'Message-ID', 'Via', 'Size', 'State', 'Outcome', 'Sender checks']}
       >
         {(message) => (
           <tr key={message.id} data-state={message.state}>
@@ -202,6 +226,9 @@ function Messages({ mailbox, project }: { mailbox: Mailbox; project: Project }) 
             <td>{message.state}</td>
             <td>
               <Outcome message={message} project={project} />
+            </td>
+            <td>
+              <SenderChecks message={message} />
             </td>
           </tr>
         )}
