@@ -395,7 +395,13 @@ export async function mergeCustomers(
        WHERE id = $1 OR merged_into = $1 RETURNING id`,
       [sourceId, targetId, author],
     );
-    const mergedIds = [sourceId, ...merged.map((row) => row.id).filter((id) => id !== sourceId).sort((a, b) => a - b)];
+    const mergedIds = [
+      sourceId,
+      ...merged
+        .map((row) => row.id)
+        .filter((id) => id !== sourceId)
+        .sort((a, b) => a - b),
+    ];
     const target = await mustRead(client, targetId);
     await client.query(
       outboxInsert([

@@ -189,7 +189,10 @@ describe('tickets: customer events (merged customers)', function () {
       write_types: ['ticket.updated'],
       project_id: f.demo.support.id,
     });
-    expect(byTicket.get(t.asks)!.payload.data).to.include({ requester_id: b, version: after.get(t.asks)!.version });
+    expect(byTicket.get(t.asks)!.payload.data).to.include({
+      requester_id: b,
+      version: after.get(t.asks)!.version,
+    });
     expect(byTicket.get(t.bothCopied)!.payload.changes).to.deep.equal({ cc: { from: [a, b], to: [b] } });
     expect(byTicket.get(t.sourceAsksTargetCopied)!.payload.changes).to.deep.equal({
       requester_id: { from: a, to: b },
@@ -250,7 +253,7 @@ describe('tickets: customer events (merged customers)', function () {
     for (const event of unreadable) {
       let failure: unknown;
       try {
-        await handle(event as DomainEvent);
+        await handle(event);
       } catch (error) {
         failure = error;
       }
@@ -260,7 +263,7 @@ describe('tickets: customer events (merged customers)', function () {
     expect(isTransientCustomerEventError(Object.assign(new Error('down'), { code: '57P01' }))).to.equal(true);
     expect(isTransientCustomerEventError(Object.assign(new Error('bad'), { code: '22P02' }))).to.equal(false);
     // Another type on the queue is no work.
-    await handle(newDomainEvent('project.updated', { id: 1 }, { source: 'lookup' }) as DomainEvent);
+    await handle(newDomainEvent('project.updated', { id: 1 }, { source: 'lookup' }));
   });
 });
 
@@ -308,8 +311,16 @@ describe('tickets: customer merges through the broker', function () {
     };
     const project = seeded.projects.find((each) => each.slug === 'support')!;
     const type = seeded.ticket_types.find((each) => each.project_id === project.id)!;
-    const source = await customerClient.CreateCustomer({ name: 'Ada', emails: ['ada@old.example'], notes: '' });
-    const target = await customerClient.CreateCustomer({ name: 'Ada L', emails: ['ada@new.example'], notes: '' });
+    const source = await customerClient.CreateCustomer({
+      name: 'Ada',
+      emails: ['ada@old.example'],
+      notes: '',
+    });
+    const target = await customerClient.CreateCustomer({
+      name: 'Ada L',
+      emails: ['ada@new.example'],
+      notes: '',
+    });
     const created = ticketOf(
       await ticketClient.CreateTicket(
         {
