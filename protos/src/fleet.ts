@@ -40,7 +40,10 @@ export const FLEET = {
     proto: 'tix/ticket/v1/ticket_service.proto',
     // Its view of lookup: it forgets cached workflows and ticket types on these, and moves the
     // tickets of a removed status (project.updated's statuses_removed).
-    queues: { 'tickets.lookup-events': ['project.updated', 'ticket_type.updated'] },
+    queues: {
+      'tickets.lookup-events': ['project.updated', 'ticket_type.updated'],
+      'tickets.customer-events': ['customer.merged'],
+    },
   },
   comments: {
     grpcPort: 50053,

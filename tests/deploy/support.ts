@@ -99,8 +99,8 @@ export const INTENDED_OUTSIDE: Record<DeployableName, string[]> = {
   // Never the model server by default: only the optional ai-model-server component opens it.
   ai: ['postgresql', 'rabbitmq'],
   mail: ['postgresql', 'rabbitmq', 'minio'],
-  // Publishes no events and consumes none: its database is all it needs.
-  customers: ['postgresql'],
+  // Publishes customer.merged through its outbox (the ticket service re-points tickets).
+  customers: ['postgresql', 'rabbitmq'],
 };
 
 /** The services a process's config reads an address for: who it calls, from its own code. */

@@ -3,10 +3,11 @@
  * integrator and the console drive them: the issue's contracts kept exactly (`GET /customers?email=`
  * answers `{ customers, count }` with id, name, emails and organization_id; tickets carry
  * `requester_id` and `cc`; `GET /customers/{id}/tickets` lists as `GET /tickets` does) on both hosts,
- * and the scopes a key needs.
+ * the scopes a key needs, and a merge whose tickets follow it (customer.merged, consumed by the
+ * ticket service).
  */
 import { expect } from 'chai';
-import { expectError } from '@tix/kit/testing';
+import { eventually, expectError } from '@tix/kit/testing';
 import {
   createKey,
   createProject,
@@ -101,5 +102,55 @@ describe('customers through the fleet', () => {
       403,
       'Missing required scope: customers:read',
     );
+  });
+
+  it("a merge makes the merged customer's tickets the target's: requester and cc re-pointed, each once", async () => {
+    const lead = await createKey({ project: project.slug, role: 'team_lead', scopes: CUSTOMER_SCOPES });
+    const domain = `${unique('merge')}.example`;
+    const create = async (body: Record<string, unknown>) => {
+      const created = await request('/v1/tickets', {
+        method: 'POST',
+        key,
+        body: { ticket_type_id: typeId, title: 'Merge me', ...body },
+      });
+      expect(created.status, created.text).to.equal(201);
+      return created.body.data.ticket as { id: number; requester_id: number; cc: number[]; version: number };
+    };
+    const asked = await create({ requester: { email: `old@${domain}` }, cc_emails: [`other@${domain}`] });
+    const sourceId = asked.requester_id;
+    const copiedOn = await create({ requester: { email: `new@${domain}` }, cc: [sourceId] });
+    const targetId = copiedOn.requester_id;
+    expect(copiedOn.cc).to.deep.equal([sourceId]);
+
+    const merged = await request(`/v1/customers/${sourceId}/merge`, {
+      method: 'POST',
+      key: lead.key,
+      body: { target_id: targetId },
+    });
+    expect(merged.status, merged.text).to.equal(200);
+    expect(merged.body.data.customer.emails).to.have.members([`new@${domain}`, `old@${domain}`]);
+
+    // The ticket service hears customer.merged and re-points both tickets, one version each.
+    const listed = await eventually(async () => {
+      const theirs = await request(`/v1/customers/${targetId}/tickets?sort=id`, { key });
+      const tickets = theirs.body.data.tickets as { id: number; requester_id: number; cc: number[] }[];
+      return tickets.length === 2 && tickets.every((each) => each.requester_id === targetId)
+        ? tickets
+        : undefined;
+    }, 20_000);
+    const byId = new Map(listed.map((each) => [each.id, each]));
+    expect(byId.get(asked.id)).to.deep.include({
+      requester_id: targetId,
+      cc: asked.cc,
+      version: asked.version + 1,
+      updated_by: lead.user.id,
+    });
+    // Already the requester, the target is not copied on its own ticket: the merged one just goes.
+    expect(byId.get(copiedOn.id)).to.deep.include({ cc: [], version: copiedOn.version + 1 });
+    // The merged customer's own page follows the merge to the same tickets.
+    const viaSource = await request(`/v1/customers/${sourceId}/tickets?sort=id`, { key });
+    expect(viaSource.body.data.tickets).to.deep.equal(listed);
+    const bySource = await request(`/v1/tickets?customer_id=${sourceId}`, { key });
+    expect(bySource.body.data.tickets).to.deep.equal([]);
   });
 });

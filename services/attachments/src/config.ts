@@ -2,7 +2,14 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { env, serviceConfig } from '@tix/kit';
+import {
+  env,
+  OBJECT_STORE_PRODUCTION_VARIABLES,
+  OBJECT_STORE_VARIABLES,
+  objectStoreBucket,
+  objectStoreConfig,
+  serviceConfig,
+} from '@tix/kit';
 import {
   ALLOWED_TYPES_DEFAULT,
   checkAllowedTypes,
@@ -14,26 +21,15 @@ import {
 export const DEFAULT_SPOOL_DIR = path.join(os.tmpdir(), 'tix-attachments');
 export const DEFAULT_UPLOAD_IDLE_TIMEOUT_MS = 30_000;
 
-/** The embedded store's credentials (s3rver's fixed pair), used outside production when unset. */
-const LOCAL_STORE_CREDENTIALS = 'S3RVER';
-
 /** Reads and validates the configuration; throws a ConfigError naming every bad variable. */
 export const loadConfig = serviceConfig('attachments', {
   peers: {
     tickets: 'the attachment service needs the ticket service (attachments belong to live tickets)',
   },
   variables: {
-    S3_ENDPOINT: env.url('http://127.0.0.1:9000').refine((value) => /^https?:\/\//.test(value), {
-      message: 'expected an http:// or https:// URL',
-    }),
-    S3_ACCESS_KEY: z.string().min(1).optional(),
-    S3_SECRET_KEY: z.string().min(1).optional(),
-    S3_REGION: z.string().min(1).default('us-east-1'),
-    /** S3 bucket naming rules: 3-63 lower-case letters, digits, dots and hyphens. */
-    S3_BUCKET: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'expected an S3 bucket name')
-      .default('tix-attachments'),
+    ...OBJECT_STORE_VARIABLES,
+    /** The attachment service's bucket. */
+    S3_BUCKET: objectStoreBucket('tix-attachments'),
     /** How long start-up waits for the store (to create the bucket) before giving up. */
     S3_STARTUP_TIMEOUT_MS: env.positiveInt(60_000),
     ATTACHMENT_MAX_BYTES: z.coerce
@@ -53,21 +49,14 @@ export const loadConfig = serviceConfig('attachments', {
   },
   check: (values, context) => {
     if (values.NODE_ENV !== 'production') return;
-    for (const name of ['S3_ACCESS_KEY', 'S3_SECRET_KEY'] as const) {
+    for (const name of OBJECT_STORE_PRODUCTION_VARIABLES) {
       if (values[name] === undefined)
         context.addIssue({ code: 'custom', path: [name], message: 'required in production' });
     }
   },
   read: (values) => ({
     /** Where and how the bytes are stored (an S3-compatible endpoint: MinIO, or s3rver locally). */
-    store: {
-      /** http(s)://host:port of the store. */
-      endpoint: values.S3_ENDPOINT,
-      accessKey: values.S3_ACCESS_KEY ?? LOCAL_STORE_CREDENTIALS,
-      secretKey: values.S3_SECRET_KEY ?? LOCAL_STORE_CREDENTIALS,
-      region: values.S3_REGION,
-      bucket: values.S3_BUCKET,
-    },
+    store: objectStoreConfig(values, values.S3_BUCKET),
     storeStartupTimeoutMs: values.S3_STARTUP_TIMEOUT_MS,
     /** What an upload may be. */
     uploads: {
@@ -85,7 +74,6 @@ export const loadConfig = serviceConfig('attachments', {
 });
 
 export type AttachmentsConfig = ReturnType<typeof loadConfig>;
-export type ObjectStoreConfig = AttachmentsConfig['store'];
 export type UploadPolicy = AttachmentsConfig['uploads'];
 
 /** The upload policy when nothing is configured (25 MB, the default allow-list and spool folder, 30 s idle). */

@@ -12,7 +12,7 @@ import { createAttachmentStore } from './attachments/attachment-store.js';
 import { createTicketAccess } from './attachments/ticket-access.js';
 import { loadConfig } from './config.js';
 import { exportUserAttachmentsHandler } from './export/export-user-attachments.js';
-import { createObjectStore, type ObjectStore } from './storage/object-store.js';
+import { createObjectStore, type ObjectStore } from '@tix/kit';
 import { startObjectSweeper } from './sweeper/object-sweeper.js';
 import { removeStaleSpoolFiles } from './uploads/spool.js';
 

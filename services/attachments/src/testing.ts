@@ -14,11 +14,10 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import S3rver from 's3rver';
-import type { Logger } from '@tix/kit';
+import { createMinioClient, type Logger, type ObjectStoreConfig } from '@tix/kit';
 import { startTcpProxy, startTestService } from '@tix/kit/testing';
-import { DEFAULT_UPLOAD_POLICY, type ObjectStoreConfig, type UploadPolicy } from './config.js';
+import { DEFAULT_UPLOAD_POLICY, type UploadPolicy } from './config.js';
 import { attachmentService } from './server.js';
-import { createMinioClient } from './storage/object-store.js';
 
 export { ATTACHMENTS_MIGRATIONS_DIR } from './server.js';
 export { fileTooLargeMessage, SNIFF_BYTES } from './uploads/file-type-rules.js';

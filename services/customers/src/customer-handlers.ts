@@ -46,7 +46,7 @@ export function customerHandlers(deps: { pool: pg.Pool }): AsyncHandlers<custome
       return presentCustomer(await updateCustomer(pool, request, authorOf(context)));
     },
     async MergeCustomers(request, context) {
-      return presentCustomer(await mergeCustomers(pool, request, authorOf(context)));
+      return presentCustomer(await mergeCustomers(pool, request, actorOf(context.principal)));
     },
     async DeleteCustomer(request, context) {
       await deleteCustomer(pool, request.id, authorOf(context));

@@ -1,6 +1,6 @@
 /** Reading customer rows (with their addresses, primary first) and presenting them as messages. */
 import type pg from 'pg';
-import type { customer } from '@tix/protos';
+import type { customer, CustomerJson } from '@tix/protos';
 
 export interface CustomerRow {
   id: number;
@@ -32,6 +32,19 @@ export function presentCustomer(row: CustomerRow): customer.Customer {
     notes: row.notes,
     ...(row.merged_into === null ? {} : { merged_into: row.merged_into }),
     deleted: row.deleted,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** A customer as the public API returns it (the gateway's presenter of the message), for event data. */
+export function customerJson(row: CustomerRow): CustomerJson {
+  return {
+    id: row.id,
+    name: row.name,
+    emails: row.emails,
+    organization_id: row.organization_id,
+    notes: row.notes,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

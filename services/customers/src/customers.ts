@@ -5,11 +5,12 @@
  * "Customers service".
  */
 import type pg from 'pg';
-import { AppError, FieldErrors, fieldError, inTransaction } from '@tix/kit';
-import { pageWindow, paginationOf, type customer } from '@tix/protos';
+import { AppError, FieldErrors, fieldError, inTransaction, newDomainEvent, outboxInsert } from '@tix/kit';
+import { pageWindow, paginationOf, type customer, type EventActor } from '@tix/protos';
 import {
   CUSTOMER_COLUMNS,
   customerByEmail,
+  customerJson,
   LIVE,
   presentCustomer,
   readCustomer,
@@ -344,18 +345,25 @@ export async function updateCustomer(
   return mustRead(pool, request.id);
 }
 
+/** The events of this service: `source` of every envelope. */
+export const EVENT_SOURCE = 'customers';
+
 /**
  * MergeCustomers: the source's addresses (and organization, when the target has none) move to the
  * target; the source becomes a tombstone pointing at it, and tombstones that pointed at the source
  * now point at the target (so GetCustomer follows one hop). 422 into itself, from or into a deleted
- * or merged customer.
+ * or merged customer. In the same transaction, `customer.merged` goes to the outbox: the target as
+ * the API returns it, plus `source_id` and `merged_ids` (the source and every older tombstone now
+ * pointing at the target), so the ticket service re-points their tickets (docs/decisions.md, "A
+ * merged customer's tickets follow the merge (issue 28)").
  */
 export async function mergeCustomers(
   pool: pg.Pool,
   request: customer.MergeCustomersRequest__Output,
-  author: Author,
+  actor: EventActor,
 ): Promise<CustomerRow> {
   const { source_id: sourceId, target_id: targetId } = request;
+  const author: Author = actor.user_id;
   if (sourceId === targetId) throw fieldError('target_id', 'A customer cannot be merged into itself');
   await inTransaction(pool, async (client) => {
     // Both rows locked in id order, so two opposite merges cannot deadlock.
@@ -382,9 +390,27 @@ export async function mergeCustomers(
        WHERE id = $1`,
       [targetId, source.organization_id, author],
     );
-    await client.query(
-      `UPDATE customers SET merged_into = $2, updated_at = now(), updated_by = $3 WHERE id = $1 OR merged_into = $1`,
+    const { rows: merged } = await client.query<{ id: number }>(
+      `UPDATE customers SET merged_into = $2, updated_at = now(), updated_by = $3
+       WHERE id = $1 OR merged_into = $1 RETURNING id`,
       [sourceId, targetId, author],
+    );
+    const mergedIds = [
+      sourceId,
+      ...merged
+        .map((row) => row.id)
+        .filter((id) => id !== sourceId)
+        .sort((a, b) => a - b),
+    ];
+    const target = await mustRead(client, targetId);
+    await client.query(
+      outboxInsert([
+        newDomainEvent(
+          'customer.merged',
+          { ...customerJson(target), source_id: sourceId, merged_ids: mergedIds },
+          { source: EVENT_SOURCE, actor, occurredAt: target.updated_at },
+        ),
+      ]),
     );
   });
   return mustRead(pool, targetId);

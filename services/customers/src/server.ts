@@ -19,6 +19,7 @@ export const customersService = () =>
     config: loadConfig,
     migrations: CUSTOMERS_MIGRATIONS_DIR,
     peers: [],
-    outbox: false,
+    // customer.merged (customers.ts, mergeCustomers), for the ticket service.
+    outbox: true,
     register: ({ pool }) => ({ grpc: grpcService('customers', customerHandlers({ pool })) }),
   });

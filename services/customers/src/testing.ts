@@ -18,6 +18,8 @@ export interface TestCustomerServerOptions {
   databaseUrl?: string;
   label?: string;
   logger?: Logger;
+  /** When given, the outbox relay publishes customer.merged to this broker (e.g. createTestVhost(...).url). */
+  amqpUrl?: string;
 }
 
 export type TestCustomerServer = Awaited<ReturnType<typeof startTestCustomerServer>>;
@@ -27,5 +29,6 @@ export function startTestCustomerServer(options: TestCustomerServerOptions = {})
     label: options.label,
     databaseUrl: options.databaseUrl,
     logger: options.logger,
+    ...(options.amqpUrl === undefined ? {} : { amqpUrl: options.amqpUrl }),
   });
 }

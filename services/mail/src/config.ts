@@ -3,13 +3,19 @@ import { createHmac } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { env, isSmtpUrl, parseSecretKey, serviceConfig } from '@tix/kit';
+import {
+  env,
+  isSmtpUrl,
+  OBJECT_STORE_PRODUCTION_VARIABLES,
+  OBJECT_STORE_VARIABLES,
+  objectStoreBucket,
+  objectStoreConfig,
+  parseSecretKey,
+  serviceConfig,
+} from '@tix/kit';
 
 /** Largest message the listener accepts (25 MB, the attachment limit). */
 export const DEFAULT_MAIL_MAX_BYTES = 25 * 1024 * 1024;
-
-/** The embedded store's credentials (s3rver's fixed pair, as the attachment service uses), outside production. */
-const LOCAL_STORE_CREDENTIALS = 'S3RVER';
 
 /**
  * The reply-token secret: MAIL_TOKEN_SECRET, else a key derived from MAIL_SECRET_KEY (so production
@@ -45,10 +51,7 @@ export const loadConfig = serviceConfig('mail', {
       .string()
       .refine((value) => parseSecretKey(value) !== null, { message: 'expected 32 bytes, base64 or hex' })
       .optional(),
-    S3_ENDPOINT: env.url('http://127.0.0.1:9000'),
-    S3_ACCESS_KEY: z.string().min(1).optional(),
-    S3_SECRET_KEY: z.string().min(1).optional(),
-    S3_REGION: z.string().min(1).default('us-east-1'),
+    ...OBJECT_STORE_VARIABLES,
     /** Outbound relay (smtp:// or smtps://); unset: .eml files in MAIL_DIR outside production. */
     SMTP_URL: z
       .string()
@@ -96,14 +99,12 @@ export const loadConfig = serviceConfig('mail', {
     MAIL_DNS_TIMEOUT_MS: env.positiveInt(3_000),
     /** A message `processing` longer than this is taken over (its processor died); docs/decisions.md. */
     MAIL_PROCESSING_LEASE_MS: env.positiveInt(5 * 60_000),
-    MAIL_S3_BUCKET: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'expected an S3 bucket name')
-      .default('tix-mail'),
+    /** The mail service's bucket of raw messages. */
+    MAIL_S3_BUCKET: objectStoreBucket('tix-mail'),
   },
   check: (values, context) => {
     if (values.NODE_ENV !== 'production') return;
-    for (const name of ['S3_ACCESS_KEY', 'S3_SECRET_KEY', 'MAIL_SECRET_KEY'] as const) {
+    for (const name of [...OBJECT_STORE_PRODUCTION_VARIABLES, 'MAIL_SECRET_KEY'] as const) {
       if (values[name] === undefined)
         context.addIssue({ code: 'custom', path: [name], message: 'required in production' });
     }
@@ -135,13 +136,7 @@ export const loadConfig = serviceConfig('mail', {
       timeoutMs: values.MAIL_DNS_TIMEOUT_MS,
     },
     secretKey: values.MAIL_SECRET_KEY === undefined ? null : parseSecretKey(values.MAIL_SECRET_KEY),
-    store: {
-      endpoint: values.S3_ENDPOINT,
-      accessKey: values.S3_ACCESS_KEY ?? LOCAL_STORE_CREDENTIALS,
-      secretKey: values.S3_SECRET_KEY ?? LOCAL_STORE_CREDENTIALS,
-      region: values.S3_REGION,
-      bucket: values.MAIL_S3_BUCKET,
-    },
+    store: objectStoreConfig(values, values.MAIL_S3_BUCKET),
   }),
 });
 

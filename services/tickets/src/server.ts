@@ -10,6 +10,8 @@ import { loadConfig } from './config.js';
 import { exportUserTicketsHandler } from './export/export-user-tickets.js';
 import { fieldAuditHandlers } from './field-audit/field-audit-handlers.js';
 import { createFieldValuesStore } from './field-audit/field-values-store.js';
+import { startCustomerEventConsumer } from './customer-events/customer-event-consumer.js';
+import { createCustomerTicketsStore } from './customer-events/customer-tickets-store.js';
 import { createLookupDirectory } from './lookup/lookup-directory.js';
 import { startLookupEventConsumer } from './lookup-events/lookup-event-consumer.js';
 import { statusCountHandlers } from './lookup-events/status-count-handler.js';
@@ -51,6 +53,14 @@ export const ticketService = defineTixService({
             logger,
             lookup,
             tickets: statusTickets,
+            writes,
+          }),
+        customerEvents: () =>
+          startCustomerEventConsumer({
+            amqpUrl: config.amqpUrl,
+            logger,
+            lookup,
+            tickets: createCustomerTicketsStore(pool),
             writes,
           }),
       },

@@ -1,6 +1,6 @@
 /** What the attachment use cases work with (wired in server.ts). */
 import type { UploadPolicy } from '../config.js';
-import type { ObjectStore } from '../storage/object-store.js';
+import type { ObjectStore } from '@tix/kit';
 import type { AttachmentStore } from './attachment-store.js';
 import type { TicketAccess } from './ticket-access.js';
 

@@ -2,7 +2,7 @@
 import type { Readable } from 'node:stream';
 import { AppError, type AsyncHandlers } from '@tix/kit';
 import type { attachment } from '@tix/protos';
-import { objectBytes } from '../storage/object-store.js';
+import { objectBytes } from '@tix/kit';
 import { nextWithin } from '../uploads/spool.js';
 import { uploadAttachment } from '../uploads/upload-attachment.js';
 import type { AttachmentDeps } from './attachment-deps.js';

@@ -7,7 +7,7 @@
  */
 import { startPeriodicJob, type Logger, type PeriodicJob } from '@tix/kit';
 import type { AttachmentStore } from '../attachments/attachment-store.js';
-import type { ObjectStore } from '../storage/object-store.js';
+import type { ObjectStore } from '@tix/kit';
 
 export interface ObjectSweeperOptions {
   attachments: Pick<AttachmentStore, 'pendingRemovals' | 'markObjectRemoved'>;

@@ -19,7 +19,7 @@ import type { AttachmentDeps } from '../attachments/attachment-deps.js';
 import type { AttachmentRow } from '../attachments/attachment-row.js';
 import { requireProjectId } from '../attachments/read-attachments.js';
 import type { NewAttachment } from '../attachments/attachment-store.js';
-import { newObjectKey } from '../storage/object-store.js';
+import { newObjectKey } from '../storage/object-key.js';
 import { decideStoredType, FILE_EMPTY_MESSAGE, fileRefused, SNIFF_BYTES } from './file-type-rules.js';
 import { sanitizeFilename } from './filename-rules.js';
 import { spoolChunks, type SpooledFile } from './spool.js';

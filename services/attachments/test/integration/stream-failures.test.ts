@@ -17,7 +17,7 @@ import type * as grpc from '@grpc/grpc-js';
 import { fromGrpcError } from '@tix/kit';
 import type { attachment } from '@tix/protos';
 import { eventually } from '@tix/kit/testing';
-import { createObjectStore, type ObjectStore } from '../../src/storage/object-store.js';
+import { createObjectStore, type ObjectStore } from '@tix/kit';
 import {
   attachmentRows,
   binaryPng,

@@ -13,7 +13,7 @@ import { startTestLookupServer, type TestLookupServer } from '@tix/lookup-servic
 import { startTestTicketServer, type TestTicketServer } from '@tix/ticket-service/testing';
 import { DEFAULT_UPLOAD_POLICY, type UploadPolicy } from '../../src/config.js';
 import { attachmentService } from '../../src/server.js';
-import type { ObjectStore } from '../../src/storage/object-store.js';
+import type { ObjectStore } from '@tix/kit';
 import {
   CHUNK_BYTES,
   startTestAttachmentServer,

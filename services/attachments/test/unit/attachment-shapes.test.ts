@@ -6,7 +6,7 @@ import {
   toAttachmentMessage,
   type AttachmentRow,
 } from '../../src/attachments/attachment-row.js';
-import { newObjectKey } from '../../src/storage/object-store.js';
+import { newObjectKey } from '../../src/storage/object-key.js';
 
 const ROW: AttachmentRow = {
   id: 7,

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import * as grpc from '@grpc/grpc-js';
 import pg from 'pg';
 import { createServiceClient, type ServiceClient } from '@tix/kit';
-import { refusalOf } from '@tix/kit/testing';
+import { outboxMark, outboxSince, refusalOf } from '@tix/kit/testing';
 import type { Principal } from '@tix/protos';
 import { startTestCustomerServer, type TestCustomerServer } from '../../src/testing.js';
 
@@ -374,6 +374,7 @@ describe('customers', function () {
         notes: '',
       });
       const target = await client.CreateCustomer({ name: 'Target', emails: [t1], notes: '' });
+      const mark = await outboxMark(db);
       const merged = await client.MergeCustomers(
         { source_id: source.id, target_id: target.id },
         { principal: AGENT },
@@ -393,6 +394,26 @@ describe('customers', function () {
         [source.id, target.id],
       ]);
       expect(rows).to.deep.equal([{ updated_by: 7 }, { updated_by: 7 }]);
+      // One customer.merged, written with the merge: who merged, the target as the API shows it.
+      const events = await outboxSince(db, mark);
+      expect(events.map((event) => event.event_type)).to.deep.equal(['customer.merged']);
+      expect(events[0]!.payload).to.deep.include({
+        type: 'customer.merged',
+        source: 'customers',
+        actor: { kind: 'user', user_id: 7, api_key_id: null },
+        data: {
+          id: target.id,
+          name: 'Target',
+          emails: [t1, s1, s2],
+          organization_id: organization.id,
+          notes: '',
+          created_at: merged.created_at,
+          updated_at: merged.updated_at,
+          source_id: source.id,
+          merged_ids: [source.id],
+        },
+      });
+      expect(events[0]!.payload).to.not.have.property('project_id');
     });
 
     it('keeps the target organization and follows a chain of merges', async () => {
@@ -416,7 +437,15 @@ describe('customers', function () {
       expect((await client.MergeCustomers({ source_id: a.id, target_id: b.id })).organization_id).to.equal(
         second.id,
       );
+      const mark = await outboxMark(db);
       await client.MergeCustomers({ source_id: b.id, target_id: c.id });
+      // Without a principal the actor is the system; the older tombstone (a) is named too.
+      const [event] = await outboxSince(db, mark);
+      expect(event!.payload).to.deep.include({
+        actor: { kind: 'system', user_id: null, api_key_id: null },
+      });
+      expect(event!.payload.data).to.include({ id: c.id, source_id: b.id });
+      expect((event!.payload.data as { merged_ids: number[] }).merged_ids).to.deep.equal([b.id, a.id]);
       expect((await client.GetCustomer({ id: a.id })).id).to.equal(c.id);
       expect((await client.GetCustomer({ id: b.id })).id).to.equal(c.id);
     });
@@ -436,12 +465,14 @@ describe('customers', function () {
         [a.id, tomb.id, 'target_id'],
         [999_999, a.id, 'source_id'],
       ];
+      const mark = await outboxMark(db);
       for (const [sourceId, targetId, field] of cases) {
         const refused = await refusalOf(client.MergeCustomers({ source_id: sourceId, target_id: targetId }));
         expect(refused.kind, `${sourceId} -> ${targetId}`).to.equal('validation_failed');
         expect(refused.validation_errors).to.have.key(field);
       }
       expect((await client.GetCustomer({ id: a.id })).emails).to.deep.equal(a.emails);
+      expect(await outboxSince(db, mark), 'a refused merge writes no event').to.deep.equal([]);
     });
   });
 

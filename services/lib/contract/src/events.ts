@@ -21,6 +21,9 @@ export const EVENT_TYPES = {
   comments: ['comment.created', 'comment.updated', 'comment.deleted'],
   attachments: ['attachment.created', 'attachment.deleted'],
   lookup: ['api_key.revoked', 'user.updated', 'project.updated', 'ticket_type.updated'],
+  // A merge of one customer into another (docs/events.md): the ticket service re-points the
+  // requester and cc of the merged customer's tickets. Not in SUBSCRIBABLE_EVENT_TYPES.
+  customers: ['customer.merged'],
   // The assistant's autonomy (docs/assistant.md, "Autonomy"): its settings, and each action it
   // takes and what people did with it. Not in SUBSCRIBABLE_EVENT_TYPES; the activity log binds
   // `ai.*`.

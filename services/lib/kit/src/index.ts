@@ -27,6 +27,7 @@ export * from './content-hash.js';
 export * from './field-errors.js';
 export * from './periodic-job.js';
 export * from './mail-transport.js';
+export * from './object-store.js';
 export * from './service-config.js';
 export * from './service.js';
 export { createSecretBox, parseSecretKey, type SecretBox } from './secret-box.js';

@@ -1,11 +1,11 @@
 /**
- * The raw messages in the object store (MinIO in deployments, s3rver locally and in tests), through
- * the `minio` client as the attachment service does. Keys are content-addressed per mailbox
- * (`<mailbox>/<sha256>.eml`), so storing the same bytes twice is one object.
+ * The raw messages in the object store, through the kit's object store client (the one the
+ * attachment service uses too), in the mail service's bucket (MAIL_S3_BUCKET). Keys are
+ * content-addressed per mailbox (`<mailbox>/<sha256>.eml`), so storing the same bytes twice is one
+ * object. A store that cannot be reached fails with 503 `File storage is unavailable`.
  */
 import { createHash } from 'node:crypto';
-import * as Minio from 'minio';
-import type { MailStoreConfig } from '../config.js';
+import { createObjectStore, type ObjectStoreConfig } from '@tix/kit';
 
 export interface RawStore {
   ensureBucket(): Promise<void>;
@@ -14,38 +14,15 @@ export interface RawStore {
   get(key: string): Promise<Buffer>;
 }
 
-export function createRawStore(config: MailStoreConfig): RawStore {
-  const url = new URL(config.endpoint);
-  const client = new Minio.Client({
-    endPoint: url.hostname,
-    port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
-    useSSL: url.protocol === 'https:',
-    accessKey: config.accessKey,
-    secretKey: config.secretKey,
-    region: config.region,
-    pathStyle: true,
-  });
-  const bucket = config.bucket;
+export function createRawStore(config: ObjectStoreConfig): RawStore {
+  const objects = createObjectStore(config);
   return {
-    async ensureBucket() {
-      if (!(await client.bucketExists(bucket))) {
-        try {
-          await client.makeBucket(bucket, config.region);
-        } catch (error) {
-          if ((error as { code?: string }).code !== 'BucketAlreadyOwnedByYou') throw error;
-        }
-      }
-    },
+    ensureBucket: () => objects.ensureBucket(),
     async put(mailboxId, raw) {
       const key = `${mailboxId}/${createHash('sha256').update(raw).digest('hex')}.eml`;
-      await client.putObject(bucket, key, raw, raw.length, { 'Content-Type': 'message/rfc822' });
+      await objects.putBytes(key, raw, 'message/rfc822');
       return key;
     },
-    async get(key) {
-      const stream = await client.getObject(bucket, key);
-      const chunks: Buffer[] = [];
-      for await (const chunk of stream) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks);
-    },
+    get: (key) => objects.readBytes(key),
   };
 }

@@ -22,7 +22,7 @@ describe('durable queues', () => {
     });
   });
 
-  it('holds the five queues of the fleet, with the names, bindings and arguments deployments already have', () => {
+  it('holds the six queues of the fleet, with the names, bindings and arguments deployments already have', () => {
     expect(Object.fromEntries(DURABLE_EVENT_QUEUES.map((queue) => [queue.name, queue]))).to.deep.equal({
       'webhooks.events': {
         name: 'webhooks.events',
@@ -35,6 +35,12 @@ describe('durable queues', () => {
         bindings: ['project.updated', 'ticket_type.updated'],
         arguments: declared('tickets.lookup-events'),
         deadLetterQueue: 'tickets.lookup-events.dlq',
+      },
+      'tickets.customer-events': {
+        name: 'tickets.customer-events',
+        bindings: ['customer.merged'],
+        arguments: declared('tickets.customer-events'),
+        deadLetterQueue: 'tickets.customer-events.dlq',
       },
       'activity.events': {
         name: 'activity.events',

@@ -1,36 +1,91 @@
 /**
- * The only module that talks to the S3-compatible store (MinIO in deployments, s3rver locally and in
- * CI), always through the `minio` client. Every failure to reach or use the store becomes
- * 503 `File storage is unavailable` (the cause is logged by the caller), so callers never see a 500
- * for an outage.
+ * The one client of the S3-compatible object store (MinIO in deployments, s3rver locally and in
+ * CI), always through the `minio` client: the attachment service keeps file bytes in it, the mail
+ * service raw messages. Each service picks its bucket (and its keys); the connection settings are
+ * the same variables everywhere (OBJECT_STORE_VARIABLES, read by objectStoreConfig). Every failure
+ * to reach or use the store becomes 503 `File storage is unavailable` (the cause is logged by the
+ * caller), so callers never see a 500 for an outage.
  *
- * Uploads are single PUTs streamed from the spool file with their exact Content-Length and SHA-256,
- * through the client's request primitive (`makeRequestStreamAsync`, which its own putObject uses):
- * the public putObject reads a stream into memory parts (see uploads/spool.ts). The client's retry
- * of failed requests is off, since a consumed stream cannot be sent again; callers decide.
+ * File uploads are single PUTs streamed from a spool file with their exact Content-Length and
+ * SHA-256, through the client's request primitive (`makeRequestStreamAsync`, which its own putObject
+ * uses): the public putObject reads a stream into memory parts (see the attachment service's
+ * uploads/spool.ts). The client's retry of failed requests is off, since a consumed stream cannot be
+ * sent again; callers decide. Small objects already in memory (a mail message) go as one buffer.
  *
  * Every stream here has its errors handled: the spool file is opened before its stream exists and
  * its read errors are remembered (a failure of our disk is a 500, not the store's 503); an object
  * body is destroyed when its caller goes away, when it arrives after its timeout, and read through
  * objectBytes, which turns a connection dropped mid-body into the same 503.
  */
-import { randomUUID } from 'node:crypto';
 import { open as openFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { addAbortSignal, type Readable } from 'node:stream';
 import * as Minio from 'minio';
-import { AppError } from '@tix/kit';
-import type { ObjectStoreConfig } from '../config.js';
+import { z } from 'zod';
+import { env } from './config.js';
+import { AppError } from './errors.js';
 
 export const STORE_UNAVAILABLE_MESSAGE = 'File storage is unavailable';
 
-/** What the service stores and reads back. */
+/** Where and how objects are stored: an S3-compatible endpoint and the service's bucket. */
+export interface ObjectStoreConfig {
+  /** http(s)://host:port of the store. */
+  endpoint: string;
+  accessKey: string;
+  secretKey: string;
+  region: string;
+  bucket: string;
+}
+
+/** The embedded store's credentials (s3rver's fixed pair), used outside production when unset. */
+const LOCAL_STORE_CREDENTIALS = 'S3RVER';
+
+/**
+ * The store's variables, for a service's serviceConfig `variables` (with a bucket variable of its
+ * own, objectStoreBucket). S3_ACCESS_KEY and S3_SECRET_KEY are required in production
+ * (OBJECT_STORE_PRODUCTION_VARIABLES, for the config's `check`).
+ */
+export const OBJECT_STORE_VARIABLES = {
+  S3_ENDPOINT: env.url('http://127.0.0.1:9000').refine((value) => /^https?:\/\//.test(value), {
+    message: 'expected an http:// or https:// URL',
+  }),
+  S3_ACCESS_KEY: z.string().min(1).optional(),
+  S3_SECRET_KEY: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+};
+
+/** The store variables production must set (development falls back to s3rver's credentials). */
+export const OBJECT_STORE_PRODUCTION_VARIABLES = ['S3_ACCESS_KEY', 'S3_SECRET_KEY'] as const;
+
+/** A bucket variable (S3 naming rules: 3-63 lower-case letters, digits, dots and hyphens). */
+export function objectStoreBucket(defaultBucket: string) {
+  return z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'expected an S3 bucket name')
+    .default(defaultBucket);
+}
+
+/** The store's settings from OBJECT_STORE_VARIABLES' values, in `bucket`. */
+export function objectStoreConfig(
+  values: z.output<z.ZodObject<typeof OBJECT_STORE_VARIABLES>>,
+  bucket: string,
+): ObjectStoreConfig {
+  return {
+    endpoint: values.S3_ENDPOINT,
+    accessKey: values.S3_ACCESS_KEY ?? LOCAL_STORE_CREDENTIALS,
+    secretKey: values.S3_SECRET_KEY ?? LOCAL_STORE_CREDENTIALS,
+    region: values.S3_REGION,
+    bucket,
+  };
+}
+
+/** What a service stores and reads back, in its bucket. */
 export interface ObjectStore {
   readonly bucket: string;
   /** Creates the bucket when it is missing (idempotent, safe across replicas). */
   ensureBucket(): Promise<void>;
-  /** Stores the file at `key` (replacing nothing: keys are fresh UUIDs). */
+  /** Stores the file at `key` (the attachment service's keys are fresh UUIDs: it replaces nothing). */
   putFile(
     key: string,
     file: { path: string; sizeBytes: number; sha256: string },
@@ -42,6 +97,10 @@ export interface ObjectStore {
    * metadata says it exists). Aborting `signal` (the caller went away) destroys the stream.
    */
   open(key: string, signal?: AbortSignal): Promise<Readable>;
+  /** Stores `bytes` at `key` (replacing what is there), for objects small enough to hold in memory. */
+  putBytes(key: string, bytes: Buffer, contentType: string): Promise<void>;
+  /** The object's bytes, whole; 500 when it is missing, 503 when the store fails (open + objectBytes). */
+  readBytes(key: string): Promise<Buffer>;
   /** Removes the object; removing a missing object succeeds. */
   remove(key: string): Promise<void>;
   /** Whether an object exists at `key`. */
@@ -135,7 +194,7 @@ export function createObjectStore(config: ObjectStoreConfig, options: ObjectStor
   // http endpoints sign the payload hash; https ones send UNSIGNED-PAYLOAD (the client's own rule).
   const signsPayload = !config.endpoint.startsWith('https:');
 
-  return {
+  const store: ObjectStore = {
     bucket,
 
     async ensureBucket() {
@@ -213,6 +272,24 @@ export function createObjectStore(config: ObjectStoreConfig, options: ObjectStor
       }
     },
 
+    async putBytes(key, bytes, contentType) {
+      try {
+        await withTimeout(
+          client.putObject(bucket, key, bytes, bytes.length, { 'Content-Type': contentType }),
+          'putObject',
+          timeoutMs,
+        );
+      } catch (error) {
+        throw storeUnavailable(error);
+      }
+    },
+
+    async readBytes(key) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of objectBytes(await store.open(key))) chunks.push(chunk);
+      return Buffer.concat(chunks);
+    },
+
     async remove(key) {
       try {
         await withTimeout(client.removeObject(bucket, key), 'removeObject', timeoutMs);
@@ -232,9 +309,5 @@ export function createObjectStore(config: ObjectStoreConfig, options: ObjectStor
       }
     },
   };
-}
-
-/** A fresh storage key: `attachments/<project_id>/<uuid>`; never derived from the filename. */
-export function newObjectKey(projectId: number): string {
-  return `attachments/${projectId}/${randomUUID()}`;
+  return store;
 }
