@@ -123,11 +123,16 @@ describe(`mail: ${COUNT} IMAP messages to tickets across a SIGKILL of the servic
     );
     main = startMainProcess(import.meta.url, { ...env, MAIL_PROCESSING_LEASE_MS: '1000' });
     await eventually(async () => expect(await ticketTotal()).to.equal(COUNT), 240_000);
-    const { rows } = await db.query<{ state: string; n: number; tickets: number }>(
-      `SELECT state, count(*)::int AS n, count(DISTINCT outcome->>'ticket_id')::int AS tickets
-         FROM inbound_messages GROUP BY state`,
-    );
-    expect(rows).to.deep.equal([{ state: 'processed', n: COUNT, tickets: COUNT }]);
+    // A message's ticket exists before its final transaction marks it processed: wait for that too.
+    const states = async () =>
+      (
+        await db.query<{ state: string; n: number; tickets: number }>(
+          `SELECT state, count(*)::int AS n, count(DISTINCT outcome->>'ticket_id')::int AS tickets
+             FROM inbound_messages GROUP BY state`,
+        )
+      ).rows;
+    await eventually(async () => expect(await states()).to.have.lengthOf(1), 30_000);
+    expect(await states()).to.deep.equal([{ state: 'processed', n: COUNT, tickets: COUNT }]);
     // Still exactly COUNT a moment later: no late duplicate from a reclaimed attempt.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(await ticketTotal()).to.equal(COUNT);
