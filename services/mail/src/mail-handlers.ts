@@ -36,15 +36,23 @@ interface MailboxRow {
 }
 
 /** The bounds of an OAuth2 client's fields (the gateway checks the same). */
-export const OAUTH2_MAX = { token_url: 2048, client_id: 512, client_secret: 4096, refresh_token: 8192, scope: 1024 };
+export const OAUTH2_MAX = {
+  token_url: 2048,
+  client_id: 512,
+  client_secret: 4096,
+  refresh_token: 8192,
+  scope: 1024,
+};
 const OAUTH2_FIELDS = ['token_url', 'client_id', 'client_secret', 'refresh_token', 'scope'] as const;
 
 /** Field errors of an OAuth2 client (under `oauth2.<field>`); empty when it is complete and sane. */
 function oauth2Problems(client: OAuth2Client, errors: Record<string, string[]>) {
   for (const field of OAUTH2_FIELDS) {
     const value = client[field];
-    if (value.length > OAUTH2_MAX[field]) errors[`oauth2.${field}`] = [`must be at most ${OAUTH2_MAX[field]} characters`];
-    else if (/[\u0000-\u001f\u007f]/.test(value)) errors[`oauth2.${field}`] = ['must not contain control characters'];
+    if (value.length > OAUTH2_MAX[field])
+      errors[`oauth2.${field}`] = [`must be at most ${OAUTH2_MAX[field]} characters`];
+    else if (/[\u0000-\u001f\u007f]/.test(value))
+      errors[`oauth2.${field}`] = ['must not contain control characters'];
   }
   if (!errors['oauth2.token_url']) {
     const problem = client.token_url ? tokenUrlProblem(client.token_url) : 'required for OAuth2';
@@ -133,7 +141,9 @@ export function mailHandlers(deps: {
           if (request.secret) errors.secret = ['give an access token or an OAuth2 client, not both'];
         } else if (!request.secret)
           errors.secret = [
-            auth === 'xoauth2' ? 'required for XOAUTH2 without an OAuth2 client' : 'required for an IMAP mailbox',
+            auth === 'xoauth2'
+              ? 'required for XOAUTH2 without an OAuth2 client'
+              : 'required for an IMAP mailbox',
           ];
       }
       if (request.oauth2 && (request.kind !== 'imap' || auth !== 'xoauth2'))

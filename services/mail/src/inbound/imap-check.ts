@@ -76,7 +76,8 @@ export async function connectMailbox(
     }
   };
   const token = base.auth === 'xoauth2' ? await tokens.accessToken(row.id) : null;
-  if (!token) return { client: await attempt(row.secret === null ? '' : secrets.open(row.secret)), refreshAt: null };
+  if (!token)
+    return { client: await attempt(row.secret === null ? '' : secrets.open(row.secret)), refreshAt: null };
   try {
     return { client: await attempt(token.access_token), refreshAt: token.refresh_at };
   } catch (error) {

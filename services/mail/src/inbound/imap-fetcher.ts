@@ -28,7 +28,6 @@ export interface ImapSupervisorOptions {
   maxBackoffMs?: number;
 }
 
-
 export interface ImapSupervisor {
   stop(graceMs: number): Promise<void>;
 }
@@ -38,7 +37,7 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
   const rescanMs = options.rescanMs ?? 5_000;
   const maxBackoffMs = options.maxBackoffMs ?? 60_000;
   const tokens = mailboxTokens(pool, secrets);
-  const running = new Map<number, { stop(): Promise<void> }>();
+  const running = new Map<number, { stop(): Promise<void>; nudge(): void }>();
   let stopped = false;
 
   async function setStatus(id: number, status: string, lastError: string | null) {
@@ -55,8 +54,8 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
     let active = true;
     let client: ImapFlow | null = null;
     let wake: (() => void) | null = null;
+    const backoff = new Backoff({ initialMs: 500, maxMs: maxBackoffMs });
     const loop = (async () => {
-      const backoff = new Backoff({ initialMs: 500, maxMs: maxBackoffMs });
       while (active) {
         // Set when the access token in use is due for a refresh: reconnect at once with a new one.
         let renew = false;
@@ -164,6 +163,12 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
       }
     })();
     return {
+      /** New credentials (UpdateMailbox set the mailbox idle): retry now, not after the backoff. */
+      nudge() {
+        if (!wake) return;
+        backoff.reset();
+        wake();
+      },
       async stop() {
         active = false;
         client?.close();
@@ -176,11 +181,15 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
   async function rescan() {
     if (stopped) return;
     try {
-      const { rows } = await pool.query<{ id: number }>(
-        "SELECT id FROM mailboxes WHERE kind = 'imap' AND NOT paused",
+      const { rows } = await pool.query<{ id: number; status: string }>(
+        "SELECT id, status FROM mailboxes WHERE kind = 'imap' AND NOT paused",
       );
       const wanted = new Set(rows.map((row) => row.id));
-      for (const id of wanted) if (!running.has(id)) running.set(id, watch(id));
+      for (const row of rows) {
+        const watcher = running.get(row.id);
+        if (!watcher) running.set(row.id, watch(row.id));
+        else if (row.status === 'idle') watcher.nudge();
+      }
       for (const [id, watcher] of running) {
         if (!wanted.has(id)) {
           running.delete(id);

@@ -128,8 +128,7 @@ export async function refreshGrant(
   const issued = now();
   if (response.ok && typeof body.access_token === 'string' && body.access_token) {
     const expiresIn = Number(body.expires_in);
-    const lifetimeMs =
-      (Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : DEFAULT_LIFETIME_S) * 1000;
+    const lifetimeMs = (Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : DEFAULT_LIFETIME_S) * 1000;
     return {
       token: {
         access_token: body.access_token,
