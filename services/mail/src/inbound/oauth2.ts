@@ -112,10 +112,10 @@ export async function refreshGrant(
       signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
     });
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
-    throw new OAuth2UnavailableError(
-      `OAuth2 token endpoint ${host} unreachable: ${cause ?? (error as Error).message}`,
-    );
+    // fetch says "fetch failed"; its cause says why (ECONNREFUSED, a timeout, "bad port").
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const why = cause?.code ?? cause?.message ?? (error as Error).message;
+    throw new OAuth2UnavailableError(`OAuth2 token endpoint ${host} unreachable: ${why}`);
   }
   const text = await response.text().catch(() => '');
   let body: Record<string, unknown> = {};
