@@ -4,7 +4,7 @@
  * (OAuth2RefusedError) and which are retried (OAuth2UnavailableError).
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import {
   OAuth2RefusedError,
@@ -110,11 +110,24 @@ describe('the OAuth2 refresh_token grant', () => {
       const error = await refreshGrant(client).catch((e: unknown) => e);
       expect(error, `${status} ${body}`).to.be.instanceOf(OAuth2UnavailableError);
     }
-    const closed = await refreshGrant({ ...client, token_url: 'http://127.0.0.1:1/token' }).catch(
+    const port = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const closed = await refreshGrant({ ...client, token_url: `http://127.0.0.1:${port}/token` }).catch(
       (e: unknown) => e,
     );
     expect(closed).to.be.instanceOf(OAuth2UnavailableError);
-    expect((closed as Error).message).to.equal('OAuth2 token endpoint 127.0.0.1:1 unreachable: ECONNREFUSED');
+    expect((closed as Error).message).to.equal(
+      `OAuth2 token endpoint 127.0.0.1:${port} unreachable: ECONNREFUSED`,
+    );
+    // fetch refuses some ports itself: the message says so rather than "fetch failed".
+    const bad = await refreshGrant({ ...client, token_url: 'http://127.0.0.1:1/token' }).catch(
+      (e: unknown) => e,
+    );
+    expect((bad as Error).message).to.equal('OAuth2 token endpoint 127.0.0.1:1 unreachable: bad port');
   });
 
   it('takes https token URLs, and http only on a loopback host', () => {
