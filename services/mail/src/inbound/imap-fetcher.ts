@@ -37,7 +37,7 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
   const rescanMs = options.rescanMs ?? 5_000;
   const maxBackoffMs = options.maxBackoffMs ?? 60_000;
   const tokens = mailboxTokens(pool, secrets);
-  const running = new Map<number, { stop(): Promise<void>; nudge(): void }>();
+  const running = new Map<number, { stop(): Promise<void>; nudge(status: string): void }>();
   let stopped = false;
 
   async function setStatus(id: number, status: string, lastError: string | null) {
@@ -54,6 +54,13 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
     let active = true;
     let client: ImapFlow | null = null;
     let wake: (() => void) | null = null;
+    // The status this watcher last wrote, and whether new credentials asked for a new session.
+    let written = 'idle';
+    let restart = false;
+    const report = async (status: string, lastError: string | null) => {
+      written = status;
+      await setStatus(mailboxId, status, lastError);
+    };
     const backoff = new Backoff({ initialMs: 500, maxMs: maxBackoffMs });
     const loop = (async () => {
       while (active) {
@@ -73,7 +80,7 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
           const due = () => refreshAt !== null && Date.now() >= refreshAt;
           const lock = await client.getMailboxLock('INBOX');
           try {
-            await setStatus(mailboxId, 'connected', null);
+            await report('connected', null);
             backoff.reset();
             const current = client;
             const fetchNew = async () => {
@@ -137,21 +144,27 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
           }
         } catch (error) {
           if (!active) return;
-          // A refused refresh (invalid_grant) waits for an admin: the backoff keeps the retries rare.
-          logger.warn(
-            { err: error, mailboxId },
-            error instanceof OAuth2RefusedError
-              ? 'mail: OAuth2 refresh refused, the mailbox needs new credentials'
-              : 'mail: IMAP fetch failed, reconnecting',
-          );
-          await setStatus(mailboxId, 'error', connectionProblem(error));
+          // A session ended for new credentials is no failure (restart reconnects below).
+          if (!restart) {
+            // A refused refresh (invalid_grant) waits for an admin: the backoff keeps retries rare.
+            logger.warn(
+              { err: error, mailboxId },
+              error instanceof OAuth2RefusedError
+                ? 'mail: OAuth2 refresh refused, the mailbox needs new credentials'
+                : 'mail: IMAP fetch failed, reconnecting',
+            );
+            await report('error', connectionProblem(error));
+          }
         } finally {
           const old = client;
           client = null;
           if (old) await old.logout().catch(() => old.close());
         }
         if (!active) return;
-        if (renew) continue;
+        if (renew || restart) {
+          restart = false;
+          continue;
+        }
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, backoff.next());
           wake = () => {
@@ -163,11 +176,17 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
       }
     })();
     return {
-      /** New credentials (UpdateMailbox set the mailbox idle): retry now, not after the backoff. */
-      nudge() {
-        if (!wake) return;
+      /**
+       * The row says `idle` while this watcher last wrote something else: UpdateMailbox changed the
+       * sign-in. Retry now rather than after the backoff, or end the session signed in the old way.
+       */
+      nudge(status: string) {
+        if (status !== 'idle' || written === 'idle') return;
+        written = 'idle';
+        restart = true;
         backoff.reset();
-        wake();
+        if (wake) wake();
+        else client?.close();
       },
       async stop() {
         active = false;
@@ -188,7 +207,7 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
       for (const row of rows) {
         const watcher = running.get(row.id);
         if (!watcher) running.set(row.id, watch(row.id));
-        else if (row.status === 'idle') watcher.nudge();
+        else watcher.nudge(row.status);
       }
       for (const [id, watcher] of running) {
         if (!wanted.has(id)) {

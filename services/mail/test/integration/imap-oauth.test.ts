@@ -230,6 +230,36 @@ describe('IMAP XOAUTH2 mailboxes with token refresh (dovecot oauth2 passdb, fake
     await eventually(async () => expect(await fetched(broken.id)).to.have.length(appended.length), 20_000);
   });
 
+  it('a sign-in change of a connected mailbox ends its session and signs in with the new values at once', async () => {
+    // Tokens of a minute: without the change, the next session would start 30 s from now.
+    provider.setLifetime(60_000);
+    try {
+      await eventually(async () => {
+        const row = await stored(box.id);
+        const expires = Number(
+          (
+            await db.query(
+              'SELECT extract(epoch FROM oauth_token_expires_at) AS e FROM mailboxes WHERE id = $1',
+              [box.id],
+            )
+          ).rows[0].e,
+        );
+        return row.status === 'connected' && expires * 1000 - Date.now() > 50_000;
+      }, 10_000);
+      const replacement = provider.grant();
+      const changed = Date.now();
+      await client.UpdateMailbox({ id: box.id, oauth2: { refresh_token: replacement } });
+      await eventually(async () => requestsFor(new Set([replacement])).length > 0, 5_000);
+      await eventually(async () => (await stored(box.id)).status === 'connected', 5_000);
+      expect(Date.now() - changed).to.be.below(10_000);
+      await dovecot.append([rawMessage('oauth-after-change')]);
+      appended.push('oauth-after-change');
+      await eventually(async () => expect(await fetched(box.id)).to.have.length(appended.length), 10_000);
+    } finally {
+      provider.setLifetime(LIFETIME_MS);
+    }
+  });
+
   it('the provider down: the mailbox backs off with the error shown, then recovers', async () => {
     await provider.down();
     let late: mailTypes.Mailbox__Output | undefined;
