@@ -4,7 +4,7 @@
  */
 import type pg from 'pg';
 import { AppError, inTransaction, type AsyncHandlers, type SecretBox } from '@tix/kit';
-import type { mail } from '@tix/protos';
+import { hasControlCharacters, OAUTH2_CLIENT_LIMITS, type mail } from '@tix/protos';
 import { testImapMailbox } from './inbound/imap-check.js';
 import {
   lockMailboxTokens,
@@ -35,14 +35,8 @@ interface MailboxRow {
   created_at: Date;
 }
 
-/** The bounds of an OAuth2 client's fields (the gateway checks the same). */
-export const OAUTH2_MAX = {
-  token_url: 2048,
-  client_id: 512,
-  client_secret: 4096,
-  refresh_token: 8192,
-  scope: 1024,
-};
+/** The bounds of an OAuth2 client's fields, the contract's (the gateway checks the same). */
+const OAUTH2_MAX = OAUTH2_CLIENT_LIMITS;
 const OAUTH2_FIELDS = ['token_url', 'client_id', 'client_secret', 'refresh_token', 'scope'] as const;
 
 /** Field errors of an OAuth2 client (under `oauth2.<field>`); empty when it is complete and sane. */
@@ -51,7 +45,7 @@ function oauth2Problems(client: OAuth2Client, errors: Record<string, string[]>) 
     const value = client[field];
     if (value.length > OAUTH2_MAX[field])
       errors[`oauth2.${field}`] = [`must be at most ${OAUTH2_MAX[field]} characters`];
-    else if (/[\u0000-\u001f\u007f]/.test(value))
+    else if (hasControlCharacters(value, false))
       errors[`oauth2.${field}`] = ['must not contain control characters'];
   }
   if (!errors['oauth2.token_url']) {

@@ -191,7 +191,7 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
       async stop() {
         active = false;
         client?.close();
-        (wake as (() => void) | null)?.();
+        wake?.();
         await loop.catch(() => undefined);
       },
     };

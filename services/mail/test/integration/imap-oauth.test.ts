@@ -249,7 +249,7 @@ describe('IMAP XOAUTH2 mailboxes with token refresh (dovecot oauth2 passdb, fake
       const replacement = provider.grant();
       const changed = Date.now();
       await client.UpdateMailbox({ id: box.id, oauth2: { refresh_token: replacement } });
-      await eventually(async () => requestsFor(new Set([replacement])).length > 0, 5_000);
+      await eventually(() => requestsFor(new Set([replacement])).length > 0, 5_000);
       await eventually(async () => (await stored(box.id)).status === 'connected', 5_000);
       expect(Date.now() - changed).to.be.below(10_000);
       await dovecot.append([rawMessage('oauth-after-change')]);
@@ -277,8 +277,8 @@ describe('IMAP XOAUTH2 mailboxes with token refresh (dovecot oauth2 passdb, fake
     } finally {
       await provider.up();
     }
-    await eventually(async () => expect((await stored(late!.id)).status).to.equal('connected'), 20_000);
-    await eventually(async () => expect(await fetched(late!.id)).to.have.length(appended.length), 20_000);
+    await eventually(async () => expect((await stored(late.id)).status).to.equal('connected'), 20_000);
+    await eventually(async () => expect(await fetched(late.id)).to.have.length(appended.length), 20_000);
   });
 
   it('refuses an incomplete OAuth2 client by field, and keeps a raw access token working as before', async () => {

@@ -37,13 +37,10 @@ export const mailboxOAuth2Schema = z
       .string()
       .nullable()
       .meta({ description: 'The scope asked for; null: what the refresh token was granted.' }),
-    access_token_expires_at: z
-      .string()
-      .nullable()
-      .meta({
-        description: 'When the current access token expires; null before the first refresh.',
-        format: 'date-time',
-      }),
+    access_token_expires_at: z.string().nullable().meta({
+      description: 'When the current access token expires; null before the first refresh.',
+      format: 'date-time',
+    }),
   })
   .meta({ description: "An XOAUTH2 mailbox's OAuth2 client; its secret and the tokens are never shown." });
 
