@@ -371,6 +371,59 @@ describe('the customer and mailbox screens in a browser', function () {
     await screenshot(page, 'mailboxes');
   });
 
+  it('lets an admin add an IMAP mailbox with an OAuth2 client, its secrets never shown, and renew its refresh token', async () => {
+    const address = `${unique('oauth')}@example.com`;
+    const { page } = await signInAs('admin', withProject('/admin/mailboxes'));
+    const form = page.getByRole('form', { name: 'New mailbox' });
+    await form.getByLabel('Kind').selectOption('imap');
+    await form.getByLabel('Address').fill(address);
+    await form.getByLabel('IMAP host').fill('imap.gmail.com');
+    await form.getByLabel('IMAP user').fill(address);
+    await form.getByLabel('Sign-in').selectOption('xoauth2');
+    await form.getByLabel('Provider').selectOption('google');
+    expect(await form.getByLabel('Token URL').inputValue()).to.equal('https://oauth2.googleapis.com/token');
+    expect(await form.getByLabel('Scope').inputValue()).to.equal('https://mail.google.com/');
+    // A token endpoint on a loopback port fetch refuses: the fleet's mail service never goes online.
+    await form.getByLabel('Token URL').fill('http://127.0.0.1:9/token');
+    await form.getByLabel('Client ID').fill('console-client');
+    await form.getByLabel('Client secret').fill('console client secret');
+    await form.getByRole('button', { name: 'Add mailbox' }).click();
+    // No refresh token: refused beside its field.
+    await form.locator('.field-errors').filter({ hasText: 'required for OAuth2' }).first().waitFor();
+    await form.getByLabel('Refresh token').fill('console refresh token');
+    await form.getByRole('button', { name: 'Add mailbox' }).click();
+    const row = page
+      .getByRole('table', { name: 'Mailboxes' })
+      .getByRole('row', { name: new RegExp(address) });
+    await row.waitFor();
+
+    const listed = await request<{ data: { mailboxes: { address: string; oauth2: unknown }[] } }>(
+      `/api/mailboxes?project_id=${project.id}`,
+      { host: 'app', headers: { cookie: await cookieHeader(page) } },
+    );
+    expect(JSON.stringify(listed.body))
+      .to.not.contain('console client secret')
+      .and.not.contain('refresh token');
+    expect(listed.body.data.mailboxes.find((mailbox) => mailbox.address === address)?.oauth2).to.deep.include(
+      {
+        token_url: 'http://127.0.0.1:9/token',
+        client_id: 'console-client',
+        scope: 'https://mail.google.com/',
+      },
+    );
+
+    await row.getByRole('button', { name: `Change sign-in of ${address}` }).click();
+    const signIn = page.getByRole('form', { name: `Sign-in of ${address}` });
+    await signIn.getByLabel('Refresh token').fill('a renewed refresh token');
+    await signIn.getByRole('button', { name: 'Change sign-in' }).click();
+    await page
+      .locator('.toast')
+      .filter({ hasText: `Sign-in of ${address} changed.` })
+      .first()
+      .waitFor();
+    await expectAccessible(page);
+  });
+
   it("saves the project's mail settings (a bad address refused beside its field) and shows them again", async () => {
     const { page } = await signInAs('admin', withProject('/admin/mailboxes'));
     const form = page.getByRole('form', { name: 'Mail settings' });

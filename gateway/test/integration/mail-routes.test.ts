@@ -173,6 +173,74 @@ describe('mailbox routes + real lookup and mail services (fresh databases)', fun
     expect(result.message_count).to.equal(null);
   });
 
+  it('adds an XOAUTH2 mailbox with its OAuth2 client, shows none of its secrets, renews its refresh token', async () => {
+    // A token endpoint nothing listens on: "Test connection" tries the refresh and says why it failed.
+    const closed = await new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const tokenUrl = `http://127.0.0.1:${closed}/token`;
+    const response = await app('/mailboxes?project=alpha', admin, {
+      method: 'POST',
+      body: {
+        kind: 'imap',
+        address: 'oauth@alpha.example',
+        imap_host: '127.0.0.1',
+        imap_port: 993,
+        imap_user: 'oauth@alpha.example',
+        auth: 'xoauth2',
+        oauth2: {
+          token_url: tokenUrl,
+          client_id: 'client-1',
+          client_secret: 'the client secret',
+          refresh_token: 'the first refresh token',
+          scope: 'https://mail.google.com/',
+        },
+      },
+    });
+    const mailbox = data(response, 201).mailbox;
+    expect(JSON.stringify(response.body))
+      .not.to.contain('the client secret')
+      .and.not.contain('refresh token');
+    expect(mailbox).to.include({ auth: 'xoauth2' });
+    expect(mailbox.oauth2).to.deep.equal({
+      token_url: tokenUrl,
+      client_id: 'client-1',
+      scope: 'https://mail.google.com/',
+      access_token_expires_at: null,
+    });
+    await app(`/mailboxes/${mailbox.id}?project=alpha`, admin, { method: 'PATCH', body: { paused: true } });
+    const result = data(
+      await app(`/mailboxes/${mailbox.id}/test?project=alpha`, admin, { method: 'POST' }),
+    ).result;
+    expect(result.ok).to.equal(false);
+    expect(result.error).to.match(/^OAuth2 token endpoint 127\.0\.0\.1:\d+ unreachable/);
+
+    const renewed = await app(`/mailboxes/${mailbox.id}?project=alpha`, admin, {
+      method: 'PATCH',
+      body: { oauth2: { refresh_token: 'a second refresh token', scope: '' } },
+    });
+    expect(JSON.stringify(renewed.body)).not.to.contain('refresh token');
+    expect(data(renewed).mailbox).to.deep.include({
+      paused: true,
+      status: 'idle',
+      last_error: null,
+      oauth2: { token_url: tokenUrl, client_id: 'client-1', scope: null, access_token_expires_at: null },
+    });
+    const patchRefused = async (body: unknown) => {
+      const answer = await app(`/mailboxes/${mailbox.id}?project=alpha`, admin, { method: 'PATCH', body });
+      expect(answer.status, JSON.stringify(answer.body)).to.equal(422);
+      return answer.body.error.validation_errors as Record<string, string[]>;
+    };
+    expect(await patchRefused({ oauth2: { token_url: 'http://idp.example/token' } })).to.deep.equal({
+      'oauth2.token_url': ['must be an https URL'],
+    });
+    expect(await patchRefused({ oauth2: { refresh_token: 7 } })).to.have.property('oauth2.refresh_token');
+    expect(await patchRefused({ auth: 'password' })).to.have.property('secret');
+  });
+
   it('refuses bad bodies by field (422), never a 500', async () => {
     const refused = async (body: unknown) => {
       const response = await app('/mailboxes?project=alpha', admin, { method: 'POST', body });
@@ -192,6 +260,30 @@ describe('mailbox routes + real lookup and mail services (fresh databases)', fun
     expect(await refused({ kind: 'imap', address: 'i@alpha.example', imap_port: 70000 })).to.have.property(
       'imap_port',
     );
+    const imap = { kind: 'imap', address: 'o@alpha.example', imap_host: 'h', imap_port: 993, imap_user: 'u' };
+    // XOAUTH2: an OAuth2 client or a raw access token; an incomplete client is refused by field.
+    expect(await refused({ ...imap, auth: 'xoauth2' })).to.have.property('secret');
+    expect(await refused({ ...imap, auth: 'xoauth2', oauth2: 'yes' })).to.deep.equal({
+      oauth2: ['oauth2 must be an object'],
+    });
+    expect(
+      await refused({ ...imap, auth: 'xoauth2', oauth2: { token_url: 'https://idp.example/token' } }),
+    ).to.include.keys('oauth2.client_id', 'oauth2.refresh_token');
+    expect(
+      await refused({
+        ...imap,
+        auth: 'xoauth2',
+        oauth2: { token_url: 'not a url', client_id: 'c', refresh_token: 'r' },
+      }),
+    ).to.deep.equal({ 'oauth2.token_url': ['must be a URL'] });
+    expect(
+      await refused({
+        ...imap,
+        auth: 'password',
+        secret: 'pw',
+        oauth2: { token_url: 'https://idp.example/token', client_id: 'c', refresh_token: 'r' },
+      }),
+    ).to.deep.equal({ oauth2: ['only for an IMAP mailbox with auth xoauth2'] });
     expectError(
       await app('/mailboxes/0?project=alpha', admin, { method: 'PATCH', body: {} }),
       400,

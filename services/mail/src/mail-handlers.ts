@@ -3,9 +3,16 @@
  * (delivery log, project mail settings) from outbound/outbound-handlers.ts.
  */
 import type pg from 'pg';
-import { AppError, type AsyncHandlers, type SecretBox } from '@tix/kit';
-import type { mail } from '@tix/protos';
+import { AppError, inTransaction, type AsyncHandlers, type SecretBox } from '@tix/kit';
+import { hasControlCharacters, OAUTH2_CLIENT_LIMITS, type mail } from '@tix/protos';
 import { testImapMailbox } from './inbound/imap-check.js';
+import {
+  lockMailboxTokens,
+  mailboxTokens,
+  openClient,
+  tokenUrlProblem,
+  type OAuth2Client,
+} from './inbound/oauth2.js';
 import { outboundHandlers } from './outbound/outbound-handlers.js';
 
 interface MailboxRow {
@@ -19,6 +26,8 @@ interface MailboxRow {
   imap_user: string | null;
   secret: string | null;
   auth: string;
+  oauth_client: string | null;
+  oauth_token_expires_at: Date | null;
   default_ticket_type_id: number | null;
   paused: boolean;
   status: string;
@@ -26,8 +35,50 @@ interface MailboxRow {
   created_at: Date;
 }
 
-function presentMailbox(row: MailboxRow): mail.Mailbox {
+/** The bounds of an OAuth2 client's fields, the contract's (the gateway checks the same). */
+const OAUTH2_MAX = OAUTH2_CLIENT_LIMITS;
+const OAUTH2_FIELDS = ['token_url', 'client_id', 'client_secret', 'refresh_token', 'scope'] as const;
+
+/** Field errors of an OAuth2 client (under `oauth2.<field>`); empty when it is complete and sane. */
+function oauth2Problems(client: OAuth2Client, errors: Record<string, string[]>) {
+  for (const field of OAUTH2_FIELDS) {
+    const value = client[field];
+    if (value.length > OAUTH2_MAX[field])
+      errors[`oauth2.${field}`] = [`must be at most ${OAUTH2_MAX[field]} characters`];
+    else if (hasControlCharacters(value, false))
+      errors[`oauth2.${field}`] = ['must not contain control characters'];
+  }
+  if (!errors['oauth2.token_url']) {
+    const problem = client.token_url ? tokenUrlProblem(client.token_url) : 'required for OAuth2';
+    if (problem) errors['oauth2.token_url'] = [problem];
+  }
+  if (!client.client_id && !errors['oauth2.client_id']) errors['oauth2.client_id'] = ['required for OAuth2'];
+  if (!client.refresh_token && !errors['oauth2.refresh_token'])
+    errors['oauth2.refresh_token'] = ['required for OAuth2'];
+}
+
+function emptyClient(): OAuth2Client {
+  return { token_url: '', client_id: '', client_secret: '', refresh_token: '', scope: '' };
+}
+
+function presentMailbox(row: MailboxRow, secrets: SecretBox): mail.Mailbox {
+  let oauth2: mail.OAuth2ClientInfo | null = null;
+  if (row.auth === 'xoauth2' && row.oauth_client !== null) {
+    try {
+      const client = openClient(secrets, row.oauth_client);
+      oauth2 = {
+        token_url: client.token_url,
+        client_id: client.client_id,
+        scope: client.scope,
+        access_token_expires_at: row.oauth_token_expires_at?.toISOString() ?? '',
+      };
+    } catch {
+      // Sealed with another key: the fetcher reports it in last_error.
+      oauth2 = { token_url: '', client_id: '', scope: '', access_token_expires_at: '' };
+    }
+  }
   return {
+    oauth2,
     id: row.id,
     project_id: row.project_id,
     kind: row.kind,
@@ -52,6 +103,7 @@ export function mailHandlers(deps: {
   secrets: SecretBox;
 }): AsyncHandlers<mail.MailServiceHandlers> {
   const { pool, secrets } = deps;
+  const tokens = mailboxTokens(pool, secrets);
   async function mailbox(id: number): Promise<MailboxRow> {
     const { rows } = await pool.query<MailboxRow>('SELECT * FROM mailboxes WHERE id = $1', [id]);
     if (!rows[0]) throw AppError.notFound('Mailbox not found');
@@ -64,7 +116,7 @@ export function mailHandlers(deps: {
         'SELECT * FROM mailboxes WHERE ($1 = 0 OR project_id = $1) ORDER BY id',
         [request.project_id],
       );
-      return { mailboxes: rows.map(presentMailbox) };
+      return { mailboxes: rows.map((row) => presentMailbox(row, secrets)) };
     },
     async GetMailbox(request) {
       const { rows } = await pool.query<MailboxRow>(
@@ -86,13 +138,24 @@ export function mailHandlers(deps: {
         if (!request.imap_host) errors.imap_host = ['required for an IMAP mailbox'];
         if (request.imap_port <= 0 || request.imap_port > 65535) errors.imap_port = ['must be a port'];
         if (!request.imap_user) errors.imap_user = ['required for an IMAP mailbox'];
-        if (!request.secret) errors.secret = ['required for an IMAP mailbox'];
+        if (auth === 'xoauth2' && request.oauth2) {
+          oauth2Problems({ ...emptyClient(), ...request.oauth2 }, errors);
+          if (request.secret) errors.secret = ['give an access token or an OAuth2 client, not both'];
+        } else if (!request.secret)
+          errors.secret = [
+            auth === 'xoauth2'
+              ? 'required for XOAUTH2 without an OAuth2 client'
+              : 'required for an IMAP mailbox',
+          ];
       }
+      if (request.oauth2 && (request.kind !== 'imap' || auth !== 'xoauth2'))
+        errors.oauth2 = ['only for an IMAP mailbox with auth xoauth2'];
       if (Object.keys(errors).length > 0) throw AppError.validation(errors);
+      const client = request.oauth2 ? { ...emptyClient(), ...request.oauth2 } : null;
       try {
         const { rows } = await pool.query<MailboxRow>(
-          `INSERT INTO mailboxes (project_id, kind, address, imap_host, imap_port, imap_tls, imap_user, secret, auth, default_ticket_type_id)
-           VALUES ($1, $2, lower($3), $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
+          `INSERT INTO mailboxes (project_id, kind, address, imap_host, imap_port, imap_tls, imap_user, secret, auth, default_ticket_type_id, oauth_client)
+           VALUES ($1, $2, lower($3), $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
           [
             request.project_id,
             request.kind,
@@ -104,9 +167,10 @@ export function mailHandlers(deps: {
             request.secret ? secrets.seal(request.secret) : null,
             auth,
             request.default_ticket_type_id || null,
+            client ? secrets.seal(JSON.stringify(client)) : null,
           ],
         );
-        return presentMailbox(rows[0]!);
+        return presentMailbox(rows[0]!, secrets);
       } catch (error) {
         if ((error as { code?: string }).code === '23505')
           throw AppError.conflict('A mailbox with this address exists');
@@ -114,27 +178,75 @@ export function mailHandlers(deps: {
       }
     },
     async UpdateMailbox(request) {
-      await mailbox(request.id);
-      const { rows } = await pool.query<MailboxRow>(
-        `UPDATE mailboxes SET paused = COALESCE($2, paused),
-           default_ticket_type_id = CASE WHEN $3::int IS NULL THEN default_ticket_type_id ELSE NULLIF($3, 0) END,
-           updated_at = now()
-         WHERE id = $1 RETURNING *`,
-        [request.id, request.paused ?? null, request.default_ticket_type_id ?? null],
-      );
-      return presentMailbox(rows[0]!);
+      const signIn = request.auth !== undefined || request.secret !== undefined || request.oauth2 !== null;
+      if (!signIn) {
+        await mailbox(request.id);
+        const { rows } = await pool.query<MailboxRow>(
+          `UPDATE mailboxes SET paused = COALESCE($2, paused),
+             default_ticket_type_id = CASE WHEN $3::int IS NULL THEN default_ticket_type_id ELSE NULLIF($3, 0) END,
+             updated_at = now()
+           WHERE id = $1 RETURNING *`,
+          [request.id, request.paused ?? null, request.default_ticket_type_id ?? null],
+        );
+        return presentMailbox(rows[0]!, secrets);
+      }
+      // A sign-in change waits for a refresh in flight, so a rotated refresh token never overwrites it.
+      return inTransaction(pool, async (db) => {
+        await lockMailboxTokens(db, request.id);
+        const { rows } = await db.query<MailboxRow>('SELECT * FROM mailboxes WHERE id = $1 FOR UPDATE', [
+          request.id,
+        ]);
+        const row = rows[0];
+        if (!row) throw AppError.notFound('Mailbox not found');
+        const errors: Record<string, string[]> = {};
+        const auth = request.auth ?? row.auth;
+        if (row.kind !== 'imap') errors.auth = ['only an IMAP mailbox signs in'];
+        else if (auth !== 'password' && auth !== 'xoauth2') errors.auth = ['must be password or xoauth2'];
+        let secret = request.secret ?? (row.secret === null ? '' : secrets.open(row.secret));
+        let client: OAuth2Client | null = null;
+        if (auth === 'xoauth2' && row.kind === 'imap') {
+          const stored = row.oauth_client === null ? null : openClient(secrets, row.oauth_client);
+          if (request.oauth2) {
+            const given = Object.fromEntries(
+              OAUTH2_FIELDS.flatMap((field) =>
+                request.oauth2![field] === undefined ? [] : [[field, request.oauth2![field]]],
+              ),
+            );
+            client = { ...(stored ?? emptyClient()), ...given };
+          } else if (request.secret === undefined) client = stored;
+          if (client) {
+            oauth2Problems(client, errors);
+            // An OAuth2 client replaces a raw access token; both given is a contradiction.
+            if (request.secret) errors.secret = ['give an access token or an OAuth2 client, not both'];
+            secret = '';
+          } else if (!secret) errors.secret = ['required for XOAUTH2 without an OAuth2 client'];
+        } else if (row.kind === 'imap') {
+          if (request.oauth2) errors.oauth2 = ['only with auth xoauth2'];
+          if (!secret) errors.secret = ['required for an IMAP mailbox'];
+        }
+        if (Object.keys(errors).length > 0) throw AppError.validation(errors);
+        const updated = await db.query<MailboxRow>(
+          `UPDATE mailboxes SET paused = COALESCE($2, paused),
+             default_ticket_type_id = CASE WHEN $3::int IS NULL THEN default_ticket_type_id ELSE NULLIF($3, 0) END,
+             auth = $4, secret = $5, oauth_client = $6, oauth_token = NULL, oauth_token_expires_at = NULL,
+             status = 'idle', last_error = NULL, updated_at = now()
+           WHERE id = $1 RETURNING *`,
+          [
+            request.id,
+            request.paused ?? null,
+            request.default_ticket_type_id ?? null,
+            auth,
+            secret ? secrets.seal(secret) : null,
+            client ? secrets.seal(JSON.stringify(client)) : null,
+          ],
+        );
+        return presentMailbox(updated.rows[0]!, secrets);
+      });
     },
     async TestMailbox(request) {
       const row = await mailbox(request.id);
       if (row.kind === 'smtp') return { ok: true, error: '', message_count: 0 };
-      return testImapMailbox({
-        host: row.imap_host ?? '',
-        port: row.imap_port ?? 0,
-        tls: row.imap_tls,
-        user: row.imap_user ?? '',
-        auth: row.auth === 'xoauth2' ? 'xoauth2' : 'password',
-        secret: row.secret === null ? '' : secrets.open(row.secret),
-      });
+      return testImapMailbox(row, secrets, tokens);
     },
     async ListInboundMessages(request) {
       await mailbox(request.mailbox_id);

@@ -2,9 +2,14 @@
  * A private dovecot (Debian's dovecot-imapd) for tests: a temporary folder with its config, a
  * passwd-file with one test user, maildirs, on a free loopback port, run as the current user
  * (`dovecot -F -c <conf>`), stopped and removed by stop().
+ *
+ * With `oauth2`, dovecot also takes OAuth2 bearer tokens (XOAUTH2, OAUTHBEARER) and checks each at
+ * sign-in with the provider's introspection endpoint (dovecot 2.3's oauth2 passdb,
+ * `introspection_mode = post`): a token the endpoint answers `active: true` for, naming the user in
+ * `username`, signs the user in. The password keeps working (the passwd-file passdb comes first).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +23,8 @@ export interface TestDovecot {
   password: string;
   /** A connected IMAP client signed in as the test user (the caller logs out). */
   client(): Promise<ImapFlow>;
+  /** dovecot's log (logins name their method: `method=XOAUTH2`). */
+  log(): Promise<string>;
   /** APPENDs each message to the test user's INBOX, as mail arriving there. */
   append(messages: Iterable<Buffer | string>): Promise<void>;
   stop(): Promise<void>;
@@ -44,9 +51,18 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   }
 }
 
-export async function startTestDovecot(
-  options: { user?: string; password?: string } = {},
-): Promise<TestDovecot> {
+export interface TestDovecotOptions {
+  user?: string;
+  password?: string;
+  oauth2?: {
+    /** The provider's token introspection endpoint (RFC 7662), posted `token=<token>`. */
+    introspectionUrl: string;
+    /** Default `plain login xoauth2 oauthbearer`. */
+    mechanisms?: string;
+  };
+}
+
+export async function startTestDovecot(options: TestDovecotOptions = {}): Promise<TestDovecot> {
   const user = options.user ?? 'tester';
   const password = options.password ?? 'test-password';
   const directory = await mkdtemp(path.join(os.tmpdir(), 'tix-test-dovecot-'));
@@ -64,6 +80,18 @@ export async function startTestDovecot(
     await chown(path.join(directory, folder), uid, gid);
   }
   await writeFile(path.join(directory, 'passwd'), `${user}:{PLAIN}${password}::::::\n`);
+  if (options.oauth2)
+    await writeFile(
+      path.join(directory, 'oauth2.conf'),
+      [
+        'introspection_mode = post',
+        `introspection_url = ${options.oauth2.introspectionUrl}`,
+        'username_attribute = username',
+        'active_attribute = active',
+        'active_value = true',
+        '',
+      ].join('\n'),
+    );
   // The mail folders must belong to the user the mail processes run as (the test's uid).
   const conf = [
     `base_dir = ${directory}/run`,
@@ -73,7 +101,9 @@ export async function startTestDovecot(
     'listen = 127.0.0.1',
     'ssl = no',
     'disable_plaintext_auth = no',
-    'auth_mechanisms = plain login',
+    // A refused token answers at once (the default delays failures by 2 s).
+    ...(options.oauth2 ? ['auth_failure_delay = 0'] : []),
+    `auth_mechanisms = ${options.oauth2 ? (options.oauth2.mechanisms ?? 'plain login xoauth2 oauthbearer') : 'plain login'}`,
     // dovecot refuses to run its login processes as root: as root, Debian's dovecot/dovenull users.
     `default_internal_user = ${ownUid === 0 ? 'dovecot' : username}`,
     `default_login_user = ${ownUid === 0 ? 'dovenull' : username}`,
@@ -90,6 +120,15 @@ export async function startTestDovecot(
     '  driver = passwd-file',
     `  args = scheme=PLAIN ${directory}/passwd`,
     '}',
+    ...(options.oauth2
+      ? [
+          'passdb {',
+          '  driver = oauth2',
+          '  mechanisms = xoauth2 oauthbearer',
+          `  args = ${directory}/oauth2.conf`,
+          '}',
+        ]
+      : []),
     'userdb {',
     '  driver = static',
     `  args = uid=${uid} gid=${gid} home=${directory}/home/%u`,
@@ -125,6 +164,7 @@ export async function startTestDovecot(
     user,
     password,
     client,
+    log: () => readFile(path.join(directory, 'dovecot.log'), 'utf8').catch(() => ''),
     async append(messages) {
       const imap = await client();
       try {

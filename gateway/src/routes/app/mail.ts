@@ -4,7 +4,7 @@
  *   GET    /api/mailboxes                the project's mailboxes;
  *   GET    /api/mailboxes/{id}           one of them;
  *   POST   /api/mailboxes                a new one (an SMTP address, or an IMAP account with its secret);
- *   PATCH  /api/mailboxes/{id}           pause or resume it, change its default ticket type;
+ *   PATCH  /api/mailboxes/{id}           pause or resume it, change its default ticket type or sign-in;
  *   POST   /api/mailboxes/{id}/test      connect now and say what happened;
  *   GET    /api/mailboxes/{id}/messages  what it received, newest first, and what became of each;
  *   GET    /api/mail-settings            the project's sender, signature, acknowledgement, reopen window;
@@ -22,6 +22,7 @@ import {
   outboundMessageSchema,
   MAILBOX_AUTH,
   MAILBOX_KINDS,
+  OAUTH2_CLIENT_LIMITS,
   type OUTBOUND_KINDS,
   type OUTBOUND_STATES,
   type mail,
@@ -53,6 +54,56 @@ const mailboxIdParams = z.object({
   id: idParam({ message: INVALID_MAILBOX_ID_MESSAGE, description: 'Mailbox id.', example: 2 }),
 });
 
+const OAUTH2_LABELS = {
+  token_url: 'Token URL',
+  client_id: 'Client ID',
+  client_secret: 'Client secret',
+  refresh_token: 'Refresh token',
+  scope: 'Scope',
+} as const;
+const OAUTH2_DOCS = {
+  token_url:
+    "The provider's token endpoint (https): Google `https://oauth2.googleapis.com/token`, Microsoft `https://login.microsoftonline.com/<tenant>/oauth2/v2.0/token`.",
+  client_id: 'The OAuth2 client (application) id.',
+  client_secret: 'The client secret; stored sealed, never shown. Empty for a public client.',
+  refresh_token: 'The refresh token of the consent for the IMAP user; stored sealed, never shown.',
+  scope:
+    'Optional: Google `https://mail.google.com/`, Microsoft `https://outlook.office.com/IMAP.AccessAsUser.All offline_access`.',
+} as const;
+type OAuth2Field = keyof typeof OAUTH2_LABELS;
+const oauth2Field = (field: OAuth2Field) =>
+  textField(OAUTH2_LABELS[field], { max: OAUTH2_CLIENT_LIMITS[field], description: OAUTH2_DOCS[field] });
+
+/** The OAuth2 client of an XOAUTH2 mailbox (docs/mail.md, "OAuth2 (XOAUTH2)"). */
+const oauth2Body = z
+  .object(
+    {
+      token_url: oauth2Field('token_url'),
+      client_id: oauth2Field('client_id'),
+      client_secret: oauth2Field('client_secret').optional(),
+      refresh_token: oauth2Field('refresh_token'),
+      scope: oauth2Field('scope').optional(),
+    },
+    { error: 'oauth2 must be an object' },
+  )
+  .meta({ description: 'With auth `xoauth2`: the OAuth2 client Tix refreshes access tokens with.' });
+
+/** A change of the OAuth2 client: the fields given replace the stored ones. */
+const oauth2UpdateBody = z
+  .object(
+    {
+      token_url: oauth2Field('token_url').optional(),
+      client_id: oauth2Field('client_id').optional(),
+      client_secret: oauth2Field('client_secret').optional(),
+      refresh_token: oauth2Field('refresh_token').optional(),
+      scope: oauth2Field('scope').optional(),
+    },
+    { error: 'oauth2 must be an object' },
+  )
+  .meta({
+    description: 'The OAuth2 client fields to replace (e.g. a new refresh token after `invalid_grant`).',
+  });
+
 const createMailboxBody = z.object(
   {
     kind: enumField('kind', MAILBOX_KINDS, { description: 'smtp or imap.', example: 'imap' }),
@@ -65,12 +116,15 @@ const createMailboxBody = z.object(
       .meta({ description: 'IMAP over TLS (default true).' }),
     imap_user: textField('IMAP user', { max: 320, description: 'IMAP only.' }).optional(),
     auth: enumField('auth', MAILBOX_AUTH, {
-      description: '`password` (default) or `xoauth2` (an OAuth2 access token as the secret).',
+      description:
+        '`password` (default) or `xoauth2` (OAuth2: give `oauth2`, or an access token as `secret`).',
     }).optional(),
     secret: textField('Secret', {
       max: 8192,
-      description: 'The IMAP password or OAuth2 access token; stored sealed, never shown again.',
+      description:
+        'The IMAP password, or with `xoauth2` and no `oauth2` an access token used as is (it is not refreshed); stored sealed, never shown again.',
     }).optional(),
+    oauth2: oauth2Body.optional(),
     default_ticket_type_id: idField('Default ticket type ID', {
       description: 'The type of the tickets it opens; absent: the project default.',
     }).optional(),
@@ -86,6 +140,12 @@ const updateMailboxBody = z.object(
     default_ticket_type_id: idField('Default ticket type ID', {
       description: 'The type of the tickets it opens.',
     }).optional(),
+    auth: enumField('auth', MAILBOX_AUTH, { description: 'IMAP only: a new sign-in method.' }).optional(),
+    secret: textField('Secret', {
+      max: 8192,
+      description: 'IMAP only: a new password (or raw access token); stored sealed, never shown.',
+    }).optional(),
+    oauth2: oauth2UpdateBody.optional(),
   },
   { error: BODY_NOT_OBJECT_MESSAGE },
 );
@@ -165,6 +225,7 @@ const MAILBOX_EXAMPLE = {
   imap_tls: true,
   imap_user: 'support@example.com',
   auth: 'password',
+  oauth2: null,
   default_ticket_type_id: null,
   paused: false,
   status: 'connected',
@@ -265,6 +326,14 @@ export function presentMailbox(mailbox: mail.Mailbox__Output) {
     imap_tls: mailbox.imap_tls,
     imap_user: imap ? mailbox.imap_user : null,
     auth: mailbox.auth as (typeof MAILBOX_AUTH)[number],
+    oauth2: mailbox.oauth2
+      ? {
+          token_url: mailbox.oauth2.token_url,
+          client_id: mailbox.oauth2.client_id,
+          scope: mailbox.oauth2.scope || null,
+          access_token_expires_at: mailbox.oauth2.access_token_expires_at || null,
+        }
+      : null,
     default_ticket_type_id: mailbox.default_ticket_type_id || null,
     paused: mailbox.paused,
     status: mailbox.status,
@@ -365,6 +434,9 @@ export const MAIL_OPERATIONS: Operation[] = [
           auth: body.auth ?? 'password',
           secret: body.secret ?? '',
           default_ticket_type_id: body.default_ticket_type_id ?? 0,
+          oauth2: body.oauth2
+            ? { client_secret: '', scope: '', ...body.oauth2, token_url: body.oauth2.token_url.trim() }
+            : null,
         },
         call,
       );
@@ -395,6 +467,9 @@ export const MAIL_OPERATIONS: Operation[] = [
           ...(body.default_ticket_type_id === undefined
             ? {}
             : { default_ticket_type_id: body.default_ticket_type_id }),
+          ...(body.auth === undefined ? {} : { auth: body.auth }),
+          ...(body.secret === undefined ? {} : { secret: body.secret }),
+          oauth2: body.oauth2 ?? null,
         },
         call,
       );

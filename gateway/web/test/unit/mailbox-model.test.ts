@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { authParts, mailboxStatus, outcomeParts, testSummary } from '../../src/screens/admin/mailbox-model';
+import {
+  authParts,
+  mailboxStatus,
+  OAUTH2_PRESETS,
+  oauth2CreateBody,
+  oauth2UpdateBody,
+  outcomeParts,
+  testSummary,
+} from '../../src/screens/admin/mailbox-model';
 
 describe('the mailbox screen’s wording', () => {
   it('says Paused before any status, and words the others', () => {
@@ -71,5 +79,50 @@ describe('the mailbox screen’s wording', () => {
     expect(authParts({ action: 'retry' })).to.equal(null);
     expect(authParts(null)).to.equal(null);
     expect(authParts({ auth: 'pass' })).to.equal(null);
+  });
+
+  it('sends a new OAuth2 client trimmed, without empty optional fields', () => {
+    expect(
+      oauth2CreateBody({
+        token_url: ' https://oauth2.googleapis.com/token ',
+        client_id: ' id ',
+        client_secret: '',
+        refresh_token: ' rt ',
+        scope: ' ',
+      }),
+    ).to.deep.equal({
+      token_url: 'https://oauth2.googleapis.com/token',
+      client_id: 'id',
+      refresh_token: 'rt',
+    });
+    expect(
+      oauth2CreateBody({
+        token_url: 'u',
+        client_id: 'c',
+        client_secret: ' s ',
+        refresh_token: 'r',
+        scope: 'x y',
+      }),
+    ).to.deep.equal({
+      token_url: 'u',
+      client_id: 'c',
+      client_secret: ' s ',
+      refresh_token: 'r',
+      scope: 'x y',
+    });
+  });
+
+  it('sends only the OAuth2 fields typed into for a sign-in change, or none', () => {
+    const empty = { token_url: '', client_id: '', client_secret: '', refresh_token: '', scope: '' };
+    expect(oauth2UpdateBody(empty)).to.equal(null);
+    expect(oauth2UpdateBody({ ...empty, refresh_token: ' new ' })).to.deep.equal({ refresh_token: 'new' });
+  });
+
+  it('knows the token URL and IMAP scope of Google and Microsoft', () => {
+    expect(OAUTH2_PRESETS.map((preset) => [preset.id, preset.scope])).to.deep.equal([
+      ['google', 'https://mail.google.com/'],
+      ['microsoft', 'https://outlook.office.com/IMAP.AccessAsUser.All offline_access'],
+    ]);
+    for (const preset of OAUTH2_PRESETS) expect(new URL(preset.token_url).protocol).to.equal('https:');
   });
 });

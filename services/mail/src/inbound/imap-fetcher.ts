@@ -4,10 +4,14 @@
  * in the same transaction as its row, then wait with IDLE for new mail. A crash mid-fetch loses
  * nothing: the next start fetches again from last_uid, and the unique index on
  * (mailbox, uidvalidity, uid) keeps it exactly once. Connection failures reconnect with backoff.
+ * An XOAUTH2 mailbox's session ends when its access token is due for a refresh (oauth2.ts), and the
+ * next one signs in with the refreshed token; the fetch resumes from last_uid as after any reconnect.
  */
 import type pg from 'pg';
-import { inTransaction, type Logger, type SecretBox } from '@tix/kit';
-import { imapClient, type ImapAccount } from './imap-check.js';
+import type { ImapFlow } from 'imapflow';
+import { Backoff, inTransaction, type Logger, type SecretBox } from '@tix/kit';
+import { connectionProblem, connectMailbox, type ImapMailboxRow } from './imap-check.js';
+import { mailboxTokens, OAuth2RefusedError } from './oauth2.js';
 import { storeInbound } from './intake.js';
 import type { RawStore } from './raw-store.js';
 
@@ -24,18 +28,6 @@ export interface ImapSupervisorOptions {
   maxBackoffMs?: number;
 }
 
-interface ImapMailboxRow {
-  id: number;
-  imap_host: string;
-  imap_port: number;
-  imap_tls: boolean;
-  imap_user: string;
-  secret: string | null;
-  auth: string;
-  last_uid: string;
-  uidvalidity: string | null;
-}
-
 export interface ImapSupervisor {
   stop(graceMs: number): Promise<void>;
 }
@@ -44,7 +36,8 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
   const { pool, store, secrets, logger } = options;
   const rescanMs = options.rescanMs ?? 5_000;
   const maxBackoffMs = options.maxBackoffMs ?? 60_000;
-  const running = new Map<number, { stop(): Promise<void> }>();
+  const tokens = mailboxTokens(pool, secrets);
+  const running = new Map<number, { stop(): Promise<void>; nudge(status: string): void }>();
   let stopped = false;
 
   async function setStatus(id: number, status: string, lastError: string | null) {
@@ -59,33 +52,36 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
 
   function watch(mailboxId: number) {
     let active = true;
-    let client: ReturnType<typeof imapClient> | null = null;
+    let client: ImapFlow | null = null;
+    let wake: (() => void) | null = null;
+    // The status this watcher last wrote, and whether new credentials asked for a new session.
+    let written = 'idle';
+    let restart = false;
+    const report = async (status: string, lastError: string | null) => {
+      written = status;
+      await setStatus(mailboxId, status, lastError);
+    };
+    const backoff = new Backoff({ initialMs: 500, maxMs: maxBackoffMs });
     const loop = (async () => {
-      let backoff = 500;
       while (active) {
+        // Set when the access token in use is due for a refresh: reconnect at once with a new one.
+        let renew = false;
         try {
           const { rows } = await pool.query<ImapMailboxRow>('SELECT * FROM mailboxes WHERE id = $1', [
             mailboxId,
           ]);
           const row = rows[0];
           if (!row) return;
-          const account: ImapAccount = {
-            host: row.imap_host,
-            port: row.imap_port,
-            tls: row.imap_tls,
-            user: row.imap_user,
-            auth: row.auth === 'xoauth2' ? 'xoauth2' : 'password',
-            secret: row.secret === null ? '' : secrets.open(row.secret),
-          };
-          client = imapClient(account);
-          client.on('error', (error: Error) =>
+          const connected = await connectMailbox(row, secrets, tokens, (error: Error) =>
             logger.warn({ err: error, mailboxId }, 'mail: IMAP connection error'),
           );
-          await client.connect();
+          client = connected.client;
+          const refreshAt = connected.refreshAt;
+          const due = () => refreshAt !== null && Date.now() >= refreshAt;
           const lock = await client.getMailboxLock('INBOX');
           try {
-            await setStatus(mailboxId, 'connected', null);
-            backoff = 500;
+            await report('connected', null);
+            backoff.reset();
             const current = client;
             const fetchNew = async () => {
               const box = current.mailbox;
@@ -122,7 +118,7 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
               }
             };
             await fetchNew();
-            while (active && current.usable) {
+            while (active && current.usable && !due()) {
               // imapflow sits in IDLE between commands; the server's EXISTS (new mail) or the
               // connection closing ends the wait, then fetch (which leaves IDLE for the command).
               await new Promise<void>((resolve) => {
@@ -132,35 +128,70 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
                   current.off('close', done);
                   resolve();
                 };
-                // A re-check now and then, should a server not report EXISTS during IDLE.
-                const timer = setTimeout(done, IDLE_RECHECK_MS);
+                // A re-check now and then, should a server not report EXISTS during IDLE; and the
+                // end of the session when its access token is due for a refresh.
+                const untilRefresh = refreshAt === null ? IDLE_RECHECK_MS : refreshAt - Date.now();
+                const timer = setTimeout(done, Math.max(0, Math.min(IDLE_RECHECK_MS, untilRefresh)));
                 current.on('exists', done);
                 current.on('close', done);
                 current.idle().catch(() => undefined);
               });
               if (active && current.usable) await fetchNew();
             }
+            renew = active && current.usable && due();
           } finally {
             lock.release();
           }
         } catch (error) {
           if (!active) return;
-          logger.warn({ err: error, mailboxId }, 'mail: IMAP fetch failed, reconnecting');
-          await setStatus(mailboxId, 'error', (error as Error).message.slice(0, 500));
+          // A session ended for new credentials is no failure (restart reconnects below).
+          if (!restart) {
+            // A refused refresh (invalid_grant) waits for an admin: the backoff keeps retries rare.
+            logger.warn(
+              { err: error, mailboxId },
+              error instanceof OAuth2RefusedError
+                ? 'mail: OAuth2 refresh refused, the mailbox needs new credentials'
+                : 'mail: IMAP fetch failed, reconnecting',
+            );
+            await report('error', connectionProblem(error));
+          }
         } finally {
           const old = client;
           client = null;
           if (old) await old.logout().catch(() => old.close());
         }
         if (!active) return;
-        await new Promise((resolve) => setTimeout(resolve, backoff));
-        backoff = Math.min(backoff * 2, maxBackoffMs);
+        if (renew || restart) {
+          restart = false;
+          continue;
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, backoff.next());
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake = null;
       }
     })();
     return {
+      /**
+       * The row says `idle` while this watcher last wrote something else: UpdateMailbox changed the
+       * sign-in. Retry now rather than after the backoff, or end the session signed in the old way.
+       */
+      nudge(status: string) {
+        if (status !== 'idle' || written === 'idle') return;
+        written = 'idle';
+        restart = true;
+        backoff.reset();
+        if (wake) wake();
+        else client?.close();
+      },
       async stop() {
         active = false;
         client?.close();
+        wake?.();
         await loop.catch(() => undefined);
       },
     };
@@ -169,11 +200,15 @@ export function startImapSupervisor(options: ImapSupervisorOptions): ImapSupervi
   async function rescan() {
     if (stopped) return;
     try {
-      const { rows } = await pool.query<{ id: number }>(
-        "SELECT id FROM mailboxes WHERE kind = 'imap' AND NOT paused",
+      const { rows } = await pool.query<{ id: number; status: string }>(
+        "SELECT id, status FROM mailboxes WHERE kind = 'imap' AND NOT paused",
       );
       const wanted = new Set(rows.map((row) => row.id));
-      for (const id of wanted) if (!running.has(id)) running.set(id, watch(id));
+      for (const row of rows) {
+        const watcher = running.get(row.id);
+        if (!watcher) running.set(row.id, watch(row.id));
+        else watcher.nudge(row.status);
+      }
       for (const [id, watcher] of running) {
         if (!wanted.has(id)) {
           running.delete(id);

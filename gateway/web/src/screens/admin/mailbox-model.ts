@@ -82,3 +82,58 @@ export function authParts(outcome: MailboxMessage['outcome']): AuthParts | null 
       : null;
   return { line, warning };
 }
+
+type MailboxBody = operations['createMailbox']['requestBody']['content']['application/json'];
+export type OAuth2Body = NonNullable<MailboxBody['oauth2']>;
+
+/**
+ * What an admin registers where (docs/mail.md, "OAuth2 (XOAUTH2)"): the token endpoint and the
+ * scope IMAP needs. Microsoft's URL names the tenant: `organizations` works for work accounts of
+ * any tenant, a tenant id restricts it to one.
+ */
+export const OAUTH2_PRESETS = [
+  {
+    id: 'google',
+    label: 'Google Workspace / Gmail',
+    token_url: 'https://oauth2.googleapis.com/token',
+    scope: 'https://mail.google.com/',
+  },
+  {
+    id: 'microsoft',
+    label: 'Microsoft 365',
+    token_url: 'https://login.microsoftonline.com/organizations/oauth2/v2.0/token',
+    scope: 'https://outlook.office.com/IMAP.AccessAsUser.All offline_access',
+  },
+] as const;
+
+export interface OAuth2Fields {
+  token_url: string;
+  client_id: string;
+  client_secret: string;
+  refresh_token: string;
+  scope: string;
+}
+
+/** The `oauth2` of a new XOAUTH2 mailbox: values trimmed, the optional ones left out when empty. */
+export function oauth2CreateBody(fields: OAuth2Fields): OAuth2Body {
+  return {
+    token_url: fields.token_url.trim(),
+    client_id: fields.client_id.trim(),
+    refresh_token: fields.refresh_token.trim(),
+    ...(fields.client_secret ? { client_secret: fields.client_secret } : {}),
+    ...(fields.scope.trim() ? { scope: fields.scope.trim() } : {}),
+  };
+}
+
+/**
+ * The `oauth2` of a sign-in change: only the fields typed into (an empty one keeps the stored value,
+ * as the secrets are never shown to be edited); null when nothing was typed.
+ */
+export function oauth2UpdateBody(fields: OAuth2Fields): Partial<OAuth2Body> | null {
+  const given = Object.fromEntries(
+    (Object.keys(fields) as (keyof OAuth2Fields)[])
+      .map((key) => [key, key === 'client_secret' ? fields[key] : fields[key].trim()] as const)
+      .filter(([, value]) => value !== ''),
+  ) as Partial<OAuth2Body>;
+  return Object.keys(given).length === 0 ? null : given;
+}

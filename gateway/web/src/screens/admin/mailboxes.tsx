@@ -1,8 +1,10 @@
 /**
  * Mailboxes (admin) of the project the console works in: each with its status and last error
  * (GET /mailboxes), adding one (POST /mailboxes: an SMTP address the listener accepts, or an IMAP
- * account with host, port, TLS, user, password or OAuth2 token; the secret is never shown again),
- * pausing and resuming (PATCH /mailboxes/{id} `paused`), testing the connection now (POST
+ * account with host, port, TLS, user, and a password or an OAuth2 client (token URL, client id and
+ * secret, refresh token, scope: XOAUTH2, refreshed by the server); secrets are never shown again),
+ * pausing and resuming (PATCH /mailboxes/{id} `paused`), changing the sign-in of an IMAP mailbox
+ * (PATCH `auth`/`secret`/`oauth2`, e.g. a new refresh token), testing the connection now (POST
  * /mailboxes/{id}/test, the answer shown), and what the chosen mailbox received (`?mailbox=<id>`:
  * GET /mailboxes/{id}/messages, each message's state and outcome, linked to its ticket), and the
  * project's mail settings (mail-settings.tsx).
@@ -24,16 +26,163 @@ import { MailSettingsForm } from './mail-settings';
 import {
   authParts,
   mailboxStatus,
+  OAUTH2_PRESETS,
+  oauth2CreateBody,
+  oauth2UpdateBody,
   outcomeParts,
   testSummary,
   type Mailbox,
   type MailboxMessage,
+  type OAuth2Fields,
 } from './mailbox-model';
 import { formatTime, useLoaded } from './use-loaded';
 
 type MailboxBody = operations['createMailbox']['requestBody']['content']['application/json'];
 
 const MESSAGES_SHOWN = 50;
+const NO_OAUTH2: OAuth2Fields = {
+  token_url: '',
+  client_id: '',
+  client_secret: '',
+  refresh_token: '',
+  scope: '',
+};
+const OAUTH2_PLACED = ['oauth2', ...Object.keys(NO_OAUTH2).map((key) => `oauth2.${key}`)];
+
+/**
+ * The OAuth2 client's fields. `keep`: a change of a stored client, where an empty field keeps what
+ * is stored (its secrets are never shown).
+ */
+function OAuth2Fieldset({
+  form,
+  fields,
+  onFields,
+  keep = false,
+}: {
+  form: ReturnType<typeof useForm>;
+  fields: OAuth2Fields;
+  onFields: (fields: OAuth2Fields) => void;
+  keep?: boolean;
+}) {
+  const set = (key: keyof OAuth2Fields) => (value: string) => onFields({ ...fields, [key]: value });
+  const kept = keep ? ' Empty: unchanged.' : '';
+  return (
+    <fieldset class="admin-fieldset">
+      <legend>OAuth2 client</legend>
+      <SelectField
+        label="Provider"
+        options={[
+          { value: '', label: 'Other (enter the token URL)' },
+          ...OAUTH2_PRESETS.map((preset) => ({ value: preset.id, label: preset.label })),
+        ]}
+        value={OAUTH2_PRESETS.find((preset) => preset.token_url === fields.token_url)?.id ?? ''}
+        onValue={(id) => {
+          const preset = OAUTH2_PRESETS.find((candidate) => candidate.id === id);
+          if (preset) onFields({ ...fields, token_url: preset.token_url, scope: preset.scope });
+        }}
+      />
+      <div class="admin-row">
+        <Field
+          label="Token URL"
+          hint={`Where Tix refreshes the access token.${kept}`}
+          {...form.field('oauth2.token_url', fields.token_url, set('token_url'))}
+        />
+        <Field
+          label="Scope"
+          hint={`Optional.${kept}`}
+          {...form.field('oauth2.scope', fields.scope, set('scope'))}
+        />
+      </div>
+      <div class="admin-row">
+        <Field
+          label="Client ID"
+          autoComplete="off"
+          hint={keep ? 'Empty: unchanged.' : undefined}
+          {...form.field('oauth2.client_id', fields.client_id, set('client_id'))}
+        />
+        <Field
+          label="Client secret"
+          type="password"
+          autoComplete="new-password"
+          hint={`Stored sealed; never shown again.${keep ? kept : ' Empty for a public client.'}`}
+          {...form.field('oauth2.client_secret', fields.client_secret, set('client_secret'))}
+        />
+        <Field
+          label="Refresh token"
+          type="password"
+          autoComplete="new-password"
+          hint={`From the consent of the IMAP user; stored sealed.${kept}`}
+          {...form.field('oauth2.refresh_token', fields.refresh_token, set('refresh_token'))}
+        />
+      </div>
+    </fieldset>
+  );
+}
+
+/** A new sign-in for an IMAP mailbox: a new password, or OAuth2 client values (a new refresh token). */
+function SignInForm({
+  mailbox,
+  project,
+  onSaved,
+}: {
+  mailbox: Mailbox;
+  project: Project;
+  onSaved: () => void;
+}) {
+  const [auth, setAuth] = useState<Mailbox['auth']>(mailbox.auth);
+  const [secret, setSecret] = useState('');
+  const [oauth2, setOAuth2] = useState<OAuth2Fields>(NO_OAUTH2);
+  const form = useForm();
+  // A mailbox with an OAuth2 client keeps it unless changed; switching to OAuth2 needs a whole one.
+  const keep = auth === 'xoauth2' && mailbox.auth === 'xoauth2' && mailbox.oauth2 !== null;
+
+  async function submit() {
+    const client = auth === 'xoauth2' ? (keep ? oauth2UpdateBody(oauth2) : oauth2CreateBody(oauth2)) : null;
+    await call(
+      api.PATCH('/mailboxes/{id}', {
+        params: { path: { id: mailbox.id }, query: { project_id: project.id } },
+        body: {
+          ...(auth === mailbox.auth ? {} : { auth }),
+          ...(auth === 'password' ? { secret } : {}),
+          ...(client ? { oauth2: client } : {}),
+        },
+      }),
+    );
+    toast(`Sign-in of ${mailbox.address} changed.`);
+    setSecret('');
+    setOAuth2(NO_OAUTH2);
+    onSaved();
+  }
+
+  return (
+    <AdminForm
+      form={form}
+      otherErrors={unplacedErrors(form.fieldErrors, ['auth', 'secret', ...OAUTH2_PLACED])}
+      label={`Sign-in of ${mailbox.address}`}
+      onSubmit={submit}
+      submit="Change sign-in"
+    >
+      <SelectField
+        label="Sign-in"
+        options={[
+          { value: 'password', label: 'Password' },
+          { value: 'xoauth2', label: 'OAuth2 (XOAUTH2)' },
+        ]}
+        {...form.field('auth', auth, (value) => setAuth(value as Mailbox['auth']))}
+      />
+      {auth === 'password' ? (
+        <Field
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          {...form.field('secret', secret, setSecret)}
+        />
+      ) : (
+        <OAuth2Fieldset form={form} fields={oauth2} onFields={setOAuth2} keep={keep} />
+      )}
+    </AdminForm>
+  );
+}
 
 function CreateMailboxForm({ project, onCreated }: { project: Project; onCreated: () => void }) {
   const [kind, setKind] = useState<MailboxBody['kind']>('smtp');
@@ -44,6 +193,7 @@ function CreateMailboxForm({ project, onCreated }: { project: Project; onCreated
   const [user, setUser] = useState('');
   const [auth, setAuth] = useState<NonNullable<MailboxBody['auth']>>('password');
   const [secret, setSecret] = useState('');
+  const [oauth2, setOAuth2] = useState<OAuth2Fields>(NO_OAUTH2);
   const [typeId, setTypeId] = useState('');
   const types = useLoaded(
     async () =>
@@ -55,7 +205,9 @@ function CreateMailboxForm({ project, onCreated }: { project: Project; onCreated
     'kind',
     'address',
     'default_ticket_type_id',
-    ...(kind === 'imap' ? ['imap_host', 'imap_port', 'imap_tls', 'imap_user', 'auth', 'secret'] : []),
+    ...(kind === 'imap'
+      ? ['imap_host', 'imap_port', 'imap_tls', 'imap_user', 'auth', 'secret', ...OAUTH2_PLACED]
+      : []),
   ];
 
   async function submit() {
@@ -68,7 +220,7 @@ function CreateMailboxForm({ project, onCreated }: { project: Project; onCreated
             imap_tls: tls,
             imap_user: user.trim(),
             auth,
-            secret,
+            ...(auth === 'xoauth2' ? { oauth2: oauth2CreateBody(oauth2) } : { secret }),
           }
         : {};
     await call(
@@ -85,6 +237,7 @@ function CreateMailboxForm({ project, onCreated }: { project: Project; onCreated
     toast(`Mailbox ${address.trim().toLowerCase()} added.`);
     setAddress('');
     setSecret('');
+    setOAuth2(NO_OAUTH2);
     onCreated();
   }
 
@@ -136,18 +289,21 @@ function CreateMailboxForm({ project, onCreated }: { project: Project; onCreated
               label="Sign-in"
               options={[
                 { value: 'password', label: 'Password' },
-                { value: 'xoauth2', label: 'OAuth2 access token (XOAUTH2)' },
+                { value: 'xoauth2', label: 'OAuth2 (XOAUTH2)' },
               ]}
               {...form.field('auth', auth, (value) => setAuth(value as NonNullable<MailboxBody['auth']>))}
             />
-            <Field
-              label={auth === 'password' ? 'Password' : 'Access token'}
-              type="password"
-              autoComplete="new-password"
-              hint="Stored sealed; never shown again."
-              {...form.field('secret', secret, setSecret)}
-            />
+            {auth === 'password' && (
+              <Field
+                label="Password"
+                type="password"
+                autoComplete="new-password"
+                hint="Stored sealed; never shown again."
+                {...form.field('secret', secret, setSecret)}
+              />
+            )}
           </div>
+          {auth === 'xoauth2' && <OAuth2Fieldset form={form} fields={oauth2} onFields={setOAuth2} />}
         </fieldset>
       )}
     </AdminForm>
@@ -357,6 +513,15 @@ export default function AdminMailboxes({ query }: ScreenProps) {
                   >
                     Messages
                   </Button>
+                  {mailbox.kind === 'imap' && (
+                    <Button
+                      kind="quiet"
+                      aria-label={`Change sign-in of ${mailbox.address}`}
+                      onClick={() => setQuery({ mailbox: String(mailbox.id) })}
+                    >
+                      Sign-in
+                    </Button>
+                  )}
                 </div>
               </td>
             </tr>
@@ -366,6 +531,20 @@ export default function AdminMailboxes({ query }: ScreenProps) {
       {selected && (
         <Panel title={`Received by ${selected.address}`}>
           <Messages key={selected.id} mailbox={selected} project={project} />
+        </Panel>
+      )}
+      {selected?.kind === 'imap' && (
+        <Panel title={`Sign-in of ${selected.address}`}>
+          {selected.oauth2 && (
+            <p>
+              OAuth2 client {selected.oauth2.client_id} at {selected.oauth2.token_url}
+              {selected.oauth2.access_token_expires_at
+                ? `; the current access token expires ${formatTime(selected.oauth2.access_token_expires_at)}`
+                : ''}
+              .
+            </p>
+          )}
+          <SignInForm key={selected.id} mailbox={selected} project={project} onSaved={mailboxes.reload} />
         </Panel>
       )}
       <Panel title="New mailbox">

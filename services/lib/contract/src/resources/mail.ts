@@ -18,6 +18,32 @@ export const INBOUND_STATES = [
   'failed',
 ] as const;
 
+/** The bounds of an OAuth2 client's fields (the mail service checks the same). */
+export const OAUTH2_CLIENT_LIMITS = {
+  token_url: 2048,
+  client_id: 512,
+  client_secret: 4096,
+  refresh_token: 8192,
+  scope: 1024,
+} as const;
+
+export const mailboxOAuth2Schema = z
+  .object({
+    token_url: z
+      .string()
+      .meta({ description: 'Where Tix refreshes the access token (the refresh_token grant).' }),
+    client_id: z.string(),
+    scope: z
+      .string()
+      .nullable()
+      .meta({ description: 'The scope asked for; null: what the refresh token was granted.' }),
+    access_token_expires_at: z.string().nullable().meta({
+      description: 'When the current access token expires; null before the first refresh.',
+      format: 'date-time',
+    }),
+  })
+  .meta({ description: "An XOAUTH2 mailbox's OAuth2 client; its secret and the tokens are never shown." });
+
 export const mailboxSchema = z
   .object({
     id: id('Mailbox id.'),
@@ -33,6 +59,9 @@ export const mailboxSchema = z
     imap_tls: z.boolean(),
     imap_user: z.string().nullable().meta({ description: 'IMAP only.' }),
     auth: z.enum(MAILBOX_AUTH).meta({ description: 'How Tix signs in to IMAP; the secret is never shown.' }),
+    oauth2: mailboxOAuth2Schema.nullable().meta({
+      description: 'XOAUTH2 with an OAuth2 client: what is not secret of it; null otherwise.',
+    }),
     default_ticket_type_id: z
       .number()
       .int()
