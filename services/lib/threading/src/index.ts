@@ -4,6 +4,8 @@ export type { ParsedInbound, Address, Attachment, AuthResult } from './parse.js'
 export { DEFAULT_LIMITS, checkLimits } from './limits.js';
 export type { ParseLimits, Refusal } from './limits.js';
 export { visibleReply } from './quotes.js';
+export { cidOf, replyHtml, visibleHtml } from './html.js';
+export type { ReplyHtmlOptions } from './html.js';
 export { machineKind, mayAutoReply } from './machine.js';
 export type { MachineKind } from './machine.js';
 export {
