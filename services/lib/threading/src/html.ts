@@ -16,7 +16,7 @@
  * - signatures (`div.gmail_signature`, `div.moz-signature`) go, as the text's `-- ` signature does.
  */
 import render from 'dom-serializer';
-import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
+import { isDocument, isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
 import { removeElement, textContent } from 'domutils';
 import { parseDocument } from 'htmlparser2';
 import { sanitizeCommentHtml } from '@tix/sanitize-html';
@@ -76,7 +76,7 @@ function cutFrom(node: AnyNode): void {
       next = after;
     }
     first = false;
-    current = parent && parent.type !== 'root' ? parent : null;
+    current = parent && !isDocument(parent) ? parent : null;
   }
 }
 
