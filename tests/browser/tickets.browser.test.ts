@@ -372,8 +372,8 @@ describe('the ticket list and ticket view in a browser', function () {
     );
     // Loaded through the session: a broken image has no natural size.
     await page.waitForFunction(
-      (alt) => [...document.images].some((img) => img.alt === alt && img.complete && img.naturalWidth === 1),
-      'the smoke',
+      "[...document.images].some((img) => img.alt === 'the smoke' && img.complete && img.naturalWidth === 1)",
+      undefined,
       { timeout: 10_000 },
     );
   });
