@@ -28,6 +28,7 @@ import {
   type ProjectFixture,
   type Role,
 } from '../support/fixtures.js';
+import { fleet } from '../support/fleet.js';
 import { request } from '../support/http.js';
 
 const PASSWORD = 'a ticket console passphrase';
@@ -341,6 +342,40 @@ describe('the ticket list and ticket view in a browser', function () {
     );
     await expectAccessible(page);
     await screenshot(page, 'ticket-comments');
+  });
+
+  it("shows a comment's image of one of the ticket's attachments (the form of mail's inline images)", async () => {
+    const ticket = seeded[1]!;
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const form = new FormData();
+    form.append('file', new Blob([png], { type: 'image/png' }), 'smoke.png');
+    const uploaded = await fetch(`${fleet().apiUrl}/v1/tickets/${ticket.id}/attachments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: form,
+    });
+    expect(uploaded.status).to.equal(201);
+    const attachment = ((await uploaded.json()) as { data: { attachment: { id: number } } }).data.attachment;
+    await createComment(key, ticket.id, {
+      content: 'See the smoke',
+      content_html: `<p>See the smoke</p><img src="/attachments/${attachment.id}/download" alt="the smoke">`,
+      is_internal: false,
+    });
+    const { page } = await openTicket('agent', ticket.id);
+    const image = page.getByRole('region', { name: /Comments/ }).getByRole('img', { name: 'the smoke' });
+    await image.waitFor();
+    expect(await image.getAttribute('src')).to.equal(
+      `/api/attachments/${attachment.id}/download?project_id=${project.id}`,
+    );
+    // Loaded through the session: a broken image has no natural size.
+    await page.waitForFunction(
+      "[...document.images].some((img) => img.alt === 'the smoke' && img.complete && img.naturalWidth === 1)",
+      undefined,
+      { timeout: 10_000 },
+    );
   });
 
   it('offers comment edit to the author and team leads, delete to the author and admins; the server agrees', async () => {

@@ -94,6 +94,7 @@ describe('tickets through the fleet', () => {
       updated_at: first.updated_at,
       tags: ['hardware'],
       resolution_type: null,
+      closed_at: null,
     });
     const second = await create({ title: 'Paper jam', priority: 'low' });
     const third = await create({ title: 'Toner low', priority: 'critical', description: 'printer says so' });

@@ -103,6 +103,7 @@ const ticketJson: TicketJson = {
   updated_at: UPDATED_AT,
   tags: ['billing'],
   resolution_type: null,
+  closed_at: null,
 };
 
 const commentMessage: comment.Comment__Output = {
@@ -291,6 +292,7 @@ export const EXAMPLES = {
     merged_into_id: 42,
     version: 3,
     resolution_type: 'duplicate',
+    closed_at: UPDATED_AT,
     merged_into: 42,
   } satisfies TicketJson,
   comment: presentComment(commentMessage),

@@ -90,6 +90,7 @@ describe('ticket routes + real ticket and lookup services (fresh databases)', fu
       updated_at: created.updated_at,
       tags: ['hardware'],
       resolution_type: null,
+      closed_at: null,
     });
     expect(Date.parse(created.created_at)).to.be.a('number').and.not.NaN;
     const fetched = await call('GET', `/tickets/${created.id}?project_id=${ids.alpha}`);
@@ -173,6 +174,8 @@ describe('ticket routes + real ticket and lookup services (fresh databases)', fu
     );
     const closed = await move(first.id, { status: 'closed', resolution_type: 'wont_fix' });
     expect(closed.body.data.ticket).to.deep.include({ status: 'closed', resolution_type: 'wont_fix' });
+    // closed_at (additive) passes through the gateway as the service writes it.
+    expect(Date.parse(closed.body.data.ticket.closed_at)).to.be.closeTo(Date.now(), 60_000);
     const reopened = await move(first.id, { status: 'open' });
     expect(reopened.body.data.ticket).to.deep.include({ status: 'open', resolution_type: null });
 

@@ -35,6 +35,7 @@ export const TICKET_JSON: TicketJson = {
   updated_at: '2025-01-02T03:04:05.000Z',
   tags: [],
   resolution_type: null,
+  closed_at: null,
 };
 
 /**

@@ -47,6 +47,7 @@ function ticketJson(id: number, status = 'open'): TicketJson {
     updated_at: '2025-01-01T00:00:00.000Z',
     tags: [],
     resolution_type: null,
+    closed_at: null,
   };
 }
 

@@ -9,6 +9,7 @@ import {
   resolutionLabel,
   statusLabel,
   ticketPath,
+  consoleCommentHtml,
   userName,
   type User,
 } from '../../src/screens/ticket/model';
@@ -63,5 +64,23 @@ describe('the ticket screens’ helpers', () => {
 
   it('addresses a ticket in its project', () => {
     expect(ticketPath(42, project)).to.equal('/tickets/42?project=acme%20support');
+  });
+});
+
+describe('consoleCommentHtml', () => {
+  it("points an attachment image at the session API's download path of the project", () => {
+    expect(
+      consoleCommentHtml(
+        '<p>See:</p><img src="/attachments/41/download" alt="shot" /><img alt="b" src="/attachments/7/download" />',
+        { id: 3 },
+      ),
+    ).to.equal(
+      '<p>See:</p><img src="/api/attachments/41/download?project_id=3" alt="shot" /><img alt="b" src="/api/attachments/7/download?project_id=3" />',
+    );
+  });
+
+  it('leaves links and text naming the same path alone', () => {
+    const html = '<p>/attachments/41/download</p><a href="/attachments/41/download">x</a>';
+    expect(consoleCommentHtml(html, { id: 3 })).to.equal(html);
   });
 });

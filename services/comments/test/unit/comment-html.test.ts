@@ -67,6 +67,16 @@ describe('comments: sanitizeCommentHtml (allow-list)', () => {
       '<table><caption>c</caption><thead><tr><th colspan="2" onclick="x">h</th></tr></thead><tbody><tr><td rowspan="1" style="x">d</td></tr></tbody><tfoot><tr><td>f</td></tr></tfoot></table>',
       '<table><caption>c</caption><thead><tr><th colspan="2">h</th></tr></thead><tbody><tr><td rowspan="1">d</td></tr></tbody><tfoot><tr><td>f</td></tr></tfoot></table>',
     ],
+    [
+      "an image of the ticket's attachment stays, with alt/title/width/height only",
+      '<p>x<img src="/attachments/12/download" alt="shot" title="t" width="40" height="30" onerror="y" style="z" class="c"></p>',
+      '<p>x<img src="/attachments/12/download" alt="shot" title="t" width="40" height="30" /></p>',
+    ],
+    [
+      'any other image source is dropped with the image (remote, data:, cid:, near-misses)',
+      '<img src="https://track.example/p.gif"><img src="data:image/png;base64,AAAA"><img src="cid:a@b"><img src="//attachments/1/download"><img src="/attachments/1/download?x=1"><img src="/attachments/0/download"><img src="/attachments/1/download/../../x"><img>ok',
+      'ok',
+    ],
     ['nothing visible left -> null', '<script>alert(1)</script>  ', null],
     ['empty input -> null', '', null],
   ];
@@ -77,7 +87,9 @@ describe('comments: sanitizeCommentHtml (allow-list)', () => {
   }
 
   it('sanitizing twice changes nothing (what is stored is stable)', () => {
-    const once = sanitizeCommentHtml('<p>a <a href="https://x.io" onclick="y">l</a> &amp; <b>b</b></p>')!;
+    const once = sanitizeCommentHtml(
+      '<p>a <a href="https://x.io" onclick="y">l</a> &amp; <b>b</b><img src="/attachments/3/download" alt="i"></p>',
+    )!;
     expect(sanitizeCommentHtml(once)).to.equal(once);
   });
 });

@@ -91,6 +91,7 @@ export function syntheticTicketEvents(
     resolution_type: null,
     requester_id: null,
     cc: [],
+    closed_at: null,
   };
   const ticketEvents = (
     types: EventType[],
@@ -157,6 +158,7 @@ export function syntheticTicketEvents(
     version: 2,
     updated_at: at(30),
     resolution_type: 'resolved',
+    closed_at: at(30),
   };
   events.push(
     ...ticketEvents(

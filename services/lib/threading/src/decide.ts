@@ -37,10 +37,17 @@ export interface ThreadFacts {
 
 export type IgnoreReason = MachineKind | 'no_sender' | 'loop' | 'own_mail' | 'machine_on_closed';
 
+/**
+ * Why a message naming a ticket opens a new one linked to it: a subject tag alone from a sender who
+ * is not on the ticket (`stranger`) or whose From failed DMARC (`untrusted`), or a reply to a
+ * ticket closed longer than the reopen window (`closed`).
+ */
+export type LinkReason = 'stranger' | 'untrusted' | 'closed';
+
 export type ThreadDecision =
   | { action: 'comment'; ticketId: number; addCc?: string[]; machine?: MachineKind; untrusted?: true }
   | { action: 'reopen_and_comment'; ticketId: number; addCc?: string[]; untrusted?: true }
-  | { action: 'new_ticket'; linkedTo?: number; cc?: string[]; untrusted?: true }
+  | { action: 'new_ticket'; linkedTo?: number; linkReason?: LinkReason; cc?: string[]; untrusted?: true }
   | { action: 'ignore'; reason: IgnoreReason; ticketId?: number };
 
 const MAX_MERGE_HOPS = 20;
@@ -166,7 +173,14 @@ export async function decideThread(p: ParsedInbound, facts: ThreadFacts): Promis
   if (weak && (!isParticipant || untrusted)) {
     if (machine) return { action: 'ignore', reason: machine, ticketId: ticket.id };
     const others = (await cc(null)).filter((a) => a !== sender);
-    return { action: 'new_ticket', linkedTo: ticket.id, ...(others.length ? { cc: others } : {}), ...flag };
+    const linkReason: LinkReason = isParticipant ? 'untrusted' : 'stranger';
+    return {
+      action: 'new_ticket',
+      linkedTo: ticket.id,
+      linkReason,
+      ...(others.length ? { cc: others } : {}),
+      ...flag,
+    };
   }
 
   const closed = ticket.closed ?? ticket.status === 'closed';
@@ -183,5 +197,11 @@ export async function decideThread(p: ParsedInbound, facts: ThreadFacts): Promis
     return { action: 'reopen_and_comment', ticketId: ticket.id, ...extra, ...flag };
   }
   const others = (await cc(null)).filter((a) => a !== sender);
-  return { action: 'new_ticket', linkedTo: ticket.id, ...(others.length ? { cc: others } : {}), ...flag };
+  return {
+    action: 'new_ticket',
+    linkedTo: ticket.id,
+    linkReason: 'closed',
+    ...(others.length ? { cc: others } : {}),
+    ...flag,
+  };
 }

@@ -4,6 +4,9 @@ export type { ParsedInbound, Address, Attachment, AuthResult } from './parse.js'
 export { DEFAULT_LIMITS, checkLimits } from './limits.js';
 export type { ParseLimits, Refusal } from './limits.js';
 export { visibleReply } from './quotes.js';
+export { cidOf, replyHtml, visibleHtml } from './html.js';
+export type { ReplyHtmlOptions } from './html.js';
+export { attachmentImageSrc } from '@tix/sanitize-html';
 export { machineKind, mayAutoReply } from './machine.js';
 export type { MachineKind } from './machine.js';
 export {
@@ -17,4 +20,4 @@ export {
 } from './tokens.js';
 export type { SubjectTag } from './tokens.js';
 export { decideThread, failsDmarc } from './decide.js';
-export type { ThreadFacts, TicketFacts, ThreadDecision, IgnoreReason } from './decide.js';
+export type { ThreadFacts, TicketFacts, ThreadDecision, IgnoreReason, LinkReason } from './decide.js';

@@ -45,7 +45,10 @@ export interface ParsedInbound {
   contentType: string;
   auth: AuthResult[];
   text: string;
+  /** The HTML body, sanitised whole (quoted history included). */
   html: string | null;
+  /** The HTML body as sent, unsanitised: only for replyHtml (html.ts), which sanitises it. */
+  htmlSource: string | null;
   visibleText: string;
   attachments: Attachment[];
 }
@@ -152,6 +155,7 @@ function toParsed(mail: ParsedMail, raw: Buffer): ParsedInbound {
     auth: parseAuthResults(headers['authentication-results'] ?? []),
     text,
     html: typeof mail.html === 'string' ? sanitizeCommentHtml(mail.html) : null,
+    htmlSource: typeof mail.html === 'string' ? mail.html : null,
     visibleText: visibleReply(text),
     attachments,
   };

@@ -104,9 +104,9 @@ export function threadFacts(input: FactsInput, seen: Map<number, TicketJson>): T
         id: ticket.id,
         status: ticket.status,
         closed,
-        // The ticket JSON carries no closing time; its last change is the closest we know (a closed
-        // ticket changes rarely), so the reopen window counts from it.
-        closedAt: closed ? new Date(ticket.updated_at) : null,
+        // The reopen window counts from the closing (closed_at); a ticket still without one (closed
+        // before the field existed, or by a status made closed later) from its last change.
+        closedAt: closed ? new Date(ticket.closed_at ?? ticket.updated_at) : null,
         mergedInto: ticket.merged_into_id ?? null,
         requesterEmails: requesterId === null ? [] : (emails.get(requesterId) ?? []),
         ccEmails: cc.flatMap((customerId) => emails.get(customerId) ?? []),

@@ -12,12 +12,15 @@ import type * as grpc from '@grpc/grpc-js';
 import { AppError, fromGrpcError, type Logger, type OutgoingContext, type ServiceClient } from '@tix/kit';
 import { COMMENT_LIMITS, TICKET_LIMITS, type attachment, type TicketJson } from '@tix/protos';
 import {
+  attachmentImageSrc,
   decideThread,
   isRefusal,
   mayAutoReply,
   oneLine,
   parseInbound,
+  replyHtml,
   type AuthResult,
+  type LinkReason,
   type ParsedInbound,
   type ThreadDecision,
 } from '@tix/threading';
@@ -298,7 +301,15 @@ export async function processMessage(deps: ProcessDeps, row: ClaimedMessage): Pr
     );
     const ticket = JSON.parse(answer.json.toString('utf8')) as TicketJson;
     await deps.onStage?.('ticket_created', row.id);
-    const files = await uploadAttachments(deps, row, message, ticket.id, context);
+    const { outcome: files } = await uploadAttachments(deps, row, message, ticket.id, context);
+    if (linked && decision.linkReason)
+      await writeLinkNotes(deps, context, row, {
+        opened: ticket,
+        named: linked,
+        reason: decision.linkReason,
+        sender: sender.address,
+        reopenWindowDays: settings.reopenWindowDays,
+      });
     let ack: AutomaticMail | null = null;
     let ackState: Outcome['acknowledgement'] | undefined;
     if (settings.acknowledge) {
@@ -351,6 +362,9 @@ export async function processMessage(deps: ProcessDeps, row: ClaimedMessage): Pr
       ]);
   const customerId = ids.get(sender.address);
   const text = visible === '' ? '(no text)' : visible;
+  // Files first, so the HTML can show the inline images as the attachments they became.
+  const { outcome: files, uploaded } = await uploadAttachments(deps, row, message, ticket.id, context);
+  const html = commentHtml(message, uploaded);
   const created = await deps.comments.CreateComment(
     machine || customerId === undefined
       ? {
@@ -368,6 +382,7 @@ export async function processMessage(deps: ProcessDeps, row: ClaimedMessage): Pr
           project_id: row.projectId,
           ticket_id: ticket.id,
           content: clip(text, COMMENT_LIMITS.content),
+          ...(html === null ? {} : { content_html: html }),
           is_internal: false,
           customer_id: customerId,
           source_ref: sourceRef,
@@ -397,7 +412,6 @@ export async function processMessage(deps: ProcessDeps, row: ClaimedMessage): Pr
       context,
     );
   }
-  const files = await uploadAttachments(deps, row, message, ticket.id, context);
   return {
     ...none,
     state: 'processed',
@@ -417,6 +431,77 @@ export async function processMessage(deps: ProcessDeps, row: ClaimedMessage): Pr
   };
 }
 
+/**
+ * The comment's content_html (docs/mail.md, "Body"): the visible part of the HTML body, its inline
+ * `cid:` images pointed at the attachments they were uploaded as (`uploaded`, by attachment index);
+ * null for a text mail, when nothing visible is left, or past the comment limit (the text stays).
+ */
+function commentHtml(message: ParsedInbound, uploaded: Record<string, number>): string | null {
+  const html = replyHtml(message.htmlSource, {
+    imageUrl(cid) {
+      const index = message.attachments.findIndex((file) => file.cid?.toLowerCase() === cid);
+      const id = index < 0 ? undefined : uploaded[index];
+      return id === undefined ? null : attachmentImageSrc(id);
+    },
+  });
+  return html !== null && html.length <= COMMENT_LIMITS.contentHtml ? html : null;
+}
+
+const LINK_WHY: Record<LinkReason, (input: { sender: string; reopenWindowDays: number }) => string> = {
+  stranger: ({ sender }) =>
+    `its subject names the ticket, but ${sender} is neither its requester, a CC nor staff`,
+  untrusted: ({ sender }) => `its subject names the ticket, but the From address ${sender} failed DMARC`,
+  closed: ({ reopenWindowDays }) =>
+    `the ticket was closed more than ${reopenWindowDays} days ago (the reopen window)`,
+};
+
+/**
+ * When mail naming a ticket opened a new one: an internal note on each naming the other and why,
+ * written as the mail system user, once each across retries (their own source_refs).
+ */
+async function writeLinkNotes(
+  deps: ProcessDeps,
+  context: OutgoingContext,
+  row: ClaimedMessage,
+  link: {
+    opened: TicketJson;
+    named: TicketJson;
+    reason: LinkReason;
+    sender: string;
+    reopenWindowDays: number;
+  },
+): Promise<void> {
+  const why = LINK_WHY[link.reason](link);
+  const note = (ticketId: number, content: string) =>
+    deps.comments.CreateComment(
+      {
+        project_id: row.projectId,
+        ticket_id: ticketId,
+        content: clip(content, COMMENT_LIMITS.content),
+        is_internal: true,
+        source_ref: `mail:${row.id}:link:${ticketId}`,
+      },
+      context,
+    );
+  await note(
+    link.opened.id,
+    `Opened from mail that names ${link.named.ticket_number}, as a new ticket linked to it: ${why}.`,
+  );
+  try {
+    await note(
+      link.named.id,
+      `Mail from ${link.sender} names this ticket; it opened the new ticket ${link.opened.ticket_number} instead: ${why}.`,
+    );
+  } catch (error) {
+    // The named ticket went away meanwhile (deleted): the new ticket and its note still stand.
+    if (!isPermanent(error)) throw error;
+    deps.logger.warn(
+      { inbound_id: row.id, ticket_id: link.named.id, err: error },
+      'the linked ticket refused the note about the new ticket',
+    );
+  }
+}
+
 /** Uploads the message's files (inline cid: images too) to the ticket, once each across retries. */
 async function uploadAttachments(
   deps: ProcessDeps,
@@ -424,11 +509,15 @@ async function uploadAttachments(
   message: ParsedInbound,
   ticketId: number,
   context: OutgoingContext,
-): Promise<Pick<Outcome, 'attachments' | 'attachments_refused'>> {
+): Promise<{
+  outcome: Pick<Outcome, 'attachments' | 'attachments_refused'>;
+  /** Attachment ids by index in message.attachments. */
+  uploaded: Record<string, number>;
+}> {
   const files = message.attachments
     .map((file, index) => ({ file, index }))
     .filter(({ file }) => !REPORT_TYPES.has(file.contentType) && file.size > 0);
-  if (files.length === 0 || deps.attachments === null) return {};
+  if (files.length === 0 || deps.attachments === null) return { outcome: {}, uploaded: {} };
   const uploaded: Record<string, number> = { ...(row.progress?.uploaded ?? {}) };
   const refusedFiles: { name: string; reason: string }[] = [];
   for (const { file, index } of files) {
@@ -463,8 +552,11 @@ async function uploadAttachments(
     }
   }
   return {
-    attachments: Object.values(uploaded),
-    ...(refusedFiles.length > 0 ? { attachments_refused: refusedFiles } : {}),
+    outcome: {
+      attachments: Object.values(uploaded),
+      ...(refusedFiles.length > 0 ? { attachments_refused: refusedFiles } : {}),
+    },
+    uploaded,
   };
 }
 

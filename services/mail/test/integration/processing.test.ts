@@ -55,6 +55,8 @@ describe('mail processing: inbound mail becomes tickets and comments', function 
   let comments: ServiceClient<'comments'>;
   let customers: ServiceClient<'customers'>;
   let projectId: number;
+  /** The tickets service's database. */
+  let ticketsDb: pg.Pool;
   let addresses: Parameters<typeof startTestMailServer>[0];
   /** The next attempt reaching this stage hangs forever (a processor killed there). */
   let crashAt: ProcessingStage | null = null;
@@ -68,6 +70,8 @@ describe('mail processing: inbound mail becomes tickets and comments', function 
     stops.push(() => peers.stop());
     projectId = peers.projectId;
     s3 = peers.s3;
+    ticketsDb = new pg.Pool({ connectionString: peers.ticketsDatabaseUrl, max: 2 });
+    stops.push(() => ticketsDb.end());
     database = await createTestDatabase('mailproc', MAIL_MIGRATIONS_DIR);
     stops.push(() => database.drop());
     addresses = {
@@ -266,8 +270,149 @@ describe('mail processing: inbound mail becomes tickets and comments', function 
     expect(row.outcome!.ticket_id).to.not.equal(first.id);
     const opened = await ticket(row.outcome!.ticket_id as number);
     expect(opened.description).to.contain(first.ticket_number);
-    // Nothing was written into the tagged ticket.
-    expect(await collect(comments, projectId, first.id)).to.have.length(2);
+    // One internal note on each ticket, naming the other and why; nothing public on the tagged one.
+    const onTagged = await collect(comments, projectId, first.id);
+    expect(onTagged).to.have.length(3);
+    expect(onTagged[2]).to.deep.include({ is_internal: true, author_type: 'staff' });
+    expect(onTagged[2]!.content).to.equal(
+      `Mail from mallory@evil.example names this ticket; it opened the new ticket ${opened.ticket_number} instead: its subject names the ticket, but mallory@evil.example is neither its requester, a CC nor staff.`,
+    );
+    const onOpened = await collect(comments, projectId, opened.id);
+    expect(onOpened.map((c) => [c.is_internal, c.content])).to.deep.equal([
+      [
+        true,
+        `Opened from mail that names ${first.ticket_number}, as a new ticket linked to it: its subject names the ticket, but mallory@evil.example is neither its requester, a CC nor staff.`,
+      ],
+    ]);
+    // A second run of the same message (a retry after a crash) writes no second note.
+    await db.query(
+      "UPDATE inbound_messages SET state = 'received', attempts = 0, claimed_at = NULL, outcome = NULL WHERE message_id = $1",
+      ['guess@evil.example'],
+    );
+  });
+
+  it('a retried message repeats no linked note', async () => {
+    const row = await eventually(async () => {
+      const settledRow = await settled('guess@evil.example');
+      expect(settledRow.state).to.equal('processed');
+      return settledRow;
+    }, 30_000);
+    const opened = row.outcome!.ticket_id as number;
+    // It ran again (attempts were reset to 0), and made the same ticket, once.
+    const { rows } = await db.query('SELECT attempts FROM inbound_messages WHERE message_id = $1', [
+      'guess@evil.example',
+    ]);
+    expect(rows[0].attempts).to.equal(1);
+    expect(row.outcome).to.include({ action: 'new_ticket', linked_to: first.id });
+    expect(await collect(comments, projectId, first.id)).to.have.length(3);
+    expect(await collect(comments, projectId, opened)).to.have.length(1);
+  });
+
+  it('an HTML reply with an inline image is a comment whose content_html shows the stored image, quote removed', async () => {
+    const png =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    await send(
+      [
+        'From: alice@example.com',
+        `To: ${ADDRESS}`,
+        'Subject: Re: The printer is on fire',
+        'Message-ID: <html-1@example.com>',
+        'In-Reply-To: <reply-2@example.com>',
+        'MIME-Version: 1.0',
+        'Content-Type: multipart/related; boundary="rel"',
+        '',
+        '--rel',
+        'Content-Type: multipart/alternative; boundary="alt"',
+        '',
+        '--alt',
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        'See the smoke.',
+        '',
+        'On Mon, Support wrote:',
+        '> old',
+        '--alt',
+        'Content-Type: text/html; charset=utf-8',
+        '',
+        '<div dir="ltr">See the <b>smoke</b>:<br><img src="cid:smoke@example.com" alt="smoke"></div><div class="gmail_quote"><div class="gmail_attr">On Mon, Support wrote:</div><blockquote class="gmail_quote">old<img src="cid:smoke@example.com"></blockquote></div>',
+        '--alt--',
+        '--rel',
+        'Content-Type: image/png; name="smoke.png"',
+        'Content-Transfer-Encoding: base64',
+        'Content-ID: <smoke@example.com>',
+        'Content-Disposition: inline; filename="smoke.png"',
+        '',
+        png,
+        '--rel--',
+        '',
+      ].join('\r\n'),
+    );
+    const row = await settled('html-1@example.com');
+    expect(row.outcome).to.include({ action: 'comment', ticket_id: first.id });
+    const [image] = row.outcome!.attachments as number[];
+    expect(image).to.be.a('number');
+    const comment = (await collect(comments, projectId, first.id)).find(
+      (c) => c.id === row.outcome!.comment_id,
+    )!;
+    expect(comment.content).to.equal('See the smoke.');
+    expect(comment.content_html).to.equal(
+      `See the <b>smoke</b>:<br /><img src="/attachments/${image}/download" alt="smoke" />`,
+    );
+  });
+
+  it('a reply to a ticket closed 20 days ago (window 14) opens a new linked ticket; closed 2 days ago it reopens', async () => {
+    const closeDaysAgo = async (days: number) => {
+      await tickets.UpdateTicket({ project_id: projectId, id: first.id, status: 'closed' }, { principal });
+      await ticketsDb.query(
+        `UPDATE tickets SET closed_at = now() - make_interval(days => $2), updated_at = now() WHERE id = $1`,
+        [first.id, days],
+      );
+      const closed = await ticket(first.id);
+      expect(Date.now() - Date.parse(closed.closed_at!)).to.be.closeTo(days * 86_400_000, 60_000);
+      // The last change is recent: only closed_at can tell the two cases apart.
+      expect(Date.now() - Date.parse(closed.updated_at)).to.be.below(60_000);
+    };
+    const reply = (id: string) =>
+      send(
+        message(
+          {
+            From: 'alice@example.com',
+            Subject: 'Re: The printer is on fire',
+            'Message-ID': `<${id}>`,
+            'In-Reply-To': '<reply-2@example.com>',
+          },
+          'Still broken.',
+        ),
+      );
+
+    await closeDaysAgo(20);
+    await reply('late-1@example.com');
+    const late = await settled('late-1@example.com');
+    expect(late.outcome).to.include({ action: 'new_ticket', linked_to: first.id });
+    const opened = await ticket(late.outcome!.ticket_id as number);
+    expect((await ticket(first.id)).status).to.equal('closed');
+    const why = 'the ticket was closed more than 14 days ago (the reopen window)';
+    expect(
+      (await collect(comments, projectId, opened.id)).map((c) => [c.is_internal, c.content]),
+    ).to.deep.equal([
+      [true, `Opened from mail that names ${first.ticket_number}, as a new ticket linked to it: ${why}.`],
+    ]);
+    const notes = (await collect(comments, projectId, first.id)).filter((c) =>
+      c.content.includes(opened.ticket_number),
+    );
+    expect(notes.map((c) => [c.is_internal, c.content])).to.deep.equal([
+      [
+        true,
+        `Mail from alice@example.com names this ticket; it opened the new ticket ${opened.ticket_number} instead: ${why}.`,
+      ],
+    ]);
+
+    await closeDaysAgo(2);
+    await reply('soon-1@example.com');
+    const soon = await settled('soon-1@example.com');
+    expect(soon.outcome).to.include({ action: 'reopen_and_comment', ticket_id: first.id });
+    expect(soon.outcome).to.not.have.property('linked_to');
+    expect((await ticket(first.id)).status).to.equal('open');
   });
 
   it('a bounce and an out-of-office reply open no ticket', async () => {

@@ -22,6 +22,8 @@ export interface MailPeers {
   commentsAddress: string;
   customersAddress: string;
   attachmentsAddress: string;
+  /** The tickets service's database (arrange states no RPC makes, e.g. a ticket closed long ago). */
+  ticketsDatabaseUrl: string;
   stop(): Promise<void>;
 }
 
@@ -73,6 +75,7 @@ export async function startMailPeers(options: {
       commentsAddress: comments.address,
       customersAddress: customers.address,
       attachmentsAddress: attachments.address,
+      ticketsDatabaseUrl: tickets.databaseUrl,
       stop,
     };
   } catch (error) {

@@ -93,7 +93,7 @@ export async function bulkUpdateTickets(
     );
     const written = await retryOnWriteConflict(() =>
       deps.writes.applyChanges(
-        project.id,
+        project,
         eligible.map(changeOf),
         changeEvents('update', project, actorOf(caller.principal)),
       ),

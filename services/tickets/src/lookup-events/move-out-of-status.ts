@@ -59,7 +59,7 @@ export async function moveOutOfStatus(
       deleted: before.deletedAt !== null,
       updatedBy: input.actorId,
     }));
-    const updated = await stores.writes.applyChanges(project.id, changes, (change, after) =>
+    const updated = await stores.writes.applyChanges(project, changes, (change, after) =>
       after.deletedAt === null
         ? ticketEvents(eventTypesOfChange(change.before, after, 'update'), after, project, {
             actor: input.actor,

@@ -135,6 +135,7 @@ export async function createTicket(
         projectId: project.id,
         prefix: project.prefix,
         statusLabel: statusLabel(project, status.slug),
+        statusClosed: status.isClosed,
         ticketTypeId: input.ticketTypeId,
         title,
         description,

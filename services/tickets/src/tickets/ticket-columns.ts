@@ -8,4 +8,5 @@ export const TICKET_COLUMNS = `
   t.custom_fields AS "customFields", t.source_type AS "sourceType", t.merged_into_id AS "mergedIntoId",
   t.resolution_type::text AS "resolutionType", t.tags, t.version, t.lane_rank AS "laneRank",
   t.created_at AS "createdAt", t.updated_at AS "updatedAt", t.deleted_at AS "deletedAt",
+  t.closed_at AS "closedAt",
   t.requester_id AS "requesterId", t.cc`;

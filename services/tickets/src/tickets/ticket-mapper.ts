@@ -52,6 +52,7 @@ export function toTicketJson(row: TicketRow, project: ProjectWorkflow): TicketJs
     resolution_type: row.resolutionType,
     requester_id: row.requesterId,
     cc: row.cc,
+    closed_at: row.closedAt === null ? null : row.closedAt.toISOString(),
   };
   if (merged !== null) json.merged_into = merged;
   return json;
@@ -100,6 +101,7 @@ export function ticketJsonSql(t: string, inputs: TicketJsonSqlInputs): string {
     resolution_type: `${t}.resolution_type`,
     requester_id: `${t}.requester_id`,
     cc: `to_jsonb(${t}.cc)`,
+    closed_at: `CASE WHEN ${t}.closed_at IS NULL THEN NULL ELSE ${isoTimeSql(`${t}.closed_at`)} END`,
   } satisfies Record<Exclude<keyof TicketJson, 'merged_into'>, string>;
   const pairs = Object.entries(fields).map(([key, sql]) => `'${key}', ${sql}`);
   return `(jsonb_build_object(${pairs.join(', ')}) || CASE WHEN ${t}.merged_into_id IS NULL THEN '{}'::jsonb

@@ -36,6 +36,8 @@ export interface TicketRow extends TicketState {
   createdAt: Date;
   updatedAt: Date;
   deletedAt: Date | null;
+  /** When the ticket moved into a closed status (null while its status is open); the store's. */
+  closedAt: Date | null;
 }
 
 /** The mutable part of a row, for deriving the next state of a change. */

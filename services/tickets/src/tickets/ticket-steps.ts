@@ -80,7 +80,7 @@ export async function applyOneChange(
   options: ApplyOptions,
 ): Promise<TicketRow> {
   const [after] = await deps.writes.applyChanges(
-    project.id,
+    project,
     [change],
     changeEvents(kind, project, options.actor),
     options.guards ?? [],

@@ -25,6 +25,7 @@ import type { SourceType } from '../shared/caller.js';
 import { IDEMPOTENCY_WINDOW_SECONDS } from './idempotency-sweep.js';
 import { TICKET_COLUMNS } from './ticket-columns.js';
 import { PRIORITY_LABELS, ticketJsonSql } from './ticket-mapper.js';
+import type { ProjectWorkflow } from '../lookup/workflow.js';
 import type { TicketRow, TicketState } from './ticket-row.js';
 
 /** A ticket to create (numbering, lane position and timestamps are the store's). */
@@ -34,6 +35,8 @@ export interface NewTicket extends TicketState {
   prefix: string;
   /** The label of `status` in the project's workflow (statusLabel), for the events' data. */
   statusLabel: string;
+  /** Whether `status` is a closed status of the workflow (then closed_at is the creation time). */
+  statusClosed: boolean;
   ticketTypeId: number;
   createdBy: number;
   sourceType: SourceType;
@@ -66,6 +69,9 @@ const SOURCE_REF_INDEX = 'tickets_project_id_source_ref_key';
 
 const FIND_SOURCED = `SELECT id FROM tickets WHERE project_id = $1 AND source_ref = $2`;
 
+/** The project of a multi-ticket write: its id and which statuses are closed (lookup's is_closed). */
+export type ClosedStatuses = Pick<ProjectWorkflow, 'id' | 'statuses'>;
+
 /** The events a change writes, built from the row as it is after the change. */
 export type EventsOf<C> = (change: C, after: TicketRow) => DomainEvent<object>[];
 
@@ -84,12 +90,13 @@ export interface TicketWriteStore {
   ): Promise<CreateOutcome>;
   /**
    * Applies the changes (all of one project) in one transaction and returns the rows that were
-   * updated, in the order of `changes`; a change whose ticket moved on since `before` is left out.
+   * updated (closed_at follows the status: set when it moves into one of the project's closed
+   * statuses, kept between closed statuses, cleared when it moves out), in the order of `changes`; a change whose ticket moved on since `before` is left out.
    * `guards` are other tickets the changes rely on: when one moved on, nothing is written and a
    * WriteConflict('guard_moved') is thrown.
    */
   applyChanges(
-    projectId: number,
+    project: ClosedStatuses,
     changes: readonly TicketChange[],
     eventsOf: EventsOf<TicketChange>,
     guards?: readonly { id: number; version: number }[],
@@ -143,10 +150,10 @@ const insertTicket = (keyed: boolean) => `
     INSERT INTO tickets (id, project_id, ticket_type_id, project_ref_id, title, description, status,
                          priority, assigned_to, created_by, custom_fields, source_type, merged_into_id,
                          resolution_type, tags, lane_rank, created_at, updated_at, requester_id, cc,
-                         source_ref)
+                         source_ref, closed_at)
     SELECT $1, $2, $3, counter.ref, $4, $5, $6, $7::ticket_priority, $8, $9, $10::jsonb, $11, $12,
            $13::resolution_type, $14::text[], $15, $16, $16, $${keyed ? 23 : 21}::int, $${keyed ? 24 : 22}::int[],
-           $${keyed ? 25 : 23}::text
+           $${keyed ? 25 : 23}::text, CASE WHEN $${keyed ? 26 : 24}::boolean THEN $16::timestamptz END
       FROM counter
     RETURNING *
   ), events AS (
@@ -169,6 +176,10 @@ const UPDATE_TICKETS = `
     custom_fields = v.custom_fields, tags = v.tags,
     resolution_type = v.resolution_type::resolution_type, merged_into_id = v.merged_into_id,
     requester_id = v.requester_id, cc = v.cc,
+    -- A ticket already closed before closed_at existed (no backfill knew it) closed at its last change.
+    closed_at = CASE WHEN v.status = ANY($3::text[])
+                     THEN coalesce(t.closed_at, CASE WHEN t.status = ANY($3::text[]) THEN t.updated_at ELSE now() END)
+                END,
     lane_rank = coalesce(v.lane_rank, t.lane_rank),
     deleted_at = CASE WHEN v.deleted THEN coalesce(t.deleted_at, now()) ELSE NULL END,
     updated_by = v.updated_by, updated_at = now(), version = t.version + 1
@@ -264,6 +275,7 @@ export function createTicketWriteStore(pool: pg.Pool): TicketWriteStore {
             createdAt: now,
             updatedAt: now,
             deletedAt: null,
+            closedAt: ticket.statusClosed ? now : null,
           };
           const envelopes = envelopesOf(row).map((envelope) => ({
             id: envelope.id,
@@ -292,8 +304,9 @@ export function createTicketWriteStore(pool: pg.Pool): TicketWriteStore {
             ticket.statusLabel,
             PRIORITY_LABELS[row.priority],
           ];
-          // The customer fields come last: $21/$22, or $23/$24 after a key's scope and fingerprint.
-          const customers = [row.requesterId, row.cc, ticket.sourceRef];
+          // The customer fields come last: $21/$22, or $23/$24 after a key's scope and fingerprint;
+          // then the source ref and whether the status is closed.
+          const customers = [row.requesterId, row.cc, ticket.sourceRef, ticket.statusClosed];
           const { rows: numbered } = await pool.query<{ ref: number }>(
             idempotency
               ? prepared(INSERT_KEYED_TICKET, [
@@ -323,7 +336,9 @@ export function createTicketWriteStore(pool: pg.Pool): TicketWriteStore {
       }
     },
 
-    applyChanges(projectId, changes, eventsOf, guards = []) {
+    applyChanges(project, changes, eventsOf, guards = []) {
+      const projectId = project.id;
+      const closed = project.statuses.filter((status) => status.isClosed).map((status) => status.slug);
       if (changes.length === 0) return Promise.resolve([]);
       return inTransaction(pool, async (client) => {
         if (changes.length > 1 || guards.length > 0) {
@@ -349,7 +364,11 @@ export function createTicketWriteStore(pool: pg.Pool): TicketWriteStore {
           requester_id: change.next.requesterId,
           cc: change.next.cc,
         }));
-        const { rows } = await client.query<TicketRow>(UPDATE_TICKETS, [projectId, JSON.stringify(records)]);
+        const { rows } = await client.query<TicketRow>(UPDATE_TICKETS, [
+          projectId,
+          JSON.stringify(records),
+          closed,
+        ]);
         const updated = new Map(rows.map((row) => [row.id, row]));
         const results: TicketRow[] = [];
         const events: DomainEvent<object>[] = [];

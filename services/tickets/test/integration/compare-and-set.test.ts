@@ -51,10 +51,13 @@ function shown(ticket: Ticket): Record<string, unknown> {
   return { ...ticket };
 }
 
-/** A ticket as the API shows it, without what a revert may change (version, updated_at, updated_by). */
+/**
+ * A ticket as the API shows it, without what a revert may change (version, updated_at, updated_by;
+ * closed_at only in time: a ticket moved out of a closed status and back is closed again from then).
+ */
 function unversioned(ticket: Ticket): Record<string, unknown> {
-  const { version: _version, updated_at: _at, updated_by: _by, ...rest } = ticket;
-  return rest;
+  const { version: _version, updated_at: _at, updated_by: _by, closed_at: closedAt, ...rest } = ticket;
+  return { ...rest, closed: closedAt !== null };
 }
 
 describe('tickets: CompareAndSetTicket and UnmergeTicket', () => {

@@ -42,6 +42,7 @@ describe('tickets: CreateTicket', () => {
       resolution_type: null,
       requester_id: null,
       cc: [],
+      closed_at: null,
     });
   });
 

@@ -54,6 +54,7 @@ export function ticketRow(overrides: Partial<TicketRow> = {}): TicketRow {
     createdAt: new Date('2026-01-02T03:04:05.678Z'),
     updatedAt: new Date('2026-01-02T03:04:05.678Z'),
     deletedAt: null,
+    closedAt: null,
     ...overrides,
   };
 }

@@ -51,6 +51,7 @@ describe('ticket mapper', () => {
       resolution_type: null,
       requester_id: 31,
       cc: [32, 33],
+      closed_at: null,
     });
   });
 
@@ -87,6 +88,7 @@ describe('ticket mapper', () => {
       'merged_into_id',
       'resolution_type',
       'requester_id',
+      'closed_at',
     ])
       expect(json).to.have.property(key, null);
     expect(json.custom_fields).to.deep.equal({ severity: 'high' });
@@ -115,6 +117,7 @@ describe('ticket mapper', () => {
         tags: ['hardware', 'b'],
         mergedIntoId: 3,
         resolutionType: 'duplicate',
+        closedAt: new Date('2026-01-04T05:06:07.089Z'),
       }),
       ticketRow({ status: 'gone', customFields: {}, tags: [] }),
     ];
@@ -152,6 +155,7 @@ describe('ticket mapper', () => {
         resolution_type: null,
         requester_id: null,
         cc: [],
+        closed_at: null,
       },
       {
         id: 41,
@@ -172,6 +176,7 @@ describe('ticket mapper', () => {
         resolution_type: 'duplicate',
         requester_id: null,
         cc: [],
+        closed_at: '2026-01-04T05:06:07.089Z',
         merged_into: 3,
       },
       {
@@ -193,6 +198,7 @@ describe('ticket mapper', () => {
         resolution_type: null,
         requester_id: null,
         cc: [],
+        closed_at: null,
       },
     ];
 

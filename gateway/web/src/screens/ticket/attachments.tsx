@@ -9,12 +9,12 @@ import { can } from '../../session';
 import { Button } from '../../ui/button';
 import { Dialog } from '../../ui/dialog';
 import { toast } from '../../ui/toast';
-import { formatBytes, formatDateTime, type Attachment, type Ticket } from './model';
+import { attachmentDownloadPath, formatBytes, formatDateTime, type Attachment, type Ticket } from './model';
 import { uploadAttachment } from './upload';
 import { ErrorList } from '../../ui/field';
 
 function downloadPath(attachment: Attachment, project: Project): string {
-  return `/api/attachments/${attachment.id}/download?project_id=${project.id}`;
+  return attachmentDownloadPath(attachment.id, project);
 }
 
 function UploadForm({

@@ -18,7 +18,7 @@ import { customerPath, type CommentAuthorship } from '../customer/model';
 import { useCustomer } from '../customer/use-customer';
 import { CommentMail, useTicketMail } from './comment-mail';
 import type { OutboundMessage } from './mail-model';
-import { formatDateTime, userName, type Comment, type Ticket, type User } from './model';
+import { consoleCommentHtml, formatDateTime, userName, type Comment, type Ticket, type User } from './model';
 
 const CONTENT_MAX = 50_000;
 export const COMPOSER_ID = 'ticket-composer';
@@ -53,13 +53,14 @@ function checkContent(content: string): string[] {
   return [];
 }
 
-function CommentBody({ comment }: { comment: Comment }) {
+function CommentBody({ comment, project }: { comment: Comment; project: Project }) {
   if (comment.content_html) {
-    // Sanitised by the comment service (allow-listed tags, safe links): the only HTML shown here.
+    // Sanitised by the comment service (allow-listed tags, safe links, images of attachments only):
+    // the only HTML shown here; its attachment images are pointed at this host's download path.
     return (
       <div
         class="ticket-comment-body ticket-comment-html"
-        dangerouslySetInnerHTML={{ __html: comment.content_html }}
+        dangerouslySetInnerHTML={{ __html: consoleCommentHtml(comment.content_html, project) }}
       />
     );
   }
@@ -135,7 +136,7 @@ function CommentItem({
       </div>
       {draft === null ? (
         <>
-          <CommentBody comment={comment} />
+          <CommentBody comment={comment} project={project} />
           {!byCustomer && !comment.is_internal && <CommentMail comment={comment} mail={mail} />}
           {(mayEdit || mayDelete) && (
             <div class="ticket-comment-actions">

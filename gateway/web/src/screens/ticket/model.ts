@@ -80,3 +80,21 @@ export function parseTags(text: string): string[] {
 export function ticketPath(ticketId: number, project: Project): string {
   return `/tickets/${ticketId}?project=${encodeURIComponent(project.slug)}`;
 }
+
+/** Where the console downloads an attachment of the project (the session host's API, /api). */
+export function attachmentDownloadPath(attachmentId: number, project: Pick<Project, 'id'>): string {
+  return `/api/attachments/${attachmentId}/download?project_id=${project.id}`;
+}
+
+/**
+ * A comment's sanitised content_html as the console shows it: an image of an attachment is stored
+ * as `/attachments/{id}/download`, which each host resolves (docs/mail.md, "Body"); here it is the
+ * session API's download path of the project.
+ */
+export function consoleCommentHtml(html: string, project: Pick<Project, 'id'>): string {
+  return html.replace(
+    /(<img\b[^>]*?\ssrc=")\/attachments\/(\d{1,10})\/download(")/g,
+    (_match, before: string, id: string, after: string) =>
+      `${before}${attachmentDownloadPath(Number(id), project).replace(/&/g, '&amp;')}${after}`,
+  );
+}

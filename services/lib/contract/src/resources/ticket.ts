@@ -1,5 +1,5 @@
 /**
- * Spec Ticket, plus the additive `tags`, `resolution_type`, `requester_id` and `cc`, as the API sends it: declared once
+ * Spec Ticket, plus the additive `tags`, `resolution_type`, `requester_id`, `cc` and `closed_at`, as the API sends it: declared once
  * here. The ticket service writes it (ticket-mapper.ts, tested against this schema), `TicketJson` is
  * its output type, and the gateway's OpenAPI document names it `Ticket` (with examples). The object
  * is open, as every resource is: the spec lets new optional fields appear in v1.
@@ -52,6 +52,11 @@ export const ticketSchema = z
     cc: z
       .array(z.number().int())
       .meta({ description: 'Customer ids copied on the ticket (additive); never the requester.' }),
+    closed_at: z.string().nullable().meta({
+      description:
+        'When the ticket moved into a closed status (ISO 8601), kept while it moves between closed statuses, null while its status is open (additive).',
+      format: 'date-time',
+    }),
     merged_into: z
       .number()
       .int()

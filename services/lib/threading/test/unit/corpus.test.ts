@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { decideThread, isRefusal, machineKind, mayAutoReply, parseInbound } from '../../src/index.js';
+import {
+  decideThread,
+  isRefusal,
+  machineKind,
+  mayAutoReply,
+  parseInbound,
+  replyHtml,
+} from '../../src/index.js';
 import { world } from './world.js';
 
 interface Case {
@@ -14,6 +21,8 @@ interface Case {
     textContains?: string;
     fromName?: string;
     htmlEquals?: string;
+    /** replyHtml of the HTML body, the inline image with cid `c` at attachments/<its index + 1>. */
+    visibleHtml?: string | null;
     machine?: string | null;
     mayAutoReply?: boolean;
     attachments?: { filename: string; contentType: string; cid: string | null }[];
@@ -50,6 +59,12 @@ describe('threading corpus (test/corpus/*.eml, outcomes in cases.json)', () => {
             [got.text, want.text] = [parsed.text.includes(k.textContains), true];
           if (k.fromName !== undefined) [got.fromName, want.fromName] = [parsed.from?.name, k.fromName];
           if (k.htmlEquals !== undefined) [got.html, want.html] = [parsed.html, k.htmlEquals];
+          if (k.visibleHtml !== undefined) {
+            const cids = parsed.attachments.map((a) => a.cid?.toLowerCase() ?? null);
+            const imageUrl = (cid: string) =>
+              cids.includes(cid) ? `/attachments/${cids.indexOf(cid) + 1}/download` : null;
+            [got.visibleHtml, want.visibleHtml] = [replyHtml(parsed.htmlSource, { imageUrl }), k.visibleHtml];
+          }
           if (k.machine !== undefined) [got.machine, want.machine] = [machineKind(parsed), k.machine];
           if (k.mayAutoReply !== undefined)
             [got.mayAutoReply, want.mayAutoReply] = [mayAutoReply(parsed), k.mayAutoReply];

@@ -80,6 +80,10 @@ describe('tokens, subject tags and Message-IDs', () => {
             }
           : null,
     };
-    expect(await decideThread(parsed, facts)).to.deep.equal({ action: 'new_ticket', linkedTo: 77 });
+    expect(await decideThread(parsed, facts)).to.deep.equal({
+      action: 'new_ticket',
+      linkedTo: 77,
+      linkReason: 'closed',
+    });
   });
 });
