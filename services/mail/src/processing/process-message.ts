@@ -48,6 +48,9 @@ export type CommentsPeer = Pick<ServiceClient<'comments'>, 'CreateComment'>;
 export type AttachmentsPeer = Pick<ServiceClient<'attachments'>, 'raw' | 'callMetadata' | 'callOptions'>;
 
 /** Where a crash test stops the processor (tests only). */
+/** The tag a ticket gets when mail on it failed DMARC for its From domain (docs/mail.md). */
+const UNTRUSTED_TAG = 'mail-untrusted';
+
 export type ProcessingStage = 'ticket_created' | 'comment_created';
 
 export interface ProcessDeps {
@@ -291,7 +294,7 @@ export async function processMessage(deps: ProcessDeps, row: ClaimedMessage): Pr
         ...(description.trim() === '' ? {} : { description }),
         custom_fields_json: '',
         // A From that failed DMARC (Tix's own check, sender-auth.ts) is flagged where agents look.
-        tags: untrusted.untrusted ? ['mail-untrusted'] : [],
+        tags: untrusted.untrusted ? [UNTRUSTED_TAG] : [],
         requester_id: requesterId,
         cc,
         source_type: 'email',
@@ -401,13 +404,17 @@ export async function processMessage(deps: ProcessDeps, row: ClaimedMessage): Pr
       ? [...project.statuses].sort((a, b) => a.position - b.position).find((status) => !status.is_closed)
           ?.slug
       : undefined;
-  if (newCc.length > 0 || openStatus !== undefined) {
+  // A reply threaded by its headers or token whose From failed DMARC still lands (the thread is
+  // strong evidence, a forwarder often breaks DMARC), but the ticket is flagged where agents look.
+  const flag = untrusted.untrusted === true && !(ticket.tags ?? []).includes(UNTRUSTED_TAG);
+  if (newCc.length > 0 || openStatus !== undefined || flag) {
     await deps.tickets.UpdateTicket(
       {
         project_id: row.projectId,
         id: ticket.id,
         ...(openStatus === undefined ? {} : { status: openStatus }),
         ...(newCc.length === 0 ? {} : { cc: { ids: [...new Set([...(ticket.cc ?? []), ...newCc])] } }),
+        ...(flag ? { tags: { values: [...(ticket.tags ?? []), UNTRUSTED_TAG] } } : {}),
       },
       context,
     );

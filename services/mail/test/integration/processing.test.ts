@@ -645,6 +645,23 @@ describe('mail processing: inbound mail becomes tickets and comments', function 
       ['carol@victim.example.com'],
     );
     expect(acks[0].n).to.equal(1);
+
+    // A forged reply threaded by In-Reply-To lands on Carol's ticket, and flags it.
+    await send(
+      message(
+        {
+          From: 'Carol <carol@victim.example.com>',
+          Subject: 'Re: Invoice question',
+          'Message-ID': '<forged-2@attacker.example.net>',
+          'In-Reply-To': '<carol-1@victim.example.com>',
+        },
+        'Also change my address.',
+      ),
+      'carol@victim.example.com',
+    );
+    const reply = await settled('forged-2@attacker.example.net');
+    expect(reply.outcome).to.include({ action: 'comment', ticket_id: carolTicket.id, untrusted: true });
+    expect((await ticket(carolTicket.id)).tags).to.include('mail-untrusted');
   });
 
   it('a processor killed between CreateTicket and the final transaction makes exactly one ticket after its restart', async () => {
