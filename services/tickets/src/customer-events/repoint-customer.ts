@@ -92,7 +92,9 @@ export async function repointCustomerTickets(
         deleted: before.deletedAt !== null,
         updatedBy: input.actor.user_id,
       }));
-      const updated = await deps.writes.applyChanges(projectId, changes, (change, after) =>
+      // A project lookup no longer knows has no workflow: no status counts as closed there.
+      const workflow = project ?? { id: projectId, statuses: [] };
+      const updated = await deps.writes.applyChanges(workflow, changes, (change, after) =>
         project === null || after.deletedAt !== null
           ? []
           : ticketEvents(eventTypesOfChange(change.before, after, 'update'), after, project, {
