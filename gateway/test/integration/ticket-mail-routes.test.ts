@@ -2,9 +2,10 @@
  * The ticket mail log and the project mail settings against the real lookup, ticket and mail
  * services (fresh databases, an S3 test server): GET /tickets/{id}/mail on both hosts answers the
  * mail the mail service recorded for a ticket of the caller's project only (404 `Ticket not found`
- * otherwise), optionally one comment's; GET/PUT /mail-settings are for admins and answer the mail
- * service's field errors as 422. The delivery log rows are written straight into the mail service's
- * database, as the sender leaves them (its own tests cover the sending).
+ * otherwise), optionally one comment's, with the mail received for it (`received`, its sender checks);
+ * GET/PUT /mail-settings are for admins and answer the mail
+ * service's field errors as 422. The delivery log and the received messages are written straight into
+ * the mail service's database, as the sender and the processor leave them (its own tests cover both).
  */
 import { expect } from 'chai';
 import pg from 'pg';
@@ -119,6 +120,35 @@ describe('ticket mail and mail settings routes + real lookup, ticket and mail se
     }
   }
 
+  /** One inbound_messages row as the processor's final transaction leaves it. */
+  async function recordReceived(name: string, state: string, outcome: Record<string, unknown>) {
+    const client = new pg.Client({ connectionString: mailDatabaseUrl });
+    await client.connect();
+    try {
+      const box = await client.query<{ id: number }>(
+        `INSERT INTO mailboxes (project_id, kind, address) VALUES ($1, 'smtp', 'help@alpha.example')
+         ON CONFLICT (address) DO UPDATE SET address = EXCLUDED.address RETURNING id`,
+        [tickets.alphaProject],
+      );
+      const row = await client.query<{ id: string }>(
+        `INSERT INTO inbound_messages (mailbox_id, source, message_id, object_key, size, state, outcome)
+         VALUES ($1, 'smtp', $2, $3, 321, $4, $5) RETURNING id`,
+        [box.rows[0]!.id, `${name}@c.example`, `raw/${name}`, state, JSON.stringify(outcome)],
+      );
+      return Number(row.rows[0]!.id);
+    } finally {
+      await client.end();
+    }
+  }
+  const received: Record<string, number> = {};
+  const AUTH = {
+    spf: 'pass',
+    dkim: 'pass',
+    dkim_domain: 'c.example',
+    dmarc: 'pass',
+    dmarc_domain: 'c.example',
+  };
+
   before(async () => {
     admin = await signedInBrowser(fleet.gateway.appUrl, 'ada@example.com', PASSWORD);
     viewer = await signedInBrowser(fleet.gateway.appUrl, 'vic@example.com', PASSWORD);
@@ -165,6 +195,34 @@ describe('ticket mail and mail settings routes + real lookup, ticket and mail se
       state: 'queued',
       to: ['eve@c.example'],
     });
+    received.opened = await recordReceived('opened', 'processed', {
+      action: 'new_ticket',
+      ticket_id: tickets.alpha,
+      automatic: false,
+      from: 'carol@c.example',
+      auth: AUTH,
+    });
+    received.forged = await recordReceived('forged', 'processed', {
+      action: 'comment',
+      ticket_id: tickets.alpha,
+      comment_id: 601,
+      automatic: false,
+      from: 'carol@c.example',
+      auth: { ...AUTH, dkim: 'none', dkim_domain: undefined, dmarc: 'fail', dmarc_policy: 'reject' },
+      untrusted: true,
+    });
+    // Not the ticket's: ignored (no comment), and another project's ticket.
+    await recordReceived('ignored', 'ignored', {
+      action: 'ignore',
+      reason: 'auto_reply',
+      ticket_id: tickets.alpha,
+    });
+    received.beta = await recordReceived('beta', 'processed', {
+      action: 'comment',
+      ticket_id: tickets.beta,
+      comment_id: 602,
+      auth: AUTH,
+    });
   });
 
   it("lists a ticket's mail on both hosts, oldest first, and one comment's with ?comment_id=", async () => {
@@ -195,14 +253,48 @@ describe('ticket mail and mail settings routes + real lookup, ticket and mail se
     expect(one.messages.map((m: { comment_id: number }) => m.comment_id)).to.deep.equal([502]);
   });
 
+  it('answers the mail received for the ticket beside it, with its sender checks; one comment’s with ?comment_id=', async () => {
+    const listed = data(await api(`/tickets/${tickets.alpha}/mail?project=alpha`));
+    expect(listed.received.map((m: { id: number }) => m.id)).to.deep.equal([
+      received.opened,
+      received.forged,
+    ]);
+    expect(listed.received[0]).to.deep.include({
+      source: 'smtp',
+      message_id: '<opened@c.example>',
+      size: 321,
+      state: 'processed',
+    });
+    expect(listed.received[0].outcome.auth).to.deep.equal(AUTH);
+    expect(listed.received[1].outcome).to.deep.include({ comment_id: 601, untrusted: true });
+    expect(listed.received[1].outcome.auth).to.include({ dmarc: 'fail', dmarc_domain: 'c.example' });
+    // The session host answers the same.
+    expect(data(await app(`/tickets/${tickets.alpha}/mail?project=alpha`, viewer)).received).to.deep.equal(
+      listed.received,
+    );
+    const one = data(await api(`/tickets/${tickets.alpha}/mail?project=alpha&comment_id=601`));
+    expect(one.received.map((m: { id: number }) => m.id)).to.deep.equal([received.forged]);
+    expect(one.messages).to.deep.equal([]);
+    expect(
+      data(await api(`/tickets/${tickets.alpha}/mail?project=alpha&comment_id=502`)).received,
+    ).to.deep.equal([]);
+    expect(
+      data(await api(`/tickets/${tickets.beta}/mail?project=beta`)).received.map((m: { id: number }) => m.id),
+    ).to.deep.equal([received.beta]);
+    // Another project's ticket stays unknown, received mail and all.
+    expectError(await app(`/tickets/${tickets.beta}/mail?project=alpha`, viewer), 404, 'Ticket not found');
+  });
+
   it("answers 404 for another project's ticket (and its comments), 403 without comments:read, 400 for bad ids", async () => {
     expectError(await api(`/tickets/${tickets.beta}/mail?project=alpha`), 404, 'Ticket not found');
     // A comment of another ticket is not this ticket's mail.
     expect(
       data(await api(`/tickets/${tickets.alpha}/mail?project=alpha&comment_id=503`)).messages,
     ).to.deep.equal([]);
+    // (The mail peer's sender may have sent the queued reply by now: its state is not the point.)
     expect(data(await api(`/tickets/${tickets.beta}/mail?project=beta`)).messages[0]).to.include({
-      state: 'queued',
+      ticket_id: tickets.beta,
+      comment_id: 503,
     });
     expect((await api(`/tickets/${tickets.alpha}/mail?project=alpha`, keys.ticketsOnly)).status).to.equal(
       403,

@@ -97,6 +97,46 @@ function presentMailbox(row: MailboxRow, secrets: SecretBox): mail.Mailbox {
 }
 
 const LIST_LIMIT = 100;
+/** The outcomes of a message that became a ticket or a comment on one (processing/process-message.ts). */
+export const LANDED_ACTIONS = ['new_ticket', 'comment', 'reopen_and_comment'] as const;
+
+/**
+ * The messages that landed on a ticket ($1), oldest first: $2 at most, $3 the LANDED_ACTIONS. The
+ * partial index of migration ticket_inbound_index covers it (the text of outcome.ticket_id).
+ */
+export const INBOUND_BY_TICKET_SQL = `SELECT *, count(*) OVER () AS count FROM inbound_messages
+  WHERE state = 'processed' AND outcome->>'ticket_id' = $1::text AND outcome->>'action' = ANY($3::text[])
+  ORDER BY id LIMIT $2`;
+
+interface InboundRow {
+  id: string;
+  mailbox_id: number;
+  source: string;
+  uid: string | null;
+  uidvalidity: string | null;
+  message_id: string | null;
+  object_key: string;
+  size: number;
+  received_at: Date;
+  state: string;
+  outcome: unknown;
+}
+
+function presentInbound(row: InboundRow) {
+  return {
+    id: row.id,
+    mailbox_id: row.mailbox_id,
+    source: row.source,
+    uid: row.uid ?? '0',
+    uidvalidity: row.uidvalidity ?? '0',
+    message_id: row.message_id ?? '',
+    object_key: row.object_key,
+    size: row.size,
+    received_at: row.received_at.toISOString(),
+    state: row.state,
+    outcome_json: row.outcome === null ? '' : JSON.stringify(row.outcome),
+  };
+}
 
 export function mailHandlers(deps: {
   pool: pg.Pool;
@@ -124,7 +164,7 @@ export function mailHandlers(deps: {
         [request.id, request.project_id],
       );
       if (!rows[0]) throw AppError.notFound('Mailbox not found');
-      return presentMailbox(rows[0]);
+      return presentMailbox(rows[0], secrets);
     },
     async CreateMailbox(request) {
       const errors: Record<string, string[]> = {};
@@ -249,39 +289,19 @@ export function mailHandlers(deps: {
       return testImapMailbox(row, secrets, tokens);
     },
     async ListInboundMessages(request) {
-      await mailbox(request.mailbox_id);
       const limit = Math.min(Math.max(request.limit || LIST_LIMIT, 1), LIST_LIMIT);
-      const { rows } = await pool.query<{
-        id: string;
-        mailbox_id: number;
-        source: string;
-        uid: string | null;
-        uidvalidity: string | null;
-        message_id: string | null;
-        object_key: string;
-        size: number;
-        received_at: Date;
-        state: string;
-        outcome: unknown;
-        count: string;
-      }>(
-        `SELECT *, count(*) OVER () AS count FROM inbound_messages WHERE mailbox_id = $1 ORDER BY id DESC LIMIT $2`,
-        [request.mailbox_id, limit],
+      const byTicket = request.ticket_id !== 0;
+      if (byTicket && !(Number.isInteger(request.ticket_id) && request.ticket_id > 0))
+        throw AppError.badRequest('Invalid ticket id', { ticket_id: ['must be a positive integer'] });
+      if (!byTicket) await mailbox(request.mailbox_id);
+      const { rows } = await pool.query<InboundRow & { count: string }>(
+        byTicket
+          ? INBOUND_BY_TICKET_SQL
+          : `SELECT *, count(*) OVER () AS count FROM inbound_messages WHERE mailbox_id = $1 ORDER BY id DESC LIMIT $2`,
+        byTicket ? [request.ticket_id, limit, LANDED_ACTIONS] : [request.mailbox_id, limit],
       );
       return {
-        messages: rows.map((row) => ({
-          id: row.id,
-          mailbox_id: row.mailbox_id,
-          source: row.source,
-          uid: row.uid ?? '0',
-          uidvalidity: row.uidvalidity ?? '0',
-          message_id: row.message_id ?? '',
-          object_key: row.object_key,
-          size: row.size,
-          received_at: row.received_at.toISOString(),
-          state: row.state,
-          outcome_json: row.outcome === null ? '' : JSON.stringify(row.outcome),
-        })),
+        messages: rows.map(presentInbound),
         count: Number(rows[0]?.count ?? 0),
       };
     },

@@ -22,7 +22,10 @@ export const MAIL_DESCRIPTIONS: Readonly<Record<string, string>> = {
   listTicketMail:
     'Every message Tix sent for the ticket (replies to public comments, the acknowledgement), oldest ' +
     'first, with its delivery state: `queued`/`sending` (retried with backoff), `sent`, `failed` ' +
-    '(`last_error`), `bounced` (`bounce_reason`) or `suppressed`. `?comment_id=` narrows it to one ' +
+    '(`last_error`), `bounced` (`bounce_reason`) or `suppressed`. `received` is the mail that opened ' +
+    'the ticket or became one of its comments (`outcome.comment_id`), oldest first, with its sender ' +
+    'checks in `outcome.auth` (spf, dkim, dmarc, dmarc_domain) and `outcome.untrusted: true` when DMARC ' +
+    'failed for the From domain. `?comment_id=` narrows both to one ' +
     "comment's mail. 404 `Ticket not found` unless the ticket is one of the project's.",
   getMailSettings:
     "The project's sender name and address, reply signature, acknowledgement of new mail tickets " +

@@ -10,7 +10,8 @@
  *   GET    /api/mail-settings            the project's sender, signature, acknowledgement, reopen window;
  *   PUT    /api/mail-settings            change them (only the given fields).
  * And on both hosts, for anyone who may read comments: GET /tickets/{id}/mail, the mail Tix sent for
- * a ticket of the project (optionally one comment's), with each message's delivery state.
+ * a ticket of the project (optionally one comment's), with each message's delivery state, and the
+ * mail it received for it (`received`, with each message's sender checks).
  * The gateway checks shapes and bounds; the mail service holds the rules (an address is one mailbox,
  * secrets are stored sealed and never shown) and answers for a mailbox of another project as unknown.
  */
@@ -242,6 +243,31 @@ const MESSAGE_EXAMPLE = {
   received_at: '2026-12-03T09:05:00.000Z',
   state: 'processed',
   outcome: { action: 'new_ticket', ticket_id: 17 },
+};
+
+const RECEIVED_EXAMPLE = {
+  id: 43,
+  mailbox_id: 2,
+  source: 'smtp',
+  message_id: '<CAFx9@mail.example.com>',
+  size: 4210,
+  received_at: '2026-12-03T10:15:00.000Z',
+  state: 'processed',
+  outcome: {
+    action: 'comment',
+    ticket_id: 42,
+    comment_id: 8,
+    customer_id: 5,
+    automatic: false,
+    from: 'carol@customer.example',
+    auth: {
+      spf: 'pass',
+      dkim: 'pass',
+      dkim_domain: 'customer.example',
+      dmarc: 'pass',
+      dmarc_domain: 'customer.example',
+    },
+  },
 };
 
 const OUTBOUND_EXAMPLE = {
@@ -535,25 +561,40 @@ export const MAIL_OPERATIONS: Operation[] = [
     access: { scope: 'comments:read', role: 'viewer' },
     request: { params: ticketIdParams, query: ticketMailQuery },
     operationId: 'listTicketMail',
-    summary: 'The mail Tix sent for a ticket',
+    summary: 'The mail Tix sent and received for a ticket',
     success: json(
       200,
-      'The messages, oldest first.',
-      z.object({ messages: z.array(outboundMessageSchema), count: z.number().int() }),
-      { messages: [OUTBOUND_EXAMPLE], count: 1 },
+      'The messages sent and those received, each oldest first.',
+      z.object({
+        messages: z.array(outboundMessageSchema),
+        count: z.number().int(),
+        received: z.array(inboundMessageSchema).meta({
+          description:
+            'The mail that opened the ticket or became one of its comments, with its sender checks (outcome.auth).',
+        }),
+      }),
+      { messages: [OUTBOUND_EXAMPLE], count: 1, received: [RECEIVED_EXAMPLE] },
     ),
     errors: [400, 404],
     async handle({ params, query, services, project, call }) {
       // The mail service's log is fleet-wide: the ticket must be one of the project's (404 otherwise).
       await services.tickets.GetTicket({ project_id: project.id, id: params.id }, call);
-      const list = await services.mail.ListOutboundMessages(
-        query.comment_id === undefined ? { ticket_id: params.id } : { comment_id: query.comment_id },
-        call,
-      );
+      const [list, inbound] = await Promise.all([
+        services.mail.ListOutboundMessages(
+          query.comment_id === undefined ? { ticket_id: params.id } : { comment_id: query.comment_id },
+          call,
+        ),
+        services.mail.ListInboundMessages({ ticket_id: params.id, mailbox_id: 0, limit: 0 }, call),
+      ]);
       const messages = list.messages
         .filter((message) => message.ticket_id === params.id)
         .map(presentOutboundMessage);
-      return { data: { messages, count: messages.length } };
+      const received = inbound.messages.map(presentInboundMessage).filter((message) => {
+        const outcome = message.outcome ?? {};
+        if (outcome.ticket_id !== params.id) return false;
+        return query.comment_id === undefined || outcome.comment_id === query.comment_id;
+      });
+      return { data: { messages, count: messages.length, received } };
     },
   }),
 

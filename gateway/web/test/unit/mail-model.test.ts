@@ -3,7 +3,9 @@ import {
   delivery,
   mailByComment,
   recipients,
+  ticketMailView,
   type OutboundMessage,
+  type ReceivedMessage,
 } from '../../src/screens/ticket/mail-model';
 import { draftOf, settingsChange, type MailSettings } from '../../src/screens/admin/mail-settings-model';
 
@@ -64,6 +66,77 @@ describe('a ticket’s mail in the thread', () => {
 
   it('lists To, then CC marked', () => {
     expect(recipients({ to: ['a@x'], cc: ['b@x', 'c@x'] })).to.equal('a@x, b@x (CC), c@x (CC)');
+  });
+});
+
+function received(id: number, outcome: Record<string, unknown> | null): ReceivedMessage {
+  return {
+    id,
+    mailbox_id: 2,
+    source: 'smtp',
+    message_id: `<m${id}@c.example>`,
+    size: 100,
+    received_at: '2026-12-03T09:00:00.000Z',
+    state: 'processed',
+    outcome,
+  };
+}
+
+const PASSED = {
+  spf: 'pass',
+  dkim: 'pass',
+  dkim_domain: 'c.example',
+  dmarc: 'pass',
+  dmarc_domain: 'c.example',
+};
+
+describe('a ticket’s received mail in the thread', () => {
+  it('puts each comment’s sender checks on it, and the opening mail’s atop the thread', () => {
+    const view = ticketMailView({
+      messages: [message({ id: 5, comment_id: 9 })],
+      received: [
+        received(1, { action: 'new_ticket', ticket_id: 42, from: 'carol@c.example', auth: PASSED }),
+        received(2, {
+          action: 'comment',
+          ticket_id: 42,
+          comment_id: 8,
+          from: 'carol@c.example',
+          auth: { ...PASSED, dkim: 'none', dkim_domain: undefined, dmarc: 'fail' },
+          untrusted: true,
+        }),
+        received(3, { action: 'reopen_and_comment', ticket_id: 42, comment_id: 10, auth: PASSED }),
+        // No checks recorded: nothing to show.
+        received(4, { action: 'comment', ticket_id: 42, comment_id: 11 }),
+        received(6, null),
+      ],
+    });
+    expect(view.sent.get(9)!.map((m) => m.id)).to.deep.equal([5]);
+    expect(view.opening).to.deep.equal({
+      line: 'SPF pass · DKIM pass (c.example) · DMARC pass',
+      warning: null,
+      from: 'carol@c.example',
+    });
+    expect(view.received.get(8)).to.deep.equal({
+      line: 'SPF pass · DKIM none · DMARC fail',
+      warning: 'Sender not verified: DMARC failed for c.example',
+      from: 'carol@c.example',
+    });
+    expect(view.received.get(10)).to.include({ warning: null, from: null });
+    expect([...view.received.keys()]).to.deep.equal([8, 10]);
+  });
+
+  it('has no opening checks when the ticket was not opened by mail', () => {
+    const view = ticketMailView({
+      messages: [],
+      received: [received(2, { action: 'comment', ticket_id: 42, comment_id: 8, auth: PASSED })],
+    });
+    expect(view.opening).to.equal(null);
+    expect(view.received.size).to.equal(1);
+    expect(ticketMailView({ messages: [], received: [] })).to.deep.equal({
+      sent: new Map(),
+      received: new Map(),
+      opening: null,
+    });
   });
 });
 

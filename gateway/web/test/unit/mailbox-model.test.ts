@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import {
-  authParts,
   mailboxStatus,
   OAUTH2_PRESETS,
   oauth2CreateBody,
@@ -53,32 +52,6 @@ describe('the mailbox screen’s wording', () => {
     });
     expect(outcomeParts({ ticket_id: -1 }).ticketId).to.equal(null);
     expect(outcomeParts(null)).to.deep.equal({ action: null, ticketId: null, reason: null });
-  });
-
-  it('words the sender checks, and warns only when DMARC failed', () => {
-    const passed = authParts({
-      action: 'new_ticket',
-      auth: { spf: 'pass', dkim: 'pass', dkim_domain: 'example.com', dmarc: 'pass', dmarc_policy: 'reject' },
-    });
-    expect(passed).to.deep.equal({
-      line: 'SPF pass · DKIM pass (example.com) · DMARC pass (p=reject)',
-      warning: null,
-    });
-    const failed = authParts({
-      auth: {
-        spf: 'fail',
-        dkim: 'none',
-        dmarc: 'fail',
-        dmarc_domain: 'bank.example',
-        dmarc_policy: 'reject',
-      },
-    });
-    expect(failed?.line).to.equal('SPF fail · DKIM none · DMARC fail (p=reject)');
-    expect(failed?.warning).to.contain('DMARC failed for bank.example');
-    expect(authParts({ auth: { spf: 'none', dkim: 'none', dmarc: 'temperror' } })?.warning).to.equal(null);
-    expect(authParts({ action: 'retry' })).to.equal(null);
-    expect(authParts(null)).to.equal(null);
-    expect(authParts({ auth: 'pass' })).to.equal(null);
   });
 
   it('sends a new OAuth2 client trimmed, without empty optional fields', () => {

@@ -1,7 +1,8 @@
 /**
  * The mailbox screen's wording (mailboxes.tsx), pure so that it is unit-tested: a mailbox's status,
  * what a connection test answered, and what processing decided for a received message (its
- * `outcome` is an open object: action, ticket_id, comment_id, reason, auth results).
+ * `outcome` is an open object: action, ticket_id, comment_id, reason, auth results; the sender
+ * checks are worded by ../../sender-checks.ts, as on the ticket).
  */
 import type { operations } from '../../generated/api';
 
@@ -47,40 +48,6 @@ export function outcomeParts(outcome: MailboxMessage['outcome']): OutcomeParts {
       : null;
   const reason = typeof outcome.reason === 'string' && outcome.reason ? outcome.reason : null;
   return { action, ticketId, reason };
-}
-
-export interface AuthParts {
-  /** "SPF pass · DKIM pass (example.com) · DMARC pass (p=reject)". */
-  line: string;
-  /** Set when DMARC failed for the From domain: the sender may not be who the From says. */
-  warning: string | null;
-}
-
-/** The sender checks of a message's outcome (`auth`: spf, dkim, dmarc; docs/mail.md), or null. */
-export function authParts(outcome: MailboxMessage['outcome']): AuthParts | null {
-  const auth = outcome?.auth;
-  if (!auth || typeof auth !== 'object') return null;
-  const field = (name: string): string | null => {
-    const value = (auth as Record<string, unknown>)[name];
-    return typeof value === 'string' && value !== '' ? value : null;
-  };
-  const spf = field('spf');
-  const dkim = field('dkim');
-  const dmarc = field('dmarc');
-  if (!spf && !dkim && !dmarc) return null;
-  const dkimDomain = field('dkim_domain');
-  const policy = field('dmarc_policy');
-  const line = [
-    `SPF ${spf ?? 'none'}`,
-    `DKIM ${dkim ?? 'none'}${dkimDomain ? ` (${dkimDomain})` : ''}`,
-    `DMARC ${dmarc ?? 'none'}${policy ? ` (p=${policy})` : ''}`,
-  ].join(' · ');
-  const domain = field('dmarc_domain');
-  const warning =
-    dmarc === 'fail'
-      ? `DMARC failed${domain ? ` for ${domain}` : ''}: the From address may be forged, so this mail is not trusted as that customer's.`
-      : null;
-  return { line, warning };
 }
 
 type MailboxBody = operations['createMailbox']['requestBody']['content']['application/json'];

@@ -15,6 +15,7 @@ import { api, call, showError } from '../../api/client';
 import type { operations } from '../../generated/api';
 import { currentProject, type Project } from '../../projects';
 import { setQuery } from '../../router';
+import { senderChecks } from '../../sender-checks';
 import { Button } from '../../ui/button';
 import { EmptyState } from '../../ui/empty-state';
 import { Field, SelectField } from '../../ui/field';
@@ -24,7 +25,6 @@ import type { ScreenProps } from '../screen';
 import { AdminForm, AdminTable, CheckboxField, Panel, unplacedErrors, useForm } from './controls';
 import { MailSettingsForm } from './mail-settings';
 import {
-  authParts,
   mailboxStatus,
   OAUTH2_PRESETS,
   oauth2CreateBody,
@@ -329,7 +329,7 @@ function Outcome({ message, project }: { message: MailboxMessage; project: Proje
 
 /** SPF, DKIM and DMARC as verified for the message, with a warning when DMARC failed. */
 function SenderChecks({ message }: { message: MailboxMessage }) {
-  const auth = authParts(message.outcome);
+  const auth = senderChecks(message.outcome);
   if (!auth) return <span class="muted">—</span>;
   return (
     <span class="admin-sender-checks">

@@ -1,21 +1,26 @@
 /**
  * The mail a public reply produced, under each public comment by staff: to whom, and whether it was
- * sent, failed, bounced or is still queued, with the reason. The ticket screen loads the ticket's
- * whole mail log once (GET /tickets/{id}/mail, `useTicketMail`) and hands each comment its messages.
+ * sent, failed, bounced or is still queued, with the reason. Under a comment that came by mail (and
+ * atop the thread for the mail that opened the ticket): its sender checks, with a warning when DMARC
+ * failed for the From domain. The ticket screen loads the ticket's whole mail log once
+ * (GET /tickets/{id}/mail, `useTicketMail`) and hands each comment its part.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import type { Project } from '../../projects';
 import type { Comment, Ticket } from './model';
-import { delivery, mailByComment, recipients, type OutboundMessage } from './mail-model';
+import {
+  delivery,
+  recipients,
+  ticketMailView,
+  type OutboundMessage,
+  type ReceivedChecks,
+  type TicketMailView,
+} from './mail-model';
 
 /** The ticket's mail by comment id (null while it loads or when it could not be read). */
-export function useTicketMail(
-  ticket: Ticket,
-  project: Project,
-  revision: string,
-): Map<number, OutboundMessage[]> | null {
-  const [mail, setMail] = useState<Map<number, OutboundMessage[]> | null>(null);
+export function useTicketMail(ticket: Ticket, project: Project, revision: string): TicketMailView | null {
+  const [mail, setMail] = useState<TicketMailView | null>(null);
   useEffect(() => {
     let current = true;
     call(
@@ -24,7 +29,7 @@ export function useTicketMail(
       }),
     )
       .then((answer) => {
-        if (current) setMail(mailByComment(answer.messages));
+        if (current) setMail(ticketMailView(answer));
       })
       .catch(() => {
         // The delivery log is extra: the thread stays readable without it.
@@ -52,5 +57,28 @@ export function CommentMail({ comment, mail }: { comment: Comment; mail: Outboun
         );
       })}
     </ul>
+  );
+}
+
+/** How a mail that became a comment (or opened the ticket) fared in the sender checks. */
+export function ReceivedMail({
+  checks,
+  label,
+}: {
+  checks: ReceivedChecks | undefined | null;
+  label: string;
+}) {
+  if (!checks) return null;
+  return (
+    <div class="ticket-received-mail" aria-label={label}>
+      <span class="muted">
+        Received by mail{checks.from ? ` from ${checks.from}` : ''} · {checks.line}
+      </span>
+      {checks.warning && (
+        <p class="ticket-mail-warning" role="note">
+          ⚠ {checks.warning}
+        </p>
+      )}
+    </div>
   );
 }

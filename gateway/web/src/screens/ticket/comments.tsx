@@ -16,8 +16,8 @@ import { EmptyState, Loading } from '../../ui/empty-state';
 import { FormError, TextAreaField } from '../../ui/field';
 import { customerPath, type CommentAuthorship } from '../customer/model';
 import { useCustomer } from '../customer/use-customer';
-import { CommentMail, useTicketMail } from './comment-mail';
-import type { OutboundMessage } from './mail-model';
+import { CommentMail, ReceivedMail, useTicketMail } from './comment-mail';
+import type { OutboundMessage, ReceivedChecks } from './mail-model';
 import { consoleCommentHtml, formatDateTime, userName, type Comment, type Ticket, type User } from './model';
 
 const CONTENT_MAX = 50_000;
@@ -72,6 +72,7 @@ function CommentItem({
   users,
   project,
   mail,
+  received,
   onChanged,
   onDelete,
 }: {
@@ -80,6 +81,8 @@ function CommentItem({
   project: Project;
   /** The mail this comment produced (the ticket's log, loaded once by the thread). */
   mail: OutboundMessage[] | undefined;
+  /** The sender checks of the mail this comment came from, when it came by mail. */
+  received: ReceivedChecks | undefined;
   onChanged: (comment: Comment) => void;
   onDelete: (comment: Comment) => void;
 }) {
@@ -137,6 +140,7 @@ function CommentItem({
       {draft === null ? (
         <>
           <CommentBody comment={comment} project={project} />
+          <ReceivedMail checks={received} label={`Sender checks of comment ${comment.id}`} />
           {!byCustomer && !comment.is_internal && <CommentMail comment={comment} mail={mail} />}
           {(mayEdit || mayDelete) && (
             <div class="ticket-comment-actions">
@@ -326,6 +330,7 @@ export function Comments({
       <h2 id="ticket-comments-heading">
         Comments {comments && <span class="muted">({comments.length})</span>}
       </h2>
+      <ReceivedMail checks={mail?.opening} label="Sender checks of the mail that opened the ticket" />
       {!comments ? (
         <Loading what="comments" />
       ) : comments.length === 0 ? (
@@ -338,7 +343,8 @@ export function Comments({
               comment={comment}
               users={users}
               project={project}
-              mail={mail?.get(comment.id)}
+              mail={mail?.sent.get(comment.id)}
+              received={mail?.received.get(comment.id)}
               onChanged={replace}
               onDelete={(chosen) => {
                 setDeleteError(null);

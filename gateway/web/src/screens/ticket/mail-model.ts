@@ -1,12 +1,52 @@
 /**
- * The mail a ticket's public replies produced (GET /tickets/{id}/mail, loaded once per ticket view),
- * pure so that it is unit-tested: grouped by comment, and each message's delivery state in words
- * (docs/mail.md, "Outbound").
+ * The mail a ticket's public replies produced and the mail it received (GET /tickets/{id}/mail,
+ * loaded once per ticket view), pure so that it is unit-tested: grouped by comment, each sent
+ * message's delivery state in words (docs/mail.md, "Outbound"), and each received one's sender
+ * checks (docs/mail.md, "Sender authentication"; worded by ../../sender-checks.ts).
  */
 import type { operations } from '../../generated/api';
+import { senderChecks, type SenderChecks } from '../../sender-checks';
 
-export type OutboundMessage =
-  operations['listTicketMail']['responses'][200]['content']['application/json']['data']['messages'][number];
+type TicketMail = operations['listTicketMail']['responses'][200]['content']['application/json']['data'];
+export type OutboundMessage = TicketMail['messages'][number];
+export type ReceivedMessage = TicketMail['received'][number];
+
+/** What the ticket screen keeps of a ticket's mail. */
+export interface TicketMailView {
+  /** The mail each comment produced. */
+  sent: Map<number, OutboundMessage[]>;
+  /** The sender checks of the mail each comment came from. */
+  received: Map<number, ReceivedChecks>;
+  /** The sender checks of the mail that opened the ticket, when one did. */
+  opening: ReceivedChecks | null;
+}
+
+export interface ReceivedChecks extends SenderChecks {
+  /** The From address the mail service read, when it recorded one. */
+  from: string | null;
+}
+
+function checksOf(message: ReceivedMessage): ReceivedChecks | null {
+  const checks = senderChecks(message.outcome);
+  if (!checks) return null;
+  const from = message.outcome?.from;
+  return { ...checks, from: typeof from === 'string' && from !== '' ? from : null };
+}
+
+/** The ticket's mail as the thread shows it: sent mail and received checks by comment. */
+export function ticketMailView(mail: Pick<TicketMail, 'messages' | 'received'>): TicketMailView {
+  const received = new Map<number, ReceivedChecks>();
+  let opening: ReceivedChecks | null = null;
+  for (const message of mail.received) {
+    const checks = checksOf(message);
+    if (!checks) continue;
+    const commentId = message.outcome?.comment_id;
+    if (typeof commentId === 'number' && Number.isInteger(commentId) && commentId > 0)
+      received.set(commentId, checks);
+    else if (message.outcome?.action === 'new_ticket' && opening === null) opening = checks;
+  }
+  return { sent: mailByComment(mail.messages), received, opening };
+}
 
 /** The messages of each comment, oldest first (acknowledgements carry no comment and are left out). */
 export function mailByComment(messages: readonly OutboundMessage[]): Map<number, OutboundMessage[]> {
