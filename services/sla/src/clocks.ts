@@ -14,13 +14,7 @@ import {
   type TargetClock,
   type TargetKind,
 } from '@tix/business-time';
-import {
-  cancelTimer,
-  type Logger,
-  newDomainEvent,
-  outboxInsert,
-  scheduleTimer,
-} from '@tix/kit';
+import { cancelTimer, type Logger, newDomainEvent, outboxInsert, scheduleTimer } from '@tix/kit';
 import type { DomainEvent, EventType } from '@tix/protos';
 import { projectDefinitions } from './definitions.js';
 import {
@@ -129,12 +123,24 @@ export async function applyEvent(deps: ClockDeps, tx: pg.ClientBase, event: Doma
       closed: initialClosed,
     });
     if (initialStatus !== ticket.status)
-      row.history = insertInOrder(row.history, { ref, type: 'status_changed', at, to: ticket.status, closed });
+      row.history = insertInOrder(row.history, {
+        ref,
+        type: 'status_changed',
+        at,
+        to: ticket.status,
+        closed,
+      });
   } else {
     const facts = changedFacts(row.snapshot.facts, snapshot.facts);
     if (facts) row.history = insertInOrder(row.history, { ref, type: 'facts_changed', at, facts });
     if (row.snapshot.status !== ticket.status || row.snapshot.closed !== closed)
-      row.history = insertInOrder(row.history, { ref, type: 'status_changed', at, to: ticket.status, closed });
+      row.history = insertInOrder(row.history, {
+        ref,
+        type: 'status_changed',
+        at,
+        to: ticket.status,
+        closed,
+      });
   }
   row.snapshot = snapshot;
   row.last_version = ticket.version;
@@ -163,7 +169,13 @@ async function followDefinitions(tx: pg.ClientBase, row: ClockRow, atMs: number)
     const before = row.known_calendars[id] ?? null;
     const after = current.calendars[id] ?? null;
     if (JSON.stringify(before) !== JSON.stringify(after))
-      row.history.push({ ref: 'definitions', type: 'calendar_changed', at, calendar_id: id, calendar: after });
+      row.history.push({
+        ref: 'definitions',
+        type: 'calendar_changed',
+        at,
+        calendar_id: id,
+        calendar: after,
+      });
   }
   if (JSON.stringify(row.known_policies) !== JSON.stringify(current.policies))
     row.history.push({ ref: 'definitions', type: 'policies_changed', at, policies: current.policies });
@@ -172,7 +184,10 @@ async function followDefinitions(tx: pg.ClientBase, row: ClockRow, atMs: number)
 }
 
 /** The clocks of a row at `now` (null: creation not seen, deleted, or no answer). */
-export function clocksAt(row: Pick<ClockRow, 'history' | 'snapshot' | 'initial_policies' | 'initial_calendars'>, now: Date) {
+export function clocksAt(
+  row: Pick<ClockRow, 'history' | 'snapshot' | 'initial_policies' | 'initial_calendars'>,
+  now: Date,
+) {
   if (row.snapshot?.deleted) return null;
   const history = engineHistory(row.history);
   if (!history) return null;
@@ -220,16 +235,38 @@ async function settle(
   const announce = (key: string, type: EventType, data: object) => {
     if (row.announced.includes(key)) return;
     row.announced.push(key);
-    events.push(newDomainEvent(type, data, { source: 'sla', projectId: row.project_id, occurredAt: now, actor: { kind: 'system', user_id: null, api_key_id: null } }));
+    events.push(
+      newDomainEvent(type, data, {
+        source: 'sla',
+        projectId: row.project_id,
+        occurredAt: now,
+        actor: { kind: 'system', user_id: null, api_key_id: null },
+      }),
+    );
   };
   for (const target of clocks?.targets ?? []) {
     const cycle = `${target.target}:${target.started_at.toISOString()}`;
     if (target.breached_at && target.breached_at.getTime() <= nowMs)
-      announce(`breached:${cycle}`, 'sla.breached', eventData(row, clocks!, target, { breached_at: target.breached_at.toISOString() }));
+      announce(
+        `breached:${cycle}`,
+        'sla.breached',
+        eventData(row, clocks!, target, { breached_at: target.breached_at.toISOString() }),
+      );
     else if (target.state === 'met' && target.met_at)
-      announce(`fulfilled:${cycle}:${target.met_at.toISOString()}`, 'sla.fulfilled', eventData(row, clocks!, target, { met_at: target.met_at.toISOString(), elapsed_minutes: target.elapsed_minutes }));
+      announce(
+        `fulfilled:${cycle}:${target.met_at.toISOString()}`,
+        'sla.fulfilled',
+        eventData(row, clocks!, target, {
+          met_at: target.met_at.toISOString(),
+          elapsed_minutes: target.elapsed_minutes,
+        }),
+      );
     if (options.warn === target.target && target.state === 'active')
-      announce(`warning:${cycle}`, 'sla.warning', eventData(row, clocks!, target, { remaining_minutes: target.remaining_minutes }));
+      announce(
+        `warning:${cycle}`,
+        'sla.warning',
+        eventData(row, clocks!, target, { remaining_minutes: target.remaining_minutes }),
+      );
   }
   if (events.length > 0) {
     const insert = outboxInsert(events);
@@ -305,7 +342,13 @@ async function moveTimers(
 }
 
 /** The timer handler: recomputes the ticket at the timer's instant and writes what is due. */
-export async function fireTimer(deps: ClockDeps, tx: pg.ClientBase, key: string, dueAt: Date, payload: unknown) {
+export async function fireTimer(
+  deps: ClockDeps,
+  tx: pg.ClientBase,
+  key: string,
+  dueAt: Date,
+  payload: unknown,
+) {
   const timer = payload as Partial<TimerPayload> | null;
   if (!timer || !Number.isInteger(timer.ticket_id) || !TARGET_KINDS.includes(timer.target as TargetKind)) {
     deps.logger.warn({ key }, 'sla timer without a ticket and target: dropped');
@@ -326,8 +369,13 @@ export async function fireTimer(deps: ClockDeps, tx: pg.ClientBase, key: string,
 
 /** Each known ticket's clocks now (GetTicketSla). */
 export async function ticketSla(pool: pg.Pool, ticketIds: readonly number[], now: Date) {
-  const { rows } = await pool.query<ClockRow>('SELECT * FROM ticket_clocks WHERE ticket_id = ANY($1::int[]) ORDER BY ticket_id', [
-    [...ticketIds],
-  ]);
-  return rows.map((row) => ({ ticket_id: row.ticket_id, project_id: row.project_id, sla: clocksAt(row, now) }));
+  const { rows } = await pool.query<ClockRow>(
+    'SELECT * FROM ticket_clocks WHERE ticket_id = ANY($1::int[]) ORDER BY ticket_id',
+    [[...ticketIds]],
+  );
+  return rows.map((row) => ({
+    ticket_id: row.ticket_id,
+    project_id: row.project_id,
+    sla: clocksAt(row, now),
+  }));
 }

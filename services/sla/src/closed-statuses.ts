@@ -8,7 +8,9 @@ import type { ClosedStatuses } from './clocks.js';
 
 export const CLOSED_STATUS_TTL_MS = 30_000;
 
-export function createClosedStatuses(lookup: Pick<ServiceClient<'lookup'>, 'ResolveProject'>): ClosedStatuses {
+export function createClosedStatuses(
+  lookup: Pick<ServiceClient<'lookup'>, 'ResolveProject'>,
+): ClosedStatuses {
   const cache = new TtlCache<number, ReadonlySet<string>>({ ttlMs: CLOSED_STATUS_TTL_MS });
   return {
     async of(projectId) {

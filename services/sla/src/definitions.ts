@@ -136,7 +136,7 @@ export async function getCalendar(pool: pg.Pool, projectId: number, id: string):
 const lockProject = (db: pg.ClientBase, projectId: number) =>
   db.query("SELECT pg_advisory_xact_lock(hashtext('sla-project'), $1)", [projectId]);
 
-export function createCalendar(pool: pg.Pool, request: sla.CreateCalendarRequest__Output) {
+export async function createCalendar(pool: pg.Pool, request: sla.CreateCalendarRequest__Output) {
   checkProject(request.project_id);
   const name = checkName(request.name);
   const definition = validCalendar(request.calendar_json);
@@ -156,7 +156,7 @@ export function createCalendar(pool: pg.Pool, request: sla.CreateCalendarRequest
   });
 }
 
-export function updateCalendar(pool: pg.Pool, request: sla.UpdateCalendarRequest__Output) {
+export async function updateCalendar(pool: pg.Pool, request: sla.UpdateCalendarRequest__Output) {
   const name = checkName(request.name);
   const definition = validCalendar(request.calendar_json);
   return inTransaction(pool, async (tx) => {
@@ -170,7 +170,7 @@ export function updateCalendar(pool: pg.Pool, request: sla.UpdateCalendarRequest
   });
 }
 
-export function deleteCalendar(pool: pg.Pool, projectId: number, id: string) {
+export async function deleteCalendar(pool: pg.Pool, projectId: number, id: string) {
   return inTransaction(pool, async (tx) => {
     await lockProject(tx, projectId);
     await calendarRow(tx, projectId, id, true);
@@ -231,7 +231,7 @@ async function place(tx: pg.ClientBase, projectId: number, id: string, to: numbe
   );
 }
 
-export function createPolicy(pool: pg.Pool, request: sla.CreatePolicyRequest__Output) {
+export async function createPolicy(pool: pg.Pool, request: sla.CreatePolicyRequest__Output) {
   checkProject(request.project_id);
   return inTransaction(pool, async (tx) => {
     await lockProject(tx, request.project_id);
@@ -255,7 +255,7 @@ export function createPolicy(pool: pg.Pool, request: sla.CreatePolicyRequest__Ou
   });
 }
 
-export function updatePolicy(pool: pg.Pool, request: sla.UpdatePolicyRequest__Output) {
+export async function updatePolicy(pool: pg.Pool, request: sla.UpdatePolicyRequest__Output) {
   return inTransaction(pool, async (tx) => {
     await lockProject(tx, request.project_id);
     await policyRow(tx, request.project_id, request.id);
@@ -274,7 +274,7 @@ export function updatePolicy(pool: pg.Pool, request: sla.UpdatePolicyRequest__Ou
   });
 }
 
-export function deletePolicy(pool: pg.Pool, projectId: number, id: string) {
+export async function deletePolicy(pool: pg.Pool, projectId: number, id: string) {
   return inTransaction(pool, async (tx) => {
     await lockProject(tx, projectId);
     await policyRow(tx, projectId, id);
@@ -297,10 +297,9 @@ export async function projectDefinitions(
     'SELECT * FROM policies WHERE project_id = $1 ORDER BY position',
     [projectId],
   );
-  const calendars = await db.query<CalendarRow>(
-    'SELECT * FROM calendars WHERE project_id = $1 ORDER BY id',
-    [projectId],
-  );
+  const calendars = await db.query<CalendarRow>('SELECT * FROM calendars WHERE project_id = $1 ORDER BY id', [
+    projectId,
+  ]);
   return {
     policies: policies.rows.map((row) => ({ id: row.id, ...row.definition })),
     calendars: Object.fromEntries(calendars.rows.map((row) => [row.id, row.definition])),

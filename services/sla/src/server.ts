@@ -52,7 +52,8 @@ export function slaService(options: SlaServiceOptions = {}) {
               name: 'sla clock consumer',
               queue: SLA_EVENTS_QUEUE,
               prefetch: config.prefetch,
-              handle: (event) => inTransaction(pool, (tx) => applyEvent(deps, tx, event)).then(() => undefined),
+              handle: (event) =>
+                inTransaction(pool, (tx) => applyEvent(deps, tx, event)).then(() => undefined),
             }),
         },
         workers: {

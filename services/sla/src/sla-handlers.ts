@@ -19,7 +19,10 @@ import {
 /** GetTicketSla answers at most this many tickets at once (a page of tickets). */
 export const MAX_TICKET_SLA_IDS = 1_000;
 
-export function slaHandlers(deps: { pool: pg.Pool; now?: () => Date }): AsyncHandlers<sla.SlaServiceHandlers> {
+export function slaHandlers(deps: {
+  pool: pg.Pool;
+  now?: () => Date;
+}): AsyncHandlers<sla.SlaServiceHandlers> {
   const { pool } = deps;
   const now = deps.now ?? (() => new Date());
   return {

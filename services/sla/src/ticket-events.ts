@@ -75,7 +75,8 @@ export function factsOf(ticket: TicketData): TicketFacts {
     priority: ticket.priority,
     ticket_type: ticket.ticket_type_id === null ? null : String(ticket.ticket_type_id),
     organization: null,
-    requester: ticket.requester_id === null || ticket.requester_id === undefined ? null : String(ticket.requester_id),
+    requester:
+      ticket.requester_id === null || ticket.requester_id === undefined ? null : String(ticket.requester_id),
     tags: Array.isArray(ticket.tags) ? [...ticket.tags].sort() : [],
     custom_fields: isObject(ticket.custom_fields) ? ticket.custom_fields : {},
   };

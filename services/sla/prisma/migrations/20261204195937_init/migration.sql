@@ -102,12 +102,3 @@ BEGIN
 END $$;
 CREATE TRIGGER outbox_events_notify AFTER INSERT ON "outbox_events"
   FOR EACH STATEMENT EXECUTE FUNCTION outbox_events_notify();
-
--- Wake the outbox relay on every insert
-CREATE OR REPLACE FUNCTION outbox_events_notify() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM pg_notify('outbox_events', '');
-  RETURN NULL;
-END $$;
-CREATE TRIGGER outbox_events_notify AFTER INSERT ON "outbox_events"
-  FOR EACH STATEMENT EXECUTE FUNCTION outbox_events_notify();
