@@ -14,7 +14,15 @@ import {
   type TargetClock,
   type TargetKind,
 } from '@tix/business-time';
-import { cancelTimer, type Logger, newDomainEvent, outboxInsert, scheduleTimer } from '@tix/kit';
+import {
+  AppError,
+  cancelTimer,
+  isTransientDatabaseError,
+  type Logger,
+  newDomainEvent,
+  outboxInsert,
+  scheduleTimer,
+} from '@tix/kit';
 import type { DomainEvent, EventType } from '@tix/protos';
 import { projectDefinitions } from './definitions.js';
 import {
@@ -28,6 +36,15 @@ import {
   type TicketSnapshot,
   ticketOf,
 } from './ticket-events.js';
+
+/**
+ * Failures worth retrying the message for: the database's passing ones and lookup unreachable or
+ * slow; anything else (a bug, a refused query) dead-letters it (docs/events.md).
+ */
+export function isTransientClockError(error: unknown): boolean {
+  if (error instanceof AppError) return ['unavailable', 'timeout', 'internal'].includes(error.kind);
+  return isTransientDatabaseError(error);
+}
 
 /** Which statuses of a project are closed (lookup's workflow). */
 export interface ClosedStatuses {

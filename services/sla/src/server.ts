@@ -15,7 +15,7 @@ import {
   startTimerWorker,
 } from '@tix/kit';
 import { FLEET } from '@tix/protos';
-import { applyEvent, fireTimer } from './clocks.js';
+import { applyEvent, fireTimer, isTransientClockError } from './clocks.js';
 import { createClosedStatuses } from './closed-statuses.js';
 import { loadConfig } from './config.js';
 import { slaHandlers } from './sla-handlers.js';
@@ -52,6 +52,7 @@ export function slaService(options: SlaServiceOptions = {}) {
               name: 'sla clock consumer',
               queue: SLA_EVENTS_QUEUE,
               prefetch: config.prefetch,
+              isTransient: isTransientClockError,
               handle: (event) =>
                 inTransaction(pool, (tx) => applyEvent(deps, tx, event)).then(() => undefined),
             }),

@@ -33,6 +33,7 @@ describe('sla service: clocks from events, timers', function () {
   let listener: Awaited<ReturnType<typeof hearSlaEvents>>;
   let sql: pg.Pool;
   let projectId: number;
+  let otherProjectId: number;
   let nextTicket = 100;
 
   const start = async () => {
@@ -77,6 +78,18 @@ describe('sla service: clocks from events, timers', function () {
           { slug: 'open', label: 'Open', is_closed: false },
           { slug: 'waiting', label: 'Waiting on customer', is_closed: false },
           { slug: 'closed', label: 'Closed', is_closed: true },
+        ],
+      })
+    ).id;
+    otherProjectId = (
+      await lookupClient.CreateProject({
+        name: 'Other',
+        slug: 'other',
+        prefix: 'OTH',
+        description: '',
+        statuses: [
+          { slug: 'new', label: 'New', is_closed: false },
+          { slug: 'done', label: 'Done', is_closed: true },
         ],
       })
     ).id;
@@ -322,5 +335,68 @@ describe('sla service: clocks from events, timers', function () {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(await outboxCount(id, 'sla.breached')).to.equal(1);
     expect(listener.of(id, 'sla.breached')).to.have.length(1);
+  });
+
+  it('follows a policy edit from the next event of a ticket: a target lowered below the elapsed time is breached then', async () => {
+    const { id: policyId } = await client.CreatePolicy({
+      project_id: otherProjectId,
+      policy_json: JSON.stringify({
+        name: 'Slow',
+        calendar_id: null,
+        filter: {},
+        targets: { first_response: { minutes: 10, mode: 'calendar' } },
+      }),
+    });
+    const id = nextTicket++;
+    const created = new Date(Date.now() - 120 * SECOND);
+    const ticket = { id, version: 1, status: 'new', priority: 'low', created_at: created.toISOString() };
+    await publisher.publish(ticketEvent('ticket.created', otherProjectId, ticket, { at: created }));
+    await eventually(() => applied(id, 1));
+    expect(await target(id, 'first_response')).to.include({
+      state: 'active',
+      due_at: new Date(created.getTime() + 600 * SECOND).toISOString(),
+    });
+    await client.UpdatePolicy({
+      project_id: otherProjectId,
+      id: policyId,
+      policy_json: JSON.stringify({
+        name: 'Fast',
+        calendar_id: null,
+        filter: {},
+        targets: { first_response: { minutes: 1, mode: 'calendar' } },
+      }),
+    });
+    const messageAt = new Date();
+    await publisher.publish(
+      commentEvent(otherProjectId, id, { id: 9201, at: messageAt, author_type: 'customer' }),
+    );
+    const breach = await eventually(() => listener.of(id, 'sla.breached')[0], 10_000);
+    expect(breach.data).to.include({ target: 'first_response', target_minutes: 1, policy_id: policyId });
+    expect(Date.parse(breach.data.breached_at as string)).to.be.closeTo(messageAt.getTime(), 1_000);
+  });
+
+  it('keeps no clocks and no timers for a deleted ticket, and takes them up again on restore', async () => {
+    const id = nextTicket++;
+    const created = new Date(Date.now() - 5 * SECOND);
+    const ticket = { id, version: 1, status: 'new', priority: 'low', created_at: created.toISOString() };
+    const timers = async () =>
+      (await sql.query('SELECT key FROM timers WHERE key LIKE $1', [`sla:%:${id}:%`])).rows.length;
+    await publisher.publish(ticketEvent('ticket.created', otherProjectId, ticket, { at: created }));
+    await eventually(async () => (await timers()) === 1);
+    await publisher.publish(ticketEvent('ticket.deleted', otherProjectId, { ...ticket, version: 2 }));
+    await eventually(() => applied(id, 2));
+    expect(await sla(id)).to.equal(null);
+    expect(await timers()).to.equal(0);
+    await publisher.publish(
+      ticketEvent(
+        'ticket.updated',
+        otherProjectId,
+        { ...ticket, version: 3 },
+        { writeTypes: ['ticket.updated', 'ticket.restored'] },
+      ),
+    );
+    await eventually(() => applied(id, 3));
+    expect((await target(id, 'first_response'))?.state).to.equal('active');
+    expect(await timers()).to.equal(1);
   });
 });
