@@ -1,6 +1,6 @@
 /** gRPC handlers of the SlaService: calendars and policies (definitions.ts), and each ticket's clocks (clocks.ts). */
 import type pg from 'pg';
-import type { AsyncHandlers } from '@tix/kit';
+import { type AsyncHandlers, fieldError } from '@tix/kit';
 import type { sla } from '@tix/protos';
 import { ticketSla } from './clocks.js';
 import {
@@ -43,7 +43,9 @@ export function slaHandlers(deps: {
       return { message: 'Policy deleted' };
     },
     async GetTicketSla(request) {
-      const ids = [...new Set(request.ticket_ids)].slice(0, MAX_TICKET_SLA_IDS);
+      const ids = [...new Set(request.ticket_ids)];
+      if (ids.length > MAX_TICKET_SLA_IDS)
+        throw fieldError('ticket_ids', `at most ${MAX_TICKET_SLA_IDS} ticket ids`);
       const tickets = await ticketSla(pool, ids, now());
       return {
         tickets: tickets.map((ticket) => ({

@@ -120,4 +120,14 @@ describe('sla service: calendars and policies', function () {
     });
     expect((await client.ListPolicies({ project_id: 4 })).policies).to.deep.equal([]);
   });
+
+  it('answers the SLA of known tickets only, and refuses more than 1,000 ids', async () => {
+    expect(await client.GetTicketSla({ ticket_ids: [1, 2, 3] })).to.deep.equal({ tickets: [] });
+    const ids = Array.from({ length: 1_001 }, (_, index) => index + 1);
+    expect(await refusalOf(client.GetTicketSla({ ticket_ids: ids }))).to.deep.equal({
+      kind: 'validation_failed',
+      message: 'Validation failed',
+      validation_errors: { ticket_ids: ['at most 1000 ticket ids'] },
+    });
+  });
 });
