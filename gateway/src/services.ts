@@ -41,6 +41,7 @@ export function createServiceClients(
     ai: client('ai'),
     mail: client('mail'),
     customers: client('customers'),
+    sla: client('sla'),
   };
 }
 

@@ -97,6 +97,14 @@ export const FLEET = {
     proto: 'tix/customer/v1/customer_service.proto',
     queues: {},
   },
+  sla: {
+    grpcPort: 50060,
+    metricsPort: 9410,
+    database: 'tix_sla',
+    proto: 'tix/sla/v1/sla_service.proto',
+    // Each ticket's SLA clocks: the ticket's writes and its comments (docs/sla.md, "The service").
+    queues: { 'sla.events': ['ticket.*', 'comment.*'] },
+  },
 } as const satisfies Record<string, FleetService>;
 
 export type ServiceName = keyof typeof FLEET;

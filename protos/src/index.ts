@@ -15,6 +15,7 @@ import type { ProtoGrpcType as CommentProto } from '../generated/comment_service
 import type { ProtoGrpcType as CustomerProto } from '../generated/customer_service.js';
 import type { ProtoGrpcType as MailProto } from '../generated/mail_service.js';
 import type { ProtoGrpcType as LookupProto } from '../generated/lookup_service.js';
+import type { ProtoGrpcType as SlaProto } from '../generated/sla_service.js';
 import type { ProtoGrpcType as TicketProto } from '../generated/ticket_service.js';
 import type { ProtoGrpcType as WebhookProto } from '../generated/webhook_service.js';
 import type { ActivityServiceHandlers } from '../generated/tix/activity/v1/ActivityService.js';
@@ -24,6 +25,7 @@ import type { CommentServiceHandlers } from '../generated/tix/comment/v1/Comment
 import type { CustomerServiceHandlers } from '../generated/tix/customer/v1/CustomerService.js';
 import type { MailServiceHandlers } from '../generated/tix/mail/v1/MailService.js';
 import type { LookupServiceHandlers } from '../generated/tix/lookup/v1/LookupService.js';
+import type { SlaServiceHandlers } from '../generated/tix/sla/v1/SlaService.js';
 import type { TicketServiceHandlers } from '../generated/tix/ticket/v1/TicketService.js';
 import type { WebhookServiceHandlers } from '../generated/tix/webhook/v1/WebhookService.js';
 import { SERVICE_PROTO_FILES, type ServiceName } from './fleet.js';
@@ -44,6 +46,7 @@ export type * as activity from '../generated/tix/activity/v1/index.js';
 export type * as ai from '../generated/tix/ai/v1/index.js';
 export type * as mail from '../generated/tix/mail/v1/index.js';
 export type * as customer from '../generated/tix/customer/v1/index.js';
+export type * as sla from '../generated/tix/sla/v1/index.js';
 
 type TixProto = LookupProto &
   TicketProto &
@@ -53,7 +56,8 @@ type TixProto = LookupProto &
   ActivityProto &
   AiProto &
   MailProto &
-  CustomerProto;
+  CustomerProto &
+  SlaProto;
 
 let loaded: TixProto | undefined;
 
@@ -78,6 +82,7 @@ export function serviceConstructors() {
     ai: tix.ai.v1.AiService,
     mail: tix.mail.v1.MailService,
     customers: tix.customer.v1.CustomerService,
+    sla: tix.sla.v1.SlaService,
   } as const;
 }
 
@@ -94,6 +99,7 @@ export interface ServiceHandlersMap {
   ai: AiServiceHandlers;
   mail: MailServiceHandlers;
   customers: CustomerServiceHandlers;
+  sla: SlaServiceHandlers;
 }
 /** The grpc-js service definition of one service (what a server registers, what a client calls). */
 export type ServiceDefinitionOf<N extends ServiceName> = ServiceConstructors[N]['service'];

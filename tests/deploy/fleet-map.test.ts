@@ -71,7 +71,7 @@ describe('deploy: the manifests hold to the fleet map', () => {
         (get(policy, 'spec', 'ingress', 0, 'ports') as JsonObject[])[0]!.endPort = 9405;
       });
       expect(metricsPolicyProblems(objects)).to.deep.equal([
-        "NetworkPolicy/tix/allow-prometheus: opens 9400-9405, not the fleet's metrics ports 9400-9409",
+        "NetworkPolicy/tix/allow-prometheus: opens 9400-9405, not the fleet's metrics ports 9400-9410",
       ]);
     });
 

@@ -171,6 +171,7 @@ describe('deploy: image roots built and run without Docker', function () {
       AI_SERVICE_ADDR: 'none',
       MAIL_SERVICE_ADDR: 'none',
       CUSTOMERS_SERVICE_ADDR: 'none',
+      SLA_SERVICE_ADDR: 'none',
       AMQP_URL: vhost.url,
       LOG_LEVEL: 'warn',
     };
@@ -194,6 +195,7 @@ describe('deploy: image roots built and run without Docker', function () {
           ai: 'not_deployed',
           mail: 'not_deployed',
           customers: 'not_deployed',
+          sla: 'not_deployed',
         },
         breakers: {
           lookup: 'closed',
@@ -205,6 +207,7 @@ describe('deploy: image roots built and run without Docker', function () {
           ai: 'not_deployed',
           mail: 'not_deployed',
           customers: 'not_deployed',
+          sla: 'not_deployed',
         },
         rate_limits: 'in_memory',
       },

@@ -67,6 +67,7 @@ export const INTENDED_CALLS: Record<DeployableName, DeployableName[]> = {
     'ai',
     'mail',
     'customers',
+    'sla',
   ],
   lookup: ['tickets', 'comments'],
   tickets: ['lookup'],
@@ -77,6 +78,7 @@ export const INTENDED_CALLS: Record<DeployableName, DeployableName[]> = {
   ai: ['lookup', 'tickets', 'comments'],
   mail: ['lookup', 'tickets', 'comments', 'attachments', 'customers'],
   customers: [],
+  sla: ['lookup'],
 };
 
 /**
@@ -101,6 +103,7 @@ export const INTENDED_OUTSIDE: Record<DeployableName, string[]> = {
   mail: ['postgresql', 'rabbitmq', 'minio'],
   // Publishes customer.merged through its outbox (the ticket service re-points tickets).
   customers: ['postgresql', 'rabbitmq'],
+  sla: ['postgresql', 'rabbitmq'],
 };
 
 /** The services a process's config reads an address for: who it calls, from its own code. */

@@ -219,6 +219,7 @@ describe('deploy: every workload check reports what it guards', () => {
         'Deployment/tix/activity: peers.lookup',
         'Deployment/tix/ai: peers.lookup',
         'Deployment/tix/mail: peers.lookup',
+        'Deployment/tix/sla: peers.lookup',
       ]);
     });
 

@@ -36,6 +36,9 @@ export const EVENT_TYPES = {
     'ai.action_reverted',
     'ai.action_type_paused',
   ],
+  // SLA clocks (docs/sla.md, "The service"): a target's warning and breach at their instant (the
+  // service's durable timers) and a target met in time. Not in SUBSCRIBABLE_EVENT_TYPES.
+  sla: ['sla.warning', 'sla.breached', 'sla.fulfilled'],
 } as const;
 
 export type EventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES][number];
