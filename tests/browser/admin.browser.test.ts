@@ -398,10 +398,12 @@ describe('the console administration screens in a browser', function () {
       const { page } = await signInAs('admin', `/admin/webhooks?project=${project.slug}`);
       const form = page.getByRole('form', { name: 'New webhook' });
       // Every event type the server lets a webhook subscribe to (spec "Webhook events"), in its order.
-      const offered = await form
-        .getByRole('group', { name: 'Events' })
-        .getByRole('checkbox')
-        .evaluateAll((boxes) => boxes.map((box) => (box as unknown as { value: string }).value));
+      const boxes = form.getByRole('group', { name: 'Events' }).getByRole('checkbox');
+      // evaluateAll does not wait: the screen renders its form once the session's facts are in.
+      await boxes.first().waitFor();
+      const offered = await boxes.evaluateAll((boxes) =>
+        boxes.map((box) => (box as unknown as { value: string }).value),
+      );
       expect(offered).to.deep.equal([
         'ticket.created',
         'ticket.updated',

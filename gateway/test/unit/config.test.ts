@@ -55,6 +55,7 @@ describe('loadConfig', () => {
         ai: '127.0.0.1:50056',
         mail: '127.0.0.1:50058',
         customers: '127.0.0.1:50059',
+        sla: '127.0.0.1:50060',
       },
       attachments: { maxBytes: 26_214_400, transferDeadlineMs: 600_000 },
       limits: defaultLimitsConfig(),
