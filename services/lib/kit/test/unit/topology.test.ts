@@ -22,7 +22,7 @@ describe('durable queues', () => {
     });
   });
 
-  it('holds the six queues of the fleet, with the names, bindings and arguments deployments already have', () => {
+  it('holds every queue of the fleet, with the names, bindings and arguments deployments already have', () => {
     expect(Object.fromEntries(DURABLE_EVENT_QUEUES.map((queue) => [queue.name, queue]))).to.deep.equal({
       'webhooks.events': {
         name: 'webhooks.events',
@@ -59,6 +59,12 @@ describe('durable queues', () => {
         bindings: ['comment.created'],
         arguments: declared('mail.comments'),
         deadLetterQueue: 'mail.comments.dlq',
+      },
+      'sla.events': {
+        name: 'sla.events',
+        bindings: ['ticket.*', 'comment.*'],
+        arguments: declared('sla.events'),
+        deadLetterQueue: 'sla.events.dlq',
       },
     });
   });
