@@ -133,6 +133,18 @@ function logCancelled(context: CallContext, base: Logger, startedAt: bigint, err
   context.logger.debug({ duration_ms, ...(error === undefined ? {} : { err: error }) }, 'rpc cancelled');
 }
 
+/**
+ * The handler's promise; a handler that throws before it returns one (not declared `async`) gives a
+ * rejected promise, so its AppError reaches the caller as its status, not as grpc-js's INTERNAL.
+ */
+function started<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return run();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 /** Adapts an async unary handler to grpc-js. */
 export function adaptUnary<Req, Res>(
   method: string,
@@ -143,7 +155,7 @@ export function adaptUnary<Req, Res>(
     const startedAt = process.hrtime.bigint();
     const context = callContext(method, call, logger);
     const done = trackCall(context);
-    run(call.request, context).then(
+    started(() => run(call.request, context)).then(
       (response) => {
         done();
         logOutcome(context, logger, startedAt);
@@ -169,7 +181,7 @@ export function adaptClientStream<Req, Res>(
     // A stream's caller may go away at any moment: listen for that from the start.
     const context = callContext(method, call, logger, { watchCancellation: true });
     const done = trackCall(context);
-    run(call as AsyncIterable<Req>, context).then(
+    started(() => run(call as AsyncIterable<Req>, context)).then(
       (response) => {
         done();
         logOutcome(context, logger, startedAt);

@@ -44,6 +44,10 @@ describe('gRPC server and client (kit)', () => {
 
   before(async () => {
     const lookupService = partialService('lookup', {
+      // Not async: it throws before it returns a promise.
+      ListProjects(): Promise<lookup.ProjectList> {
+        throw AppError.validation({ page: ['Page is invalid'] });
+      },
       async ResolveProject(
         request: lookup.ResolveProjectRequest__Output,
         context: CallContext,
@@ -138,6 +142,12 @@ describe('gRPC server and client (kit)', () => {
     expect(error).to.be.instanceOf(AppError);
     expect(error).to.include({ kind: 'validation_failed', message: 'Validation failed' });
     expect((error as AppError).validationErrors).to.deep.equal({ slug: ['Slug is invalid ✗'] });
+  });
+
+  it('delivers an AppError a handler throws before returning its promise', async () => {
+    const error = await lookupClient.ListProjects({}).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(AppError);
+    expect((error as AppError).validationErrors).to.deep.equal({ page: ['Page is invalid'] });
   });
 
   it('answers INTERNAL with a generic message when a handler throws something unexpected', async () => {
