@@ -138,11 +138,8 @@ function logCancelled(context: CallContext, base: Logger, startedAt: bigint, err
  * rejected promise, so its AppError reaches the caller as its status, not as grpc-js's INTERNAL.
  */
 function started<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return run();
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  // A throw inside the executor rejects the promise.
+  return new Promise<T>((resolve) => resolve(run()));
 }
 
 /** Adapts an async unary handler to grpc-js. */
